@@ -1,0 +1,15 @@
+"""slr-verify: a symbolic-numeric verification suite for single-location regression.
+
+Marion, Berthier, Biau, Boyer, "Attention layers provably solve single-location regression",
+ICLR 2025 (arXiv 2410.01537). The mathematics and the list of claims are in SPEC.md.
+
+Layers (imports go one way, top to bottom):
+
+* ``slr_verify.symbolic``  SymPy: zeta, the Gaussian-expectation engine, Theorem 1, Lemma 6,
+  the oracle risk, Proposition 3, the dynamics' maps.
+* ``slr_verify.kernels``   float64 kernels generated from those expressions (lambdify).
+* ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo.
+* ``slr_verify.claims``    the claim registry and the ``slr-verify check`` report.
+* ``slr_verify.dynamics``  PGD runners (use the kernels only).
+"""
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from slr_verify.cli import main
+
+raise SystemExit(main())

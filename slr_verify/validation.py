@@ -1,0 +1,156 @@
+"""Input validation shared by every public entry point.
+
+Every check raises :class:`ValueError` naming the offending parameter and the constraint it
+breaks; nothing downstream ever sees a NaN or an unrealisable overlap tuple.
+
+The realisability test is SPEC section 3: a 5-tuple (kappa, nu, theta, eta, rho) comes from unit
+vectors k, v and orthonormal k*, v* in R^d iff the Gram matrix of (k, v, k*, v*)
+
+    [[1,     rho,   kappa, eta],
+     [rho,   1,     theta, nu ],
+     [kappa, theta, 1,     0  ],
+     [eta,   nu,    0,     1  ]]
+
+is positive semidefinite and its rank is at most d.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "GRAM_TOL",
+    "as_finite",
+    "positive",
+    "nonnegative",
+    "integer_at_least",
+    "gram_matrix",
+    "overlaps",
+    "probability_vector",
+    "unit_vectors",
+]
+
+#: Tolerance on the smallest eigenvalue of the Gram matrix (and on unit norms). Overlaps
+#: computed in float64 from random unit vectors are PSD to ~1e-16; 1e-10 leaves room for
+#: overlaps that went through a few float64 operations while still rejecting anything that is
+#: unrealisable by a visible margin.
+GRAM_TOL = 1e-10
+
+
+def as_finite(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float64 array, or raise if it is not real and finite."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a real number, got a bool ({value!r})")
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
+    return arr
+
+
+def positive(name: str, value) -> np.ndarray:
+    """Finite and > 0 (lam, gamma)."""
+    arr = as_finite(name, value)
+    if np.any(arr <= 0):
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    return arr
+
+
+def nonnegative(name: str, value) -> np.ndarray:
+    """Finite and >= 0 (eps)."""
+    arr = as_finite(name, value)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
+    return arr
+
+
+def integer_at_least(name: str, value, minimum: int = 1) -> np.ndarray:
+    """An integer (or an array of integers) >= ``minimum`` (d >= 1, L >= 1).
+
+    Floats with an integral value (``400.0``, ``1e12``) are accepted; ``2.5`` is not.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got a bool ({value!r})")
+    arr = as_finite(name, value)
+    if np.any(arr != np.floor(arr)):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if np.any(arr < minimum):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return arr
+
+
+def gram_matrix(kappa, nu, theta, eta, rho) -> np.ndarray:
+    """Stacked 4x4 Gram matrices of (k, v, k*, v*), shape ``broadcast_shape + (4, 4)``."""
+    kappa, nu, theta, eta, rho = np.broadcast_arrays(kappa, nu, theta, eta, rho)
+    one, zero = np.ones_like(kappa), np.zeros_like(kappa)
+    rows = [
+        [one, rho, kappa, eta],
+        [rho, one, theta, nu],
+        [kappa, theta, one, zero],
+        [eta, nu, zero, one],
+    ]
+    return np.stack([np.stack(r, axis=-1) for r in rows], axis=-2)
+
+
+def overlaps(kappa, nu, theta, eta, rho, *, d=None):
+    """Validate a (batch of) overlap tuple(s); return the five broadcast float64 arrays.
+
+    Raises ``ValueError`` when an entry is not finite, lies outside [-1, 1], or when the tuple
+    is not realisable: the Gram matrix of (k, v, k*, v*) has a negative eigenvalue, or a rank
+    larger than ``d``.
+    """
+    names = ("kappa", "nu", "theta", "eta", "rho")
+    vals = [as_finite(n, x) for n, x in zip(names, (kappa, nu, theta, eta, rho))]
+    try:
+        vals = np.broadcast_arrays(*vals)
+    except ValueError:
+        raise ValueError(
+            "kappa, nu, theta, eta, rho must have broadcast-compatible shapes, got "
+            + ", ".join(str(np.shape(v)) for v in vals)
+        ) from None
+    for n, x in zip(names, vals):
+        if np.any(np.abs(x) > 1 + GRAM_TOL):
+            raise ValueError(f"{n} is an inner product of unit vectors and must lie in [-1, 1], got {x!r}")
+    eig = np.linalg.eigvalsh(gram_matrix(*vals))
+    bad = eig[..., 0] < -GRAM_TOL
+    if np.any(bad):
+        idx = np.argwhere(np.atleast_1d(bad))[0]
+        tup = tuple(float(np.atleast_1d(v)[tuple(idx)]) for v in vals)
+        raise ValueError(
+            "(kappa, nu, theta, eta, rho) = %r is not realisable: the Gram matrix of (k, v, k*, v*) "
+            "must be positive semidefinite, but its smallest eigenvalue is %.3g" % (tup, float(np.atleast_1d(eig[..., 0])[tuple(idx)]))
+        )
+    if d is not None:
+        rank = np.sum(eig > GRAM_TOL, axis=-1)
+        if np.any(rank > np.asarray(d)):
+            raise ValueError(
+                f"(kappa, nu, theta, eta, rho) is not realisable in dimension d={d!r}: the Gram matrix of "
+                f"(k, v, k*, v*) has rank {int(np.max(rank))} > d"
+            )
+    return tuple(np.asarray(v, dtype=float) for v in vals)
+
+
+def probability_vector(name: str, p, L) -> np.ndarray:
+    """A law of J0 on {1..L}: length L, entries >= 0, summing to 1 (to 1e-12)."""
+    arr = as_finite(name, p)
+    if arr.ndim != 1 or arr.shape[0] != int(L):
+        raise ValueError(f"{name} must be a vector of length L={int(L)}, got shape {arr.shape}")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must have non-negative entries, got {p!r}")
+    if abs(arr.sum() - 1.0) > 1e-12:
+        raise ValueError(f"{name} must sum to 1, got sum {arr.sum()!r}")
+    return arr
+
+
+def unit_vectors(name: str, x, *, tol: float = 1e-8) -> np.ndarray:
+    """Array of shape (d,) or (runs, d) whose rows have unit Euclidean norm."""
+    arr = as_finite(name, x)
+    if arr.ndim not in (1, 2) or arr.shape[-1] < 1:
+        raise ValueError(f"{name} must have shape (d,) or (runs, d), got {arr.shape}")
+    norms = np.linalg.norm(arr, axis=-1)
+    if np.any(np.abs(norms - 1) > tol):
+        raise ValueError(f"{name} must be unit vectors (|{name}| = 1), got norms {norms!r}")
+    return arr
