@@ -1,0 +1,454 @@
+"""High-precision route: the risk R_lam(k, v) by mpmath quadrature, straight from its definition.
+
+This module is the independent check of the symbolic route (Theorem 1, Lemma 6, the oracle risk,
+Corollary 2). It shares no formula code with ``slr_verify.symbolic`` or ``slr_verify.kernels``
+and does not use the erf / zeta / Stein identities of SPEC section 4: every expectation is reduced
+by linear algebra alone to a one-dimensional Gaussian integral, which ``mpmath.quad`` (tanh-sinh)
+evaluates at the requested working precision.
+
+The reduction (SPEC sections 1-3)
+---------------------------------
+R_lam(k, v) = E[(Y - T)^2] with T = sum_l erf(lam X_l^T k) X_l^T v and Y = X_{J0}^T v* + xi.
+Since T is symmetric in the tokens, condition on J0 = 1. Write, for the relevant token X,
+
+    a = X^T k,  b = X^T v,  e = X^T v*,   W = Y - erf(lam a) b = e + xi - erf(lam a) b,
+
+and for each of the L - 1 null tokens X' ~ N(0, I) the summand U = erf(lam a') b' with
+a' = X'^T k, b' = X'^T v. Then Y - T = W - S with S = U_2 + ... + U_L, the U_j iid and
+independent of W, so with m0 = E[U], s0 = E[U^2]:
+
+    E[S] = (L - 1) m0,   E[S^2] = (L - 1) s0 + (L - 1)(L - 2) m0^2,
+    R = E[W^2] - 2 (L - 1) E[W] m0 + (L - 1) s0 + (L - 1)(L - 2) m0^2.
+
+(a, b, e) is Gaussian: X = sqrt(d/2) k* + gamma G with G ~ N(0, I_d), so the mean is
+sqrt(d/2) (kappa, theta, 0) and the covariance gamma^2 times the Gram matrix of (k, v, v*),
+
+    gamma^2 [[1, rho, eta], [rho, 1, nu], [eta, nu, 1]],
+
+and (a', b') is centred with covariance [[1, rho], [rho, 1]]. Var(a) = gamma^2 |k|^2 = gamma^2 > 0,
+so conditioning on a is never degenerate; the conditional law of (b, e) given a is read off the
+Schur complement. Each expectation is then E_a[h(a)] with h an erf-weighted polynomial in a, a
+1-D integral against the normal density, split at the places where the integrand has structure
+(the Gaussian bulk, the erf transition, the peak of erfc^2 in the saturating regime).
+
+Accuracy
+--------
+The conditional second moment of W is written as a sum of non-negative terms,
+E[W^2 | a] = eps^2 + C_bb (alpha - f)^2 + (C_ee - C_be^2 / C_bb) + (E[e|a] - f E[b|a])^2 with
+f = erf(lam a), alpha = C_be / C_bb, and alpha - f is formed through erfc, so that at the oracle
+(alpha = 1) the tiny factor erfc(lam a)^2 keeps full relative accuracy. The Bayes gap of Corollary 2
+is computed from its own non-negative pieces (never as a difference with eps^2).
+
+Every public function validates its input (``ValueError`` naming the parameter), works internally at
+``dps`` plus guard digits and returns an ``mpmath.mpf``. :func:`claimed_digits` runs a routine at two
+precisions and reports how many significant digits agree: that is the digit count this route claims.
+"""
+from __future__ import annotations
+
+import numbers
+
+import mpmath
+import numpy as np
+
+from slr_verify import validation as _val
+
+__all__ = [
+    "quad_zeta",
+    "quad_risk",
+    "quad_oracle_risk",
+    "quad_manifold_risk",
+    "quad_bayes_gap",
+    "quad_risk_gradient",
+    "claimed_digits",
+]
+
+mp = mpmath.mp
+
+#: Guard digits added to the caller's ``dps`` for the internal working precision.
+GUARD_DPS = 10
+
+#: A feature narrower than this (in units of the standard normal variable) gets extra split points.
+SHARP_WIDTH = 0.5
+
+_OVERLAP_NAMES = ("kappa", "nu", "theta", "eta", "rho")
+
+
+# ---------------------------------------------------------------------------------------------
+# Input handling
+# ---------------------------------------------------------------------------------------------
+
+def _scalar(name, value):
+    """Check that ``value`` is one real number; return it as an mpf (keeping mpf precision)."""
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
+        return value
+    arr = _val.as_finite(name, value)
+    if arr.ndim != 0:
+        raise ValueError(f"{name} must be a scalar (the quadrature route takes scalar inputs only), got shape {arr.shape}")
+    if isinstance(value, numbers.Integral):
+        return mpmath.mpf(int(value))
+    if isinstance(value, str):
+        return mpmath.mpf(value)
+    return mpmath.mpf(float(arr))
+
+
+def _check(name, value, kind):
+    """Validate one scalar with the shared validators, return it as an mpf."""
+    if isinstance(value, mpmath.mpf):
+        _check(name, float(value), kind)  # the validators take float64; keep the mpf itself
+        return value
+    _scalar(name, value)
+    if kind == "positive":
+        _val.positive(name, value)
+    elif kind == "nonnegative":
+        _val.nonnegative(name, value)
+    elif kind == "integer":
+        _val.integer_at_least(name, value, 1)
+    return _scalar(name, value)
+
+
+def _dps(dps):
+    """Working precision requested by the caller: an integer >= 5."""
+    if isinstance(dps, (bool, np.bool_)) or not isinstance(dps, numbers.Integral) or int(dps) < 5:
+        raise ValueError(f"dps must be an integer >= 5 (decimal digits of working precision), got {dps!r}")
+    return int(dps)
+
+
+def _model(lam, gamma, eps, d, L):
+    """Validate the model parameters: lam > 0, gamma > 0, eps >= 0, integers d >= 1, L >= 1."""
+    return (
+        _check("lam", lam, "positive"),
+        _check("gamma", gamma, "positive"),
+        _check("eps", eps, "nonnegative"),
+        _check("d", d, "integer"),
+        _check("L", L, "integer"),
+    )
+
+
+def _overlaps(kappa, nu, theta, eta, rho, d):
+    """Validate a realisable overlap tuple (SPEC 3); return the five values as mpf."""
+    raw = (kappa, nu, theta, eta, rho)
+    vals = [_scalar(n, x) for n, x in zip(_OVERLAP_NAMES, raw)]
+    _val.overlaps(*[float(x) for x in vals], d=float(d))
+    return vals
+
+
+# ---------------------------------------------------------------------------------------------
+# One-dimensional Gaussian integrals
+# ---------------------------------------------------------------------------------------------
+
+def _normal_pdf(z):
+    """phi(z) = exp(-z^2 / 2) / sqrt(2 pi)."""
+    return mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)
+
+
+def _normal_pdf_times(h):
+    """z -> h(z) phi(z), with sqrt(2 pi) computed once for the current precision."""
+    norm = 1 / mpmath.sqrt(2 * mpmath.pi)
+    return lambda z: h(z) * mpmath.exp(-z * z / 2) * norm
+
+
+def _breakpoints(features):
+    """Interior split points of the real line for tanh-sinh quadrature.
+
+    ``features`` is a list of (centre, width): places where the integrand changes on the scale
+    ``width``. Every centre is a split point; a sharp feature (width < 1, sharper than the
+    Gaussian weight by a factor 2 or more) also gets points at centre +- width, +- 4 width and
+    +- 8 width so that each sub-interval resolves it (erf has reached 1 - 1e-29 at 8 widths).
+    """
+    pts = set()
+    for centre, width in features:
+        if not mpmath.isfinite(centre):
+            continue
+        pts.add(centre)
+        if width < SHARP_WIDTH:
+            for m in (1, 4, 8):
+                pts.add(centre - m * width)
+                pts.add(centre + m * width)
+    return sorted(pts)
+
+
+def gauss_expectation(h, features=()):
+    """E[h(Z)] for Z ~ N(0, 1), i.e. the integral of h(z) phi(z) over the real line.
+
+    The line is split at 0 (the bulk of phi) and at the breakpoints of ``features``; each piece
+    goes to mpmath's tanh-sinh rule at the current working precision.
+    """
+    pts = _breakpoints([(mpmath.mpf(0), mpmath.mpf(1))] + list(features))
+    return mpmath.quad(_normal_pdf_times(h), [mpmath.ninf] + pts + [mpmath.inf])
+
+
+def _erf_features(c, s):
+    """Features of z -> erf(c + s z) (and of erfc(c + s z)^2 phi(z)) for s > 0.
+
+    * the erf transition at z0 = -c / s, width 1 / s;
+    * in the saturating regime, the peak of erfc(c + s z)^2 phi(z): log of it is about
+      -2 (c + s z)^2 - z^2 / 2, maximal at z* = -4 s c / (1 + 4 s^2) with width 1 / sqrt(1 + 4 s^2).
+    """
+    if s == 0:
+        return []
+    return [(-c / s, 1 / s), (-4 * s * c / (1 + 4 * s * s), 1 / mpmath.sqrt(1 + 4 * s * s))]
+
+
+def _one_minus_signed(alpha, x):
+    """alpha - erf(x), through erfc so that alpha = +-1 keeps full relative accuracy.
+
+    For x >= 0: (alpha - 1) + erfc(x); for x < 0: (alpha + 1) - erfc(-x).
+    """
+    if x >= 0:
+        return (alpha - 1) + mpmath.erfc(x)
+    return (alpha + 1) - mpmath.erfc(-x)
+
+
+# ---------------------------------------------------------------------------------------------
+# zeta (SPEC 4) by direct integration
+# ---------------------------------------------------------------------------------------------
+
+def _zeta(t, g):
+    """zeta_g(t) = E[erf(t + g Z)^2] at the current precision (g >= 0)."""
+    if g == 0:
+        return mpmath.erf(t) ** 2
+    return gauss_expectation(lambda z: mpmath.erf(t + g * z) ** 2, _erf_features(t, g))
+
+
+def quad_zeta(t, g, *, dps=30):
+    """zeta_g(t) = E[erf(t + g Z)^2], Z ~ N(0, 1), by direct quadrature over Z (SPEC 4).
+
+    ``g = 0`` gives erf(t)^2. The integral is split at the bulk of phi, at the erf transition
+    z = -t / g (width 1 / g) and at the peak of the saturating regime, so it keeps full relative
+    accuracy for tiny zeta (t = 0, g -> 0, where zeta ~ (4 / pi) g^2) and for |t|, g up to 1e3.
+    """
+    dps = _dps(dps)
+    t = _scalar("t", t)
+    g = _check("g", g, "nonnegative")
+    with mpmath.workdps(dps + GUARD_DPS):
+        return _zeta(t, g)
+
+
+# ---------------------------------------------------------------------------------------------
+# Gaussian laws of the token projections (SPEC 3) and their conditioning
+# ---------------------------------------------------------------------------------------------
+
+def relevant_token_law(kappa, nu, theta, eta, rho, gamma, d):
+    """Mean and covariance of (a, b, e) = (X^T k, X^T v, X^T v*), X ~ N(sqrt(d/2) k*, gamma^2 I).
+
+    Mean: sqrt(d/2) (k^T k*, v^T k*, v*^T k*) = sqrt(d/2) (kappa, theta, 0).
+    Covariance: gamma^2 times the Gram matrix of (k, v, v*) (a sub-block of SPEC 3's matrix).
+    """
+    r = mpmath.sqrt(d / 2)
+    mean = [r * kappa, r * theta, mpmath.mpf(0)]
+    g2 = gamma * gamma
+    cov = [[g2, g2 * rho, g2 * eta], [g2 * rho, g2, g2 * nu], [g2 * eta, g2 * nu, g2]]
+    return mean, cov
+
+
+def condition_on_first(mean, cov):
+    """Conditional law of components 1.. of a Gaussian vector given component 0 (Schur complement).
+
+    For a = mean[0] + sqrt(cov[0][0]) z, component i has conditional mean mean[i] + beta_i z with
+    beta_i = cov[i][0] / sqrt(cov[0][0]), and the conditional covariance is
+    C_ij = cov[i][j] - cov[i][0] cov[0][j] / cov[0][0] (independent of z). Requires cov[0][0] > 0.
+    Returns (sd0, [(mean_i, beta_i)], C).
+    """
+    v0 = cov[0][0]
+    sd0 = mpmath.sqrt(v0)
+    n = len(mean)
+    affine = [(mean[i], cov[i][0] / sd0) for i in range(1, n)]
+    schur = [[cov[i][j] - cov[i][0] * cov[0][j] / v0 for j in range(1, n)] for i in range(1, n)]
+    return sd0, affine, schur
+
+
+# ---------------------------------------------------------------------------------------------
+# The pieces of the risk
+# ---------------------------------------------------------------------------------------------
+
+def _even_expectation(h, lam):
+    """E[h(Z)] for an even h whose structure sits at 0 on the scale 1 / lam: 2 x half-line integral."""
+    pts = [mpmath.mpf(0)] + [p for p in _breakpoints([(mpmath.mpf(0), 1 / lam)]) if p > 0]
+    return 2 * mpmath.quad(_normal_pdf_times(h), pts + [mpmath.inf])
+
+
+def null_token_mean(rho, lam):
+    """m0 = E[erf(lam a') b'] = rho E[a' erf(lam a')] (E[b' | a'] = rho a', a' ~ N(0, 1))."""
+    if rho == 0:
+        return mpmath.mpf(0)
+    return rho * _even_expectation(lambda z: z * mpmath.erf(lam * z), lam)
+
+
+def null_token_second_moment(rho, lam):
+    """s0 = E[erf(lam a')^2 b'^2] = E[erf(lam a')^2 ((1 - rho^2) + rho^2 a'^2)].
+
+    E[b'^2 | a'] = Var(b' | a') + E[b' | a']^2 = (1 - rho^2) + rho^2 a'^2; the integrand is even.
+    """
+    one_m, r2 = 1 - rho * rho, rho * rho
+    return _even_expectation(lambda z: mpmath.erf(lam * z) ** 2 * (one_m + r2 * z * z), lam)
+
+
+def relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d, *, need_first=True):
+    """(E[W - xi], E[(W - xi)^2]) for the relevant token, W - xi = e - erf(lam a) b.
+
+    With ``need_first=False`` the first moment is not integrated (returned as None).
+
+    Given a = mu_a + gamma z, with f = erf(lam a), (b, e) has conditional means
+    (mu_b + beta_b z, beta_e z) and covariance C (Schur complement), so
+
+      E[e - f b | a]      = beta_e z - f (mu_b + beta_b z),
+      E[(e - f b)^2 | a]  = Var(e - f b | a) + E[e - f b | a]^2,
+      Var(e - f b | a)    = C_ee - 2 f C_be + f^2 C_bb
+                          = C_bb (alpha - f)^2 + (C_ee - C_be^2 / C_bb),  alpha = C_be / C_bb,
+
+    the second form (used when C_bb > 0) being a sum of non-negative terms with alpha - f formed
+    through erfc (exact cancellation at the oracle, where alpha = 1).
+    """
+    mean, cov = relevant_token_law(kappa, nu, theta, eta, rho, gamma, d)
+    sd_a, ((mu_b, beta_b), (mu_e, beta_e)), C = condition_on_first(mean, cov)
+    mu_a = mean[0]
+    c_bb, c_be, c_ee = C[0][0], C[0][1], C[1][1]
+    c, s = lam * mu_a, lam * sd_a
+    features = _erf_features(c, s)
+    split = c_bb > 0
+    if split:
+        alpha = c_be / c_bb
+        resid = c_ee - c_be * c_be / c_bb
+
+    def mean_given(z, f):
+        return (mu_e + beta_e * z) - f * (mu_b + beta_b * z)
+
+    def first(z):
+        return mean_given(z, mpmath.erf(c + s * z))
+
+    def second(z):
+        x = c + s * z
+        f = mpmath.erf(x)
+        if split:
+            var = c_bb * _one_minus_signed(alpha, x) ** 2 + resid
+        else:
+            var = c_ee - 2 * f * c_be + f * f * c_bb
+        return var + mean_given(z, f) ** 2
+
+    m1 = gauss_expectation(first, features) if need_first else None
+    m2 = gauss_expectation(second, features)
+    return m1, m2
+
+
+def _risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
+    """R = E[W^2] - 2 (L - 1) E[W] m0 + (L - 1) s0 + (L - 1)(L - 2) m0^2 (no validation).
+
+    E[W] = E[e - f b] (xi is centred) and E[W^2] = eps^2 + E[(e - f b)^2] (xi independent).
+    Works at the current mpmath precision; the overlaps are treated as five free coordinates.
+    """
+    if L == 1:
+        return eps * eps + relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d, need_first=False)[1]
+    m0 = null_token_mean(rho, lam)
+    s0 = null_token_second_moment(rho, lam)
+    m1, m2 = relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d, need_first=(m0 != 0))
+    cross = 2 * m1 * m0 if m0 != 0 else 0
+    return eps * eps + m2 + (L - 1) * (s0 - cross + (L - 2) * m0 * m0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public risk functions
+# ---------------------------------------------------------------------------------------------
+
+def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
+    """R_lam(k, v) of SPEC 2 as a function of the five overlaps (the quantity of Theorem 1).
+
+    Computed by quadrature from the definition (module docstring): one 1-D integral for each of
+    E[W], E[W^2] (relevant token) and m0, s0 (null tokens). The tuple must be realisable (SPEC 3).
+    Scalars only; returns an mpf accurate to about ``dps`` significant digits
+    (check with :func:`claimed_digits`).
+    """
+    dps = _dps(dps)
+    lam, gamma, eps, d, L = _model(lam, gamma, eps, d, L)
+    ov = _overlaps(kappa, nu, theta, eta, rho, d)
+    with mpmath.workdps(dps + GUARD_DPS):
+        return _risk(*ov, lam, gamma, eps, d, L)
+
+
+def quad_oracle_risk(*, lam, gamma, eps, d, L, dps=30):
+    """R_lam(k*, v*): quad_risk at (kappa, nu, theta, eta, rho) = (1, 1, 0, 0, 0) (SPEC 5)."""
+    return quad_risk(1, 1, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
+
+
+def quad_manifold_risk(kappa, nu, *, lam, gamma, eps, d, L, dps=30):
+    """The risk on the manifold M (theta = eta = rho = 0), the quantity of Lemma 6 (SPEC 9)."""
+    return quad_risk(kappa, nu, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
+
+
+def quad_bayes_gap(*, lam, gamma, eps, d, L, dps=30):
+    """The Bayes gap R_lam(k*, v*) - eps^2 of Corollary 2 (SPEC 6), to full relative accuracy.
+
+    At the oracle, W - xi = e erfc(lam a) with e independent of a ~ N(sqrt(d/2), gamma^2) and
+    Var(e) = gamma^2, and the null tokens have m0 = 0 (rho = 0), s0 = E[erf(lam Z)^2], so
+
+        gap = gamma^2 E[erfc(lam sqrt(d/2) + lam gamma Z)^2] + (L - 1) E[erf(lam Z)^2],
+
+    a sum of two non-negative integrals, each computed directly (no subtraction of eps^2; the
+    erfc^2 integral is split at its peak, so it stays accurate far below 1e-100, for d up to 1e12).
+    ``eps`` is validated but does not enter.
+    """
+    dps = _dps(dps)
+    lam, gamma, eps, d, L = _model(lam, gamma, eps, d, L)
+    with mpmath.workdps(dps + GUARD_DPS):
+        c, s = lam * mpmath.sqrt(d / 2), lam * gamma
+        relevant = gauss_expectation(lambda z: mpmath.erfc(c + s * z) ** 2, _erf_features(c, s))
+        gap = gamma * gamma * relevant
+        if L > 1:
+            gap += (L - 1) * _zeta(mpmath.mpf(0), lam)
+        return gap
+
+
+def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
+    """Partial derivatives of R in the five overlaps, taken as independent coordinates.
+
+    Returns {'kappa': dR/dkappa, 'nu': ..., 'theta': ..., 'eta': ..., 'rho': ...}. Each partial is
+    ``mpmath.diff`` (central difference at raised precision) of the quadrature risk in one
+    coordinate with the other four fixed; the perturbed tuple may be momentarily non-realisable,
+    which is fine for the formula (realisability is checked at the user's point only).
+    """
+    dps = _dps(dps)
+    lam, gamma, eps, d, L = _model(lam, gamma, eps, d, L)
+    ov = _overlaps(kappa, nu, theta, eta, rho, d)
+    out = {}
+    with mpmath.workdps(dps + GUARD_DPS):
+        for i, name in enumerate(_OVERLAP_NAMES):
+            def f(x, i=i):
+                args = list(ov)
+                args[i] = x
+                return _risk(*args, lam, gamma, eps, d, L)
+
+            out[name] = mpmath.diff(f, ov[i])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-check of the digit count
+# ---------------------------------------------------------------------------------------------
+
+def _agreeing_digits(x, y, cap):
+    """Number of significant decimal digits on which x and y agree, capped at ``cap``."""
+    x, y = mpmath.mpf(x), mpmath.mpf(y)
+    scale = max(abs(x), abs(y))
+    if x == y:
+        return float(cap)
+    if scale == 0:
+        return float(cap)
+    return float(min(cap, -mpmath.log10(abs(x - y) / scale)))
+
+
+def claimed_digits(f, *args, dps=30, extra=15, **kw):
+    """Run ``f(*args, dps=dps, **kw)`` and ``f(*args, dps=dps + extra, **kw)``; return agreeing digits.
+
+    The result (a float, capped at ``dps``) is the number of significant digits on which the two
+    runs agree, i.e. the number of digits the route can honestly claim at ``dps``. For a dict
+    result (:func:`quad_risk_gradient`) the minimum over the entries is returned.
+    """
+    dps = _dps(dps)
+    if isinstance(extra, (bool, np.bool_)) or not isinstance(extra, numbers.Integral) or extra < 1:
+        raise ValueError(f"extra must be an integer >= 1 (additional digits of the reference run), got {extra!r}")
+    lo = f(*args, dps=dps, **kw)
+    hi = f(*args, dps=dps + int(extra), **kw)
+    if isinstance(lo, dict):
+        return min(_agreeing_digits(lo[k], hi[k], dps) for k in lo)
+    return _agreeing_digits(lo, hi, dps)

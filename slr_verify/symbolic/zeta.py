@@ -1,0 +1,124 @@
+r"""The special function zeta of SPEC section 4, as SymPy functions.
+
+.. math::
+
+    \zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2], \qquad
+    \bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t + gZ)^2], \qquad Z \sim N(0, 1),\ g \ge 0.
+
+Both are *data*: SymPy keeps them unevaluated, knows their derivatives in closed form, and the
+kernel generator prints them as calls to the float64 implementations in
+:mod:`slr_verify.kernels.special`.
+
+Derivative rules (each is checked numerically against mpmath in the test suite):
+
+* in t (differentiate under E and use the Gaussian-product identity; SPEC 4):
+  :math:`\partial_t\zeta_g(t) = \frac{2}{\sqrt{1+2g^2}}\,
+  \operatorname{erf}\big(t/\sqrt{(1+2g^2)(1+4g^2)}\big)\,\operatorname{erf}'\big(t/\sqrt{1+2g^2}\big)`;
+* in g (Stein's lemma: :math:`\partial_g \mathbb E f(t+gZ) = g\,\mathbb E f''(t+gZ)`, the heat
+  equation): :math:`\partial_g\zeta_g(t) = g\,\partial_t^2\zeta_g(t)`;
+* :math:`\bar\zeta_g(t) = 1 - 2\operatorname{erf}(t/\sqrt{1+2g^2}) + \zeta_g(t)` because
+  :math:`\mathbb E\operatorname{erf}(t+gZ) = \operatorname{erf}(t/\sqrt{1+2g^2})`; its derivatives follow.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+__all__ = ["zeta", "zetac", "dzeta_dt", "zeta_at_zero", "erf_mean"]
+
+
+def erf_mean(t, g):
+    r""":math:`\mathbb E[\operatorname{erf}(t + gZ)] = \operatorname{erf}(t/\sqrt{1+2g^2})` (SPEC 4)."""
+    return sp.erf(t / sp.sqrt(1 + 2 * g**2))
+
+
+def dzeta_dt(t, g):
+    r"""Closed form of :math:`\partial_t \zeta_g(t)` (SPEC 4), in erf and erf' = (2/sqrt(pi)) exp(-x^2)."""
+    alpha2 = 1 + 2 * g**2
+    beta2 = alpha2 * (1 + 4 * g**2)
+    return 2 / sp.sqrt(alpha2) * sp.erf(t / sp.sqrt(beta2)) * 2 / sp.sqrt(sp.pi) * sp.exp(-t**2 / alpha2)
+
+
+def zeta_at_zero(g):
+    r""":math:`\zeta_g(0) = \frac{2}{\pi}\arcsin\frac{2g^2}{1+2g^2}` (SPEC 4)."""
+    return 2 / sp.pi * sp.asin(2 * g**2 / (1 + 2 * g**2))
+
+
+class _PrintedAsKernel(sp.Function):
+    """A function that lambdify prints as a call to a same-named float64 kernel."""
+
+    _kernel_name: str = ""
+
+    def _numpycode(self, printer):
+        return "%s(%s)" % (self._kernel_name, ", ".join(printer._print(a) for a in self.args))
+
+    _scipycode = _numpycode
+    _lambdacode = _numpycode
+    _pythoncode = _numpycode
+    _mpmathcode = _numpycode
+
+
+class zeta(_PrintedAsKernel):
+    r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t+gZ)^2]`, called as ``zeta(t, g)``.
+
+    Even in t and in g; unevaluated except at g = 0, where it is erf(t)^2.
+    """
+
+    nargs = 2
+    _kernel_name = "slr_zeta"
+
+    @classmethod
+    def eval(cls, t, g):
+        if g.is_zero:
+            return sp.erf(t) ** 2
+        if t.could_extract_minus_sign():
+            return cls(-t, g)
+        if g.could_extract_minus_sign():
+            return cls(t, -g)
+        return None
+
+    def fdiff(self, argindex=1):
+        t, g = self.args
+        if argindex == 1:
+            return dzeta_dt(t, g)
+        if argindex == 2:
+            return g * sp.diff(dzeta_dt(t, g), t)
+        raise sp.ArgumentIndexError(self, argindex)
+
+    def _eval_rewrite_as_asin(self, t, g, **kwargs):
+        if t.is_zero:
+            return zeta_at_zero(g)
+        return None
+
+    def _latex(self, printer, exp=None):
+        s = r"\zeta_{%s}\left(%s\right)" % (printer._print(self.args[1]), printer._print(self.args[0]))
+        return s if exp is None else r"%s^{%s}" % (s, exp)
+
+
+class zetac(_PrintedAsKernel):
+    r""":math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2] = 1 - 2\operatorname{erf}(t/\sqrt{1+2g^2}) + \zeta_g(t)`.
+
+    The complement form in which the Bayes gap of Corollary 2 is evaluated: it is tiny for
+    large t and its float64 kernel keeps full relative accuracy there (SPEC 6).
+    """
+
+    nargs = 2
+    _kernel_name = "slr_zetac"
+
+    @classmethod
+    def eval(cls, t, g):
+        if g.is_zero:
+            return sp.erfc(t) ** 2
+        if g.could_extract_minus_sign():
+            return cls(t, -g)
+        return None
+
+    def fdiff(self, argindex=1):
+        t, g = self.args
+        return sp.diff(self.rewrite(zeta), self.args[argindex - 1]) if argindex in (1, 2) else None
+
+    def _eval_rewrite_as_zeta(self, t, g, **kwargs):
+        return 1 - 2 * erf_mean(t, g) + zeta(t, g)
+
+    def _latex(self, printer, exp=None):
+        s = r"\bar\zeta_{%s}\left(%s\right)" % (printer._print(self.args[1]), printer._print(self.args[0]))
+        return s if exp is None else r"%s^{%s}" % (s, exp)
