@@ -238,7 +238,11 @@ def _run(n: int, seed: int, stream: int, piece: int, values: Callable, nvalues: 
 
 
 def _draw_locations(gen, cdf, m):
-    return np.searchsorted(cdf, gen.random(m), side="right")
+    """J0 for m samples by inversion of one uniform each (0-based locations)."""
+    u = gen.random(m)
+    if cdf.size == 1:
+        return np.zeros(m, dtype=np.intp)
+    return np.searchsorted(cdf, u, side="right")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -434,6 +438,7 @@ class _ProjSampler:
         self.r_every = min(self.n_every, self.r)  # normals per token
         # fixed piece (about 2^15 tokens, cache sized): independent of the memory budget
         self.piece = max(1, (1 << 15) // L)
+        self._work = self._tmp = None
 
     def bytes_per_sample(self):
         return 8.0 * self.L * (self.r_every + max(self.n_every - self.r_every, 0) + 6) + 8.0 * (2 * self.q + 8)
@@ -444,12 +449,17 @@ class _ProjSampler:
         L, R, re_ = self.L, self.R, self.r_every
         J0 = _draw_locations(g_loc, self.cdf, m)
         rows = np.arange(m)
-        Z = g_tok.standard_normal((re_, m, L))
+        # workspace reused across pieces (no page faults); the returned arrays are views of it
+        if self._tmp is None or self._tmp.size < m * L:
+            self._work = np.empty(re_ * max(m, self.piece) * L)
+            self._tmp = np.empty(max(m, self.piece) * L)
+        Z = self._work[: re_ * m * L].reshape(re_, m, L)
+        g_tok.standard_normal(out=Z)
+        tmp = self._tmp[: m * L].reshape(m, L)
         z_rel = np.empty((self.r, m))
         z_rel[:re_] = Z[:, rows, J0]
         z_rel[re_:] = g_tok.standard_normal((self.r - re_, m))
         out = [None] * self.n_every
-        tmp = np.empty((m, L))
         for j in range(re_, self.n_every):  # rank-deficient extras, from the raw normals
             c = np.multiply(Z[0], R[j, 0])
             for i in range(1, re_):
