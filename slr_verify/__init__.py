@@ -13,3 +13,25 @@ Layers (imports go one way, top to bottom):
 * ``slr_verify.dynamics``  PGD runners (use the kernels only).
 """
 __version__ = "0.1.0"
+
+from .kernels.api import (  # noqa: E402
+    bayes_gap,
+    linear_risk,
+    log_bayes_gap,
+    manifold_risk,
+    oracle_risk,
+    risk,
+    risk_gradient,
+    zeta,
+)
+
+__all__ = [
+    "zeta",
+    "risk",
+    "risk_gradient",
+    "oracle_risk",
+    "manifold_risk",
+    "bayes_gap",
+    "log_bayes_gap",
+    "linear_risk",
+]

@@ -27,7 +27,7 @@ evaluations of D, each used where it keeps full relative accuracy:
 * **Tetrachoric series** (Pearson): with :math:`\mathrm{He}_n` the probabilists' Hermite
   polynomials, :math:`D = \frac2\pi e^{-h^2}\sum_{n\ge1} \frac{r^n}{n!}\mathrm{He}_{n-1}(h)^2`.
   Every term is >= 0 and, by Cramer's bound :math:`|\mathrm{He}_n(x)| \le 1.09\sqrt{n!}e^{x^2/4}`,
-  30 terms leave a relative tail below 1e-17 when r <= 1/4 and s <= 1. This is the regime
+  30 terms leave a relative tail below 1e-17 when r <= 1/4 and s <= 1/2. This is the regime
   where zeta itself is tiny (g -> 0, t -> 0; Corollary 2's erf works in its linear part).
 * **Tail form** for the complement at t > 0 (Corollary 2's relevant token, where
   :math:`\bar\zeta` can be 1e-100 or far below, even below the float64 range): factoring out
@@ -57,7 +57,7 @@ __all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_mp", "zetac_mp"]
 _SQRT2 = math.sqrt(2.0)
 _SERIES_TERMS = 30
 _SERIES_MAX_R = 0.25
-_SERIES_MAX_S = 1.0
+_SERIES_MAX_S = 0.5
 
 
 def _params(t, g):

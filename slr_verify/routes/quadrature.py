@@ -169,14 +169,65 @@ def _breakpoints(features):
     return sorted(pts)
 
 
+class QuadratureError(ArithmeticError):
+    """mpmath.quad did not reach the requested accuracy (estimated error too large)."""
+
+
+def _probe_scale(fun, features, lower=None):
+    """A magnitude for the integrand: max |fun| at the feature centres and +- 1, 2 widths away.
+
+    ``mpmath.quad`` stops when its error estimate is below 2^-prec in *absolute* terms; an integral
+    of size 1e-100 would be accepted after two rounds. Dividing the integrand by this scale makes the
+    stopping rule relative (the integrand then peaks at about 1).
+    """
+    best = mpmath.mpf(0)
+    for centre, width in features:
+        if not mpmath.isfinite(centre):
+            continue
+        for m in (0, -1, 1, -2, 2):
+            z = centre + m * width
+            if lower is not None and z < lower:
+                continue
+            best = max(best, abs(fun(z)))
+    return best if best > 0 else mpmath.mpf(1)
+
+
+def _default_degree(prec):
+    """mpmath's default maximal tanh-sinh degree for ``prec`` bits: 6 + floor(log2(prec / 30))."""
+    return int(6 + max(0, mpmath.log(mpmath.mpf(prec) / 30, 2)))
+
+
+#: Retries of an unconverged quadrature, each with a larger maximal degree.
+_RETRIES = 2
+
+
+def _integrate(fun, points, features, lower=None):
+    """Integral of ``fun`` over ``points`` (a list of split points, ends may be infinite).
+
+    The integrand is rescaled by :func:`_probe_scale`; the estimated error must be below
+    10^(5 - working dps) times the scale, otherwise the degree is raised (twice) and finally
+    :class:`QuadratureError` is raised: the route never returns an unconverged number silently.
+    """
+    scale = _probe_scale(fun, features, lower)
+    g = lambda z: fun(z) / scale
+    tol = mpmath.mpf(10) ** (5 - mp.dps)
+    degree = _default_degree(mp.prec)
+    for attempt in range(_RETRIES + 1):
+        value, err = mpmath.quad(g, points, error=True, maxdegree=degree + 2 * attempt)
+        if err <= tol:
+            return value * scale
+    raise QuadratureError(f"quadrature did not converge: estimated relative error {mpmath.nstr(err, 3)} > {mpmath.nstr(tol, 3)}")
+
+
 def gauss_expectation(h, features=()):
     """E[h(Z)] for Z ~ N(0, 1), i.e. the integral of h(z) phi(z) over the real line.
 
     The line is split at 0 (the bulk of phi) and at the breakpoints of ``features``; each piece
     goes to mpmath's tanh-sinh rule at the current working precision.
     """
-    pts = _breakpoints([(mpmath.mpf(0), mpmath.mpf(1))] + list(features))
-    return mpmath.quad(_normal_pdf_times(h), [mpmath.ninf] + pts + [mpmath.inf])
+    features = [(mpmath.mpf(0), mpmath.mpf(1))] + list(features)
+    pts = _breakpoints(features)
+    return _integrate(_normal_pdf_times(h), [mpmath.ninf] + pts + [mpmath.inf], features)
 
 
 def _erf_features(c, s):
@@ -265,8 +316,9 @@ def condition_on_first(mean, cov):
 
 def _even_expectation(h, lam):
     """E[h(Z)] for an even h whose structure sits at 0 on the scale 1 / lam: 2 x half-line integral."""
-    pts = [mpmath.mpf(0)] + [p for p in _breakpoints([(mpmath.mpf(0), 1 / lam)]) if p > 0]
-    return 2 * mpmath.quad(_normal_pdf_times(h), pts + [mpmath.inf])
+    features = [(mpmath.mpf(0), mpmath.mpf(1)), (mpmath.mpf(0), 1 / lam)]
+    pts = [mpmath.mpf(0)] + [p for p in _breakpoints(features) if p > 0]
+    return 2 * _integrate(_normal_pdf_times(h), pts + [mpmath.inf], features, lower=0)
 
 
 def null_token_mean(rho, lam):
@@ -399,19 +451,103 @@ def quad_bayes_gap(*, lam, gamma, eps, d, L, dps=30):
         return gap
 
 
-def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
+def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
+    """d/dp of E[(e - f b)^2] - 2 (L - 1) m0 E[e - f b] for p in the five overlaps (m0 held fixed).
+
+    Write a = r kappa + gamma z (r = sqrt(d/2), z ~ N(0, 1) fixed under the parameters), x = lam a,
+    f = erf(x), f' = (2 / sqrt(pi)) exp(-x^2), B = E[b | a] = r theta + gamma rho z,
+    M = E[e - f b | a] = gamma eta z - f B, and the conditional covariances C_bb = gamma^2 (1 - rho^2),
+    C_be = gamma^2 (nu - rho eta), C_ee = gamma^2 (1 - eta^2). The integrand
+    S(z) = C_ee - 2 f C_be + f^2 C_bb + M^2 - 2 (L - 1) m0 M has the partials
+      kappa: f_k = lam r f';  dS = -2 f_k (C_be - f C_bb) - 2 f_k B (M - (L - 1) m0)
+      nu:    dS = -2 gamma^2 f
+      theta: dS = -2 r f (M - (L - 1) m0)
+      eta:   dS = -2 gamma^2 eta + 2 gamma^2 rho f + 2 gamma z (M - (L - 1) m0)
+      rho:   dS = 2 gamma^2 f (eta - rho f) - 2 gamma f z (M - (L - 1) m0)
+    (differentiation under the integral sign; C_be - f C_bb is formed as C_bb (alpha - f) with
+    alpha - f through erfc when C_bb > 0).
+    """
+    r = mpmath.sqrt(d / 2)
+    g2 = gamma * gamma
+    c, s = lam * r * kappa, lam * gamma
+    c_bb, c_be, c_ee = g2 * (1 - rho * rho), g2 * (nu - rho * eta), g2 * (1 - eta * eta)
+    lin = (L - 1) * m0
+    two_over_sqrt_pi = 2 / mpmath.sqrt(mpmath.pi)
+    features = _erf_features(c, s)
+    split = c_bb > 0
+    alpha = c_be / c_bb if split else None
+
+    def pieces(z):
+        x = c + s * z
+        f = mpmath.erf(x)
+        B = r * theta + gamma * rho * z
+        M = gamma * eta * z - f * B
+        return x, f, B, M - lin
+
+    def d_kappa(z):
+        x, f, B, Ml = pieces(z)
+        f_k = lam * r * two_over_sqrt_pi * mpmath.exp(-x * x)
+        gap = c_bb * _one_minus_signed(alpha, x) if split else c_be - f * c_bb
+        return -2 * f_k * gap - 2 * f_k * B * Ml
+
+    def d_nu(z):
+        return -2 * g2 * mpmath.erf(c + s * z)
+
+    def d_theta(z):
+        x, f, B, Ml = pieces(z)
+        return -2 * r * f * Ml
+
+    def d_eta(z):
+        x, f, B, Ml = pieces(z)
+        return -2 * g2 * eta + 2 * g2 * rho * f + 2 * gamma * z * Ml
+
+    def d_rho(z):
+        x, f, B, Ml = pieces(z)
+        return 2 * g2 * f * (eta - rho * f) - 2 * gamma * f * z * Ml
+
+    funcs = {"kappa": d_kappa, "nu": d_nu, "theta": d_theta, "eta": d_eta, "rho": d_rho}
+    return {name: gauss_expectation(h, features) for name, h in funcs.items()}
+
+
+def _risk_gradient(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
+    """The five partials of R (no validation), by differentiation under the integral sign.
+
+    From R = eps^2 + m2 + (L - 1)(s0 - 2 m1 m0 + (L - 2) m0^2): only m0, s0 depend on rho among the
+    null-token pieces, with dm0/drho = E[z erf(lam z)] and ds0/drho = 2 rho E[erf(lam z)^2 (z^2 - 1)].
+    """
+    out = _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d,
+                                   null_token_mean(rho, lam) if L > 1 else 0, L)
+    if L > 1:
+        dm0 = _even_expectation(lambda z: z * mpmath.erf(lam * z), lam)
+        m0 = rho * dm0
+        ds0 = 2 * rho * _even_expectation(lambda z: mpmath.erf(lam * z) ** 2 * (z * z - 1), lam)
+        m1 = relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d)[0]
+        out["rho"] += (L - 1) * (ds0 - 2 * m1 * dm0 + 2 * (L - 2) * m0 * dm0)
+    return out
+
+
+def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30, method="integral"):
     """Partial derivatives of R in the five overlaps, taken as independent coordinates.
 
-    Returns {'kappa': dR/dkappa, 'nu': ..., 'theta': ..., 'eta': ..., 'rho': ...}. Each partial is
-    ``mpmath.diff`` (central difference at raised precision) of the quadrature risk in one
-    coordinate with the other four fixed; the perturbed tuple may be momentarily non-realisable,
-    which is fine for the formula (realisability is checked at the user's point only).
+    Returns {'kappa': dR/dkappa, 'nu': ..., 'theta': ..., 'eta': ..., 'rho': ...}: the gradient of
+    the 5-parameter function Rt of Theorem 1 (not a derivative along the sphere).
+
+    ``method='integral'`` (default) differentiates under the integral sign (one 1-D integral per
+    partial, see :func:`_relevant_token_partials`); ``method='diff'`` applies ``mpmath.diff`` (central
+    difference at about twice the precision) to the quadrature risk in one coordinate with the other
+    four fixed: much slower (tens of seconds), an independent check of the first. The perturbed
+    tuple may be momentarily non-realisable, which is fine for the formula (realisability is checked
+    at the user's point only).
     """
     dps = _dps(dps)
+    if method not in ("integral", "diff"):
+        raise ValueError(f"method must be 'integral' or 'diff', got {method!r}")
     lam, gamma, eps, d, L = _model(lam, gamma, eps, d, L)
     ov = _overlaps(kappa, nu, theta, eta, rho, d)
-    out = {}
     with mpmath.workdps(dps + GUARD_DPS):
+        if method == "integral":
+            return _risk_gradient(*ov, lam, gamma, eps, d, L)
+        out = {}
         for i, name in enumerate(_OVERLAP_NAMES):
             def f(x, i=i):
                 args = list(ov)
@@ -419,7 +555,7 @@ def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps
                 return _risk(*args, lam, gamma, eps, d, L)
 
             out[name] = mpmath.diff(f, ov[i])
-    return out
+        return out
 
 
 # ---------------------------------------------------------------------------------------------

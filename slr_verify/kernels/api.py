@@ -1,0 +1,100 @@
+"""The public, validated numeric API (re-exported by :mod:`slr_verify`).
+
+Every function checks its input (SPEC 3 realisability, lam > 0, gamma > 0, eps >= 0, integer
+d >= 1 and L >= 1, finite numbers) and raises ``ValueError`` naming the parameter and the
+constraint; then it calls a kernel generated from the SymPy expressions. Arguments broadcast;
+scalar input gives a float.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import validation as V
+from . import generated as G
+from . import special
+
+__all__ = [
+    "zeta",
+    "risk",
+    "risk_gradient",
+    "oracle_risk",
+    "manifold_risk",
+    "bayes_gap",
+    "log_bayes_gap",
+    "linear_risk",
+]
+
+OVERLAP_NAMES = ("kappa", "nu", "theta", "eta", "rho")
+
+
+def _out(x):
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+def _params(lam, gamma, eps, d, L):
+    return (
+        V.positive("lam", lam),
+        V.positive("gamma", gamma),
+        V.nonnegative("eps", eps),
+        V.integer_at_least("d", d, 1),
+        V.integer_at_least("L", L, 1),
+    )
+
+
+def zeta(t, g):
+    r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (SPEC 4)."""
+    return _out(special.zeta(V.as_finite("t", t), V.nonnegative("g", g)))
+
+
+def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
+    r"""Theorem 1: the risk :math:`R_\lambda(k, v)` as a function of the overlaps
+    kappa = k.k*, nu = v.v*, theta = v.k*, eta = k.v*, rho = k.v."""
+    lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
+    ov = V.overlaps(kappa, nu, theta, eta, rho, d=d)
+    return _out(G.risk_kernel()(*ov, lam, gamma, eps, d, L))
+
+
+def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
+    """The five partial derivatives of Theorem 1's risk in the overlaps (independent coordinates),
+    keyed 'kappa', 'nu', 'theta', 'eta', 'rho'."""
+    lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
+    ov = V.overlaps(kappa, nu, theta, eta, rho, d=d)
+    vals = G.risk_and_gradient_kernel()(*ov, lam, gamma, eps, d, L)[1:]
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (*ov, lam, gamma, eps, d, L)))
+    return {n: _out(np.broadcast_to(v, shape)) for n, v in zip(OVERLAP_NAMES, vals)}
+
+
+def oracle_risk(*, lam, gamma, eps, d, L):
+    """R_lam(k*, v*) (SPEC 5)."""
+    return _out(G.oracle_kernel()(*_params(lam, gamma, eps, d, L)))
+
+
+def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
+    """Lemma 6: the risk on M = {theta = eta = rho = 0} as a function of (kappa, nu)."""
+    lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
+    kappa, nu, *_ = V.overlaps(kappa, nu, 0.0, 0.0, 0.0, d=d)
+    return _out(G.manifold_kernel()(kappa, nu, lam, gamma, eps, d, L))
+
+
+def log_bayes_gap(*, lam, gamma, eps, d, L):
+    """log(R_lam(k*, v*) - eps^2), finite even where the gap underflows float64 (Corollary 2)."""
+    return _out(G.log_bayes_gap_kernel()(*_params(lam, gamma, eps, d, L)))
+
+
+def bayes_gap(*, lam, gamma, eps, d, L):
+    """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (SPEC 6)."""
+    return _out(np.exp(log_bayes_gap(lam=lam, gamma=gamma, eps=eps, d=d, L=L)))
+
+
+def linear_risk(*, gamma, eps, L, p=None):
+    """Proposition 3: the risk of the best linear predictor, for the law p of J0 (uniform if None)."""
+    gamma = V.positive("gamma", gamma)
+    eps = V.nonnegative("eps", eps)
+    L_arr = V.integer_at_least("L", L, 1)
+    if p is None:
+        return _out(G.linear_uniform_kernel()(gamma, eps, L_arr))
+    if L_arr.ndim:
+        raise ValueError("L must be a single integer when p is given")
+    p = V.probability_vector("p", p, int(L_arr))
+    return _out(G.linear_kernel()(p, gamma, eps, int(L_arr)))

@@ -1,0 +1,124 @@
+"""Float64 kernels generated from the SymPy expressions (lambdify, shared subexpressions).
+
+Each kernel is generated once per process, on first use, from the live expression of
+:mod:`slr_verify.symbolic`; nothing here is typed by hand. The functions in this module do
+*not* validate their input: they are the inner loops of the public API
+(:mod:`slr_verify.kernels.api`) and of the PGD runners. All arguments broadcast (NumPy).
+
+Argument order of the five-parameter kernels: ``(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+from scipy import special as sc
+
+from ..symbolic import linear, risk, zeta as szeta
+from . import special
+
+__all__ = [
+    "NAMESPACE",
+    "generate",
+    "risk_kernel",
+    "risk_and_gradient_kernel",
+    "manifold_kernel",
+    "manifold_gradient_kernel",
+    "oracle_kernel",
+    "log_bayes_gap_kernel",
+    "linear_kernel",
+    "linear_uniform_kernel",
+]
+
+#: What the generated code calls: the float64 special functions and NumPy/SciPy ufuncs.
+NAMESPACE = {
+    "slr_zeta": special.zeta,
+    "slr_zetac": special.zetac,
+    "slr_log_zetac": special.log_zetac,
+    "erf": sc.erf,
+    "erfc": sc.erfc,
+}
+
+_ARGS = risk.OVERLAPS + risk.PARAMS
+
+
+def generate(args, exprs):
+    """lambdify ``exprs`` (an expression or a list) over ``args`` with common subexpressions shared."""
+    return sp.lambdify(args, exprs, modules=[NAMESPACE, "numpy"], cse=True)
+
+
+@lru_cache(maxsize=None)
+def risk_kernel():
+    """Theorem 1: R(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)."""
+    return generate(_ARGS, risk.theorem1_risk())
+
+
+@lru_cache(maxsize=None)
+def risk_and_gradient_kernel():
+    """Theorem 1 and its five partials, sharing subexpressions: returns [R, dR/dkappa, ..., dR/drho]."""
+    return generate(_ARGS, [risk.theorem1_risk(), *risk.theorem1_gradient()])
+
+
+@lru_cache(maxsize=None)
+def manifold_kernel():
+    """Lemma 6 (derived by substitution into Theorem 1): R(kappa, nu, lam, gamma, eps, d, L) on M."""
+    expr = risk.theorem1_risk().subs(risk.manifold_point())
+    return generate((risk.S.kappa, risk.S.nu) + risk.PARAMS, expr)
+
+
+@lru_cache(maxsize=None)
+def manifold_gradient_kernel():
+    """(R, dR/dkappa, dR/dnu) on M, for the reduced dynamics (Lemma 6)."""
+    expr = risk.theorem1_risk().subs(risk.manifold_point())
+    return generate((risk.S.kappa, risk.S.nu) + risk.PARAMS, [expr, sp.diff(expr, risk.S.kappa), sp.diff(expr, risk.S.nu)])
+
+
+@lru_cache(maxsize=None)
+def oracle_kernel():
+    """The oracle risk R(k*, v*) (Theorem 1 at kappa = nu = 1, theta = eta = rho = 0)."""
+    return generate(risk.PARAMS, risk.theorem1_risk().subs(risk.oracle_point()))
+
+
+class _LogZetac(sp.Function):
+    """log zetac(t, g), printed as the float64 log-domain kernel."""
+
+    nargs = 2
+
+    def _numpycode(self, printer):
+        return "slr_log_zetac(%s)" % ", ".join(printer._print(a) for a in self.args)
+
+
+@lru_cache(maxsize=None)
+def log_bayes_gap_kernel():
+    """log(R(k*, v*) - eps^2) of Corollary 2, term by term in the log domain.
+
+    The gap is a sum of non-negative terms (``risk.bayes_gap_expr``); each term's logarithm is
+    generated with log(zetac) evaluated by the log-domain kernel, and the terms are combined
+    with logaddexp, so the gap survives where it underflows float64.
+    """
+    expr = risk.bayes_gap_expr()
+    logs = []
+    for term in sp.Add.make_args(expr):
+        term = term.replace(szeta.zetac, lambda t, g: sp.exp(_LogZetac(t, g)))
+        logs.append(sp.expand_log(sp.log(term), force=True))
+    fns = [generate(risk.PARAMS, lt) for lt in logs]
+
+    def log_gap(lam, gamma, eps, d, L):
+        with np.errstate(divide="ignore"):  # log(L - 1) = -inf at L = 1: that term is absent
+            vals = [np.asarray(f(lam, gamma, eps, d, L), dtype=float) for f in fns]
+        return np.logaddexp.reduce(np.broadcast_arrays(*vals), axis=0)
+
+    return log_gap
+
+
+@lru_cache(maxsize=None)
+def linear_kernel():
+    """Proposition 3: R_lin(p, gamma, eps, L) for a law p given as an array of length L."""
+    return generate((linear.p, risk.S.gamma, risk.S.eps, risk.S.L), linear.linear_risk_expr())
+
+
+@lru_cache(maxsize=None)
+def linear_uniform_kernel():
+    """Proposition 3 with uniform p: R_lin(gamma, eps, L)."""
+    return generate((risk.S.gamma, risk.S.eps, risk.S.L), linear.linear_risk_uniform())

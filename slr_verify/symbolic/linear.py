@@ -1,0 +1,94 @@
+r"""Proposition 3: the best linear predictor, from the normal equations.
+
+A linear predictor is :math:`\sum_l w_l^\top X_l = w^\top \mathbf x` with :math:`\mathbf x` the
+stacked tokens. Its risk is minimised by the normal equations
+:math:`\mathbb E[\mathbf x\mathbf x^\top]\, w = \mathbb E[\mathbf x Y]`, with minimum
+:math:`\mathbb E Y^2 - w^\top \mathbb E[\mathbf x Y]`.
+
+Block structure (law p of J0, :math:`\mu = \sqrt{d/2}\,k^*`): given :math:`J_0 = j`, tokens are
+independent and only token j has a non-zero mean, so
+
+* :math:`\mathbb E[X_l X_m^\top] = 0` for :math:`l \ne m` (one of the two factors is centred);
+* :math:`\mathbb E[X_l X_l^\top] = p_l(\mu\mu^\top + \gamma^2 I) + (1 - p_l) I`;
+* :math:`\mathbb E[X_l Y] = p_l(\mu\mu^\top + \gamma^2 I)v^* = p_l\gamma^2 v^*` (:math:`\mu \perp v^*`).
+
+All three are computed below by SymPy in the orthonormal basis (k*, v*, u) of a 3-dimensional
+representative of R^d (the blocks act as (1 - p_l + p_l gamma^2) I on the rest of R^d, where
+the right-hand side vanishes), and for explicit L the full block system is solved at once.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from .risk import S
+
+__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_uniform", "solve_full_system"]
+
+p = sp.IndexedBase("p", real=True)
+l = sp.Idx("l")
+_pl = sp.Symbol("p_l", nonnegative=True)
+
+
+def token_blocks(pl, pm=None):
+    """(E[X_l X_l^T], E[X_l X_m^T], E[X_l Y]) in the basis (k*, v*, u), with P(J0 = l) = pl, P(J0 = m) = pm."""
+    gamma, d = S.gamma, S.d
+    mu = sp.Matrix([sp.sqrt(d / 2), 0, 0])
+    vstar = sp.Matrix([0, 1, 0])
+    I3 = sp.eye(3)
+    relevant_second = mu * mu.T + gamma**2 * I3  # E[X X^T] for the relevant token
+    diag = pl * relevant_second + (1 - pl) * I3
+    # E[X_l X_m^T | J0 = j] = E[X_l | j] E[X_m | j]^T: j = l gives mu * 0^T, j = m gives 0 * mu^T, else 0.
+    off = sp.zeros(3, 3) if pm is None else pl * mu * sp.zeros(1, 3) + pm * sp.zeros(3, 1) * mu.T
+    xy = pl * relevant_second * vstar  # E[X_l Y] = P(J0 = l) E[X X^T] v*
+    return diag, off, xy
+
+
+@lru_cache(maxsize=None)
+def token_weight(pl=_pl):
+    """w_l solving the l-th block of the normal equations (the system is block diagonal)."""
+    diag, _, xy = token_blocks(pl)
+    return sp.simplify(diag.LUsolve(xy))
+
+
+def token_term(pl=_pl):
+    """p_l gamma^2 v*^T w_l: the l-th token's reduction of the risk below E Y^2."""
+    _, _, xy = token_blocks(pl)
+    return sp.simplify((xy.T * token_weight(pl))[0, 0])
+
+
+@lru_cache(maxsize=None)
+def linear_risk_expr() -> sp.Expr:
+    r""":math:`R_{lin} = \varepsilon^2 + \gamma^2 - \sum_{l=1}^L p_l^2\gamma^4/(1 - p_l + p_l\gamma^2)` (Prop. 3)."""
+    return _EY2() - sp.Sum(token_term(p[l]), (l, 0, S.L - 1))
+
+
+def _EY2():
+    return S.gamma**2 + S.eps**2  # E[(X_{J0}^T v*)^2] + E xi^2, since mu is orthogonal to v*
+
+
+@lru_cache(maxsize=None)
+def linear_risk_uniform() -> sp.Expr:
+    """Uniform p = 1/L: eps^2 + gamma^2 (L - 1)/(L - 1 + gamma^2)."""
+    return S.eps**2 + sp.factor(sp.simplify(_EY2() - S.eps**2 - sp.Sum(token_term(1 / S.L), (l, 0, S.L - 1)).doit()))
+
+
+def solve_full_system(probs) -> tuple:
+    """Solve the full (3L x 3L) normal equations for explicit probabilities; return (w, R_lin).
+
+    Checks the block-diagonal reduction: every off-diagonal block is built from the mixture
+    over J0 and is zero, and the solution matches ``token_weight`` block by block.
+    """
+    L = len(probs)
+    n = 3 * L
+    A = sp.zeros(n, n)
+    b = sp.zeros(n, 1)
+    for i in range(L):
+        for j in range(L):
+            diag, off, xy = token_blocks(probs[i], probs[j])
+            A[3 * i : 3 * i + 3, 3 * j : 3 * j + 3] = diag if i == j else off
+        b[3 * i : 3 * i + 3, 0] = token_blocks(probs[i])[2]
+    w = sp.simplify(A.LUsolve(b))
+    risk = sp.simplify(S.gamma**2 + S.eps**2 - (w.T * b)[0, 0])
+    return w, risk
