@@ -205,17 +205,19 @@ def _integrate(fun, points, features, lower=None):
     """Integral of ``fun`` over ``points`` (a list of split points, ends may be infinite).
 
     The integrand is rescaled by :func:`_probe_scale`; the estimated error must be below
-    10^(5 - working dps) times the scale, otherwise the degree is raised (twice) and finally
+    10^(5 - working dps) times the scale (or times the integral, if that is larger: then the
+    integrand is rescaled by it for the next try), otherwise the degree is raised (twice) and finally
     :class:`QuadratureError` is raised: the route never returns an unconverged number silently.
     """
     scale = _probe_scale(fun, features, lower)
-    g = lambda z: fun(z) / scale
     tol = mpmath.mpf(10) ** (5 - mp.dps)
     degree = _default_degree(mp.prec)
     for attempt in range(_RETRIES + 1):
-        value, err = mpmath.quad(g, points, error=True, maxdegree=degree + 2 * attempt)
-        if err <= tol:
+        value, err = mpmath.quad(lambda z: fun(z) / scale, points, error=True, maxdegree=degree + 2 * attempt)
+        if err <= tol * max(1, abs(value)):
             return value * scale
+        if abs(value) > 1:  # the probes missed the bulk of the integrand: rescale by the estimate
+            scale *= abs(value)
     raise QuadratureError(f"quadrature did not converge: estimated relative error {mpmath.nstr(err, 3)} > {mpmath.nstr(tol, 3)}")
 
 
@@ -230,16 +232,21 @@ def gauss_expectation(h, features=()):
     return _integrate(_normal_pdf_times(h), [mpmath.ninf] + pts + [mpmath.inf], features)
 
 
-def _erf_features(c, s):
+def _erf_features(c, s, slope=False):
     """Features of z -> erf(c + s z) (and of erfc(c + s z)^2 phi(z)) for s > 0.
 
     * the erf transition at z0 = -c / s, width 1 / s;
     * in the saturating regime, the peak of erfc(c + s z)^2 phi(z): log of it is about
-      -2 (c + s z)^2 - z^2 / 2, maximal at z* = -4 s c / (1 + 4 s^2) with width 1 / sqrt(1 + 4 s^2).
+      -2 (c + s z)^2 - z^2 / 2, maximal at z* = -4 s c / (1 + 4 s^2) with width 1 / sqrt(1 + 4 s^2);
+    * with ``slope=True``, the peak of erf'(c + s z) phi(z), proportional to
+      exp(-(c + s z)^2 - z^2 / 2): at -2 s c / (1 + 2 s^2), width 1 / sqrt(1 + 2 s^2).
     """
     if s == 0:
         return []
-    return [(-c / s, 1 / s), (-4 * s * c / (1 + 4 * s * s), 1 / mpmath.sqrt(1 + 4 * s * s))]
+    out = [(-c / s, 1 / s), (-4 * s * c / (1 + 4 * s * s), 1 / mpmath.sqrt(1 + 4 * s * s))]
+    if slope:
+        out.append((-2 * s * c / (1 + 2 * s * s), 1 / mpmath.sqrt(1 + 2 * s * s)))
+    return out
 
 
 def _one_minus_signed(alpha, x):
@@ -506,7 +513,9 @@ def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
         return 2 * g2 * f * (eta - rho * f) - 2 * gamma * f * z * Ml
 
     funcs = {"kappa": d_kappa, "nu": d_nu, "theta": d_theta, "eta": d_eta, "rho": d_rho}
-    return {name: gauss_expectation(h, features) for name, h in funcs.items()}
+    out = {name: gauss_expectation(h, features) for name, h in funcs.items() if name != "kappa"}
+    out["kappa"] = gauss_expectation(d_kappa, _erf_features(c, s, slope=True))
+    return {name: out[name] for name in funcs}
 
 
 def _risk_gradient(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
