@@ -39,6 +39,14 @@ __all__ = [
 GRAM_TOL = 1e-10
 
 
+def _fmt(x):
+    x = np.asarray(x)
+    if x.ndim == 0:
+        v = x.item()
+        return repr(int(v)) if isinstance(v, float) and v.is_integer() else repr(v)
+    return repr(x)
+
+
 def as_finite(name: str, value) -> np.ndarray:
     """Return ``value`` as a float64 array, or raise if it is not real and finite."""
     if isinstance(value, (bool, np.bool_)):
@@ -144,7 +152,7 @@ def overlaps(kappa, nu, theta, eta, rho, *, d=None):
         rank = 2 + (eig[0] > GRAM_TOL) + (eig[1] > GRAM_TOL)
         if np.any(rank > np.asarray(d)):
             raise ValueError(
-                f"(kappa, nu, theta, eta, rho) is not realisable in dimension d={d!r}: the Gram matrix of "
+                f"(kappa, nu, theta, eta, rho) is not realisable in dimension d={_fmt(d)}: the Gram matrix of "
                 f"(k, v, k*, v*) has rank {int(np.max(rank))} > d"
             )
     return tuple(np.asarray(v, dtype=float) for v in vals)
