@@ -43,9 +43,10 @@ NAMESPACE = {
 _ARGS = risk.OVERLAPS + risk.PARAMS
 
 
-def generate(args, exprs):
-    """lambdify ``exprs`` (an expression or a list) over ``args`` with common subexpressions shared."""
-    return sp.lambdify(args, exprs, modules=[NAMESPACE, "numpy"], cse=True)
+def generate(args, exprs, cse=True):
+    """lambdify ``exprs`` (an expression or a list) over ``args`` with common subexpressions shared
+    (``cse=False`` for expressions holding a Sum: SymPy's cse would hoist the summand out of it)."""
+    return sp.lambdify(args, exprs, modules=[NAMESPACE, "numpy"], cse=cse)
 
 
 @lru_cache(maxsize=None)
@@ -116,8 +117,9 @@ def log_bayes_gap_kernel():
 
 @lru_cache(maxsize=None)
 def linear_kernel():
-    """Proposition 3: R_lin(p, gamma, eps, L) for a law p given as an array of length L."""
-    return generate((linear.p, risk.S.gamma, risk.S.eps, risk.S.L), linear.linear_risk_expr())
+    """Proposition 3: R_lin(p, gamma, eps, L) for a law p given as an array of length L,
+    generated from the form whose terms are all >= 0 (``linear.linear_risk_nonneg_expr``)."""
+    return generate((linear.p, risk.S.gamma, risk.S.eps, risk.S.L), linear.linear_risk_nonneg_expr(), cse=False)
 
 
 @lru_cache(maxsize=None)

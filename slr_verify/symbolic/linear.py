@@ -24,7 +24,7 @@ import sympy as sp
 
 from .risk import S
 
-__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_uniform", "solve_full_system"]
+__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr", "nonneg_form_identity", "linear_risk_uniform", "solve_full_system"]
 
 p = sp.IndexedBase("p", real=True)
 l = sp.Idx("l")
@@ -66,6 +66,22 @@ def linear_risk_expr() -> sp.Expr:
 
 def _EY2():
     return S.gamma**2 + S.eps**2  # E[(X_{J0}^T v*)^2] + E xi^2, since mu is orthogonal to v*
+
+
+@lru_cache(maxsize=None)
+def linear_risk_nonneg_expr() -> sp.Expr:
+    r"""The same risk with every term >= 0 (for evaluation without cancellation):
+    :math:`\varepsilon^2 + \sum_l \gamma^2 p_l(1 - p_l)/(1 - p_l + p_l\gamma^2)`.
+
+    Equal to :func:`linear_risk_expr` because :math:`\sum_l p_l = 1`: term by term,
+    :math:`\gamma^2 p_l - p_l^2\gamma^4/(1 - p_l + p_l\gamma^2) = \gamma^2 p_l(1-p_l)/(1 - p_l + p_l\gamma^2)`
+    (checked by :func:`nonneg_form_identity`)."""
+    return S.eps**2 + sp.Sum(sp.factor(S.gamma**2 * p[l] - token_term(p[l])), (l, 0, S.L - 1))
+
+
+def nonneg_form_identity() -> sp.Expr:
+    """gamma^2 p_l - token_term(p_l) - gamma^2 p_l (1 - p_l)/(1 - p_l + p_l gamma^2); simplifies to 0."""
+    return sp.simplify(S.gamma**2 * _pl - token_term(_pl) - S.gamma**2 * _pl * (1 - _pl) / (1 - _pl + _pl * S.gamma**2))
 
 
 @lru_cache(maxsize=None)
