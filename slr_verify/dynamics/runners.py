@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import validation as V
 from . import maps
+from . import polykernel as PK
 from .trajectory import (
     Trajectory,
     check_run_args,
@@ -20,6 +21,35 @@ from .trajectory import (
 )
 
 __all__ = ["pgd", "overlap_pgd", "reduced_pgd"]
+
+#: x . y over the last axis (np.vecdot from NumPy 2; einsum otherwise)
+_vecdot = getattr(np, "vecdot", None) or (lambda a, b: np.einsum("...i,...i->...", a, b))
+
+#: steps per block of per-step gradient coefficients (a lam schedule): bounds the memory
+_CHUNK = 2048
+
+
+class _GradCoefs:
+    """Per-step coefficients of the fast gradient kernel: computed once for a constant lam, in
+    blocks of ``_CHUNK`` steps for a schedule. ``at(t)`` -> (C, atoms) for the update t -> t + 1."""
+
+    def __init__(self, lams, const, gamma, d, L, gk=None):
+        self.gk = PK.gradient_poly_kernel() if gk is None else gk
+        self.lams, self.const, self.p = lams, const, (gamma, d, L)
+        self.start = None
+        if const:
+            C, ac = self.gk.coefficients(float(lams[0]), gamma, d, L)
+            self.fixed = (C, self.gk.split_atoms(ac))
+
+    def at(self, t):
+        if self.const:
+            return self.fixed
+        if self.start is None or not self.start <= t < self.start + _CHUNK:
+            self.start = t
+            C, ac = self.gk.coefficients(self.lams[t:t + _CHUNK], *self.p)
+            self.C, self.atoms = C, self.gk.split_atoms(ac)
+        i = t - self.start
+        return self.C[i], tuple(a[i] for a in self.atoms)
 
 
 def _loop(step_fn, state, coefs, const, steps, rec):
@@ -54,11 +84,23 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
         raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {len(overlaps)} values")
     ov = V.overlaps(*overlaps, d=a["d"])
     lams, const = lam_schedule(lam, a["steps"])
-    coef_fn, step_fn = maps.step_kernel()
-    coefs = coefficient_table(coef_fn, lams, const, a["gamma"], a["d"], a["L"], a["alpha"])
     rec = record_steps(a["steps"], a["every"])
+    ov = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in ov])
+    shape = ov[0].shape
+    x0 = np.stack([x.reshape(-1) for x in ov])  # (5, batch)
+    coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"])
+    step = PK.OverlapStep(a["alpha"], x0.shape[1:], x0)
+    out = np.empty((len(rec), 5, x0.shape[1]))
+    out[0] = x0
+    want = {int(r): i for i, r in enumerate(rec)}
     with np.errstate(all="ignore"):
-        traj = _loop(step_fn, [np.asarray(x, dtype=float) for x in ov], coefs, const, a["steps"], rec)
+        advance, state, at = step.advance, step.state, coefs.at
+        for t in range(a["steps"]):
+            advance(*at(t))
+            i = want.get(t + 1)
+            if i is not None:
+                out[i] = state
+    traj = [out[:, i].reshape((len(rec),) + shape) for i in range(5)]
     risk = risk_at_records(lams[rec], traj, a["gamma"], a["eps"], a["d"], a["L"])
     return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap"))
 
@@ -73,11 +115,22 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
             raise ValueError(f"{n} is an inner product of unit vectors and must lie in [-1, 1], got {x!r}")
     k0, n0 = np.broadcast_arrays(k0, n0)
     lams, const = lam_schedule(lam, a["steps"])
-    coef_fn, step_fn = maps.reduced_step_kernel()
-    coefs = coefficient_table(coef_fn, lams, const, a["gamma"], a["d"], a["L"], a["alpha"])
     rec = record_steps(a["steps"], a["every"])
+    shape = k0.shape
+    x0 = np.stack([k0.reshape(-1), n0.reshape(-1)]).astype(float)
+    coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"], gk=PK.manifold_gradient_poly_kernel())
+    step = PK.ReducedStep(a["alpha"], x0.shape[1:], x0)
+    out = np.empty((len(rec), 2, x0.shape[1]))
+    out[0] = x0
+    want = {int(r): i for i, r in enumerate(rec)}
     with np.errstate(all="ignore"):
-        kappa, nu = _loop(step_fn, [k0.astype(float), n0.astype(float)], coefs, const, a["steps"], rec)
+        advance, state, at = step.advance, step.state, coefs.at
+        for t in range(a["steps"]):
+            advance(*at(t))
+            i = want.get(t + 1)
+            if i is not None:
+                out[i] = state
+    kappa, nu = (out[:, i].reshape((len(rec),) + shape) for i in range(2))
     zero = np.zeros_like(kappa)
     risk = risk_at_records(lams[rec], (kappa, nu, zero, zero, zero), a["gamma"], a["eps"], a["d"], a["L"])
     return Trajectory(rec, kappa, nu, zero, zero.copy(), zero.copy(), risk, lams[rec], dict(a, lam=lam, runner="reduced"))
@@ -112,43 +165,44 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     if np.any(ortho > 1e-8):
         raise ValueError(f"k_star and v_star must be orthogonal (Assumption 1), got k_star.v_star = {ortho.max()!r}")
     lams, const = lam_schedule(lam, a["steps"])
-    coef_fn, grad_fn = maps.gradient_kernel()
-    if const:
-        coefs = tuple(float(c) for c in maps.coefficients(coef_fn, lams[0], a["gamma"], d, a["L"]))
-    else:
-        table = maps.coefficients(coef_fn, lams, a["gamma"], d, a["L"]).T.tolist()
+    coefs = _GradCoefs(lams, const, a["gamma"], d, a["L"])
+    grad_fn = coefs.gk.make((runs,))
     rec = record_steps(a["steps"], a["every"])
     want = set(int(r) for r in rec)
     alpha = a["alpha"]
 
     X = np.empty((runs, 4, d), dtype=dtype)  # rows k, v, k*, v*
     X[:, 0], X[:, 1], X[:, 2], X[:, 3] = K, Vv, Ks, Vs
-    C = np.zeros((runs, 2, 4), dtype=dtype)  # update coefficients
+    C = np.zeros((runs, 2, 4), dtype=dtype)  # update coefficients (rows k', v'; columns k, v, k*, v*)
     out = []
-    one = dtype.type(1)
+    # (kappa, nu, theta, eta, rho) = (k.k*, v.v*, v.k*, k.v*, k.v): entries of the rows k, v of the Gram matrix
+    OV_ROW, OV_COL = np.array([0, 1, 1, 0, 0]), np.array([2, 3, 2, 3, 1])
+    # grad_k R = R_kappa k* + R_eta v* + R_rho v  -> row 0, columns (v, k*, v*) = (R_rho, R_kappa, R_eta)
+    # grad_v R = R_nu v* + R_theta k* + R_rho k   -> row 1, columns (k, k*, v*) = (R_rho, R_theta, R_nu)
+    K_COLS, K_PART = np.array([1, 2, 3]), np.array([4, 0, 3])
+    V_COLS, V_PART = np.array([0, 2, 3]), np.array([4, 2, 1])
+    Xk, Xa = X[:, :2, None, :], X[:, None, :, :]
+    ov64 = np.empty((5, runs))
     with np.errstate(all="ignore"):
         for t in range(a["steps"] + 1):
-            Gm = X @ X.transpose(0, 2, 1)  # inner products of (k, v, k*, v*), from the vectors
-            kappa, eta, rho = Gm[:, 0, 2], Gm[:, 0, 3], Gm[:, 0, 1]
-            theta, nu = Gm[:, 1, 2], Gm[:, 1, 3]
+            Gm = _vecdot(Xk, Xa)  # inner products of (k, v) with (k, v, k*, v*), from the vectors
+            ov64[...] = Gm[:, OV_ROW, OV_COL].T
             if t in want:
-                out.append(np.stack([kappa, nu, theta, eta, rho]).astype(np.float64))
+                out.append(ov64.copy())
             if t == a["steps"]:
                 break
-            Rk, Rn, Rt, Re, Rr = grad_fn(kappa, nu, theta, eta, rho, *(coefs if const else table[t]))
-            # grad_k = Rk k* + Re v* + Rr v ;  k.grad_k = Rk kappa + Re eta + Rr rho
-            # k - alpha (grad_k - (k.grad_k) k)
-            C[:, 0, 0] = one + alpha * (Rk * kappa + Re * eta + Rr * rho)
-            C[:, 0, 1] = -alpha * Rr
-            C[:, 0, 2] = -alpha * Rk
-            C[:, 0, 3] = -alpha * Re
-            # grad_v = Rn v* + Rt k* + Rr k ;  v.grad_v = Rn nu + Rt theta + Rr rho
-            C[:, 1, 0] = -alpha * Rr
-            C[:, 1, 1] = one + alpha * (Rn * nu + Rt * theta + Rr * rho)
-            C[:, 1, 2] = -alpha * Rt
-            C[:, 1, 3] = -alpha * Rn
+            mR = (-alpha) * grad_fn(ov64, *coefs.at(t))  # -alpha (R_kappa, R_nu, R_theta, R_eta, R_rho)
+            C[:, 0, K_COLS] = mR[K_PART].T
+            C[:, 1, V_COLS] = mR[V_PART].T
+            # x - alpha (grad - (x.grad) x): the coefficient of x itself is 1 + alpha x.grad
+            # = 1 - sum_j C[x, j] <x, e_j> over the other basis vectors e_j (C's diagonal is 0 here)
+            C[:, 0, 0] = 0
+            C[:, 1, 1] = 0
+            diag = 1 - np.einsum("rij,rij->ri", C, Gm)
+            C[:, 0, 0] = diag[:, 0]
+            C[:, 1, 1] = diag[:, 1]
             Y = C @ X  # (runs, 2, d): the unnormalised k_{t+1}, v_{t+1}
-            Y /= np.sqrt(np.einsum("rid,rid->ri", Y, Y))[..., None]  # P(x) = x / |x|
+            Y /= np.sqrt(_vecdot(Y, Y))[..., None]  # P(x) = x / |x|
             X[:, :2] = Y
     arr = np.stack(out)  # (records, 5, runs)
     if not batched:
