@@ -25,7 +25,19 @@ from .kernels.api import (  # noqa: E402
     zeta,
 )
 
+from .routes import mc_risk, mc_risk_overlaps, quad_risk, quad_risk_gradient, quad_zeta, quad_bayes_gap  # noqa: E402
+from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
+
 __all__ = [
+    "mc_risk",
+    "mc_risk_overlaps",
+    "quad_risk",
+    "quad_risk_gradient",
+    "quad_zeta",
+    "quad_bayes_gap",
+    "pgd",
+    "overlap_pgd",
+    "reduced_pgd",
     "zeta",
     "risk",
     "risk_gradient",
