@@ -326,7 +326,8 @@ def test_claimed_digits_at_two_precisions():
     assert digits >= 19
     assert claimed_digits(quad_bayes_gap, lam=0.1, gamma=0.5**0.5, eps=0, d=10**4, L=1, dps=20) >= 19
     assert claimed_digits(quad_zeta, 0.0, 1e-12, dps=30) >= 29
-    assert time.perf_counter() - t0 < 20
+    assert claimed_digits(quad_risk_gradient, *POINT, **MODEL, dps=15, extra=15) >= 14
+    assert time.perf_counter() - t0 < 30
 
 
 def test_claimed_digits_detects_disagreement():
