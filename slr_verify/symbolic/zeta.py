@@ -56,6 +56,13 @@ class _PrintedAsKernel(sp.Function):
     _pythoncode = _numpycode
     _mpmathcode = _numpycode
 
+    _latex_symbol: str = ""
+
+    def _latex(self, printer, exp=None):
+        t, g = self.args
+        s = r"%s_{%s}\left(%s\right)" % (self._latex_symbol, printer._print(g), printer._print(t))
+        return s if exp is None else r"%s^{%s}" % (s, exp)
+
 
 class zeta(_PrintedAsKernel):
     r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t+gZ)^2]`, called as ``zeta(t, g)``.
@@ -65,6 +72,7 @@ class zeta(_PrintedAsKernel):
 
     nargs = 2
     _kernel_name = "slr_zeta"
+    _latex_symbol = r"\zeta"
 
     @classmethod
     def eval(cls, t, g):
@@ -89,9 +97,6 @@ class zeta(_PrintedAsKernel):
             return zeta_at_zero(g)
         return None
 
-    def _latex(self, printer, exp=None):
-        s = r"\zeta_{%s}\left(%s\right)" % (printer._print(self.args[1]), printer._print(self.args[0]))
-        return s if exp is None else r"%s^{%s}" % (s, exp)
 
 
 class zetac(_PrintedAsKernel):
@@ -103,6 +108,7 @@ class zetac(_PrintedAsKernel):
 
     nargs = 2
     _kernel_name = "slr_zetac"
+    _latex_symbol = r"\bar\zeta"
 
     @classmethod
     def eval(cls, t, g):
@@ -119,6 +125,3 @@ class zetac(_PrintedAsKernel):
     def _eval_rewrite_as_zeta(self, t, g, **kwargs):
         return 1 - 2 * erf_mean(t, g) + zeta(t, g)
 
-    def _latex(self, printer, exp=None):
-        s = r"\bar\zeta_{%s}\left(%s\right)" % (printer._print(self.args[1]), printer._print(self.args[0]))
-        return s if exp is None else r"%s^{%s}" % (s, exp)
