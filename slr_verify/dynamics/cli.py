@@ -26,9 +26,6 @@ def add_pgd_parser(subparsers):
 def run_pgd(args):
     from .experiments import run_figure
 
-    if args.figure == "5":
-        print("slr-verify pgd: Figure 5 (SGD on sampled batches) is not implemented yet", file=sys.stderr)
-        return 2
     if args.repeats < 1:
         print("slr-verify pgd: --repeats must be >= 1", file=sys.stderr)
         return 2

@@ -25,6 +25,9 @@ __all__ = ["pgd", "overlap_pgd", "reduced_pgd"]
 #: x . y over the last axis (np.vecdot from NumPy 2; einsum otherwise)
 _vecdot = getattr(np, "vecdot", None) or (lambda a, b: np.einsum("...i,...i->...", a, b))
 
+#: above this batch size the reduced runner uses the hoisted closed-form kernel
+_BIG_BATCH = 1000
+
 #: steps per block of per-step gradient coefficients (a lam schedule): bounds the memory
 _CHUNK = 2048
 
@@ -118,18 +121,26 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
     rec = record_steps(a["steps"], a["every"])
     shape = k0.shape
     x0 = np.stack([k0.reshape(-1), n0.reshape(-1)]).astype(float)
-    coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"], gk=PK.manifold_gradient_poly_kernel())
-    step = PK.ReducedStep(a["alpha"], x0.shape[1:], x0)
-    out = np.empty((len(rec), 2, x0.shape[1]))
-    out[0] = x0
-    want = {int(r): i for i, r in enumerate(rec)}
-    with np.errstate(all="ignore"):
-        advance, state, at = step.advance, step.state, coefs.at
-        for t in range(a["steps"]):
-            advance(*at(t))
-            i = want.get(t + 1)
-            if i is not None:
-                out[i] = state
+    if x0.shape[1] > _BIG_BATCH:
+        # large batches are memory-bound: the hoisted closed-form kernel (fewer passes over the
+        # arrays) is faster there than the monomial form
+        coef_fn, step_fn = maps.reduced_step_kernel()
+        table = coefficient_table(coef_fn, lams, const, a["gamma"], a["d"], a["L"], a["alpha"])
+        with np.errstate(all="ignore"):
+            out = np.stack(_loop(step_fn, [x0[0], x0[1]], table, const, a["steps"], rec), axis=1)
+    else:
+        coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"], gk=PK.manifold_gradient_poly_kernel())
+        step = PK.ReducedStep(a["alpha"], x0.shape[1:], x0)
+        out = np.empty((len(rec), 2, x0.shape[1]))
+        out[0] = x0
+        want = {int(r): i for i, r in enumerate(rec)}
+        with np.errstate(all="ignore"):
+            advance, state, at = step.advance, step.state, coefs.at
+            for t in range(a["steps"]):
+                advance(*at(t))
+                i = want.get(t + 1)
+                if i is not None:
+                    out[i] = state
     kappa, nu = (out[:, i].reshape((len(rec),) + shape) for i in range(2))
     zero = np.zeros_like(kappa)
     risk = risk_at_records(lams[rec], (kappa, nu, zero, zero, zero), a["gamma"], a["eps"], a["d"], a["L"])

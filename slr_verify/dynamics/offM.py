@@ -1,0 +1,216 @@
+r"""Stationary points of the risk off the manifold M (SPEC 12, issue 4 item 7).
+
+From a sphere initialisation with constant lam, some PGD runs do not reach +-(k*, v*): in the
+Figure 7b setting they end at :math:`\kappa = \nu = \rho = 0`, :math:`\eta = \pm1` (k = +-v*),
+:math:`\theta = \pm\theta^*`. This module finds such points from the end points of runs and
+classifies them.
+
+* **Finding** (:func:`find_stationary_points_off_M`): from each end point, ``scipy.optimize.root``
+  (Levenberg-Marquardt) on the fixed-point equations F(ov) = ov of the five-overlap map (for
+  alpha small enough its fixed points are the stationary points), then, for the points of the
+  family above, a high-precision refinement: with k = eta v*, v = theta k* + sqrt(1 - theta^2) w
+  the tangent gradients are R_kappa k* + R_rho v and (R_nu + eta R_rho) v* + R_theta (k* - theta v),
+  so stationarity is R_kappa = R_rho = R_nu = R_theta = 0; at kappa = nu = rho = 0 the first
+  three vanish identically (parity of Theorem 1's partials, checked at high precision) and
+  R_theta(0, 0, theta, eta, 0) = 0 is *linear* in theta, solved by ``mpmath.findroot`` at 50 digits
+  from Theorem 1's SymPy gradient (lambdified to mpmath with the mpmath zeta).
+* **Genuineness**: the squared norms of both tangent gradients (Gram form of the basis
+  (k, v, k*, v*)) evaluated at 50 digits at the refined point.
+* **Classification**: the Riemannian Hessian of R on S^{m-1} x S^{m-1} (m = 6: span(k*, v*, w)
+  plus three more orthogonal directions, enough to represent every orthogonal direction of R^d by
+  symmetry) by central differences of Theorem 1's risk in a retraction chart, and, as an
+  independent route, the Jacobian of one step of Definition 1 done on explicit vectors in R^m
+  (gradient by the chain rule through the overlaps, risk of dimension d) by finite differences: at a stationary point it is I - alpha Hess, so an eigenvalue > 1 means
+  the fixed point is unstable.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+from scipy import optimize
+
+from ..kernels import generated as G
+from ..kernels import special
+from ..symbolic import risk as srisk
+from . import maps
+
+__all__ = ["find_stationary_points_off_M", "tangent_gradient_norms", "classify", "theta_star_closed_form"]
+
+S = srisk.S
+
+
+@lru_cache(maxsize=None)
+def _mp_gradient():
+    """Theorem 1's five partials lambdified to mpmath (zeta: the mpmath closed form)."""
+    zeta_mp = lambda t, g: special.zeta_mp(t, g, dps=mpmath.mp.dps)
+    return sp.lambdify(srisk.OVERLAPS + (S.lam, S.gamma, S.d, S.L), list(srisk.theorem1_gradient()),
+                       modules=[{"zeta": zeta_mp, "slr_zeta": zeta_mp}, "mpmath"])
+
+
+@lru_cache(maxsize=None)
+def _float_map():
+    """The five-overlap map with the partials as arguments (float64), for root finding."""
+    return sp.lambdify(srisk.OVERLAPS + tuple(maps.PARTIALS) + (maps.A,), list(maps.overlap_map()), modules="numpy")
+
+
+def _gram(ov, lib=np):
+    k, n, t, e, r = ov
+    return [[1, r, k, e], [r, 1, t, n], [k, t, 1, 0], [e, n, 0, 1]]
+
+
+def tangent_gradient_norms(ov, grads):
+    """|(I - k k^T) grad_k R|^2 and |(I - v v^T) grad_v R|^2 from the overlaps and the partials
+    (any number type: float or mpmath), via the Gram matrix of (k, v, k*, v*)."""
+    k, n, t, e, r = ov
+    Rk, Rn, Rt, Re, Rr = grads
+    Gm = _gram(ov)
+    ck = [-(Rk * k + Re * e + Rr * r), Rr, Rk, Re]  # coefficients of tan_k in (k, v, k*, v*)
+    cv = [Rr, -(Rn * n + Rt * t + Rr * r), Rt, Rn]
+    q = lambda c: sum(c[i] * Gm[i][j] * c[j] for i in range(4) for j in range(4))
+    return q(ck), q(cv)
+
+
+def theta_star_closed_form(lam, gamma, d, L):
+    r"""The root of R_theta(0, 0, theta, 1, 0) = 0, from Theorem 1's partial (which is affine in
+    theta there): theta* = -R_theta(0,0,0,1,0) / (dR_theta/dtheta). Returns an mpmath number."""
+    f = _mp_gradient()
+    r0 = f(0, 0, 0, 1, 0, lam, gamma, d, L)[2]
+    r1 = f(0, 0, 1, 1, 0, lam, gamma, d, L)[2]
+    return -r0 / (r1 - r0)
+
+
+def _refine_family(eta_sign, lam, gamma, d, L, dps=50):
+    """High-precision point of the family kappa = nu = rho = 0, eta = +-1: theta from
+    ``mpmath.findroot`` on R_theta = 0; returns (overlaps, partials, tangent norms)."""
+    f = _mp_gradient()
+    with mpmath.workdps(dps):
+        lam_, gamma_ = mpmath.mpf(lam), mpmath.sqrt(mpmath.mpf(gamma) ** 2)
+        e = mpmath.mpf(eta_sign)
+        th = mpmath.findroot(lambda x: f(0, 0, x, e, 0, lam_, gamma_, d, L)[2], e * mpmath.mpf("0.5"))
+        ov = (mpmath.mpf(0), mpmath.mpf(0), th, e, mpmath.mpf(0))
+        grads = f(*ov, lam_, gamma_, d, L)
+        tk, tv = tangent_gradient_norms(ov, grads)
+        return ov, grads, (tk, tv)
+
+
+def find_stationary_points_off_M(end_points, *, lam, gamma, d, L, alpha=1.0, tol=1e-6, dps=50):
+    """Stationary points reached by the runs ending at ``end_points`` (array (n, 5) of overlaps,
+    or a trajectory's last record) that are off M (distance to M > 0.1).
+
+    Returns a list of dicts, one per distinct point: ``overlaps`` (float64 root), ``root_residual``
+    (|F(ov) - ov| of the five-overlap map at step size ``alpha``), ``count`` (runs ending there),
+    ``tangent_norm_float64`` (sqrt of the larger squared tangent norm) and, for the family
+    kappa = nu = rho = 0, |eta| = 1, ``refined`` (the 50-digit theta, the partials and the
+    tangent norms at that precision).
+    """
+    pts = np.atleast_2d(np.asarray(end_points, dtype=float))
+    if pts.shape[-1] != 5:
+        raise ValueError(f"end_points must have shape (n, 5) (kappa, nu, theta, eta, rho), got {pts.shape}")
+    gk = G.risk_and_gradient_kernel()
+    F5 = _float_map()
+
+    def grads(ov):
+        return np.array(gk(*ov, lam, gamma, 0.0, d, L)[1:], dtype=float)
+
+    def resid(ov):
+        return np.array(F5(*ov, *grads(ov), alpha), dtype=float) - ov
+
+    found = []
+    for p in pts:
+        if np.sqrt(p[2] ** 2 + p[3] ** 2 + p[4] ** 2) < 0.1:
+            continue
+        sol = optimize.root(resid, p, method="lm", options=dict(xtol=1e-15, ftol=1e-15))
+        x = sol.x
+        res = float(np.max(np.abs(resid(x))))
+        tk, tv = tangent_gradient_norms(x, grads(x))
+        for f in found:
+            if np.max(np.abs(f["overlaps"] - x)) < tol * 1e3:
+                f["count"] += 1
+                break
+        else:
+            item = {"overlaps": x, "root_residual": res, "count": 1,
+                    "tangent_norm_float64": float(np.sqrt(max(abs(tk), abs(tv))))}
+            if abs(x[0]) < 1e-4 and abs(x[1]) < 1e-4 and abs(x[4]) < 1e-4 and abs(abs(x[3]) - 1) < 1e-4:
+                ov, g, (mk, mv) = _refine_family(np.sign(x[3]), lam, gamma, d, L, dps=dps)
+                item["refined"] = {"theta": ov[2], "eta": ov[3], "partials": g,
+                                   "tangent_norm": mpmath.sqrt(max(abs(mk), abs(mv))), "dps": dps}
+            found.append(item)
+    return found
+
+
+# --------------------------------------------------------------------------- classification
+def _frame(theta, eta, m=6):
+    """k*, v*, k = eta v*, v = theta k* + sqrt(1 - theta^2) e_3 in R^m."""
+    E = np.eye(m)
+    ks, vs = E[0], E[1]
+    k = eta * vs
+    v = theta * ks + np.sqrt(1 - theta**2) * E[2]
+    return k, v, ks, vs
+
+
+def _tangent_basis(x):
+    """Orthonormal basis of x^perp (rows)."""
+    m = len(x)
+    q, _ = np.linalg.qr(np.column_stack([x, np.eye(m)]))
+    return q[:, 1:m].T
+
+
+def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
+    """Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
+    S^{m-1} x S^{m-1} (central differences of Theorem 1's risk in the chart
+    (a, b) -> (P(k + a.Tk), P(v + b.Tv))), and the eigenvalues of the Jacobian of one full-dimensional
+    PGD step (finite differences of ``pgd``, the same chart). Returns a dict with both, the
+    predicted 1 - alpha h, and the kind ("minimum", "saddle", "maximum")."""
+    k, v, ks, vs = _frame(theta, eta, m)
+    Tk, Tv = _tangent_basis(k), _tangent_basis(v)
+    n = 2 * (m - 1)
+    risk = G.risk_kernel()
+
+    def point(z):
+        kk = k + z[: m - 1] @ Tk
+        vv = v + z[m - 1:] @ Tv
+        return kk / np.linalg.norm(kk), vv / np.linalg.norm(vv)
+
+    def f(z):
+        kk, vv = point(z)
+        return float(risk(kk @ ks, vv @ vs, vv @ ks, kk @ vs, kk @ vv, lam, gamma, 0.0, d, L))
+
+    H = np.zeros((n, n))
+    f0 = f(np.zeros(n))
+    for i in range(n):
+        for j in range(i, n):
+            ei, ej = np.eye(n)[i] * h, np.eye(n)[j] * h
+            if i == j:
+                H[i, i] = (f(ei) - 2 * f0 + f(-ei)) / h**2
+            else:
+                H[i, j] = H[j, i] = (f(ei + ej) - f(ei - ej) - f(-ei + ej) + f(-ei - ej)) / (4 * h**2)
+    hev = np.linalg.eigvalsh(H)
+
+    # PGD step in R^m with the risk of dimension d: the full runner takes d from the vectors, so
+    # do the step here with Theorem 1's gradient at dimension d (chain rule through the overlaps)
+    gk = G.risk_and_gradient_kernel()
+
+    def pgd_step(z):
+        kk, vv = point(z)
+        Rk, Rn, Rt, Re, Rr = (float(x) for x in gk(kk @ ks, vv @ vs, vv @ ks, kk @ vs, kk @ vv, lam, gamma, 0.0, d, L)[1:])
+        gk_ = Rk * ks + Re * vs + Rr * vv
+        gv_ = Rn * vs + Rt * ks + Rr * kk
+        k1 = kk - alpha * (gk_ - (kk @ gk_) * kk)
+        v1 = vv - alpha * (gv_ - (vv @ gv_) * vv)
+        k1, v1 = k1 / np.linalg.norm(k1), v1 / np.linalg.norm(v1)
+        # back to chart coordinates (first order: tangent components)
+        return np.concatenate([Tk @ (k1 - k), Tv @ (v1 - v)])
+
+    hj = 1e-6
+    J = np.column_stack([(pgd_step(np.eye(n)[i] * hj) - pgd_step(-np.eye(n)[i] * hj)) / (2 * hj) for i in range(n)])
+    jev = np.sort(np.real(np.linalg.eigvals(J)))
+    # eigenvalues at FD round-off level (~eps/h^2) are the flat directions of the symmetry orbit:
+    # v's component w can turn to any unit vector orthogonal to k*, v* (m - 3 directions in R^m)
+    flat = np.abs(hev) < 1e-5
+    rest = hev[~flat]
+    kind = "minimum" if rest.min() > 0 else "maximum" if rest.max() < 0 else "saddle"
+    return {"hessian_eigenvalues": hev, "jacobian_eigenvalues": jev, "predicted_jacobian": np.sort(1 - alpha * hev),
+            "kind": kind, "n_flat": int(flat.sum()), "n_negative": int(np.sum(rest < 0)), "unstable_directions": int(np.sum(jev > 1 + 1e-6))}
