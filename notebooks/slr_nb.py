@@ -1,0 +1,116 @@
+"""Small helpers shared by the notebooks: quick mode, the figure folder, the trajectory plot.
+
+* ``SLR_QUICK=1`` (any value but "" or "0") lowers repetitions and steps (:func:`scale`), for CI.
+* ``SLR_FIGURES_DIR`` is where figures are written (default: ``figures/`` next to the notebooks,
+  i.e. under the kernel's working directory).
+* Plots use the headless Agg backend; :func:`save` writes a PNG (dpi 100) and displays it.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+QUICK = os.environ.get("SLR_QUICK", "").strip() not in ("", "0")
+FIGDIR = Path(os.environ.get("SLR_FIGURES_DIR") or Path.cwd() / "figures")
+
+#: quick mode: this many repetitions, and 1/QUICK_STEP_DIVISOR of the steps
+QUICK_RUNS = 4
+QUICK_STEP_DIVISOR = 20
+
+plt.rcParams.update({"font.size": 10, "axes.titlesize": 10, "figure.dpi": 100})
+
+
+def scale(runs, steps):
+    """(runs, steps) of the paper, or the quick-mode ones."""
+    if QUICK:
+        return min(runs, QUICK_RUNS), max(1, steps // QUICK_STEP_DIVISOR)
+    return runs, steps
+
+
+def mode_text(runs, steps):
+    return f"{'quick mode: ' if QUICK else ''}{runs} runs, {steps:,} steps"
+
+
+def save(fig, name):
+    """Write ``FIGDIR/name.png`` and show it in the notebook (nothing is shown by Agg itself)."""
+    FIGDIR.mkdir(parents=True, exist_ok=True)
+    path = FIGDIR / f"{name}.png"
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    try:
+        from IPython.display import Image, display
+
+        display(Image(filename=str(path)))
+    except ImportError:  # pragma: no cover - outside IPython
+        pass
+    return path
+
+
+def fold(tr):
+    """The symmetry (k, v) -> (-k, -v) of the risk maps PGD trajectories to PGD trajectories and
+    flips kappa, nu, theta, eta (not rho). Per run, s = sign(nu_T) (1 if nu_T = 0)."""
+    s = np.sign(tr.nu[-1])
+    return np.where(s == 0, 1.0, s)
+
+
+def flip_sign(tr):
+    """(s kappa_t, s nu_t) with s from :func:`fold`; distance to M and risk are unchanged."""
+    s = fold(tr)
+    return tr.kappa * s, tr.nu * s
+
+
+def plot_runs(tr, excess, *, title, excess_label, floor=1e-300):
+    """Four panels against the step: kappa_t, nu_t (sign-folded), distance to M (log axis, exact
+    zeros clipped at ``floor``), excess risk (symmetric-log axis: it can be negative, the oracle
+    is not always the minimiser); every run faint, the median over runs bold."""
+    kappa, nu = flip_sign(tr)
+    panels = [
+        (kappa, r"$\kappa_t = k_t^\top k^\star$ (sign-folded)", "linear", "C0"),
+        (nu, r"$\nu_t = v_t^\top v^\star$ (sign-folded)", "linear", "C1"),
+        (tr.distance_to_M, r"distance to $\mathcal{M}$: $\sqrt{\theta_t^2+\eta_t^2+\rho_t^2}$", "log", "C2"),
+        (excess, excess_label, "symlog", "C3"),
+    ]
+    runs = np.shape(kappa)[1]
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    for ax, (y, label, yscale, c) in zip(axes, panels):
+        y = np.asarray(y, dtype=float)
+        if yscale == "log":
+            y = np.maximum(y, floor)
+        ax.plot(tr.step, y, color=c, alpha=0.25, lw=0.7)
+        ax.plot([], [], color=c, alpha=0.4, lw=0.7, label=f"{runs} runs")
+        ax.plot(tr.step, np.median(y, axis=1), color=c, lw=2.2, label="median")
+        if yscale == "symlog":
+            ax.set_yscale("symlog", linthresh=1e-8)
+            ax.axhline(0, color="k", lw=0.6)
+        else:
+            ax.set_yscale(yscale)
+        ax.set_xlabel("step $t$")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize=8)
+    axes[0].set_ylim(-1.05, 1.05)
+    axes[1].set_ylim(-1.05, 1.05)
+    fig.suptitle(title, y=1.02)
+    fig.tight_layout()
+    return fig
+
+
+def summary(tr, excess):
+    """Final overlaps per run (sign-folded), distance to M and excess risk, as a printed table."""
+    kappa, nu = flip_sign(tr)
+    s = fold(tr)
+    th, et = tr.theta[-1] * s, tr.eta[-1] * s
+    print(f"{'run':>4} {'kappa_T':>8} {'nu_T':>8} {'theta_T':>8} {'eta_T':>8} {'rho_T':>8} {'dist_M':>9} {'excess':>10}")
+    for r in range(np.shape(kappa)[1]):
+        print(f"{r:4d} {kappa[-1, r]:8.4f} {nu[-1, r]:8.4f} {th[r]:8.4f} {et[r]:8.4f} {tr.rho[-1, r]:8.4f} "
+              f"{tr.distance_to_M[-1, r]:9.2e} {excess[-1, r]:10.2e}")
+    near = (kappa[-1] > 0.9) & (nu[-1] > 0.99)
+    print(f"near +-(k*, v*) at the end (kappa_T > 0.9, nu_T > 0.99 after folding): {near.sum()} of {near.size} runs")
+    print(f"off M at the end (distance > 1e-3): {(tr.distance_to_M[-1] > 1e-3).sum()}; "
+          f"below the oracle risk at lam_T (excess < 0): {(excess[-1] < 0).sum()}")
