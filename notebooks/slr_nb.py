@@ -43,6 +43,14 @@ def save(fig, name):
     path = FIGDIR / f"{name}.png"
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
+    try:  # an 8-bit palette keeps the committed PNGs small (~3x)
+        from PIL import Image as PILImage
+
+        with PILImage.open(path) as im:
+            small = im.convert("RGB").quantize(colors=256, method=PILImage.Quantize.MEDIANCUT)
+        small.save(path, optimize=True)
+    except Exception:  # pragma: no cover - Pillow missing or too old: keep the RGBA PNG
+        pass
     try:
         from IPython.display import Image, display
 
@@ -91,6 +99,7 @@ def plot_runs(tr, excess, *, title, excess_label, floor=1e-300):
         else:
             ax.set_yscale(yscale)
         ax.set_xlabel("step $t$")
+        ax.ticklabel_format(axis="x", style="sci", scilimits=(3, 3))
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
