@@ -6,9 +6,9 @@ Each notebook is executed with nbclient in a fresh kernel (working directory not
 figures; any cell error fails the test, and each notebook must write at least one PNG.
 
 All eight take ~45 s together in quick mode on 2 cores (~4-8 s each), under the ~60 s budget
-for the default run, so they are not marked ``slow``; ``tox -e notebooks`` runs them too. They
-skip cleanly when the notebook extra (nbclient, nbformat, matplotlib, ipykernel) is not
-installed, as in the default ``.[test]`` run.
+for the default run, so they are not marked ``slow``; ``tox -e notebooks`` runs them too. The
+``test`` extra installs what they need (nbclient, nbformat, matplotlib, ipykernel), so the README's
+test command executes them; they skip cleanly where those packages are missing.
 """
 from __future__ import annotations
 
