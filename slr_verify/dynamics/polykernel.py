@@ -234,9 +234,9 @@ class GradientKernel:
         exp_sl = B[a0 + ne:a0 + ne + nx]
         z_sl = B[a0 + ne + nx:a0 + ne + nx + nz]
         ov_sl = B[o0:o0 + self.nvar]
-        levels = self.poly.levels
+        levels = bind_levels(self.poly.levels, B)
         kap = B[o0]
-        erf, exp, owens_t, multiply, matmul = sc.erf, np.exp, sc.owens_t, np.multiply, np.matmul
+        erf, exp, owens_t, multiply, dot = sc.erf, np.exp, sc.owens_t, np.multiply, np.dot
         tmp = np.empty((nz,) + tuple(batch_shape))
         k2 = np.empty(tuple(batch_shape))
 
@@ -249,9 +249,9 @@ class GradientKernel:
                 owens_t(multiply(ch, kap, out=tmp), ca, out=tmp)
                 multiply(tmp, -8.0, out=z_sl)
                 z_sl.__iadd__(1.0)
-            for sl, left, right in levels:
-                multiply(B[left], B[right], out=B[sl])
-            return matmul(C, B, out=out)
+            for tgt, left, right, lb, rb in levels:
+                multiply(B.take(left, 0, out=lb), B.take(right, 0, out=rb), out=tgt)
+            return dot(C, B, out=out) if out is not None else dot(C, B)
 
         return f
 
@@ -260,6 +260,17 @@ class GradientKernel:
         ov = np.asarray(ov, dtype=float)
         flat = ov.reshape(self.nvar, -1)
         return self.make(flat.shape[1:])(flat, C, self.split_atoms(ac)).reshape(ov.shape)
+
+
+def bind_levels(levels, B):
+    """Per-level (target view, left rows, right rows, left buffer, right buffer) for the buffer B,
+    so that a step fills the monomials with ``B.take(left, 0, out=lb) * B.take(right, 0, out=rb)``
+    and no slicing or allocation happens inside the loop."""
+    out = []
+    for sl, left, right in levels:
+        shape = (len(left),) + B.shape[1:]
+        out.append((B[sl], left, right, np.empty(shape), np.empty(shape)))
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -305,15 +316,15 @@ class ReducedStep:
         self.state = state = B[r0:r0 + 2]
         state[...] = x0
         grad = manifold_gradient_poly_kernel().make(batch_shape, out=B[r0 + 2:r0 + 4])
-        levels = mk.levels
-        multiply, matmul, sqrt, divide = np.multiply, np.matmul, np.sqrt, np.divide
+        levels = bind_levels(mk.levels, B)
+        multiply, dot, sqrt, divide = np.multiply, np.dot, np.sqrt, np.divide
         P = np.empty((4,) + tuple(batch_shape))
 
         def advance(Cg, atoms):
             grad(state, Cg, atoms)
-            for sl, left, right in levels:
-                multiply(B[left], B[right], out=B[sl])
-            matmul(Cm, B, out=P)
+            for tgt, left, right, lb, rb in levels:
+                multiply(B.take(left, 0, out=lb), B.take(right, 0, out=rb), out=tgt)
+            dot(Cm, B, out=P)
             divide(P[:2], sqrt(P[2:4], out=P[2:4]), out=state)
 
         self.advance = advance
@@ -354,18 +365,20 @@ class OverlapStep:
         self.state = B[r0:r0 + 5]
         self.state[...] = ov0
         grad = gradient_poly_kernel().make(batch_shape, out=B[r0 + 5:r0 + 10])
-        levels, Cm, state, idx = mk.levels, self.Cm, self.state, self._SCALE
-        multiply, matmul, power = np.multiply, np.matmul, np.power
+        levels, Cm, state, idx = bind_levels(mk.levels, B), self.Cm, self.state, self._SCALE
+        multiply, dot, sqrt, divide = np.multiply, np.dot, np.sqrt, np.divide
         P = np.empty((7,) + tuple(batch_shape))
+        norms, num = P[5:7], P[:5]  # |k'|^2, |v'|^2 rows, then the five unnormalised overlaps
+        den = np.empty((5,) + tuple(batch_shape))
 
         def advance(Cg, atoms):
             grad(state, Cg, atoms)
-            for sl, left, right in levels:
-                multiply(B[left], B[right], out=B[sl])
-            matmul(Cm, B, out=P)
-            inv = power(P[5:7], -0.5)
-            fac = inv[idx]
-            fac[4] *= inv[1]
-            multiply(P[:5], fac, out=state)
+            for tgt, left, right, lb, rb in levels:
+                multiply(B.take(left, 0, out=lb), B.take(right, 0, out=rb), out=tgt)
+            dot(Cm, B, out=P)
+            sqrt(norms, out=norms)
+            norms.take(idx, 0, out=den)  # |k'|, |v'|, |v'|, |k'|, |k'|
+            multiply(den[4], norms[1], out=den[4])  # rho' / (|k'| |v'|)
+            divide(num, den, out=state)
 
         self.advance = advance
