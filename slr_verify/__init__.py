@@ -14,6 +14,7 @@ Layers (imports go one way, top to bottom):
 """
 __version__ = "0.1.0"
 
+from .kernels import api as _api  # noqa: E402
 from .kernels.api import (  # noqa: E402
     bayes_gap,
     linear_risk,
@@ -24,11 +25,10 @@ from .kernels.api import (  # noqa: E402
     risk_gradient,
     zeta,
 )
-
-from .routes import mc_risk, mc_risk_overlaps, quad_risk, quad_risk_gradient, quad_zeta, quad_bayes_gap  # noqa: E402
+from .routes import mc_risk, mc_risk_overlaps, quad_bayes_gap, quad_risk, quad_risk_gradient, quad_zeta  # noqa: E402
 from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
 
-__all__ = [
+__all__ = list(_api.__all__) + [
     "mc_risk",
     "mc_risk_overlaps",
     "quad_risk",
@@ -38,12 +38,4 @@ __all__ = [
     "pgd",
     "overlap_pgd",
     "reduced_pgd",
-    "zeta",
-    "risk",
-    "risk_gradient",
-    "oracle_risk",
-    "manifold_risk",
-    "bayes_gap",
-    "log_bayes_gap",
-    "linear_risk",
 ]

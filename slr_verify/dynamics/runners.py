@@ -55,6 +55,22 @@ class _GradCoefs:
         return self.C[i], tuple(a[i] for a in self.atoms)
 
 
+def _iterate(step, coefs, steps, rec):
+    """Advance a stateful step (``PK.OverlapStep`` / ``PK.ReducedStep``) ``steps`` times with the
+    per-step gradient coefficients; return the states at the recorded steps, (records, nvar, batch)."""
+    out = np.empty((len(rec),) + step.state.shape)
+    out[0] = step.state
+    want = {int(r): i for i, r in enumerate(rec)}
+    with np.errstate(all="ignore"):
+        advance, state, at = step.advance, step.state, coefs.at
+        for t in range(steps):
+            advance(*at(t))
+            i = want.get(t + 1)
+            if i is not None:
+                out[i] = state
+    return out
+
+
 def _loop(step_fn, state, coefs, const, steps, rec):
     """Iterate ``state = step_fn(*state, *coefs_t)``, recording at the steps in ``rec``."""
     out = [[np.array(x, copy=True)] for x in state]
@@ -92,17 +108,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
     shape = ov[0].shape
     x0 = np.stack([x.reshape(-1) for x in ov])  # (5, batch)
     coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"])
-    step = PK.OverlapStep(a["alpha"], x0.shape[1:], x0)
-    out = np.empty((len(rec), 5, x0.shape[1]))
-    out[0] = x0
-    want = {int(r): i for i, r in enumerate(rec)}
-    with np.errstate(all="ignore"):
-        advance, state, at = step.advance, step.state, coefs.at
-        for t in range(a["steps"]):
-            advance(*at(t))
-            i = want.get(t + 1)
-            if i is not None:
-                out[i] = state
+    out = _iterate(PK.OverlapStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec)
     traj = [out[:, i].reshape((len(rec),) + shape) for i in range(5)]
     risk = risk_at_records(lams[rec], traj, a["gamma"], a["eps"], a["d"], a["L"])
     return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap"))
@@ -130,17 +136,7 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
             out = np.stack(_loop(step_fn, [x0[0], x0[1]], table, const, a["steps"], rec), axis=1)
     else:
         coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"], gk=PK.manifold_gradient_poly_kernel())
-        step = PK.ReducedStep(a["alpha"], x0.shape[1:], x0)
-        out = np.empty((len(rec), 2, x0.shape[1]))
-        out[0] = x0
-        want = {int(r): i for i, r in enumerate(rec)}
-        with np.errstate(all="ignore"):
-            advance, state, at = step.advance, step.state, coefs.at
-            for t in range(a["steps"]):
-                advance(*at(t))
-                i = want.get(t + 1)
-                if i is not None:
-                    out[i] = state
+        out = _iterate(PK.ReducedStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec)
     kappa, nu = (out[:, i].reshape((len(rec),) + shape) for i in range(2))
     zero = np.zeros_like(kappa)
     risk = risk_at_records(lams[rec], (kappa, nu, zero, zero, zero), a["gamma"], a["eps"], a["d"], a["L"])
