@@ -14,7 +14,7 @@ import sympy as sp
 
 from slr_verify import cli
 from slr_verify.claims import CLAIMS, core
-from slr_verify.kernels import generated, special
+from slr_verify.kernels import special
 from slr_verify.symbolic import risk as srisk
 
 REQUIRED_IDS = {"zeta", "theorem-1", "oracle-risk", "corollary-2", "proposition-3", "lemma-4", "lemma-6",
@@ -37,10 +37,13 @@ def test_json_report_and_exit_code():
 
 
 def _fresh_kernels():
-    for name in dir(generated):
-        fn = getattr(generated, name)
-        if hasattr(fn, "cache_clear"):
-            fn.cache_clear()
+    """Clear every cached derivation and kernel of the package (a mutation must neither leak
+    into nor be masked by results cached by other tests, e.g. theorem1_gradient)."""
+    for mod in [m for name, m in sys.modules.items() if name.startswith("slr_verify") and m is not None]:
+        for name in dir(mod):
+            fn = getattr(mod, name, None)
+            if callable(fn) and hasattr(fn, "cache_clear") and getattr(fn, "__module__", None) == mod.__name__:
+                fn.cache_clear()
 
 
 @pytest.fixture

@@ -53,8 +53,7 @@ def test_manifold_specialisation_is_lemma6():
 
 
 def test_bayes_gap_complement_form():
-    gap = R.bayes_gap_expr().rewrite(zetac, zeta)
-    lhs = gap.replace(zetac, lambda t, g: zetac(t, g).rewrite(zeta)).rewrite(sp.asin)
+    lhs = R.bayes_gap_expr().replace(zetac, lambda t, g: zetac(t, g).rewrite(zeta)).rewrite(sp.asin)
     rhs = (R.oracle_risk_spec() - R.S.eps**2).rewrite(sp.asin)
     assert sp.simplify(lhs - rhs) == 0
 
