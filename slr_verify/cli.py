@@ -1,89 +1,71 @@
-"""Command line: ``slr-verify check | pgd | derive`` (also ``python -m slr_verify``)."""
+"""Command line: ``slr-verify check | pgd | derive`` (also ``python -m slr_verify``).
+
+Exit codes: 0 success; 1 a claim failed, was refuted, or is pending (unless ``--allow-pending``);
+2 a usage error (an unknown claim id, a bad value), reported in one line.
+"""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import textwrap
 
-__all__ = ["main", "format_table"]
-
-
-def _fmt_err(x):
-    return "-" if x is None else f"{x:.1e}"
+__all__ = ["main", "build_parser"]
 
 
-def _fmt_z(z):
-    return "-" if z is None else f"{z:.2f}"
-
-
-def format_table(results) -> str:
-    """The report: claim, statement, routes, worst error, worst |z|, verdict."""
-    head = ("claim", "statement", "routes", "worst err", "|z|", "verdict")
-    rows = []
-    for r in results:
-        routes = "; ".join(r.get("routes") or []) or "-"
-        rows.append((r["id"], r["statement"], routes, _fmt_err(r.get("worst_error")), _fmt_z(r.get("worst_z")), r["verdict"].upper()))
-    widths = [18, 44, 44, 9, 6, 7]
-    lines = []
-
-    def emit(cells):
-        wrapped = [textwrap.wrap(c, w) or [""] for c, w in zip(cells, widths)]
-        for i in range(max(len(w) for w in wrapped)):
-            lines.append("  ".join((w[i] if i < len(w) else "").ljust(wd) for w, wd in zip(wrapped, widths)).rstrip())
-
-    emit(head)
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        emit(row)
-    counts = {v: sum(r["verdict"] == v for r in results) for v in ("pass", "fail", "pending")}
-    lines.append("")
-    lines.append(f"{counts['pass']} passed, {counts['fail']} failed, {counts['pending']} pending")
-    return "\n".join(lines)
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit 2, never a traceback
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _check(args) -> int:
-    from .claims import run_claims
+    from .claims import ids, report, run_claims
 
-    only = set(args.only) if args.only else None
-    results = list(run_claims(thorough=args.thorough, only=only, progress=None if args.quiet else sys.stderr))
+    if args.only:
+        unknown = [i for i in args.only if i not in ids()]
+        if unknown:
+            print(f"slr-verify check: error: unknown claim id(s) {', '.join(unknown)}; known ids: {', '.join(ids())}",
+                  file=sys.stderr)
+            return 2
+    mode = "thorough" if args.thorough else "fast" if args.fast else "default"
+    results = list(run_claims(mode=mode, only=set(args.only) if args.only else None,
+                              progress=None if args.quiet else sys.stderr))
     if args.json:
-        keep = ("id", "statement", "routes", "worst_error", "worst_z", "verdict", "where", "seconds", "details")
-        print(json.dumps({"claims": [{k: r.get(k) for k in keep} for r in results]}, indent=2, default=str))
+        print(report.as_json(results))
+    elif args.markdown:
+        print(report.markdown(results))
     else:
-        print(format_table(results))
-    return 1 if any(r["verdict"] == "fail" for r in results) else 0
+        print(report.text(results))
+    return report.exit_code(results, allow_pending=args.allow_pending)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="slr-verify",
-        description="Verify the claims of 'Attention layers provably solve single-location regression' (ICLR 2025).",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="check every claim of the paper by independent routes")
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    check.add_argument("--thorough", action="store_true", help="larger samples and grids (minutes)")
+    parser = _Parser(prog="slr-verify",
+                     description="Verify the claims of 'Attention layers provably solve single-location regression' (ICLR 2025).")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    check = sub.add_parser("check", help="check every claim of the paper and every finding, by independent routes")
+    fmt = check.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the report as JSON")
+    fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    size = check.add_mutually_exclusive_group()
+    size.add_argument("--thorough", action="store_true", help="larger samples and grids (minutes)")
+    size.add_argument("--fast", action="store_true", help="the smallest samples (what the test suite runs)")
     check.add_argument("--only", nargs="+", metavar="ID", help="check only these claim ids")
+    check.add_argument("--allow-pending", action="store_true", help="exit 0 even if some claim is pending")
     check.add_argument("--quiet", action="store_true", help="no progress on stderr")
     check.set_defaults(func=_check)
-    try:
-        from .dynamics.cli import add_pgd_parser
+    from .dynamics.cli import add_pgd_parser
+    from .derive import add_derive_parser
 
-        add_pgd_parser(sub)
-    except ImportError:  # pragma: no cover - dynamics not installed
-        pass
-    try:
-        from .derive import add_derive_parser
-
-        add_derive_parser(sub)
-    except ImportError:
-        pass
+    add_pgd_parser(sub)
+    add_derive_parser(sub)
     return parser
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "func", None) is None:
+        parser.print_help()
+        return 0
     return int(args.func(args) or 0)
 
 

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import sympy as sp
 
+from .symbolic import asymptotics as sasym
+from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
 from .symbolic import risk as srisk
-from .symbolic.zeta import zeta, zeta_at_zero, zetac
+from .symbolic.zeta import zeta, zetac
 
 __all__ = ["DERIVATIONS", "derive", "render", "load", "main", "add_derive_parser"]
 
@@ -61,24 +63,20 @@ def _linear():
 
 
 def _dynamics():
-    from .dynamics import maps
-
     names = ("kappa", "nu", "theta", "eta", "rho")
-    out = {f"overlap_map_{n}": (f"PGD step, five-overlap map: {n}'", e) for n, e in zip(names, maps.overlap_map())}
-    for n, e in zip(("kappa", "nu"), maps.reduced_map()):
+    out = {f"overlap_map_{n}": (f"PGD step, five-overlap map: {n}'", e) for n, e in zip(names, sdyn.overlap_map())}
+    for n, e in zip(("kappa", "nu"), sdyn.reduced_map()):
         out[f"reduced_map_{n}"] = (f"PGD step restricted to M: {n}'", e)
     return out
 
 
 def _asymptotics():
-    lam, a, b, d = sp.symbols("lambda a b d", positive=True)
+    lo = sasym.leading_orders()
     return {
-        "zeta0_small_lambda": ("zeta_lam(0) = (2/pi) asin(2 lam^2/(1 + 2 lam^2)), series at lam -> 0",
-                               sp.series(zeta_at_zero(lam), lam, 0, 6).removeO()),
-        "null_part_exponent": ("(L - 1) zeta_lam(0) ~ (4/pi) d^e with lam = d^-a, L = d^b: e",
-                               sp.simplify(sp.log(d**b * (d ** (-a)) ** 2) / sp.log(d))),
-        "relevant_part": ("gamma^2 E erfc(lam sqrt(d/2) + lam gamma Z)^2", S.gamma**2 * zetac(S.lam * sp.sqrt(S.d / 2), S.lam * S.gamma)),
-        "relevant_part_expanded": ("the same, zetac = 1 - 2 erf(t/alpha) + zeta", (S.gamma**2 * zetac(S.lam * sp.sqrt(S.d / 2), S.lam * S.gamma)).rewrite(zeta)),
+        "zeta0_small_lambda": ("zeta_lam(0) = (2/pi) asin(2 lam^2/(1 + 2 lam^2)), series at lam -> 0", lo["zeta0_series"]),
+        "null_part_exponent": ("(L - 1) zeta_lam(0) ~ (4/pi) d^e with lam = d^-a, L = d^b: e", lo["null_exponent"]),
+        "relevant_part": ("gamma^2 E erfc(lam sqrt(d/2) + lam gamma Z)^2", sasym.relevant_part()),
+        "relevant_part_expanded": ("the same, zetac = 1 - 2 erf(t/alpha) + zeta", lo["relevant_part_expanded"]),
     }
 
 
@@ -127,17 +125,28 @@ def _write_atomic(path: Path, text: str):
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     with os.fdopen(fd, "w") as fh:
         fh.write(text)
-    os.chmod(tmp, 0o644)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     os.replace(tmp, path)
 
 
-def main(names=None, out="derivations/generated", check=False, stream=sys.stderr) -> int:
-    """Regenerate (or, with ``check``, compare with) the generated files; return an exit code."""
-    out = Path(out)
+#: the project's derivations folder (next to the package in a source checkout)
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "derivations" / "generated"
+
+
+def main(names=None, out=None, check=False, stream=sys.stderr) -> int:
+    """Regenerate (or, with ``check``, compare with) the generated files; return an exit code.
+    ``out`` defaults to the checkout's ``derivations/generated``, whatever the working directory."""
+    out = DEFAULT_OUT if out is None else Path(out)
+    if check and not out.is_dir():
+        print(f"slr-verify derive: error: {out} does not exist (run from a source checkout, or give --out)", file=stream)
+        return 2
     names = list(names or DERIVATIONS)
     unknown = [n for n in names if n not in DERIVATIONS]
     if unknown:
-        raise SystemExit(f"unknown derivation(s) {unknown}; choose among {list(DERIVATIONS)}")
+        print(f"slr-verify derive: error: unknown derivation(s) {unknown}; choose among {list(DERIVATIONS)}", file=stream)
+        return 2
     stale = []
     for name in names:
         tex, js = render(name)
@@ -160,5 +169,5 @@ def add_derive_parser(subparsers):
     p = subparsers.add_parser("derive", help="regenerate the derived formulas into derivations/generated/")
     p.add_argument("names", nargs="*", metavar="NAME", help=f"derivations among {', '.join(DERIVATIONS)} (default: all)")
     p.add_argument("--check", action="store_true", help="exit non-zero if the committed files differ")
-    p.add_argument("--out", default="derivations/generated", help="output folder")
+    p.add_argument("--out", default=None, help="output folder (default: the checkout's derivations/generated)")
     p.set_defaults(func=lambda a: main(a.names, a.out, a.check))

@@ -1,4 +1,6 @@
-"""Claims of the paper and the ``slr-verify check`` report."""
-from .registry import CLAIMS, Claim, run_claims
+"""Claims as data (:mod:`.model`), the registry of the paper's claims and the suite's findings
+(:mod:`.registry`), their checks, and the report (:mod:`.report`)."""
+from .model import VERDICTS, Claim, Context, Evidence, Result, verdict
+from .registry import CLAIMS, get, ids, run_claims
 
-__all__ = ["CLAIMS", "Claim", "run_claims"]
+__all__ = ["CLAIMS", "Claim", "Context", "Evidence", "Result", "VERDICTS", "verdict", "get", "ids", "run_claims"]

@@ -1,84 +1,85 @@
-"""The registry of the paper's claims and how each is checked (``slr-verify check``).
+"""The registry: every claim of the paper and every finding of the suite, and the runner.
 
-A claim has an id (``zeta``, ``theorem-1``, ...), a one-line statement, and a check returning
-``{"statement", "routes", "worst_error", "worst_z", "verdict", "details"}``. Claims whose
-machinery is missing report ``pending``; a check that raises reports ``fail`` with the error.
+Each entry is a :class:`~.model.Claim` (id, the paper's numbering, statement, domain, check). A
+check that raises is a failed check with the error recorded; nothing is silently pending.
 """
 from __future__ import annotations
 
-import importlib
-import sys
 import time
-from dataclasses import dataclass
-from typing import Callable
 
-from . import core
+from . import dynamics_claims as D
+from . import risk_claims as R
+from .model import Claim, Context, Result
 
-__all__ = ["Claim", "CLAIMS", "run_claims"]
+__all__ = ["CLAIMS", "ids", "get", "run_claims"]
 
-
-@dataclass(frozen=True)
-class Claim:
-    id: str
-    statement: str
-    where: str  # the paper's numbering
-    check: Callable[..., dict] | str  # a function, or "module:function" resolved lazily
-
-
-def _dynamics(name):
-    return f"slr_verify.dynamics.claims:{name}"
-
+_G = "gamma^2 = 1/2, d = 400, L = 10"
 
 CLAIMS = [
-    Claim("zeta", "zeta_g(t) = E erf(t+gZ)^2: closed form (Owen's T), derivative, value at 0", "SPEC 4", core.check_zeta),
-    Claim("theorem-1", "The risk is a closed form in the five overlaps", "Theorem 1, App. C", core.check_theorem1),
-    Claim("oracle-risk", "The risk of (k*, v*) in closed form", "Theorem 1 / SPEC 5", core.check_oracle_risk),
-    Claim("law-of-J0", "The risk does not depend on the law of J0", "Section 2", core.check_law_of_J0),
-    Claim("corollary-2", "The oracle is asymptotically Bayes optimal", "Corollary 2", core.check_corollary2),
-    Claim("proposition-3", "Best linear predictor and its risk", "Proposition 3", core.check_proposition3),
-    Claim("lemma-4", "M is invariant under PGD", "Lemma 4", _dynamics("check_lemma4")),
-    Claim("lemma-6", "On M the risk depends on (kappa, nu) only", "Lemma 6", core.check_lemma6),
-    Claim("proposition-9", "Stationary points on M: exactly (0,0) and the four corners", "Proposition 9", _dynamics("check_proposition9")),
-    Claim("proposition-10", "Classification, Jacobians, step-size bounds of the reduced map", "Proposition 10", _dynamics("check_proposition10")),
-    Claim("theorem-5", "PGD on M converges to +-(k*, v*) for alpha < alpha_max", "Theorem 5", _dynamics("check_theorem5")),
-    Claim("off-M-stationary", "Stationary points off M where sphere-initialised runs can end", "SPEC 12", _dynamics("check_off_M")),
-    Claim("schedule-recovery", "Decreasing lam recovers +-(k*, v*); constant lam not always", "Figures 4a, 7", _dynamics("check_schedule_recovery")),
+    Claim("zeta", "Section 3 (zeta in Theorem 1)", "zeta_g(t) = E erf(t + gZ)^2 has a closed form (Owen's T); its float64 "
+          "kernel keeps full relative accuracy", "t in [-1e3, 1e3], g in [1e-12, 1e3]", R.check_zeta),
+    Claim("theorem-1", "Theorem 1, Appendix C", "R_lam(k, v) is a closed form in (kappa, nu, theta, eta, rho)",
+          "random realisable overlaps; lam in [0.05, 2], gamma in [0.2, 1.5], eps in [0, 0.5], d in [4, 2000], L in [1, 30]",
+          R.check_theorem1),
+    Claim("oracle-risk", "Theorem 1 at (k*, v*)", "R_lam(k*, v*) = eps^2 + gamma^2 [1 - 2 erf(.) + zeta_{lam gamma}(lam sqrt(d/2))] "
+          "+ (L - 1) zeta_lam(0)", "all parameters (SymPy); random parameters (numeric, Monte Carlo)", R.check_oracle_risk),
+    Claim("law-of-J0", "Section 2", "R_lam(k, v) does not depend on the law of J0", "L <= 3 (SymPy); L = 4, three laws (Monte Carlo)",
+          R.check_law_of_J0),
+    Claim("corollary-2", "Corollary 2", "lam -> 0, lam sqrt(d) -> oo, lam sqrt(L) -> 0 imply R_lam(k*, v*) -> eps^2",
+          "lam = d^-a, L = d^b, d up to 1e12", R.check_corollary2),
+    Claim("proposition-3", "Proposition 3", "the best linear predictor is w_l = p_l gamma^2/(1 - p_l + p_l gamma^2) v*, with the "
+          "stated risk", "L = 3 any p (SymPy); p = (0.6, 0.3, 0.1) (Monte Carlo)", R.check_proposition3),
+    Claim("lemma-4", "Lemma 4", "M = {theta = eta = rho = 0} is invariant under PGD", f"all parameters (SymPy); Figure 4b ({_G}, "
+          "lam = 0.1) in float64", D.check_lemma4),
+    Claim("lemma-6", "Lemma 6", "on M the risk depends on (kappa, nu) only, by the stated formula", "all parameters (SymPy); random "
+          "parameters (numeric)", R.check_lemma6),
+    Claim("proposition-9", "Proposition 9", "the stationary points of R on M are exactly (0, 0) and the four corners; (1, 1), "
+          "(-1, -1) minima, (1, -1), (-1, 1) maxima, (0, 0) a saddle", f"all parameters (sign argument); lam in {{0.1, 0.9}}, {_G} "
+          "(classification)", D.check_proposition9),
+    Claim("proposition-10", "Proposition 10", "Jacobians of the PGD map at the fixed points, attraction, two-timescale rates",
+          f"lam = 0.1, alpha = 4e-3, {_G}", D.check_proposition10),
+    Claim("theorem-5", "Theorem 5", "for alpha < alpha_max, PGD on M converges to +-(k*, v*) from almost every initialisation",
+          f"lam = 0.1, alpha = 0.8 alpha_max, {_G}", D.check_theorem5),
+    Claim("figure-4a-recovery", "Section 5, Figure 4a", "from a sphere initialisation, PGD with lam_t = 1/(1 + 1e-4 t) recovers "
+          "+-(k*, v*)", f"{_G}, alpha = 4e-3, 120k steps", D.check_figure4a_recovery),
+    Claim("constant-lam-not-always", "Appendix E.2, Figures 7a-7b", "with a constant lam, PGD from the sphere does not always "
+          "recover +-(k*, v*)", f"lam = 0.1, alpha = 4e-3, {_G}", D.check_constant_lam_not_always),
+    Claim("off-M-stationary", "finding (reference section 12)", "constant-lam runs from the sphere can end at a stationary point "
+          "off M, k = +-v*, kappa = nu = rho = 0, which is a local minimum", f"lam = 0.1, {_G}", D.check_off_M, kind="finding"),
 ]
 
-
-def _resolve(check):
-    if callable(check):
-        return check
-    module, name = check.split(":")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
+_BY_ID = {c.id: c for c in CLAIMS}
 
 
-def run_claims(thorough=False, only=None, progress=sys.stderr):
-    """Run every claim (or those in ``only``); yield one result dict per claim, with its id,
-    the paper's numbering and the time it took."""
+def ids():
+    return [c.id for c in CLAIMS]
+
+
+def get(claim_id) -> Claim:
+    if claim_id not in _BY_ID:
+        raise KeyError(f"unknown claim id {claim_id!r}; known ids: {', '.join(ids())}")
+    return _BY_ID[claim_id]
+
+
+def run_claims(mode="default", only=None, progress=None):
+    """Run every claim (or the ids in ``only``, in registry order); yield one :class:`Result` each.
+    ``progress``: a stream for per-claim lines and progress bars inside the claims (None: quiet)."""
+    if only is not None:
+        unknown = sorted(set(only) - set(_BY_ID))
+        if unknown:
+            raise KeyError(f"unknown claim id(s) {', '.join(unknown)}; known ids: {', '.join(ids())}")
+    ctx = Context(mode, progress)
     for claim in CLAIMS:
-        if only and claim.id not in only:
+        if only is not None and claim.id not in only:
             continue
-        fn = _resolve(claim.check)
         if progress:
-            print(f"[slr-verify] checking {claim.id} ...", file=progress, flush=True)
+            print(f"[slr-verify] {claim.id} ({claim.where}) ...", file=progress, flush=True)
         t0 = time.perf_counter()
-        if fn is None:
-            res = {"statement": claim.statement, "routes": [], "worst_error": None, "worst_z": None, "verdict": "pending",
-                   "details": {"reason": "machinery not available yet"}}
-        else:
-            try:
-                res = dict(fn(thorough=thorough))
-            except Exception as exc:  # a check that crashes is a failed check, reported as such
-                res = {"statement": claim.statement, "routes": [], "worst_error": None, "worst_z": None, "verdict": "fail",
-                       "details": {"error": f"{type(exc).__name__}: {exc}"}}
-        res.setdefault("worst_z", None)
-        res["id"] = claim.id
-        res["where"] = claim.where
-        res["seconds"] = round(time.perf_counter() - t0, 2)
+        try:
+            evidence, error = list(claim.check(ctx)), None
+        except Exception as exc:  # a check that crashes fails, and says why
+            evidence, error = [], f"{type(exc).__name__}: {exc}"
+        res = Result(claim, evidence, time.perf_counter() - t0, error)
         if progress:
-            print(f"[slr-verify]   {claim.id}: {res['verdict']} ({res['seconds']} s)", file=progress, flush=True)
+            print(f"[slr-verify]   {claim.id}: {res.verdict} ({res.seconds:.1f} s)", file=progress, flush=True)
         yield res

@@ -1,4 +1,8 @@
-"""``slr-verify pgd --figure 4a|4b|5|7a|7b``: run a paper setting and write an .npz (atomically)."""
+"""``slr-verify pgd --figure 4a|4b|5|7a|7b``: run a setting of the paper and write an .npz.
+
+The output path is checked before anything is computed (its folder exists and is writable, the
+path is not a folder); the file is written atomically with the user's umask permissions.
+"""
 from __future__ import annotations
 
 import json
@@ -9,44 +13,95 @@ import time
 
 import numpy as np
 
-__all__ = ["add_pgd_parser", "run_pgd"]
+__all__ = ["add_pgd_parser", "run_pgd", "check_output_path", "write_atomic"]
+
+
+def _positive_int(text):
+    import argparse
+
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
+    return v
+
+
+def _seed(text):
+    import argparse
+
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    return v
 
 
 def add_pgd_parser(subparsers):
-    p = subparsers.add_parser("pgd", help="run one of the paper's PGD experiments (SPEC 11)")
-    p.add_argument("--figure", required=True, choices=["4a", "4b", "5", "7a", "7b"])
-    p.add_argument("--repeats", type=int, default=30)
-    p.add_argument("--steps", type=int, default=None, help="override the figure's number of steps")
+    from ..model.settings import FIGURES
+
+    p = subparsers.add_parser("pgd", help="run one of the paper's PGD experiments (reference section 11)")
+    p.add_argument("--figure", required=True, choices=sorted(FIGURES))
+    p.add_argument("--repeats", type=_positive_int, default=30)
+    p.add_argument("--steps", type=_positive_int, default=None, help="override the figure's number of steps")
     p.add_argument("--out", default=None, help="output .npz (default pgd_<figure>.npz)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_pgd)
     return p
+
+
+def check_output_path(out) -> str:
+    """The absolute output path, or ``ValueError`` saying why it cannot be written."""
+    path = os.path.abspath(out)
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        raise ValueError(f"--out {out!r} is a directory; give a file name")
+    if not os.path.isdir(folder):
+        raise ValueError(f"--out {out!r}: the directory {folder!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out!r}: the directory {folder!r} is not writable")
+    return path
+
+
+def write_atomic(path, write):
+    """Write through a temporary file in the same folder and rename; mode 0666 & ~umask."""
+    folder = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def run_pgd(args):
     from .experiments import run_figure
 
-    if args.repeats < 1:
-        print("slr-verify pgd: --repeats must be >= 1", file=sys.stderr)
-        return 2
     out = args.out or "pgd_%s.npz" % args.figure
+    try:
+        path = check_output_path(out)
+    except ValueError as exc:
+        print(f"slr-verify pgd: error: {exc}", file=sys.stderr)
+        return 2
     print("running figure %s: %d repetitions ..." % (args.figure, args.repeats), file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    tr, params = run_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed)
-    dt = time.perf_counter() - t0
-    print("done in %.1f s; final kappa: %s" % (dt, np.array2string(tr.kappa[-1], precision=3, threshold=8)), file=sys.stderr)
+    tr, params = run_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed,
+                            progress=None if args.quiet else sys.stderr)
+    print("done in %.1f s; final kappa: %s" % (time.perf_counter() - t0, np.array2string(tr.kappa[-1], precision=3, threshold=8)),
+          file=sys.stderr)
     data = tr.as_dict()
     data["distance_to_M"] = tr.distance_to_M
     data["params_json"] = np.array(json.dumps(params))
-    folder = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **data)
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, lambda fh: np.savez(fh, **data))
     print("wrote %s" % out, file=sys.stderr)
     return 0

@@ -1,4 +1,4 @@
-r"""Stationary points of the risk off the manifold M (SPEC 12, issue 4 item 7).
+r"""Stationary points of the risk off the manifold M (reference section 12).
 
 From a sphere initialisation with constant lam, some PGD runs do not reach +-(k*, v*): in the
 Figure 7b setting they end at :math:`\kappa = \nu = \rho = 0`, :math:`\eta = \pm1` (k = +-v*),
@@ -25,48 +25,22 @@ classifies them.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy import optimize
 
 from ..kernels import generated as G
-from ..kernels import special
-from ..symbolic import risk as srisk
-from . import maps
+from ..kernels.steps import mp_gradient_kernel, overlap_map_kernel
+from ..model.overlaps import Overlaps
 
 __all__ = ["find_stationary_points_off_M", "tangent_gradient_norms", "classify", "theta_star_closed_form"]
-
-S = srisk.S
-
-
-@lru_cache(maxsize=None)
-def _mp_gradient():
-    """Theorem 1's five partials lambdified to mpmath (zeta: the mpmath closed form)."""
-    zeta_mp = lambda t, g: special.zeta_mp(t, g, dps=mpmath.mp.dps)
-    return sp.lambdify(srisk.OVERLAPS + (S.lam, S.gamma, S.d, S.L), list(srisk.theorem1_gradient()),
-                       modules=[{"zeta": zeta_mp, "slr_zeta": zeta_mp}, "mpmath"])
-
-
-@lru_cache(maxsize=None)
-def _float_map():
-    """The five-overlap map with the partials as arguments (float64), for root finding."""
-    return sp.lambdify(srisk.OVERLAPS + tuple(maps.PARTIALS) + (maps.A,), list(maps.overlap_map()), modules="numpy")
-
-
-def _gram(ov, lib=np):
-    k, n, t, e, r = ov
-    return [[1, r, k, e], [r, 1, t, n], [k, t, 1, 0], [e, n, 0, 1]]
-
 
 def tangent_gradient_norms(ov, grads):
     """|(I - k k^T) grad_k R|^2 and |(I - v v^T) grad_v R|^2 from the overlaps and the partials
     (any number type: float or mpmath), via the Gram matrix of (k, v, k*, v*)."""
     k, n, t, e, r = ov
     Rk, Rn, Rt, Re, Rr = grads
-    Gm = _gram(ov)
+    Gm = Overlaps(*ov).gram()  # object entries for mpmath numbers
     ck = [-(Rk * k + Re * e + Rr * r), Rr, Rk, Re]  # coefficients of tan_k in (k, v, k*, v*)
     cv = [Rr, -(Rn * n + Rt * t + Rr * r), Rt, Rn]
     q = lambda c: sum(c[i] * Gm[i][j] * c[j] for i in range(4) for j in range(4))
@@ -76,7 +50,7 @@ def tangent_gradient_norms(ov, grads):
 def theta_star_closed_form(lam, gamma, d, L):
     r"""The root of R_theta(0, 0, theta, 1, 0) = 0, from Theorem 1's partial (which is affine in
     theta there): theta* = -R_theta(0,0,0,1,0) / (dR_theta/dtheta). Returns an mpmath number."""
-    f = _mp_gradient()
+    f = mp_gradient_kernel()
     r0 = f(0, 0, 0, 1, 0, lam, gamma, d, L)[2]
     r1 = f(0, 0, 1, 1, 0, lam, gamma, d, L)[2]
     return -r0 / (r1 - r0)
@@ -85,7 +59,7 @@ def theta_star_closed_form(lam, gamma, d, L):
 def _refine_family(eta_sign, lam, gamma, d, L, dps=50):
     """High-precision point of the family kappa = nu = rho = 0, eta = +-1: theta from
     ``mpmath.findroot`` on R_theta = 0; returns (overlaps, partials, tangent norms)."""
-    f = _mp_gradient()
+    f = mp_gradient_kernel()
     with mpmath.workdps(dps):
         lam_, gamma_ = mpmath.mpf(lam), mpmath.sqrt(mpmath.mpf(gamma) ** 2)
         e = mpmath.mpf(eta_sign)
@@ -110,7 +84,7 @@ def find_stationary_points_off_M(end_points, *, lam, gamma, d, L, alpha=1.0, tol
     if pts.shape[-1] != 5:
         raise ValueError(f"end_points must have shape (n, 5) (kappa, nu, theta, eta, rho), got {pts.shape}")
     gk = G.risk_and_gradient_kernel()
-    F5 = _float_map()
+    F5 = overlap_map_kernel()
 
     def grads(ov):
         return np.array(gk(*ov, lam, gamma, 0.0, d, L)[1:], dtype=float)

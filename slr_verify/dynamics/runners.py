@@ -1,4 +1,4 @@
-"""The three PGD runners (Definition 1, SPEC 8): full-dimensional, five-overlap, reduced on M.
+"""The three PGD runners (Definition 1; reference section 8): full-dimensional, five-overlap, reduced on M.
 
 All three use lam_t for the update from step t to t + 1, record steps 0, every, 2 every, ...
 and the last step, and compute the risk at the recorded points with Theorem 1's kernel (eps
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import validation as V
-from . import maps
-from . import polykernel as PK
+from ..model import validation as V
+from ..kernels import steps as PK
 from .trajectory import (
     Trajectory,
+    progress_range,
     check_run_args,
     coefficient_table,
     lam_schedule,
@@ -92,10 +92,10 @@ def _loop(step_fn, state, coefs, const, steps, rec):
 
 
 def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
-    """PGD on the sphere run as the exact five-overlap map (SPEC 12), d-free and batched.
+    """PGD on the sphere run as the exact five-overlap map (reference section 12), d-free and batched.
 
     ``overlaps`` = (kappa, nu, theta, eta, rho), numbers or broadcastable arrays (one entry per
-    initial tuple; each must be realisable, SPEC 3). ``lam`` a positive number or a callable
+    initial tuple; each must be realisable, reference section 3). ``lam`` a positive number or a callable
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
     """
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
@@ -115,7 +115,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
 
 
 def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
-    """PGD on the manifold M as the reduced map on (kappa, nu) (SPEC 9), vectorised over arrays
+    """PGD on the manifold M as the reduced map on (kappa, nu) (reference section 9), vectorised over arrays
     of initial points. theta, eta, rho of the result are zero."""
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     k0, n0 = (V.as_finite(n, x) for n, x in (("kappa0", kappa0), ("nu0", nu0)))
@@ -130,7 +130,7 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
     if x0.shape[1] > _BIG_BATCH:
         # large batches are memory-bound: the hoisted closed-form kernel (fewer passes over the
         # arrays) is faster there than the monomial form
-        coef_fn, step_fn = maps.reduced_step_kernel()
+        coef_fn, step_fn = PK.reduced_step_kernel()
         table = coefficient_table(coef_fn, lams, const, a["gamma"], a["d"], a["L"], a["alpha"])
         with np.errstate(all="ignore"):
             out = np.stack(_loop(step_fn, [x0[0], x0[1]], table, const, a["steps"], rec), axis=1)
@@ -143,7 +143,7 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
     return Trajectory(rec, kappa, nu, zero, zero.copy(), zero.copy(), risk, lams[rec], dict(a, lam=lam, runner="reduced"))
 
 
-def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0, dtype=np.float64):
+def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0, dtype=np.float64, progress=None):
     """Full-dimensional projected gradient descent (Definition 1) on unit vectors in R^d.
 
     ``k0, v0, k_star, v_star``: unit vectors of shape (d,) or (runs, d) (batched repetitions;
@@ -152,6 +152,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     grad_k R = R_kappa k* + R_eta v* + R_rho v, grad_v R = R_nu v* + R_theta k* + R_rho k, their
     tangent projections (I - k k^T) grad, the step and the normalisation, all in R^d and in
     ``dtype`` (float64, or float32 to measure round-off). Both updates use (k_t, v_t).
+    ``progress``: a stream for a progress bar (None: quiet).
     """
     dtype = np.dtype(dtype)
     if dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
@@ -191,7 +192,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     Xk, Xa = X[:, :2, None, :], X[:, None, :, :]
     ov64 = np.empty((5, runs))
     with np.errstate(all="ignore"):
-        for t in range(a["steps"] + 1):
+        for t in progress_range(a["steps"] + 1, progress, "pgd"):
             Gm = _vecdot(Xk, Xa)  # inner products of (k, v) with (k, v, k*, v*), from the vectors
             ov64[...] = Gm[:, OV_ROW, OV_COL].T
             if t in want:

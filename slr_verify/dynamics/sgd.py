@@ -1,8 +1,8 @@
-r"""SGD on sampled batches (Figure 5, issue 4 item 8).
+r"""SGD on sampled batches (Figure 5; reference section 11).
 
 Each step draws a batch of SLR samples (X, Y) with the Monte Carlo sampler
-(:func:`slr_verify.routes.montecarlo.sample_slr`, drawn in blocks of ``block`` batches with one
-seed per block and run), computes the gradient of the batch's mean squared loss
+(:func:`slr_verify.model.sampling.sample_slr`, drawn in blocks of ``block`` batches with one
+seed per block and run; a block holds at most ``BLOCK_BYTES`` of samples), computes the gradient of the batch's mean squared loss
 :math:`\frac1B\sum_b (Y_b - T(\mathbf X_b))^2`, :math:`T = \sum_l \operatorname{erf}(\lambda X_l^\top k) X_l^\top v`,
 
 .. math::
@@ -18,11 +18,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import special as sc
 
-from .. import validation as V
-from ..routes.montecarlo import sample_slr
-from .trajectory import Trajectory, check_run_args, lam_schedule, record_steps, risk_at_records
+from ..model import validation as V
+from ..model.overlaps import Overlaps
+from ..model.sampling import sample_slr
+from .trajectory import Trajectory, check_run_args, lam_schedule, progress_range, record_steps, risk_at_records
 
-__all__ = ["sgd", "batch_gradient"]
+__all__ = ["sgd", "batch_gradient", "sphere_step"]
 
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 
@@ -40,7 +41,18 @@ def batch_gradient(k, v, X, Y, lam):
     return np.einsum("...bl,...bld->...d", wk, X), np.einsum("...bl,...bld->...d", wv, X)
 
 
-def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, block=1000):
+#: memory bound of one block of sampled batches (all runs): Figure 5 stays far below 1 GiB
+BLOCK_BYTES = 64 << 20
+
+
+def sphere_step(x, g, alpha):
+    """One projected normalised step of Definition 1: P(x - alpha (I - x x^T) g), P(y) = y / |y|
+    (rows of x, g are the runs)."""
+    y = x - alpha * (g - np.sum(g * x, -1, keepdims=True) * x)
+    return y / np.linalg.norm(y, axis=-1, keepdims=True)
+
+
+def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, block=None, progress=None):
     """Projected SGD (Definition 1 with the batch gradient) from (k0, v0); shapes (d,) or
     (runs, d) (each run its own k*, v* and its own sample stream). ``lam`` a number or a callable
     t -> lam_t. Returns a :class:`Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)
@@ -51,6 +63,9 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
     d = vecs[0].shape[-1]
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     batch = int(V.integer_at_least("batch", batch, 1))
+    runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
+    if block is None:  # batches per block, so that a block of samples for every run fits in BLOCK_BYTES
+        block = max(1, min(1000, BLOCK_BYTES // (8 * runs_ * batch * int(a["L"]) * (d + 1))))
     block = int(V.integer_at_least("block", block, 1))
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
@@ -66,9 +81,9 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
     alpha_ = a["alpha"]
     out = []
     Xb = Yb = None
-    for t in range(a["steps"] + 1):
+    for t in progress_range(a["steps"] + 1, progress, "sgd"):
         if t in want:
-            out.append(np.stack([np.sum(K * Ks, -1), np.sum(Vv * Vs, -1), np.sum(Vv * Ks, -1), np.sum(K * Vs, -1), np.sum(K * Vv, -1)]))
+            out.append(np.stack(Overlaps.from_vectors(K, Vv, Ks, Vs)))
         if t == a["steps"]:
             break
         j = t % block
@@ -80,12 +95,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
                 X, _, Y = sample_slr(Ks[r], Vs[r], gamma=a["gamma"], eps=a["eps"], L=a["L"], n=m * batch, seed=int(seeds[r, t // block]))
                 Xb[r], Yb[r] = X.reshape(m, batch, a["L"], d), Y.reshape(m, batch)
         gk, gv = batch_gradient(K, Vv, Xb[:, j], Yb[:, j], lams[t])
-        gk -= np.sum(gk * K, -1, keepdims=True) * K
-        gv -= np.sum(gv * Vv, -1, keepdims=True) * Vv
-        K = K - alpha_ * gk
-        Vv = Vv - alpha_ * gv
-        K /= np.linalg.norm(K, axis=-1, keepdims=True)
-        Vv /= np.linalg.norm(Vv, axis=-1, keepdims=True)
+        K, Vv = sphere_step(K, gk, alpha_), sphere_step(Vv, gv, alpha_)
     arr = np.stack(out)
     if not batched:
         arr = arr[..., 0]

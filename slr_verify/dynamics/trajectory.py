@@ -5,10 +5,12 @@ import numbers
 
 import numpy as np
 
-from .. import validation as V
-from . import maps
+from ..model import validation as V
+from ..model.params import D_MIN
+from ..kernels import generated as G
+from ..kernels.codegen import coefficient_array
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args"]
+__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "progress_range"]
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
@@ -88,7 +90,7 @@ def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
             raise ValueError(f"{name} must be a single number, got shape {np.shape(x)}")
     out = dict(alpha=alpha, steps=steps, every=every, gamma=float(gamma), L=int(L), eps=float(eps))
     if d is not None:
-        d = V.integer_at_least("d", d, 1)
+        d = V.integer_at_least("d", d, D_MIN)
         if np.ndim(d) != 0:
             raise ValueError(f"d must be a single integer, got shape {np.shape(d)}")
         out["d"] = int(d)
@@ -99,12 +101,21 @@ def coefficient_table(coef_fn, lams, const, gamma, d, L, alpha):
     """Coefficients of a hoisted kernel: a tuple of floats (constant lam) or an array
     (ncoef, steps + 1) (one column per step)."""
     if const:
-        return tuple(float(c) for c in maps.coefficients(coef_fn, lams[0], gamma, d, L, alpha))
-    return maps.coefficients(coef_fn, lams, gamma, d, L, alpha)
+        return tuple(float(c) for c in coefficient_array(coef_fn, lams[0], gamma, d, L, alpha))
+    return coefficient_array(coef_fn, lams, gamma, d, L, alpha)
 
 
 def risk_at_records(rec_lams, ov, gamma, eps, d, L):
     """Theorem 1's risk at the recorded overlaps (one vectorised call)."""
     lam = np.asarray(rec_lams, dtype=float).reshape((-1,) + (1,) * (np.ndim(ov[0]) - 1))
     with np.errstate(all="ignore"):
-        return np.asarray(maps.risk_kernel()(*[np.asarray(x, dtype=float) for x in ov], lam, gamma, eps, d, L), dtype=float)
+        return np.asarray(G.risk_kernel()(*[np.asarray(x, dtype=float) for x in ov], lam, gamma, eps, d, L), dtype=float)
+
+
+def progress_range(n, progress, desc):
+    """range(n), with a progress bar on the stream ``progress`` (None: a plain range)."""
+    if progress is None:
+        return range(n)
+    from tqdm.auto import tqdm
+
+    return tqdm(range(n), desc=desc, file=progress, mininterval=0.5, unit="step")

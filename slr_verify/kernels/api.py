@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import validation as V
+from ..model import validation as V
 from . import generated as G
 from . import special
 

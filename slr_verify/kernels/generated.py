@@ -13,10 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 import sympy as sp
-from scipy import special as sc
 
 from ..symbolic import linear, risk, zeta as szeta
-from . import special
+from .codegen import NAMESPACE, LogZetac, generate
 
 __all__ = [
     "NAMESPACE",
@@ -31,22 +30,7 @@ __all__ = [
     "linear_uniform_kernel",
 ]
 
-#: What the generated code calls: the float64 special functions and NumPy/SciPy ufuncs.
-NAMESPACE = {
-    "slr_zeta": special.zeta,
-    "slr_zetac": special.zetac,
-    "slr_log_zetac": special.log_zetac,
-    "erf": sc.erf,
-    "erfc": sc.erfc,
-}
-
 _ARGS = risk.OVERLAPS + risk.PARAMS
-
-
-def generate(args, exprs, cse=True):
-    """lambdify ``exprs`` (an expression or a list) over ``args`` with common subexpressions shared
-    (``cse=False`` for expressions holding a Sum: SymPy's cse would hoist the summand out of it)."""
-    return sp.lambdify(args, exprs, modules=[NAMESPACE, "numpy"], cse=cse)
 
 
 @lru_cache(maxsize=None)
@@ -83,15 +67,6 @@ def oracle_kernel():
     return generate(risk.PARAMS, risk.S.eps**2 + risk.bayes_gap_expr())
 
 
-class _LogZetac(sp.Function):
-    """log zetac(t, g), printed as the float64 log-domain kernel."""
-
-    nargs = 2
-
-    def _numpycode(self, printer):
-        return "slr_log_zetac(%s)" % ", ".join(printer._print(a) for a in self.args)
-
-
 @lru_cache(maxsize=None)
 def log_bayes_gap_kernel():
     """log(R(k*, v*) - eps^2) of Corollary 2, term by term in the log domain.
@@ -103,7 +78,7 @@ def log_bayes_gap_kernel():
     expr = risk.bayes_gap_expr()
     logs = []
     for term in sp.Add.make_args(expr):
-        term = term.replace(szeta.zetac, lambda t, g: sp.exp(_LogZetac(t, g)))
+        term = term.replace(szeta.zetac, lambda t, g: sp.exp(LogZetac(t, g)))
         logs.append(sp.expand_log(sp.log(term), force=True))
     fns = [generate(risk.PARAMS, lt) for lt in logs]
 

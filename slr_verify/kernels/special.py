@@ -1,4 +1,4 @@
-r"""Float64 and mpmath evaluations of zeta and its complement (SPEC section 4 and 6).
+r"""Float64 and mpmath evaluations of zeta and its complement (reference sections 4 and 6).
 
 Write :math:`s = |t|/\alpha`, :math:`\alpha = \sqrt{1+2g^2}`, :math:`h = \sqrt2\,s`,
 :math:`a = 1/\sqrt{1+4g^2}`, :math:`r = 2g^2/(1+2g^2)`, :math:`c = s^2`. Since
@@ -52,7 +52,7 @@ import mpmath
 import numpy as np
 from scipy import special as sc
 
-__all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_mp", "zetac_mp"]
+__all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_mp", "zetac_mp"]
 
 _SQRT2 = math.sqrt(2.0)
 _SERIES_TERMS = 30
@@ -85,9 +85,24 @@ def _tetrachoric(s, r):
     return 2.0 / math.pi * np.exp(-2.0 * s * s) * total
 
 
+def owen_args(t, g):
+    r"""The arguments (h, a) = (sqrt2 |t| / sqrt(1 + 2g^2), 1/sqrt(1 + 4g^2)) of Owen's T in
+    :math:`\zeta_g(t) = 1 - 8\,T(h, a)` (the bivariate-normal form; T is even in h)."""
+    t, g2, alpha, s, r, a = _params(t, g)
+    return _SQRT2 * s, a
+
+
 def _owen(s, a):
-    """D = (1 + erf s) erfc s - 8 T(sqrt2 s, a): absolute accuracy ~1e-17."""
+    """D = (1 + erf s) erfc s - 8 T(sqrt2 s, a) (= zeta - erf(s)^2): absolute accuracy ~1e-17."""
     return (1.0 + sc.erf(s)) * sc.erfc(s) - 8.0 * sc.owens_t(_SQRT2 * s, a)
+
+
+def zeta_abs(t, g):
+    r""":math:`\zeta_g(t) = 1 - 8\,T(h, a)` (:func:`owen_args`; since erf^2 + (1 + erf)(1 - erf) = 1 this
+    is :func:`zeta`'s Owen branch in one ufunc call): *absolute* accuracy ~1e-17, for the PGD step
+    kernels, where zeta enters the gradient additively (through d theta zeta)."""
+    h, a = owen_args(t, g)
+    return 1.0 - 8.0 * sc.owens_t(h, a)
 
 
 def erf_variance(t, g):
@@ -111,7 +126,7 @@ def erf_variance(t, g):
 
 
 def zeta(t, g):
-    r"""Float64 :math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t+gZ)^2]`, vectorised (SPEC 4).
+    r"""Float64 :math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t+gZ)^2]`, vectorised (reference section 4).
 
     :math:`\operatorname{erf}(t/\sqrt{1+2g^2})^2 + D`, both terms >= 0; relative error within a
     few ulps over t in [-1e3, 1e3], g in [0, 1e3] (tested against 60-digit mpmath).
@@ -179,7 +194,7 @@ def alpha_of(g):
 
 def zetac(t, g):
     r"""Float64 :math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2] = 1 - 2\operatorname{erf}(t/\alpha) + \zeta_g(t)`,
-    with full relative accuracy down to the float64 underflow threshold (SPEC 6)."""
+    with full relative accuracy down to the float64 underflow threshold (reference section 6)."""
     return np.exp(log_zetac(t, g))
 
 

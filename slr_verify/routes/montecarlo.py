@@ -43,7 +43,24 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import erf
 
-from slr_verify import validation as V
+from slr_verify.model import validation as V
+from slr_verify.model.sampling import (
+    BLOCK,
+    STREAM_FULL as _STREAM_FULL,
+    STREAM_PROJ as _STREAM_PROJ,
+    STREAM_TRAIN as _STREAM_TRAIN,
+    draw_full as _draw_full,
+    draw_locations as _draw_locations,
+    generators as _generators,
+    instance as _instance,
+    int_at_least as _int,
+    law as _law,
+    random_instance,
+    random_unit,
+    sample_full as _sample_full,
+    sample_slr,
+    seed_int as _seed,
+)
 
 __all__ = [
     "BLOCK",
@@ -61,16 +78,10 @@ __all__ = [
     "random_unit",
 ]
 
-#: Samples per independently seeded block (the unit of reproducibility).
-BLOCK = 1 << 15
 #: Default memory budget for one chunk, in bytes (1 GiB).
 DEFAULT_MEMORY = 1 << 30
 PREDICTORS = ("erf", "softmax", "oracle", "linear")
 
-# stream ids inside the seed tree: distinct purposes never share random numbers
-_STREAM_FULL = 0
-_STREAM_PROJ = 1
-_STREAM_TRAIN = 2
 
 
 class MCResult(NamedTuple):
@@ -99,12 +110,6 @@ class LinearFit(NamedTuple):
 # validation helpers
 
 
-def _seed(seed) -> int:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
 def _memory(memory) -> int:
     if isinstance(memory, (bool, np.bool_)) or not isinstance(memory, numbers.Integral) or memory < 1:
         raise ValueError(f"memory must be a positive integer number of bytes, got {memory!r}")
@@ -118,37 +123,10 @@ def _scalar(check, name, value) -> float:
     return float(arr)
 
 
-def _int(name, value, minimum) -> int:
-    return int(_scalar(lambda n, x: V.integer_at_least(n, x, minimum), name, value))
-
-
 def _predictor(predictor) -> str:
     if not isinstance(predictor, str) or predictor not in PREDICTORS:
         raise ValueError(f"predictor must be one of {PREDICTORS}, got {predictor!r}")
     return predictor
-
-
-def _law(p, L: int) -> tuple[np.ndarray, np.ndarray]:
-    """Validated law of J0 and the cumulative table used to draw it (exactly 1 at the end)."""
-    p = np.full(L, 1.0 / L) if p is None else V.probability_vector("p", p, L)
-    cdf = np.cumsum(p) / p.sum()
-    last = int(np.flatnonzero(p > 0)[-1])
-    cdf[last:] = 1.0  # zero-probability trailing locations are never drawn
-    return p, cdf
-
-
-def _instance(k_star, v_star):
-    k_star = V.unit_vectors("k_star", k_star)
-    v_star = V.unit_vectors("v_star", v_star)
-    if k_star.ndim != 1:
-        raise ValueError(f"k_star must have shape (d,), got {k_star.shape}")
-    if v_star.shape != k_star.shape:
-        raise ValueError(f"v_star must have the shape of k_star {k_star.shape}, got {v_star.shape}")
-    if abs(float(k_star @ v_star)) > 1e-8:
-        raise ValueError(
-            f"k_star and v_star must be orthogonal (Assumption 1), got k_star^T v_star = {float(k_star @ v_star)!r}"
-        )
-    return k_star, v_star
 
 
 def _common(lam, gamma, eps, L, n, p):
@@ -200,11 +178,6 @@ class _Welford:
         return MCResult(float(self.mean), float(math.sqrt(var / self.n)))
 
 
-def _generators(seed: int, stream: int, block: int):
-    ss = np.random.SeedSequence(entropy=seed, spawn_key=(stream, block))
-    return [np.random.Generator(np.random.SFC64(s)) for s in ss.spawn(3)]
-
-
 def _piece_size(bytes_per_sample: float, memory: int) -> int:
     m = int(memory // max(bytes_per_sample, 1.0))
     if m < 1:
@@ -237,14 +210,6 @@ def _run(n: int, seed: int, stream: int, piece: int, values: Callable, nvalues: 
     return [a.result() for a in acc]
 
 
-def _draw_locations(gen, cdf, m):
-    """J0 for m samples by inversion of one uniform each (0-based locations)."""
-    u = gen.random(m)
-    if cdf.size == 1:
-        return np.zeros(m, dtype=np.intp)
-    return np.searchsorted(cdf, u, side="right")
-
-
 # ----------------------------------------------------------------------------------------------
 # predictors on projections
 
@@ -263,48 +228,6 @@ def _predict(predictor, lam, a, b, c_lin, vstar_all):
 
 # ----------------------------------------------------------------------------------------------
 # full-dimensional sampler
-
-
-def _draw_full(gens, m, k_star, v_star, gamma, eps, cdf, L):
-    g_tok, g_loc, g_xi = gens
-    d = k_star.shape[0]
-    J0 = _draw_locations(g_loc, cdf, m)
-    X = g_tok.standard_normal((m, L, d))
-    rows = np.arange(m)
-    X[rows, J0] = gamma * X[rows, J0] + math.sqrt(d / 2.0) * k_star
-    xi = g_xi.standard_normal(m)
-    xi *= eps
-    return X, J0, xi
-
-
-def sample_slr(k_star, v_star, *, gamma, eps, L, n, seed, p=None):
-    """Draw n samples of SLR(k*, v*) in full dimension (SPEC 1; paper Section 2).
-
-    Returns ``(X, J0, Y)`` with X of shape (n, L, d), J0 in {0..L-1} of shape (n,) drawn from p
-    (uniform by default), Y = X_{J0}^T v* + xi of shape (n,). These are exactly the samples
-    :func:`mc_risk` uses for the same seed. Everything is held in memory at once.
-    """
-    k_star, v_star = _instance(k_star, v_star)
-    gamma = _scalar(V.positive, "gamma", gamma)
-    eps = _scalar(V.nonnegative, "eps", eps)
-    L = _int("L", L, 1)
-    n = _int("n", n, 1)
-    _, cdf = _law(p, L)
-    return _sample_full(k_star, v_star, gamma, eps, L, n, _seed(seed), cdf, _STREAM_FULL)
-
-
-def _sample_full(k_star, v_star, gamma, eps, L, n, seed, cdf, stream):
-    d = k_star.shape[0]
-    X = np.empty((n, L, d))
-    J0 = np.empty(n, dtype=np.intp)
-    Y = np.empty(n)
-    for b in range(-(-n // BLOCK)):
-        s = b * BLOCK
-        m = min(BLOCK, n - s)
-        Xb, Jb, xib = _draw_full(_generators(seed, stream, b), m, k_star, v_star, gamma, eps, cdf, L)
-        X[s : s + m], J0[s : s + m] = Xb, Jb
-        Y[s : s + m] = Xb[np.arange(m), Jb] @ v_star + xib
-    return X, J0, Y
 
 
 def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY):
@@ -566,28 +489,3 @@ def mc_risk_overlaps(
     return _run_proj(n, seed, sampler, memory, values)[0]
 
 
-# ----------------------------------------------------------------------------------------------
-# random instances
-
-
-def random_unit(d, seed) -> np.ndarray:
-    """A uniformly distributed unit vector of R^d (normalised Gaussian)."""
-    d = _int("d", d, 1)
-    g = np.random.default_rng(_seed(seed))
-    while True:
-        x = g.standard_normal(d)
-        nrm = np.linalg.norm(x)
-        if nrm > 0:
-            return x / nrm
-
-
-def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
-    """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2."""
-    d = _int("d", d, 2)
-    g = np.random.default_rng(_seed(seed))
-    Q, R = np.linalg.qr(g.standard_normal((d, 2)))
-    Q = Q * np.sign(np.diag(R))  # Haar-distributed frame
-    k_star, v_star = Q[:, 0].copy(), Q[:, 1].copy()
-    v_star -= (k_star @ v_star) * k_star
-    v_star /= np.linalg.norm(v_star)
-    return k_star, v_star

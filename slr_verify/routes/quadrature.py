@@ -50,7 +50,7 @@ import numbers
 import mpmath
 import numpy as np
 
-from slr_verify import validation as _val
+from slr_verify.model import validation as _val
 
 __all__ = [
     "quad_zeta",

@@ -9,7 +9,7 @@ variables whose coefficients depend on the parameters only:
 * the five-overlap map's numerators and the squared norms |k'|^2, |v'|^2 are polynomials in the
   overlaps and the partials with coefficients polynomial in alpha.
 
-:class:`PolyKernel` takes such expressions, lets SymPy (``Poly``) find the monomials and their
+:class:`~.codegen.PolyKernel` takes such expressions, lets SymPy (``Poly``) find the monomials and their
 coefficients, generates (lambdify) one function that evaluates all coefficients from the
 parameters, and evaluates the polynomials as ``C @ M`` where the monomial rows ``M`` are built
 degree by degree (each monomial = a monomial of lower degree times one variable: one gather
@@ -19,9 +19,8 @@ the coefficients and the atom arguments all come from the SymPy expressions.
 
 The kappa atoms are recognised structurally (:func:`kappa_atoms`) and evaluated in one ufunc call
 per kind; zeta, which enters the gradient only additively through d theta zeta (so absolute
-accuracy is what matters there), is evaluated per step by Owen's T,
-:math:`\zeta_g(t) = 1 - 8\,T(\sqrt2\,t/\sqrt{1+2g^2}, 1/\sqrt{1+4g^2})` (absolute error ~1e-17,
-one ufunc call). The project's relative-accuracy zeta kernel (``slr_zeta``) costs ~250 us per
+accuracy is what matters there), is evaluated per step by its one-call Owen's-T form (:func:`~.special.zeta_abs`, whose
+arguments come from :func:`~.special.owen_args`; absolute error ~1e-17). The project's relative-accuracy zeta kernel (``slr_zeta``) costs ~250 us per
 call on a batch of 30, more than the whole step, and is used for the recorded risk values.
 """
 from __future__ import annotations
@@ -32,114 +31,18 @@ import numpy as np
 import sympy as sp
 from scipy import special as sc
 
-from ..kernels import generated as G
+from ..symbolic import dynamics as sdyn
+from ..symbolic import fixed_points as sfix
 from ..symbolic import risk as srisk
 from ..symbolic.zeta import zeta as Zeta
+from . import special
+from .codegen import PolyKernel, bind_levels, coefficient_array, generate, generate_mp, hoisted
 
-__all__ = ["PolyKernel", "kappa_atoms", "GradientKernel", "gradient_poly_kernel", "map_poly_kernel", "OverlapStep"]
+__all__ = ["kappa_atoms", "GradientKernel", "gradient_poly_kernel", "manifold_gradient_poly_kernel", "map_poly_kernel",
+           "reduced_map_poly_kernel", "OverlapStep", "ReducedStep", "reduced_step_kernel", "reduced_map_kernels",
+           "overlap_map_kernel", "mp_gradient_kernel", "coefficient_array"]
 
 S = srisk.S
-
-
-class PolyKernel:
-    """Polynomials ``exprs`` in ``variables`` with coefficients depending on ``params`` only.
-
-    ``coefficients(*params)`` -> array (nout, nmono) (or (n, nout, nmono) when the parameters are
-    arrays of length n); ``evaluate(X, C)`` with X of shape (nvars, batch) -> (nout, batch).
-
-    The monomial basis is closed under a halving split: a monomial of degree n >= 2 is the product
-    of its first ceil(n/2) variable factors (in variable order) and the rest, both in the basis
-    (intermediates get zero coefficients). Monomials are grouped by depth (0 for degree <= 1,
-    1 + the larger depth of the two halves otherwise), so degree n needs ceil(log2 n) levels, each
-    one ``B[level] = B[left] * B[right]``.
-    """
-
-    def __init__(self, variables, params, exprs):
-        variables = tuple(variables)
-        nv = len(variables)
-        polys = [sp.Poly(sp.expand(e), *variables) for e in exprs]
-        split, depth = {}, {}
-
-        def add(m):
-            if m in depth:
-                return depth[m]
-            if sum(m) <= 1:
-                depth[m] = 0
-                return 0
-            units = [j for j in range(nv) for _ in range(m[j])]
-            h = (len(units) + 1) // 2
-            left = tuple(units[:h].count(j) for j in range(nv))
-            right = tuple(m[j] - left[j] for j in range(nv))
-            depth[m] = 1 + max(add(left), add(right))
-            split[m] = (left, right)
-            return depth[m]
-
-        for p in polys:
-            for m in p.monoms():
-                add(tuple(m))
-        for j in range(nv):
-            add(tuple(int(i == j) for i in range(nv)))
-        self.variables, self.params = variables, tuple(params)
-        monos = sorted(depth, key=lambda m: (depth[m], sum(m), tuple(-x for x in m)))
-        self.monomials = monos
-        index = {m: i for i, m in enumerate(monos)}
-        entries, where = [], []
-        for i, p in enumerate(polys):
-            for m, c in p.terms():
-                c = sp.sympify(c)
-                if c.free_symbols - set(self.params):
-                    raise ValueError(f"coefficient {c} depends on more than the parameters")
-                entries.append(c)
-                where.append((i, index[m]))
-        self.nout, self.nmono = len(polys), len(monos)
-        self._where = np.array(where, dtype=int).reshape(-1, 2)
-        self._coef_fn = G.generate(self.params, entries)
-        self._const = [index[m] for m in monos if sum(m) == 0]
-        self._linear = [(index[m], m.index(1)) for m in monos if sum(m) == 1]
-        self.levels = []
-        for lv in range(1, max(depth.values()) + 1):
-            rows = [index[m] for m in monos if depth[m] == lv]
-            assert rows == list(range(rows[0], rows[-1] + 1))  # contiguous (sorted by depth)
-            left = np.array([index[split[monos[r]][0]] for r in rows])
-            right = np.array([index[split[monos[r]][1]] for r in rows])
-            self.levels.append((slice(rows[0], rows[-1] + 1), left, right))
-
-    def coefficients(self, *params):
-        """The coefficient matrix (nout, nmono); with array parameters of length n, (n, nout, nmono)."""
-        vals = self._coef_fn(*params)
-        shape = np.broadcast_shapes(*[np.shape(p) for p in params])
-        C = np.zeros(shape + (self.nout, self.nmono))
-        for (i, j), v in zip(self._where, vals):
-            C[..., i, j] += v
-        return C
-
-    def buffer(self, batch_shape):
-        """Monomial buffer (nmono,) + batch_shape with the constant rows set."""
-        B = np.empty((self.nmono,) + tuple(batch_shape))
-        for r in self._const:
-            B[r] = 1.0
-        return B
-
-    def fill(self, B):
-        """Fill the monomial rows of degree >= 2 of ``B`` (degree-1 rows hold the variables)."""
-        for sl, par, var in self.levels:
-            np.multiply(B[par], B[var], out=B[sl])
-        return B
-
-    def linear_rows(self):
-        """For each variable, its row in the monomial buffer."""
-        rows = [None] * len(self.variables)
-        for r, j in self._linear:
-            rows[j] = r
-        return rows
-
-    def evaluate(self, X, C):
-        X = np.asarray(X, dtype=float)
-        B = self.buffer(X.shape[1:])
-        for r, j in self._linear:
-            B[r] = X[j]
-        self.fill(B)
-        return np.tensordot(C, B, axes=1)
 
 
 # --------------------------------------------------------------------------- kappa atoms
@@ -182,7 +85,8 @@ class GradientKernel:
     def __init__(self, exprs=None, variables=None):
         exprs = list(srisk.theorem1_gradient() if exprs is None else exprs)
         variables = tuple(srisk.OVERLAPS if variables is None else variables)
-        assert variables[0] == S.kappa
+        if variables[0] != S.kappa:
+            raise ValueError("the first variable must be kappa (the atoms are functions of kappa)")
         nvar = self.nvar = len(variables)
         atoms = kappa_atoms(exprs)
         self.atoms = atoms
@@ -196,19 +100,23 @@ class GradientKernel:
         # atom coefficients: erf c's, exp b's, zeta: Owen T arguments h = sqrt2 c / sqrt(1 + 2 g^2), a = 1/sqrt(1 + 4 g^2)
         ac = [c for _, c in atoms["erf"]] + [b for _, b in atoms["exp"]]
         for _, c, g in atoms["zeta"]:
-            ac += [sp.sqrt(2) * c / sp.sqrt(1 + 2 * g**2), 1 / sp.sqrt(1 + 4 * g**2)]
-        self._ac_fn = G.generate(_GRAD_PARAMS, ac)
+            ac += [c, g]  # turned into Owen's T arguments (h per unit kappa, a) by special.owen_args
+        self._ac_fn = generate(_GRAD_PARAMS, ac)
         self.n_erf, self.n_exp, self.n_zeta = len(atoms["erf"]), len(atoms["exp"]), len(atoms["zeta"])
         rows = self.poly.linear_rows()
         self.ov_rows = rows[:nvar]
         self.atom_rows = rows[nvar:]
-        assert self.ov_rows == list(range(self.ov_rows[0], self.ov_rows[0] + nvar)), "variable rows must be contiguous"
-        assert self.atom_rows == list(range(self.atom_rows[0], self.atom_rows[0] + len(self.atom_rows)))
+        for r in (self.ov_rows, self.atom_rows):
+            if r != list(range(r[0], r[0] + len(r))):
+                raise RuntimeError("variable rows of the monomial buffer must be contiguous")
 
     def coefficients(self, lam, gamma, d, L):
         C = self.poly.coefficients(lam, gamma, d, L)
         shape = np.shape(lam)
         ac = np.array([np.broadcast_to(np.asarray(v, dtype=float), shape) for v in self._ac_fn(lam, gamma, d, L)])
+        o = self.n_erf + self.n_exp
+        for i in range(self.n_zeta):  # (c, g) -> Owen's T arguments (h at kappa = 1, a)
+            ac[o + 2 * i], ac[o + 2 * i + 1] = special.owen_args(ac[o + 2 * i], ac[o + 2 * i + 1])
         return C, np.moveaxis(ac, 0, -1)  # (..., 5, nmono), (..., n_atom_coefs)
 
     def split_atoms(self, ac):
@@ -262,17 +170,6 @@ class GradientKernel:
         return self.make(flat.shape[1:])(flat, C, self.split_atoms(ac)).reshape(ov.shape)
 
 
-def bind_levels(levels, B):
-    """Per-level (target view, left rows, right rows, left buffer, right buffer) for the buffer B,
-    so that a step fills the monomials with ``B.take(left, 0, out=lb) * B.take(right, 0, out=rb)``
-    and no slicing or allocation happens inside the loop."""
-    out = []
-    for sl, left, right in levels:
-        shape = (len(left),) + B.shape[1:]
-        out.append((B[sl], left, right, np.empty(shape), np.empty(shape)))
-    return out
-
-
 @lru_cache(maxsize=None)
 def gradient_poly_kernel():
     return GradientKernel()
@@ -281,26 +178,14 @@ def gradient_poly_kernel():
 @lru_cache(maxsize=None)
 def manifold_gradient_poly_kernel():
     """(R_kappa, R_nu) on M (Lemma 6, from Theorem 1 by substitution) over (kappa, nu)."""
-    from . import maps
-
-    return GradientKernel(maps.manifold_gradient()[:2], (S.kappa, S.nu))
+    return GradientKernel(sdyn.manifold_gradient()[:2], (S.kappa, S.nu))
 
 
 @lru_cache(maxsize=None)
 def reduced_map_poly_kernel():
     """The reduced map's numerators and squared norms, polynomials in (kappa, nu, R_kappa, R_nu)
-    with coefficients in alpha: the five-overlap ones restricted to M (checked equal to
-    ``maps.reduced_map()``)."""
-    from . import maps
-
-    u = maps._update_vectors()
-    k, v, ks, vs = u.basis
-    ip = maps._ip
-    sub = maps._on_M()
-    nums = [sp.expand(e.subs(sub)) for e in (ip(u.uk, ks), ip(u.uv, vs), u.nk2, u.nv2)]
-    red = maps.reduced_map()
-    assert sp.simplify(nums[0] / sp.sqrt(nums[2]) - red[0]) == 0 and sp.simplify(nums[1] / sp.sqrt(nums[3]) - red[1]) == 0
-    return PolyKernel((S.kappa, S.nu) + tuple(maps.PARTIALS[:2]), (maps.A,), nums)
+    with coefficients in alpha (:func:`slr_verify.symbolic.dynamics.reduced_map_numerators`)."""
+    return PolyKernel((S.kappa, S.nu) + tuple(sdyn.PARTIALS[:2]), (sdyn.A,), sdyn.reduced_map_numerators())
 
 
 class ReducedStep:
@@ -310,9 +195,7 @@ class ReducedStep:
         mk = reduced_map_poly_kernel()
         self.Cm = Cm = mk.coefficients(alpha)
         self.B = B = mk.buffer(batch_shape)
-        rows = mk.linear_rows()
-        r0 = rows[0]
-        assert rows == list(range(r0, r0 + 4))
+        r0 = mk.contiguous_rows(4)
         self.state = state = B[r0:r0 + 2]
         state[...] = x0
         grad = manifold_gradient_poly_kernel().make(batch_shape, out=B[r0 + 2:r0 + 4])
@@ -332,19 +215,9 @@ class ReducedStep:
 
 @lru_cache(maxsize=None)
 def map_poly_kernel():
-    """The five-overlap map's numerators (kappa', nu', theta', eta', rho' times the norms) and
-    |k'|^2, |v'|^2 as polynomials in (overlaps, partials) with coefficients in alpha."""
-    from . import maps
-
-    u = maps._update_vectors()
-    k, v, ks, vs = u.basis
-    ip = maps._ip
-    nums = [ip(u.uk, ks), ip(u.uv, vs), ip(u.uv, ks), ip(u.uk, vs), ip(u.uk, u.uv), u.nk2, u.nv2]
-    # check: the map is nums[i] / norms (the same construction as maps.overlap_map)
-    F = maps.overlap_map()
-    nk, nv = sp.sqrt(u.nk2), sp.sqrt(u.nv2)
-    assert all(sp.simplify(a - b) == 0 for a, b in zip(F, [nums[0] / nk, nums[1] / nv, nums[2] / nv, nums[3] / nk, nums[4] / (nk * nv)]))
-    return PolyKernel(tuple(srisk.OVERLAPS) + tuple(maps.PARTIALS), (maps.A,), nums)
+    """The five-overlap map's numerators and |k'|^2, |v'|^2 as polynomials in (overlaps, partials)
+    with coefficients in alpha (:func:`slr_verify.symbolic.dynamics.overlap_map_numerators`)."""
+    return PolyKernel(tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS), (sdyn.A,), sdyn.overlap_map_numerators())
 
 
 class OverlapStep:
@@ -359,9 +232,7 @@ class OverlapStep:
         mk = map_poly_kernel()
         self.Cm = mk.coefficients(alpha)
         self.B = B = mk.buffer(batch_shape)
-        rows = mk.linear_rows()
-        r0 = rows[0]
-        assert rows == list(range(r0, r0 + 10))
+        r0 = mk.contiguous_rows(10)
         self.state = B[r0:r0 + 5]
         self.state[...] = ov0
         grad = gradient_poly_kernel().make(batch_shape, out=B[r0 + 5:r0 + 10])
@@ -382,3 +253,46 @@ class OverlapStep:
             divide(num, den, out=state)
 
         self.advance = advance
+
+
+_GRAD_PARAMS4 = (S.lam, S.gamma, S.d, S.L)
+
+
+@lru_cache(maxsize=None)
+def reduced_step_kernel():
+    """The reduced map on M composed with the manifold gradient, hoisted (large batches):
+    ``coef(lam, gamma, d, L, alpha)``, ``step(kappa, nu, *coefs)`` -> [kappa', nu']."""
+    return hoisted((S.kappa, S.nu), _GRAD_PARAMS4 + (sdyn.A,), list(sfix.reduced_map_exprs()))
+
+
+@lru_cache(maxsize=None)
+def reduced_map_kernels():
+    """Float64 kernels of Propositions 9-10 (:mod:`slr_verify.symbolic.fixed_points`): ``F`` the
+    reduced map, ``J`` its Jacobian (4 entries, row-major), ``g`` (g_kappa, g_nu), all of
+    (kappa, nu, lam, gamma, d, L[, alpha]); ``H[point]`` the Hessian at a stationary point and
+    ``bounds`` (sup|g_kappa| bound, sup|g_nu|), of (lam, gamma, d, L)."""
+    from types import SimpleNamespace
+
+    st = sfix.structure()
+    X = (S.kappa, S.nu)
+    args = X + _GRAD_PARAMS4 + (sdyn.A,)
+    return SimpleNamespace(
+        F=generate(args, list(sfix.reduced_map_exprs())),
+        J=generate(args, list(sfix.reduced_jacobian())),
+        g=generate(X + _GRAD_PARAMS4, [st.gk, st.gn]),
+        H={pt: generate(_GRAD_PARAMS4, list(sfix.hessian_at(pt))) for pt in sfix.POINTS},
+        bounds=generate(_GRAD_PARAMS4, list(sfix.gradient_bounds())),
+    )
+
+
+@lru_cache(maxsize=None)
+def overlap_map_kernel():
+    """The five-overlap map with the partials as arguments (float64):
+    (kappa, ..., rho, R_kappa, ..., R_rho, alpha) -> the five new overlaps."""
+    return generate(tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,), list(sdyn.overlap_map()))
+
+
+@lru_cache(maxsize=None)
+def mp_gradient_kernel():
+    """Theorem 1's five partials at mpmath precision, of (overlaps, lam, gamma, d, L)."""
+    return generate_mp(tuple(srisk.OVERLAPS) + _GRAD_PARAMS4, list(srisk.theorem1_gradient()))

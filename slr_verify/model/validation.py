@@ -3,7 +3,7 @@
 Every check raises :class:`ValueError` naming the offending parameter and the constraint it
 breaks; nothing downstream ever sees a NaN or an unrealisable overlap tuple.
 
-The realisability test is SPEC section 3: a 5-tuple (kappa, nu, theta, eta, rho) comes from unit
+The realisability test (reference section 3, ``docs/MATH.md``): a 5-tuple (kappa, nu, theta, eta, rho) comes from unit
 vectors k, v and orthonormal k*, v* in R^d iff the Gram matrix of (k, v, k*, v*)
 
     [[1,     rho,   kappa, eta],
@@ -15,6 +15,7 @@ is positive semidefinite and its rank is at most d.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -48,11 +49,37 @@ def _fmt(x):
 
 
 def as_finite(name: str, value) -> np.ndarray:
-    """Return ``value`` as a float64 array, or raise if it is not real and finite."""
+    """Return ``value`` as a float64 array, or raise if it is not real and finite.
+
+    Booleans, strings, bytes, complex numbers and arrays of them are rejected like their scalar
+    forms (NumPy would silently coerce ``"0.5"``, ``True`` or ``[True, False]`` to floats).
+    """
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a real number, got a bool ({value!r})")
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be a real number, got a string ({value!r})")
+    if isinstance(value, (complex, np.complexfloating)):
+        raise ValueError(f"{name} must be a real number, got a complex number ({value!r})")
+    if type(value) is float or type(value) is int:  # the common scalar case, fast
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
+        return np.asarray(value, dtype=float)
     try:
-        arr = np.asarray(value, dtype=float)
+        raw = np.asarray(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
+    kind = raw.dtype.kind
+    if kind == "b":
+        raise ValueError(f"{name} must be real numbers, got a boolean array ({value!r})")
+    if kind == "c":
+        raise ValueError(f"{name} must be real numbers, got a complex array ({value!r})")
+    if kind == "O":  # Python numbers (Fraction, mpmath.mpf, ...): each must be real, not bool/str
+        if any(isinstance(x, (bool, np.bool_, str, bytes, complex)) for x in raw.flat):
+            raise ValueError(f"{name} must be real numbers, got {value!r}")
+    elif kind not in "iuf":
+        raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r} (dtype {raw.dtype})")
+    try:
+        arr = raw.astype(float, copy=False)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
     if not np.all(np.isfinite(arr)):

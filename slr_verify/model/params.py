@@ -1,0 +1,75 @@
+"""The model's parameters (lam, gamma, eps, d, L), validated in one place (reference section 1-2).
+
+* lam > 0     the inverse temperature of the erf attention (paper, Section 2);
+* gamma > 0   the noise scale of the relevant token;
+* eps >= 0    the standard deviation of the label noise xi;
+* d >= 2      the token dimension (orthonormal k*, v* need d >= 2, Assumption 1);
+* L >= 1      the number of tokens.
+
+:func:`check_params` validates array-valued parameters (they broadcast); :class:`Params` is one
+scalar setting, the type the experiments, the claims and the runners pass around.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+import numpy as np
+
+from . import validation as V
+
+__all__ = ["Params", "check_params", "D_MIN"]
+
+#: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
+D_MIN = 2
+
+
+def check_params(lam, gamma, eps, d, L):
+    """Validate (lam, gamma, eps, d, L) (numbers or broadcastable arrays) and return them as
+    float64 arrays; ``ValueError`` names the parameter and the broken constraint."""
+    return (
+        V.positive("lam", lam),
+        V.positive("gamma", gamma),
+        V.nonnegative("eps", eps),
+        V.integer_at_least("d", d, D_MIN),
+        V.integer_at_least("L", L, 1),
+    )
+
+
+def _scalar(name, arr):
+    if np.ndim(arr) != 0:
+        raise ValueError(f"{name} must be a single number, got shape {np.shape(arr)}")
+    return float(arr)
+
+
+@dataclass(frozen=True)
+class Params:
+    """One setting of the model: ``Params(lam=0.1, gamma=0.5**0.5, eps=0.0, d=400, L=10)``.
+
+    Validated on construction (scalars only); ``kw()`` gives the keyword arguments of the
+    public functions, ``replace(lam=...)`` a modified copy.
+    """
+
+    lam: float
+    gamma: float
+    eps: float
+    d: int
+    L: int
+
+    def __post_init__(self):
+        vals = check_params(self.lam, self.gamma, self.eps, self.d, self.L)
+        for name, arr in zip(("lam", "gamma", "eps", "d", "L"), vals):
+            x = _scalar(name, arr)
+            object.__setattr__(self, name, int(x) if name in ("d", "L") else x)
+
+    def kw(self, *, eps=True) -> dict:
+        """The parameters as keyword arguments (without eps when ``eps=False``)."""
+        out = asdict(self)
+        if not eps:
+            out.pop("eps")
+        return out
+
+    def replace(self, **changes) -> "Params":
+        return replace(self, **changes)
+
+    def label(self) -> str:
+        return "lam=%g gamma^2=%g eps=%g d=%d L=%d" % (self.lam, self.gamma**2, self.eps, self.d, self.L)

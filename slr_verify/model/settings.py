@@ -1,0 +1,80 @@
+"""The paper's experiment settings (Section 5 and Appendix E; reference section 11), defined once.
+
+Each :class:`Setting` carries the initialisation (``"sphere"`` or ``"M"``), d, L, gamma^2, the
+inverse-temperature schedule (constant, or lam_t = lam0 / (1 + 1e-4 t)), the step size alpha, the
+number of steps and repetitions, and for Figure 5 the SGD batch and the label noise eps.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .params import Params
+
+__all__ = ["Setting", "FIGURES", "decreasing"]
+
+#: the decay rate of the paper's schedule lam_t = lam0 / (1 + DECAY t)
+DECAY = 1e-4
+
+
+class decreasing:
+    """lam_t = lam0 / (1 + 1e-4 t), the schedule of Figures 4a and 5 (a picklable callable)."""
+
+    def __init__(self, lam0):
+        self.lam0 = float(lam0)
+
+    def __call__(self, t):
+        return self.lam0 / (1.0 + DECAY * t)
+
+    def __repr__(self):
+        return f"{self.lam0:g}/(1+1e-4 t)"
+
+
+@dataclass(frozen=True)
+class Setting:
+    figure: str
+    init: str          # "sphere" or "M"
+    d: int
+    L: int
+    gamma2: float
+    lam0: float
+    schedule: str      # "constant" or "decreasing"
+    alpha: float
+    steps: int
+    runs: int = 30
+    eps: float = 0.0
+    batch: int | None = None  # SGD on sampled batches (Figure 5)
+
+    @property
+    def gamma(self) -> float:
+        return math.sqrt(self.gamma2)
+
+    @property
+    def lam(self):
+        """A number (constant lam) or a callable t -> lam_t."""
+        return self.lam0 if self.schedule == "constant" else decreasing(self.lam0)
+
+    @property
+    def lam_text(self) -> str:
+        return f"{self.lam0:g}" if self.schedule == "constant" else repr(decreasing(self.lam0))
+
+    def lam_at(self, t) -> float:
+        return self.lam0 if self.schedule == "constant" else decreasing(self.lam0)(t)
+
+    def params(self, t=0) -> Params:
+        """The model parameters at step t (lam = lam_t)."""
+        return Params(lam=self.lam_at(t), gamma=self.gamma, eps=self.eps, d=self.d, L=self.L)
+
+    def describe(self) -> dict:
+        return dict(figure=self.figure, init=self.init, d=self.d, L=self.L, gamma2=self.gamma2, lam=self.lam_text,
+                    alpha=self.alpha, steps=self.steps, runs=self.runs, eps=self.eps, batch=self.batch)
+
+
+#: Section 5 and Appendix E: 30 repetitions each, k*, v*, k0, v0 drawn at random.
+FIGURES = {
+    "4a": Setting("4a", "sphere", 400, 10, 0.5, 1.0, "decreasing", 4e-3, 120_000),
+    "4b": Setting("4b", "M", 400, 10, 0.5, 0.1, "constant", 4e-3, 20_000),
+    "5": Setting("5", "sphere", 80, 10, 0.5, 2.0, "decreasing", 1e-3, 200_000, eps=0.1, batch=5),
+    "7a": Setting("7a", "sphere", 400, 10, 0.5, 0.9, "constant", 1e-3, 120_000),
+    "7b": Setting("7b", "sphere", 400, 10, 0.5, 0.1, "constant", 4e-3, 20_000),
+}
