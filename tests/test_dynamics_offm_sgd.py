@@ -1,28 +1,27 @@
-"""Off-M stationary points, schedule recovery, SGD, fast kernels (issue 4 items 1, 7, 8).
+"""Off-M stationary points, SGD, fast step kernels.
 
 Expected values come from independent routes: the generated closed-form kernels (not the
 monomial form), mpmath, finite differences of a batch loss, Monte Carlo bounds (4.5 SE).
 """
-import argparse
+import os
 
 import numpy as np
 import pytest
 
-from slr_verify.dynamics import claims as C
-from slr_verify.dynamics import maps, offM
-from slr_verify.dynamics import polykernel as PK
-from slr_verify.dynamics import reduced_pgd
-from slr_verify.dynamics.sgd import batch_gradient, sgd
+from slr_verify.dynamics import offM, pgd, reduced_pgd
+from slr_verify.dynamics.sgd import batch_gradient, sgd, sphere_step
 from slr_verify.kernels import generated as G
-from slr_verify.routes.montecarlo import sample_slr
+from slr_verify.kernels import steps as PK
+from slr_verify.model.overlaps import Overlaps
+from slr_verify.model.sampling import draw_problem, sample_slr
 
 P = dict(lam=0.1, gamma=float(np.sqrt(0.5)), d=400, L=10)
 
 
 def test_monomial_gradient_matches_closed_form_kernel():
     rng = np.random.default_rng(0)
-    k, v, ks, vs = C.draw_problem(rng, 20, 400, False)
-    ov = np.array([np.sum(a * b, -1) for a, b in ((k, ks), (v, vs), (v, ks), (k, vs), (k, v))])
+    k, v, ks, vs = draw_problem(rng, 20, 400, False)
+    ov = np.array(Overlaps.from_vectors(k, v, ks, vs))
     ov[0] = np.linspace(-1, 1, 20) * 0.9
     gk = PK.gradient_poly_kernel()
     for lam in (0.1, 0.9, 2.0):
@@ -61,16 +60,36 @@ def test_off_M_point_is_stationary_and_a_local_minimum():
     assert np.max(np.abs(c["jacobian_eigenvalues"] - c["predicted_jacobian"])) < 1e-5
 
 
-def test_check_off_M_passes():
-    r = C.check_off_M()
-    assert r["verdict"] == "pass"
-    assert r["details"]["ended_off_M"] >= 1
+def test_sphere_step_is_definition_1():
+    """One projected step: unit norm, and for a small alpha the displacement is -alpha times the
+    tangent component of g (first order; checked against the explicit projector I - x x^T)."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 7))
+    x /= np.linalg.norm(x, axis=-1, keepdims=True)
+    g = rng.standard_normal((4, 7))
+    y = sphere_step(x, g, 1e-6)
+    assert np.max(np.abs(np.linalg.norm(y, axis=-1) - 1)) < 1e-15
+    for i in range(4):
+        tangent = (np.eye(7) - np.outer(x[i], x[i])) @ g[i]
+        assert np.max(np.abs((y[i] - x[i]) / 1e-6 + tangent)) < 1e-5
 
 
-@pytest.mark.slow
-def test_check_schedule_recovery_passes():
-    r = C.check_schedule_recovery()
-    assert r["verdict"] == "pass"
+def test_sgd_step_is_pgd_step_in_expectation():
+    """An SGD step from one point, averaged over 4000 independent batch streams, moves the
+    overlaps as one exact PGD step does (Theorem 1's gradient, the full runner), within 4.5 standard
+    errors per overlap: the sampled batch gradient is unbiased and the step projects it as
+    Definition 1 says."""
+    rng = np.random.default_rng(6)
+    d, L, runs, alpha = 10, 3, 4000, 1e-2
+    k, v, ks, vs = (x[0] for x in draw_problem(rng, 1, d, False))
+    rep = lambda x: np.repeat(x[None], runs, 0)
+    p = dict(lam=0.7, gamma=0.8, L=L, alpha=alpha, steps=1)
+    tr = sgd(rep(k), rep(v), rep(ks), rep(vs), eps=0.1, batch=5, seed=3, **p)
+    ref = pgd(k, v, ks, vs, **p)
+    for f in ("kappa", "nu", "theta", "eta", "rho"):
+        delta = tr[f][1] - tr[f][0]
+        z = (delta.mean() - (ref[f][1] - ref[f][0])) / (delta.std(ddof=1) / np.sqrt(runs))
+        assert abs(z) < 4.5, (f, z)
 
 
 def test_sgd_expected_tangent_gradient_matches_exact():
@@ -79,7 +98,7 @@ def test_sgd_expected_tangent_gradient_matches_exact():
     defined on the spheres, does not see), within 4.5 SE per component."""
     rng = np.random.default_rng(0)
     d, L, g, eps, lam = 80, 10, float(np.sqrt(0.5)), 0.1, 1.5
-    k, v, ks, vs = (x[0] for x in C.draw_problem(rng, 1, d, False))
+    k, v, ks, vs = (x[0] for x in draw_problem(rng, 1, d, False))
     k = 0.6 * ks + 0.8 * (k - (k @ ks) * ks) / np.linalg.norm(k - (k @ ks) * ks)
     v = (0.5 * vs + v) / np.linalg.norm(0.5 * vs + v)
     n = 20000
@@ -97,7 +116,7 @@ def test_sgd_expected_tangent_gradient_matches_exact():
 def test_batch_gradient_finite_differences():
     rng = np.random.default_rng(2)
     d, L = 12, 4
-    k, v, ks, vs = (x[0] for x in C.draw_problem(rng, 1, d, False))
+    k, v, ks, vs = (x[0] for x in draw_problem(rng, 1, d, False))
     X, _, Y = sample_slr(ks, vs, gamma=0.7, eps=0.1, L=L, n=5, seed=3)
     from scipy.special import erf
 
@@ -112,7 +131,7 @@ def test_batch_gradient_finite_differences():
 
 def test_sgd_short_run_reduces_risk_and_validates():
     rng = np.random.default_rng(4)
-    k, v, ks, vs = C.draw_problem(rng, 3, 80, False)
+    k, v, ks, vs = draw_problem(rng, 3, 80, False)
     # start partly aligned (kappa = 0.6, v tilted towards v*): the risk there is ~40 (Theorem 1)
     k = 0.6 * ks + 0.8 * (v - np.sum(v * ks, -1, keepdims=True) * ks) / np.linalg.norm(v - np.sum(v * ks, -1, keepdims=True) * ks, axis=-1, keepdims=True)
     v = 0.5 * vs + v
@@ -130,12 +149,37 @@ def test_sgd_short_run_reduces_risk_and_validates():
 
 
 def test_cli_figure5_writes_npz(tmp_path):
-    from slr_verify.dynamics.cli import add_pgd_parser
+    from slr_verify.cli import main
 
-    ap = argparse.ArgumentParser()
-    add_pgd_parser(ap.add_subparsers())
     out = tmp_path / "f5.npz"
-    args = ap.parse_args(["pgd", "--figure", "5", "--repeats", "2", "--steps", "200", "--out", str(out)])
-    assert args.func(args) == 0
+    assert main(["pgd", "--figure", "5", "--repeats", "2", "--steps", "200", "--out", str(out), "--quiet"]) == 0
     data = np.load(out)
     assert data["kappa"].shape[1] == 2
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (out.stat().st_mode & 0o777) == (0o666 & ~umask)
+
+
+def test_cli_pgd_checks_out_before_computing(tmp_path, capsys):
+    import time
+
+    from slr_verify.cli import main
+
+    t0 = time.perf_counter()
+    assert main(["pgd", "--figure", "4b", "--out", str(tmp_path / "missing" / "x.npz")]) == 2
+    assert main(["pgd", "--figure", "4b", "--out", str(tmp_path)]) == 2
+    assert time.perf_counter() - t0 < 5
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "is a directory" in err
+
+
+@pytest.mark.parametrize("argv", [["pgd", "--figure", "4b", "--repeats", "0"], ["pgd", "--figure", "9"],
+                                  ["pgd", "--figure", "4b", "--steps", "x"], ["check", "--only"], ["nonsense"]])
+def test_cli_bad_values_exit_2_one_line(argv, capsys):
+    from slr_verify.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("slr-verify") and "Traceback" not in "".join(err)
