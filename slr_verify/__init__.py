@@ -1,7 +1,7 @@
 """slr-verify: a symbolic-numeric verification suite for single-location regression.
 
 Marion, Berthier, Biau, Boyer, "Attention layers provably solve single-location regression",
-ICLR 2025 (arXiv 2410.01537). The mathematics and the list of claims are in SPEC.md.
+ICLR 2025 (arXiv 2410.01537). The mathematics and the list of claims are in docs/MATH.md.
 
 Layers (imports go one way, top to bottom):
 

@@ -1,6 +1,6 @@
 """The public, validated numeric API (re-exported by :mod:`slr_verify`).
 
-Every function checks its input (SPEC 3 realisability, lam > 0, gamma > 0, eps >= 0, integer
+Every function checks its input (reference section 3 realisability, lam > 0, gamma > 0, eps >= 0, integer
 d >= 1 and L >= 1, finite numbers) and raises ``ValueError`` naming the parameter and the
 constraint; then it calls a kernel generated from the SymPy expressions. Arguments broadcast;
 scalar input gives a float.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import validation as V
+from ..model.params import check_params, params_ok_scalar
 from . import generated as G
 from . import special
 
@@ -32,24 +33,24 @@ def _out(x):
     return float(x) if x.ndim == 0 else x
 
 
-def _params(lam, gamma, eps, d, L):
-    return (
-        V.positive("lam", lam),
-        V.positive("gamma", gamma),
-        V.nonnegative("eps", eps),
-        V.integer_at_least("d", d, 1),
-        V.integer_at_least("L", L, 1),
-    )
+_params = check_params
+
+
+def _fast(*values) -> bool:
+    """One set of plain Python numbers that passes validation: the scalar path (no arrays)."""
+    return V.scalars_ok(*values) and params_ok_scalar(*values[-5:])
 
 
 def zeta(t, g):
-    r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (SPEC 4)."""
+    r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (reference section 4)."""
     return _out(special.zeta(V.as_finite("t", t), V.nonnegative("g", g)))
 
 
 def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
     r"""Theorem 1: the risk :math:`R_\lambda(k, v)` as a function of the overlaps
     kappa = k.k*, nu = v.v*, theta = v.k*, eta = k.v*, rho = k.v."""
+    if _fast(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, theta, eta, rho, d):
+        return G.scalar_kernels().risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     ov = V.overlaps(kappa, nu, theta, eta, rho, d=d)
     return _out(G.risk_kernel()(*ov, lam, gamma, eps, d, L))
@@ -58,6 +59,9 @@ def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
 def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
     """The five partial derivatives of Theorem 1's risk in the overlaps (independent coordinates),
     keyed 'kappa', 'nu', 'theta', 'eta', 'rho'."""
+    if _fast(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, theta, eta, rho, d):
+        vals = G.scalar_kernels().risk_and_gradient(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)
+        return dict(zip(OVERLAP_NAMES, vals[1:]))
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     ov = V.overlaps(kappa, nu, theta, eta, rho, d=d)
     vals = G.risk_and_gradient_kernel()(*ov, lam, gamma, eps, d, L)[1:]
@@ -66,12 +70,16 @@ def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
 
 
 def oracle_risk(*, lam, gamma, eps, d, L):
-    """R_lam(k*, v*) (SPEC 5)."""
+    """R_lam(k*, v*) (reference section 5)."""
+    if _fast(lam, gamma, eps, d, L):
+        return G.scalar_kernels().oracle(lam, gamma, eps, d, L)
     return _out(G.oracle_kernel()(*_params(lam, gamma, eps, d, L)))
 
 
 def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
     """Lemma 6: the risk on M = {theta = eta = rho = 0} as a function of (kappa, nu)."""
+    if _fast(kappa, nu, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, 0.0, 0.0, 0.0, d):
+        return G.scalar_kernels().manifold(kappa, nu, lam, gamma, eps, d, L)
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     kappa, nu, *_ = V.overlaps(kappa, nu, 0.0, 0.0, 0.0, d=d)
     return _out(G.manifold_kernel()(kappa, nu, lam, gamma, eps, d, L))
@@ -83,8 +91,16 @@ def log_bayes_gap(*, lam, gamma, eps, d, L):
 
 
 def bayes_gap(*, lam, gamma, eps, d, L):
-    """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (SPEC 6)."""
-    return _out(np.exp(log_bayes_gap(lam=lam, gamma=gamma, eps=eps, d=d, L=L)))
+    """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (reference section 6).
+
+    The gap is always > 0; where it is below the smallest float64 (about 5e-324) this raises
+    ``ValueError`` pointing to :func:`log_bayes_gap` instead of returning 0.0."""
+    lg = np.asarray(log_bayes_gap(lam=lam, gamma=gamma, eps=eps, d=d, L=L))
+    gap = np.exp(lg)
+    if np.any(gap == 0):
+        raise ValueError(f"the Bayes gap underflows float64 here (log gap = {float(np.min(lg)):.6g}); "
+                         "use log_bayes_gap(), which stays finite")
+    return _out(gap)
 
 
 def linear_risk(*, gamma, eps, L, p=None):

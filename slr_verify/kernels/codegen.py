@@ -18,12 +18,13 @@ import numpy as np
 import sympy as sp
 from scipy import special as sc
 from sympy.printing.numpy import NumPyPrinter
-from sympy.printing.pycode import MpmathPrinter
+from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 
 from ..symbolic.zeta import zeta, zetac
 from . import special
 
-__all__ = ["LogZetac", "ZetaAbs", "KernelPrinter", "MpKernelPrinter", "NAMESPACE", "generate", "generate_mp", "hoisted",
+__all__ = ["LogZetac", "ZetaAbs", "KernelPrinter", "ScalarPrinter", "MpKernelPrinter", "NAMESPACE", "SCALAR_NAMESPACE",
+           "generate", "generate_scalar", "generate_mp", "hoisted",
            "PolyKernel", "bind_levels"]
 
 
@@ -57,6 +58,14 @@ class KernelPrinter(NumPyPrinter):
     _print_erfc = _call("erfc")
 
 
+class ScalarPrinter(PythonCodePrinter):
+    """Python ``math`` code for one set of float arguments, the special functions printed as the
+    scalar kernels."""
+
+    _print_zeta = _call("slr_zeta")
+    _print_zetac = _call("slr_zetac")
+
+
 class MpKernelPrinter(MpmathPrinter):
     """mpmath code, zeta and zetac printed as calls to the mpmath closed forms."""
 
@@ -82,6 +91,16 @@ def generate(args, exprs, cse=True):
     """Float64 function of ``args`` computing ``exprs`` (an expression or a list), subexpressions
     shared (``cse=False`` for expressions holding a Sum: cse would hoist the summand out of it)."""
     return sp.lambdify(args, exprs, modules=[NAMESPACE, "numpy"], cse=cse, printer=KernelPrinter(dict(_SETTINGS)))
+
+
+#: What the generated scalar code calls.
+SCALAR_NAMESPACE = {"slr_zeta": special.zeta_scalar, "slr_zetac": special.zetac_scalar}
+
+
+def generate_scalar(args, exprs, cse=True):
+    """Python-float function of ``args`` computing ``exprs`` with the ``math`` module (the public
+    API's scalar path: no array is built)."""
+    return sp.lambdify(args, exprs, modules=[SCALAR_NAMESPACE, "math"], cse=cse, printer=ScalarPrinter(dict(_SETTINGS)))
 
 
 def generate_mp(args, exprs):

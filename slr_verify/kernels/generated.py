@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from ..symbolic import linear, risk, zeta as szeta
-from .codegen import NAMESPACE, LogZetac, generate
+from .codegen import NAMESPACE, LogZetac, generate, generate_scalar
 
 __all__ = [
     "NAMESPACE",
@@ -101,3 +101,18 @@ def linear_kernel():
 def linear_uniform_kernel():
     """Proposition 3 with uniform p: R_lin(gamma, eps, L)."""
     return generate((risk.S.gamma, risk.S.eps, risk.S.L), linear.linear_risk_uniform())
+
+
+@lru_cache(maxsize=None)
+def scalar_kernels():
+    """The same expressions as :func:`risk_kernel`, :func:`risk_and_gradient_kernel`,
+    :func:`oracle_kernel` and :func:`manifold_kernel`, generated for one set of Python floats."""
+    from types import SimpleNamespace
+
+    on_M = risk.theorem1_risk().subs(risk.manifold_point())
+    return SimpleNamespace(
+        risk=generate_scalar(_ARGS, risk.theorem1_risk()),
+        risk_and_gradient=generate_scalar(_ARGS, [risk.theorem1_risk(), *risk.theorem1_gradient()]),
+        oracle=generate_scalar(risk.PARAMS, risk.S.eps**2 + risk.bayes_gap_expr()),
+        manifold=generate_scalar((risk.S.kappa, risk.S.nu) + risk.PARAMS, on_M),
+    )

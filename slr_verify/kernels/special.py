@@ -52,7 +52,8 @@ import mpmath
 import numpy as np
 from scipy import special as sc
 
-__all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_mp", "zetac_mp"]
+__all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
+           "zetac_mp"]
 
 _SQRT2 = math.sqrt(2.0)
 _SERIES_TERMS = 30
@@ -71,18 +72,24 @@ def _params(t, g):
     return t, g2, alpha, s, r, a
 
 
-def _tetrachoric(s, r):
+def _tetrachoric(s, r, exp=np.exp, scalar=False):
     r""":math:`D = \frac2\pi e^{-2s^2}\sum_{n=1}^{N} r^n q_{n-1}(\sqrt2 s)^2/n`, with normalised
-    Hermite functions :math:`q_n = \mathrm{He}_n/\sqrt{n!}` (all terms >= 0)."""
+    Hermite functions :math:`q_n = \mathrm{He}_n/\sqrt{n!}` (all terms >= 0).
+
+    Arrays: N = 30. One float (``scalar``): the sum stops as soon as Cramer's bound
+    :math:`q_n^2 \le 1.19\,e^{h^2/2}` puts the tail :math:`\sum_{n>N} r^n q_{n-1}^2/n` below 1e-17 of the sum."""
     h = _SQRT2 * s
-    q_prev, q = np.zeros_like(h), np.ones_like(h)  # q_{-1}, q_0
-    rn = np.ones_like(r)
-    total = np.zeros_like(h)
+    q_prev, q = 0.0 * h, 1.0 + 0.0 * h  # q_{-1}, q_0 (arrays or floats)
+    rn = 1.0 + 0.0 * r
+    total = 0.0 * h
+    bound = 1.19 * exp(0.5 * h * h) / (1.0 - r) if scalar else 0.0
     for n in range(1, _SERIES_TERMS + 1):
         rn = rn * r
         total += rn * q * q / n
+        if scalar and bound * rn * r / (n + 1) <= 1e-17 * total:
+            break
         q_prev, q = q, (h * q - math.sqrt(n - 1) * q_prev) / math.sqrt(n)
-    return 2.0 / math.pi * np.exp(-2.0 * s * s) * total
+    return 2.0 / math.pi * exp(-2.0 * s * s) * total
 
 
 def owen_args(t, g):
@@ -92,9 +99,40 @@ def owen_args(t, g):
     return _SQRT2 * s, a
 
 
-def _owen(s, a):
+def _owen(s, a, erf=sc.erf, erfc=sc.erfc):
     """D = (1 + erf s) erfc s - 8 T(sqrt2 s, a) (= zeta - erf(s)^2): absolute accuracy ~1e-17."""
-    return (1.0 + sc.erf(s)) * sc.erfc(s) - 8.0 * sc.owens_t(_SQRT2 * s, a)
+    return (1.0 + erf(s)) * erfc(s) - 8.0 * sc.owens_t(_SQRT2 * s, a)
+
+
+def _scalar_args(t, g):
+    """(s, r, a) of :func:`_params` for one float t and g (Python arithmetic, no arrays)."""
+    g2 = g * g
+    return abs(t) / math.sqrt(1.0 + 2.0 * g2), 2.0 * g2 / (1.0 + 2.0 * g2), 1.0 / math.sqrt(1.0 + 4.0 * g2)
+
+
+def zetac_scalar(t, g):
+    """:func:`zetac` for one float t and g: direct where :func:`log_zetac` is direct (t <= 0 or the
+    series regime), else the log-domain tail form."""
+    s, r, a = _scalar_args(t, g)
+    if t <= 0 or (r <= _SERIES_MAX_R and s <= _SERIES_MAX_S):
+        e = math.erfc(t / math.sqrt(1.0 + 2.0 * g * g))
+        if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
+            return e * e + _tetrachoric(s, r, exp=math.exp, scalar=True)
+        return e * e + max(float(_owen(s, a, math.erf, math.erfc)), 0.0)
+    c = s * s  # the tail form of log_zetac, with Python floats around the fixed quadrature
+    ex = sc.erfcx(s)
+    inner = 4.0 / math.pi * float(_tail_J(np.asarray(c), np.asarray(g * g))) + ex * ex * math.exp(-c * (1.0 - a * a))
+    return math.exp(-c * (1.0 + a * a)) * inner
+
+
+def zeta_scalar(t, g):
+    """:func:`zeta` for one float t and one float g: the same regimes and formulas, evaluated
+    with Python floats (a scalar call of the public API costs microseconds, not an array setup)."""
+    s, r, a = _scalar_args(t, g)
+    e = math.erf(s)
+    if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
+        return e * e + _tetrachoric(s, r, exp=math.exp, scalar=True)
+    return e * e + max(float(_owen(s, a, math.erf, math.erfc)), 0.0)
 
 
 def zeta_abs(t, g):

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Params", "check_params", "D_MIN"]
+__all__ = ["Params", "check_params", "params_ok_scalar", "D_MIN"]
 
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
 D_MIN = 2
@@ -33,6 +33,12 @@ def check_params(lam, gamma, eps, d, L):
         V.integer_at_least("d", d, D_MIN),
         V.integer_at_least("L", L, 1),
     )
+
+
+def params_ok_scalar(lam, gamma, eps, d, L) -> bool:
+    """The conditions of :func:`check_params` for finite Python numbers (already checked by
+    ``validation.scalars_ok``); False means: call :func:`check_params`, which raises."""
+    return lam > 0 and gamma > 0 and eps >= 0 and d >= D_MIN and d == int(d) and L >= 1 and L == int(L)
 
 
 def _scalar(name, arr):

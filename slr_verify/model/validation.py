@@ -206,3 +206,24 @@ def unit_vectors(name: str, x, *, tol: float = 1e-8) -> np.ndarray:
     if np.any(np.abs(norms - 1) > tol):
         raise ValueError(f"{name} must be unit vectors (|{name}| = 1), got norms {norms!r}")
     return arr
+
+
+def scalars_ok(*values) -> bool:
+    """True when every value is a plain finite Python float or int (not bool): the public API's
+    fast scalar path; anything else goes through the array validators (which raise)."""
+    for x in values:
+        t = type(x)
+        if (t is not float and t is not int) or not math.isfinite(x):
+            return False
+    return True
+
+
+def overlaps_ok_scalar(kappa, nu, theta, eta, rho, d) -> bool:
+    """The conditions of :func:`overlaps` for one tuple of floats; False means: call
+    :func:`overlaps`, which raises with the precise reason."""
+    if max(abs(kappa), abs(nu), abs(theta), abs(eta), abs(rho)) > 1 + GRAM_TOL:
+        return False
+    lo, hi = schur_eigenvalues(kappa, nu, theta, eta, rho)
+    if lo < -GRAM_TOL:
+        return False
+    return 2 + (lo > GRAM_TOL) + (hi > GRAM_TOL) <= d

@@ -4,7 +4,7 @@ It computes :math:`\mathbb E[P(G)\, f(G_c)]` in closed form, where :math:`G \sim
 has named coordinates, :math:`P` is a polynomial in them and :math:`f` is a smooth function of
 one coordinate :math:`G_c` whose Gaussian mean is known. Two facts do all the work:
 
-1. **Stein's lemma** (SPEC 4), applied to one factor :math:`G_i` of a monomial at a time:
+1. **Stein's lemma** (reference section 4), applied to one factor :math:`G_i` of a monomial at a time:
 
    .. math::
 
@@ -16,7 +16,7 @@ one coordinate :math:`G_c` whose Gaussian mean is known. Two facts do all the wo
 2. **Derivatives move to the mean**: if :math:`F(m, s^2) = \mathbb E f(m + sZ)` then
    :math:`\mathbb E f^{(n)}(G_c) = \partial_m^n F(\mu_c, \Sigma_{cc})`.
 
-The families of f used by the paper, with their Gaussian means F (SPEC 4):
+The families of f used by the paper, with their Gaussian means F (reference section 4):
 
 * ``ERF(lam)``:    :math:`f(x) = \operatorname{erf}(\lambda x)`,
   :math:`F = \operatorname{erf}(\lambda m/\sqrt{1+2\lambda^2 s^2})`;

@@ -1,6 +1,6 @@
 r"""Theorem 1, derived: the risk of the erf-attention predictor in five overlaps.
 
-Model (SPEC 1-2): tokens :math:`X_1..X_L`, the relevant one :math:`X_{J_0} \sim N(\sqrt{d/2}\,k^*,
+Model (reference section 1-2): tokens :math:`X_1..X_L`, the relevant one :math:`X_{J_0} \sim N(\sqrt{d/2}\,k^*,
 \gamma^2 I_d)`, the others :math:`N(0, I_d)`, :math:`Y = X_{J_0}^\top v^* + \xi`,
 :math:`T = \sum_l \operatorname{erf}(\lambda X_l^\top k)\, X_l^\top v`,
 :math:`R = \mathbb E(Y - T)^2`.
@@ -113,7 +113,7 @@ def risk_given_location(j: int, L: int) -> sp.Expr:
     r"""Conditional risk :math:`\mathbb E[(Y - T)^2 \mid J_0 = j]` for an explicit number of tokens L,
     by summing :math:`\mathbb E Y^2 - 2\sum_l \mathbb E[Y U_l] + \sum_{l,m} \mathbb E[U_l U_m]` over
     the token pairs one by one (independent tokens factorise). Used to show that R does not
-    depend on j, hence not on the law of :math:`J_0` (SPEC 2)."""
+    depend on j, hence not on the law of :math:`J_0` (reference section 2)."""
     if not 0 <= j < L:
         raise ValueError(f"j must be in 0..L-1, got j={j}, L={L}")
     m = token_moments()
@@ -139,7 +139,7 @@ def manifold_point() -> dict:
 
 
 def oracle_risk_spec() -> sp.Expr:
-    r"""SPEC 5, as printed: :math:`\varepsilon^2 + \gamma^2[1 - 2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1+2\lambda^2\gamma^2})
+    r"""reference section 5, as printed: :math:`\varepsilon^2 + \gamma^2[1 - 2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1+2\lambda^2\gamma^2})
     + \zeta_{\lambda\gamma}(\lambda\sqrt{d/2})] + (L-1)\zeta_\lambda(0)`."""
     lam, gamma, d, L = S.lam, S.gamma, S.d, S.L
     A = lam * sp.sqrt(d / 2)
@@ -149,7 +149,7 @@ def oracle_risk_spec() -> sp.Expr:
 
 
 def lemma6_spec() -> sp.Expr:
-    r"""SPEC 9 (Lemma 6), as printed: the risk on M in (kappa, nu)."""
+    r"""reference section 9 (Lemma 6), as printed: the risk on M in (kappa, nu)."""
     lam, gamma, d, L = S.lam, S.gamma, S.d, S.L
     A = lam * sp.sqrt(d / 2) * S.kappa
     return (
