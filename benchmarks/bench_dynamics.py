@@ -1,12 +1,12 @@
-"""Timings of the PGD runners against issue 4's targets (prints a small table)."""
+"""Timings of the PGD runners (prints a small table)."""
 import os
 import time
 
 import numpy as np
 
 from slr_verify.dynamics import overlap_pgd, pgd, reduced_pgd
-from slr_verify.dynamics.claims import draw_problem
-from slr_verify.dynamics import maps
+from slr_verify.kernels import steps
+from slr_verify.model.sampling import draw_problem
 
 
 def timed(f):
@@ -18,7 +18,7 @@ def timed(f):
 
 
 def main():
-    maps.step_kernel(), maps.gradient_kernel(), maps.reduced_step_kernel()  # generate once
+    steps.gradient_poly_kernel(), steps.map_poly_kernel(), steps.reduced_step_kernel()  # generate once
     p = dict(lam=0.1, gamma=float(np.sqrt(0.5)), L=10, alpha=4e-3, steps=20000, every=100)
     k, v, ks, vs = draw_problem(np.random.default_rng(0), 30, 400, True)
     full, t_full, c_full = timed(lambda: pgd(k, v, ks, vs, **p))

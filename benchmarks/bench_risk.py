@@ -39,7 +39,9 @@ def baseline_risk(ov, kw):
     import sympy as sp
     from slr_verify.symbolic import risk as srisk
 
-    f = sp.lambdify(srisk.OVERLAPS + srisk.PARAMS, srisk.theorem1_risk(),
+    from slr_verify.kernels.codegen import KernelPrinter, _SETTINGS
+
+    f = sp.lambdify(srisk.OVERLAPS + srisk.PARAMS, srisk.theorem1_risk(), printer=KernelPrinter(dict(_SETTINGS)),
                     modules=[dict(generated.NAMESPACE, slr_zeta=np.vectorize(zeta_by_quad)), "numpy"], cse=True)
     return f(*ov, kw["lam"], kw["gamma"], kw["eps"], kw["d"], kw["L"])
 
@@ -62,6 +64,30 @@ def main():
     print(f"{'risk + gradient (generated kernel)':<44}{r_grad:>14.3e}")
     print(f"{'risk, zeta by adaptive quadrature':<44}{r_base:>14.3e}")
     print(f"speed-up of the kernel over the quadrature baseline: {r_risk / r_base:.0f}x")
+    scalar_latency()
+
+
+def scalar_latency(n=20000):
+    """One scalar call of each public function, beside one scalar scipy.special.owens_t call (the
+    same machine, the same run): the target is at most 30 owens_t calls."""
+    import timeit
+
+    kw = dict(lam=0.1, gamma=0.5**0.5, eps=0.0, d=400, L=10)
+    calls = {
+        "owens_t(0.3, 0.5) (scipy, reference)": lambda: special.owens_t(0.3, 0.5),
+        "risk(0.3, 0.2, 0, 0.1, 0.05)": lambda: slr_verify.risk(0.3, 0.2, 0.0, 0.1, 0.05, **kw),
+        "risk_gradient(...)": lambda: slr_verify.risk_gradient(0.3, 0.2, 0.0, 0.1, 0.05, **kw),
+        "oracle_risk()": lambda: slr_verify.oracle_risk(**kw),
+        "manifold_risk(0.3, 0.2)": lambda: slr_verify.manifold_risk(0.3, 0.2, **kw),
+    }
+    times = {}
+    for name, f in calls.items():
+        f()
+        times[name] = min(timeit.repeat(f, number=n, repeat=3)) / n
+    ref = times["owens_t(0.3, 0.5) (scipy, reference)"]
+    print(f"{'scalar call':<44}{'microseconds':>14}{'x owens_t':>11}")
+    for name, t in times.items():
+        print(f"{name:<44}{t * 1e6:>14.2f}{t / ref:>11.1f}")
 
 
 if __name__ == "__main__":

@@ -225,3 +225,24 @@ def test_broadcasting():
     out = slr_verify.risk(kappa[:, None], 0.3, 0.0, 0.0, 0.0, **dict(GOOD, lam=np.array([0.1, 0.5, 1.0])))
     assert out.shape == (7, 3)
     assert out[2, 1] == slr_verify.risk(kappa[2], 0.3, 0, 0, 0, **GOOD)
+
+
+# ----------------------------------------------------------------- the scalar path
+@given(ov=realisable_overlaps(), pr=params)
+def test_scalar_path_matches_the_array_path(ov, pr):
+    """A call with plain Python floats takes the scalar path (generated ``math`` code, scalar zeta);
+    it must agree with the array path (NumPy kernels) to a few ulps, for every function."""
+    ov = tuple(float(x) for x in ov)
+    arr = {k: np.array([v]) for k, v in pr.items()}
+    pairs = [
+        (slr_verify.risk(*ov, **pr), slr_verify.risk(*ov, **arr)[0]),
+        (slr_verify.oracle_risk(**pr), slr_verify.oracle_risk(**arr)[0]),
+        (slr_verify.manifold_risk(ov[0], ov[1], **pr), slr_verify.manifold_risk(ov[0], ov[1], **arr)[0]),
+    ]
+    g1, g2 = slr_verify.risk_gradient(*ov, **pr), slr_verify.risk_gradient(*ov, **arr)
+    scale = max(abs(x) for x in g1.values()) + 1e-300
+    for n in NAMES:
+        assert abs(g1[n] - g2[n][0]) <= 1e-13 * scale
+    for a, b in pairs:
+        assert type(a) is float or isinstance(a, float)
+        assert abs(a - b) <= 1e-14 * abs(b) + 1e-300
