@@ -16,28 +16,20 @@ import numpy as np
 __all__ = ["add_pgd_parser", "run_pgd", "check_output_path", "write_atomic"]
 
 
-def _positive_int(text):
+def _int_at_least(minimum):
+    """An argparse type: an integer >= minimum (a bad value is a one-line usage error, exit 2)."""
     import argparse
 
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
-    return v
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {v}")
+        return v
 
-
-def _seed(text):
-    import argparse
-
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
-    return v
+    return parse
 
 
 def add_pgd_parser(subparsers):
@@ -45,10 +37,10 @@ def add_pgd_parser(subparsers):
 
     p = subparsers.add_parser("pgd", help="run one of the paper's PGD experiments (reference section 11)")
     p.add_argument("--figure", required=True, choices=sorted(FIGURES))
-    p.add_argument("--repeats", type=_positive_int, default=30)
-    p.add_argument("--steps", type=_positive_int, default=None, help="override the figure's number of steps")
+    p.add_argument("--repeats", type=_int_at_least(1), default=30)
+    p.add_argument("--steps", type=_int_at_least(1), default=None, help="override the figure's number of steps")
     p.add_argument("--out", default=None, help="output .npz (default pgd_<figure>.npz)")
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_int_at_least(0), default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_pgd)
     return p

@@ -21,7 +21,8 @@ from .overlaps import Overlaps
 
 __all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "seed_int", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
-           "initial_overlaps", "int_at_least", "sample_full"]
+           "initial_overlaps", "int_at_least", "sample_full", "scalar",
+           "count_at_least"]
 
 #: Samples per independently seeded block (the unit of reproducibility).
 BLOCK = 1 << 15
@@ -31,13 +32,18 @@ STREAM_PROJ = 1
 STREAM_TRAIN = 2
 
 
+def count_at_least(name, value, minimum) -> int:
+    """A Python or NumPy integer (not a bool) >= ``minimum`` (seeds, byte budgets)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
 def seed_int(seed) -> int:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
+    return count_at_least("seed", seed, 0)
 
 
-def _scalar(check, name, value) -> float:
+def scalar(check, name, value) -> float:
     arr = check(name, value)
     if arr.ndim != 0:
         raise ValueError(f"{name} must be a scalar, got shape {arr.shape}")
@@ -45,7 +51,7 @@ def _scalar(check, name, value) -> float:
 
 
 def int_at_least(name, value, minimum) -> int:
-    return int(_scalar(lambda n, x: V.integer_at_least(n, x, minimum), name, value))
+    return int(scalar(lambda n, x: V.integer_at_least(n, x, minimum), name, value))
 
 
 def law(p, L: int) -> tuple[np.ndarray, np.ndarray]:
@@ -104,8 +110,8 @@ def sample_slr(k_star, v_star, *, gamma, eps, L, n, seed, p=None):
     the Monte Carlo route's full-dimensional sampler uses for the same seed. Everything is held in memory at once.
     """
     k_star, v_star = instance(k_star, v_star)
-    gamma = _scalar(V.positive, "gamma", gamma)
-    eps = _scalar(V.nonnegative, "eps", eps)
+    gamma = scalar(V.positive, "gamma", gamma)
+    eps = scalar(V.nonnegative, "eps", eps)
     L = int_at_least("L", L, 1)
     n = int_at_least("n", n, 1)
     _, cdf = law(p, L)

@@ -57,7 +57,9 @@ from slr_verify.model.sampling import (
     law as _law,
     random_instance,
     random_unit,
+    count_at_least,
     sample_full as _sample_full,
+    scalar as _scalar,
     sample_slr,
     seed_int as _seed,
 )
@@ -111,16 +113,7 @@ class LinearFit(NamedTuple):
 
 
 def _memory(memory) -> int:
-    if isinstance(memory, (bool, np.bool_)) or not isinstance(memory, numbers.Integral) or memory < 1:
-        raise ValueError(f"memory must be a positive integer number of bytes, got {memory!r}")
-    return int(memory)
-
-
-def _scalar(check, name, value) -> float:
-    arr = check(name, value)
-    if arr.ndim != 0:
-        raise ValueError(f"{name} must be a scalar, got shape {arr.shape}")
-    return float(arr)
+    return count_at_least("memory (bytes)", memory, 1)
 
 
 def _predictor(predictor) -> str:
