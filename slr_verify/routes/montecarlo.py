@@ -44,6 +44,7 @@ import numpy as np
 from scipy.special import erf
 
 from slr_verify.model import validation as V
+from slr_verify.model.params import D_MIN
 from slr_verify.model.sampling import (
     BLOCK,
     STREAM_FULL as _STREAM_FULL,
@@ -393,7 +394,7 @@ class _ProjSampler:
 
 
 def _overlap_setup(kappa, nu, theta, eta, rho, d, gamma):
-    d = _scalar(lambda n, x: V.integer_at_least(n, x, 1), "d", d)
+    d = _scalar(lambda n, x: V.integer_at_least(n, x, D_MIN), "d", d)
     vals = V.overlaps(kappa, nu, theta, eta, rho, d=d)
     if any(x.ndim != 0 for x in vals):
         raise ValueError("kappa, nu, theta, eta, rho must be scalars")

@@ -51,6 +51,7 @@ import mpmath
 import numpy as np
 
 from slr_verify.model import validation as _val
+from slr_verify.model.params import check_params
 
 __all__ = [
     "quad_zeta",
@@ -116,14 +117,12 @@ def _dps(dps):
 
 
 def _model(lam, gamma, eps, d, L):
-    """Validate the model parameters: lam > 0, gamma > 0, eps >= 0, integers d >= 1, L >= 1."""
-    return (
-        _check("lam", lam, "positive"),
-        _check("gamma", gamma, "positive"),
-        _check("eps", eps, "nonnegative"),
-        _check("d", d, "integer"),
-        _check("L", L, "integer"),
-    )
+    """The model parameters, validated by the model's one check (:func:`slr_verify.model.check_params`:
+    lam > 0, gamma > 0, eps >= 0, integers d >= 2, L >= 1), returned as mpf (an mpf input keeps
+    its precision)."""
+    vals = tuple(_scalar(n, x) for n, x in zip(("lam", "gamma", "eps", "d", "L"), (lam, gamma, eps, d, L)))
+    check_params(*(float(v) for v in vals))
+    return vals
 
 
 def _overlaps(kappa, nu, theta, eta, rho, d):
