@@ -211,7 +211,8 @@ def check_figure4a_recovery(ctx, seed=0):
     S = FIGURES["4a"]
     lamT = S.lam_at(S.steps)
     cx = FIG4A_COUNTEREXAMPLE
-    tr = overlap_pgd(list(cx["overlaps"]), lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps)
+    tr = overlap_pgd(list(cx["overlaps"]), lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
+                     progress=ctx.stream)
     end, norm, extra, conv = converge(_ends(tr), lam=lamT, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, tol=1e-10)
     end = [float(x[0]) for x in end]
     risk_end = api.risk(*end, lam=lamT, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
@@ -228,7 +229,8 @@ def check_figure4a_recovery(ctx, seed=0):
     runs = ctx.pick(0, 8, 30)
     if runs:
         ov0 = initial_overlaps(seed, runs, S.d)
-        tr = overlap_pgd(ov0, lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps)
+        tr = overlap_pgd(ov0, lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
+                         progress=ctx.stream)
         rec, elsewhere, _ = _classify_runs(_ends(tr), S, lamT, ctx)
         out.append(rate("five-overlap runner, Figure 4a; runs not at +-(k*, v*) continued at lam_T to convergence",
                         "recovery of +-(k*, v*) in every run", int(rec.sum()), runs, minimum=1.0,
@@ -244,7 +246,8 @@ def check_constant_lam_not_always(ctx, seed=0):
     S = FIGURES["7b"]
     runs = ctx.pick(8, 8, 30)
     ov0 = initial_overlaps(seed, runs, S.d)
-    tr = overlap_pgd(ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps)
+    tr = overlap_pgd(ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
+                     progress=ctx.stream)
     rec, elsewhere, norms = _classify_runs(_ends(tr), S, S.lam0, ctx)
     k, n = int(elsewhere.sum()), runs
     return [

@@ -94,6 +94,11 @@ class Context:
         self.mode = mode
         self._progress = progress
 
+    @property
+    def stream(self):
+        """Where progress bars of long runs go (None: quiet)."""
+        return self._progress
+
     def pick(self, fast, default, thorough):
         """The value for the current mode."""
         return {"fast": fast, "default": default, "thorough": thorough}[self.mode]

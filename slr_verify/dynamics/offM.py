@@ -150,7 +150,7 @@ def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
 
     def f(z):
         kk, vv = point(z)
-        return float(risk(kk @ ks, vv @ vs, vv @ ks, kk @ vs, kk @ vv, lam, gamma, 0.0, d, L))
+        return float(risk(*Overlaps.from_vectors(kk, vv, ks, vs), lam, gamma, 0.0, d, L))
 
     H = np.zeros((n, n))
     f0 = f(np.zeros(n))
@@ -169,7 +169,7 @@ def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
 
     def pgd_step(z):
         kk, vv = point(z)
-        Rk, Rn, Rt, Re, Rr = (float(x) for x in gk(kk @ ks, vv @ vs, vv @ ks, kk @ vs, kk @ vv, lam, gamma, 0.0, d, L)[1:])
+        Rk, Rn, Rt, Re, Rr = (float(x) for x in gk(*Overlaps.from_vectors(kk, vv, ks, vs), lam, gamma, 0.0, d, L)[1:])
         gk_ = Rk * ks + Re * vs + Rr * vv
         gv_ = Rn * vs + Rt * ks + Rr * kk
         k1 = kk - alpha * (gk_ - (kk @ gk_) * kk)

@@ -55,7 +55,7 @@ class _GradCoefs:
         return self.C[i], tuple(a[i] for a in self.atoms)
 
 
-def _iterate(step, coefs, steps, rec):
+def _iterate(step, coefs, steps, rec, progress=None):
     """Advance a stateful step (``PK.OverlapStep`` / ``PK.ReducedStep``) ``steps`` times with the
     per-step gradient coefficients; return the states at the recorded steps, (records, nvar, batch)."""
     out = np.empty((len(rec),) + step.state.shape)
@@ -63,7 +63,7 @@ def _iterate(step, coefs, steps, rec):
     want = {int(r): i for i, r in enumerate(rec)}
     with np.errstate(all="ignore"):
         advance, state, at = step.advance, step.state, coefs.at
-        for t in range(steps):
+        for t in progress_range(steps, progress, "pgd (overlaps)"):
             advance(*at(t))
             i = want.get(t + 1)
             if i is not None:
@@ -91,12 +91,13 @@ def _loop(step_fn, state, coefs, const, steps, rec):
     return [np.stack(o) for o in out]
 
 
-def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
+def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, progress=None):
     """PGD on the sphere run as the exact five-overlap map (reference section 12), d-free and batched.
 
     ``overlaps`` = (kappa, nu, theta, eta, rho), numbers or broadcastable arrays (one entry per
     initial tuple; each must be realisable, reference section 3). ``lam`` a positive number or a callable
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
+    ``progress``: a stream for a progress bar (None: quiet).
     """
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     if len(overlaps) != 5:
@@ -108,7 +109,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
     shape = ov[0].shape
     x0 = np.stack([x.reshape(-1) for x in ov])  # (5, batch)
     coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"])
-    out = _iterate(PK.OverlapStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec)
+    out = _iterate(PK.OverlapStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec, progress)
     traj = [out[:, i].reshape((len(rec),) + shape) for i in range(5)]
     risk = risk_at_records(lams[rec], traj, a["gamma"], a["eps"], a["d"], a["L"])
     return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap"))
