@@ -1,0 +1,188 @@
+r"""Proposition 9 by ball arithmetic, for a whole interval of lam at once.
+
+On M the tangent gradient of the risk is :math:`F = ((1-\kappa^2) g_\kappa, (1-\nu^2) g_\nu)`
+(reference section 10), and F = 0 iff one factor of each component vanishes:
+
+1. :math:`\kappa = \pm1` and :math:`\nu = \pm1`: the four corners (exact zeros);
+2. :math:`\kappa = \pm1` and :math:`g_\nu = 0`: excluded by enclosures of :math:`g_\nu(\pm1; \lambda)`;
+3. :math:`g_\kappa = 0` and :math:`\nu = \pm1`: excluded by enclosures of :math:`g_\kappa(\kappa, \pm1; \lambda)` on [-1, 1];
+4. :math:`g_\kappa = g_\nu = 0`: a Krawczyk box X around (0, 0) proves, for every lam of each
+   piece of the interval, exactly one zero in X; branch and bound excludes the rest of the square
+   (every box where an enclosure of g_kappa or g_nu excludes 0).
+
+lam is a coordinate of the boxes, never a sample. SymPy proves, for all lam, gamma, d > 0, that
+g_kappa = P(kappa) H_0 and g_nu = c_n H_1 with P > 0, c_n < 0, H_0 = erf(c2 kappa) - nu, H_1 = erf(c1 kappa);
+the ball arithmetic runs on H (the same zeros; P is as small as 1e-20 and would only widen the
+enclosures). H and its Jacobian are generated from the derivation by :mod:`slr_verify.kernels.arb`.
+The parameters are taken as balls one ulp wide around the floats given, so gamma = sqrt(0.5)
+covers gamma^2 = 1/2 exactly.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from flint import arb, arb_mat, ctx
+
+from ..kernels.certified import manifold_sign_system_arb
+from ..model.params import check_params
+
+__all__ = ["Certificate", "stationary_points_on_M", "ball"]
+
+
+def ball(lo, hi=None) -> arb:
+    """The ball [lo, hi] (exact float end points); ``ball(x)`` is the exact float x."""
+    hi = lo if hi is None else hi
+    return arb(float(lo)).union(arb(float(hi)))
+
+
+def _fuzzy(x) -> arb:
+    """x as a ball one ulp wide either side (covers the real number the float rounds)."""
+    x = float(x)
+    return arb(x, math.ulp(x))
+
+
+@dataclass
+class Certificate:
+    """A proof's outcome: ``proved`` and, per stationary point, a certified box
+    ((kappa_lo, kappa_hi), (nu_lo, nu_hi)) holding exactly one zero for every lam of ``lam``."""
+
+    proved: bool
+    points: list
+    boxes: list
+    lam: tuple
+    prec: int
+    n_boxes: int
+    seconds: float
+    steps: dict = field(default_factory=dict)
+    failure: str | None = None
+
+
+def _excludes_zero(x: arb) -> bool:
+    return not x.contains(0)
+
+
+def _bisect(box):
+    """Split the widest coordinate of a (kappa[, nu]) box."""
+    i = int(np.argmax([hi - lo for lo, hi in box]))
+    lo, hi = box[i]
+    mid = 0.5 * (lo + hi)
+    a, b = list(box), list(box)
+    a[i], b[i] = (lo, mid), (mid, hi)
+    return tuple(a), tuple(b)
+
+
+def _exclude(fn, box, *, min_width, budget):
+    """Branch and bound over the box's coordinates: every sub-box must get ``fn(box) is True``
+    (excluded, or claimed by a Krawczyk box); returns (ok, boxes examined)."""
+    stack, n = [tuple(box)], 0
+    while stack:
+        b = stack.pop()
+        n += 1
+        if fn(b):
+            continue
+        if n > budget or max(hi - lo for lo, hi in b) < min_width:
+            return False, n
+        stack.extend(_bisect(b))
+    return True, n
+
+
+def _mean_value(G, J, K, N, lam, par):
+    """Enclosures of (g_kappa, g_nu) on the box K x N: the natural one intersected with the
+    mean-value form g(m) + J(box) (box - m)."""
+    mk, mn = arb(K.mid()), arb(N.mid())
+    g = G(K, N, lam, *par)
+    gm = G(mk, mn, lam, *par)
+    Jb = J(K, N, lam, *par)
+    mv = [gm[0] + Jb[0] * (K - mk) + Jb[1] * (N - mn), gm[1] + Jb[2] * (K - mk) + Jb[3] * (N - mn)]
+    return [g[i].intersection(mv[i]) if g[i].is_finite() else mv[i] for i in range(2)]
+
+
+def _lam_pieces(lo, hi, ratio):
+    """[lo, hi] cut into pieces of relative width ``ratio`` (geometric)."""
+    n = max(1, int(math.ceil(math.log(hi / lo) / math.log(1 + ratio)))) if hi > lo else 1
+    edges = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
+    edges[0], edges[-1] = lo, hi
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def _krawczyk(G, J, r, lam, par):
+    """Krawczyk test on X = [-r, r]^2 around (0, 0) for every lam in the ball ``lam``."""
+    X = [ball(-r, r), ball(-r, r)]
+    zero = arb(0)
+    F0 = G(zero, zero, lam, *par)
+    Jx = J(X[0], X[1], lam, *par)
+    Jm = J(zero, zero, arb(lam.mid()), *par)
+    M = np.array([[float(Jm[0].mid()), float(Jm[1].mid())], [float(Jm[2].mid()), float(Jm[3].mid())]])
+    Y = np.linalg.inv(M)
+    Ya = arb_mat([[arb(Y[0, 0]), arb(Y[0, 1])], [arb(Y[1, 0]), arb(Y[1, 1])]])
+    Jb = arb_mat([[Jx[0], Jx[1]], [Jx[2], Jx[3]]])
+    K = -(Ya * arb_mat([[F0[0]], [F0[1]]])) + (arb_mat([[1, 0], [0, 1]]) - Ya * Jb) * arb_mat([[X[0]], [X[1]]])
+    return all(K[i, 0].lower() > -r and K[i, 0].upper() < r for i in range(2))
+
+
+def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r=1e-3, ratio=0.05, budget=20_000):
+    """Certify Proposition 9 for every lam in ``lam = (lo, hi)`` at once (see the module
+    docstring). Returns a :class:`Certificate`; ``boxes`` holds five certified boxes, each a pair of
+    (lo, hi) intervals containing exactly one of (0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)."""
+    lo, hi = (float(x) for x in lam)
+    if not 0 < lo <= hi:
+        raise ValueError(f"lam must be an interval (lo, hi) with 0 < lo <= hi, got {lam!r}")
+    check_params(lo, gamma, eps, d, L)
+    t0 = time.perf_counter()
+    old = ctx.prec
+    ctx.prec = int(prec)
+    try:
+        G, J, sign_proofs = manifold_sign_system_arb()
+        if not all(sign_proofs.values()):
+            return Certificate(False, [], [], (lo, hi), prec, 0, time.perf_counter() - t0, {"symbolic": sign_proofs},
+                               failure="the factorisation g_kappa = P H_0, g_nu = c_n H_1 (P > 0, c_n < 0) is not proved")
+        par = (_fuzzy(gamma), arb(int(d)), arb(int(L)))
+        one, zero = arb(1), arb(0)
+        counts = {"kappa=+-1, g_nu != 0": 0, "nu=+-1, g_kappa != 0": 0, "Krawczyk (0, 0)": 0, "g_kappa = g_nu = 0 only in X": 0}
+        todo = _lam_pieces(lo, hi, ratio)
+        n_pieces, failure = 0, None
+        while todo and failure is None:
+            a, b = todo.pop()
+            L_ = ball(a, b)
+            # case 2: kappa = +-1 and g_nu(+-1; lam) = 0 is impossible
+            ok2 = all(_excludes_zero(G(s * one, zero, L_, *par)[1]) for s in (1, -1))
+            # case 3: nu = +-1 and g_kappa(kappa, +-1; lam) = 0 is impossible on [-1, 1]
+            ok3 = True
+            for s in (1, -1):
+                ok, n = _exclude(lambda bx: _excludes_zero(_mean_value(G, J, ball(*bx[0]), s * one, L_, par)[0]),
+                                 ((-1.0, 1.0),), min_width=1e-9, budget=budget)
+                counts["nu=+-1, g_kappa != 0"] += n
+                ok3 &= ok
+            # case 4: exactly one zero of (g_kappa, g_nu) in X (Krawczyk), none elsewhere
+            ok4k = _krawczyk(G, J, r, L_, par)
+
+            def excluded(bx):
+                (k0, k1), (n0, n1) = bx
+                if k0 >= -r and k1 <= r and n0 >= -r and n1 <= r:
+                    return True  # inside X: the Krawczyk box holds exactly one zero
+                g = _mean_value(G, J, ball(k0, k1), ball(n0, n1), L_, par)
+                return _excludes_zero(g[0]) or _excludes_zero(g[1])
+
+            ok4, n4 = (_exclude(excluded, ((-1.0, 1.0), (-1.0, 1.0)), min_width=r / 64, budget=budget) if ok4k else (False, 0))
+            counts["kappa=+-1, g_nu != 0"] += 2
+            counts["Krawczyk (0, 0)"] += 1
+            counts["g_kappa = g_nu = 0 only in X"] += n4
+            if ok2 and ok3 and ok4k and ok4:
+                n_pieces += 1
+            elif b - a > 1e-6 * b:  # refine the lam piece and try again
+                todo += [(a, 0.5 * (a + b)), (0.5 * (a + b), b)]
+            else:
+                failure = f"no proof for lam in [{a}, {b}] (cases 2, 3, Krawczyk, 4: {ok2}, {ok3}, {ok4k}, {ok4})"
+        proved = failure is None
+        points = [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+        boxes = [((-r, r), (-r, r))] + [((float(k), float(k)), (float(n), float(n))) for k, n in points[1:]]
+        steps = {k: {"boxes": v} for k, v in counts.items()}
+        steps["symbolic: g_kappa = P H_0, g_nu = c_n H_1, P > 0, c_n < 0"] = sign_proofs
+        steps["lam pieces"] = n_pieces
+        return Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
+                           time.perf_counter() - t0, steps, failure)
+    finally:
+        ctx.prec = old

@@ -1,0 +1,112 @@
+r"""Ball-arithmetic kernels: SymPy expressions -> functions on python-flint ``arb`` balls.
+
+Every operation of the generated code is an ``arb`` operation, so the result is an enclosure: a
+ball certain to contain the exact value for every point of the argument balls. Integers stay exact
+Python integers (integer powers are products, so balls around 0 stay defined), rationals become exact ball
+quotients, pi is ``arb.pi()``, and erf, erfc, exp, sqrt call arb's rigorous functions. The working
+precision is ``flint.ctx.prec`` (bits) at the time of the call.
+
+Reference section 14 (evidence tiers): these kernels are the route of the ``proved (ball
+arithmetic)`` tier.
+"""
+from __future__ import annotations
+
+import sympy as sp
+from flint import arb
+from sympy.printing.pycode import PythonCodePrinter
+
+from ..symbolic.zeta import zeta, zetac
+
+__all__ = ["ArbPrinter", "ARB_NAMESPACE", "generate_arb"]
+
+
+def _ball(x):
+    return x if isinstance(x, arb) else arb(x)
+
+
+class ArbPrinter(PythonCodePrinter):
+    """Python code on arb balls (see the module docstring)."""
+
+    def _print_Rational(self, e):
+        return "(arb(%d)/%d)" % (e.p, e.q)
+
+    def _print_Half(self, e):
+        return "(arb(1)/2)"
+
+    def _print_Float(self, e):
+        raise ValueError(f"a float constant {e} has no exact ball: derive the expression with exact numbers")
+
+    def _print_Pi(self, e):
+        return "arb.pi()"
+
+    def _print_Pow(self, e, rational=False):
+        b, x = e.args
+        if x == sp.S.Half:
+            return "_sqrt(%s)" % self._print(b)
+        if x == -sp.S.Half:
+            return "(1/_sqrt(%s))" % self._print(b)
+        if x.is_Integer:
+            return "_ipow(%s, %d)" % (self._print(b), int(x))
+        return "_pow(%s, %s)" % (self._print(b), self._print(x))
+
+    def _print_erf(self, e):
+        return "_erf(%s)" % self._print(e.args[0])
+
+    def _print_erfc(self, e):
+        return "_erfc(%s)" % self._print(e.args[0])
+
+    def _print_exp(self, e):
+        return "_exp(%s)" % self._print(e.args[0])
+
+    def _print_zeta(self, e):
+        raise NotImplementedError("zeta has no ball kernel yet (needs a rigorous integral of the Owen-T form)")
+
+    _print_zetac = _print_zeta
+
+
+def _ipow(b, n):
+    """b**n for an integer n by products (arb's ``**`` goes through log and gives nan for a ball
+    containing 0); an even power of a ball around 0 keeps its sign by taking the absolute value."""
+    b = _ball(b)
+    if n < 0:
+        return 1 / _ipow(b, -n)
+    base = abs(b) if n % 2 == 0 else b
+    out = arb(1)
+    for _ in range(n):
+        out = out * base
+    return out
+
+
+def _monotone(f):
+    """f on a ball as the hull of f at its two end points: exact for a monotone f (erf, erfc, exp,
+    sqrt), and much tighter than arb's midpoint-radius bound on wide balls."""
+
+    def g(x):
+        x = _ball(x)
+        if x.rad() == 0 or not x.is_finite():
+            return f(x)
+        return f(x.lower()).union(f(x.upper()))
+
+    return g
+
+
+ARB_NAMESPACE = {
+    "_ipow": _ipow,
+    "arb": arb,
+    "_sqrt": lambda x: _ball(x).sqrt(),
+    "_exp": _monotone(lambda x: x.exp()),
+    "_erf": _monotone(lambda x: x.erf()),
+    "_erfc": _monotone(lambda x: x.erfc()),
+    "_pow": lambda b, x: _ball(b) ** _ball(x),
+}
+
+
+def generate_arb(args, exprs):
+    """A function of arb balls ``args`` returning enclosures of ``exprs`` (a list)."""
+    settings = {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": False, "user_functions": {}}
+    f = sp.lambdify(args, exprs, modules=[ARB_NAMESPACE], printer=ArbPrinter(settings), cse=True)
+
+    def balls(*xs):
+        return [_ball(v) for v in f(*xs)]  # constant entries (an exact 0) come back as balls too
+
+    return balls

@@ -1,0 +1,90 @@
+"""Ball-arithmetic proofs (python-flint arb): the generated ball kernels enclose the float64 and
+mpmath values; Proposition 9 is certified for a whole interval of lam; a proof that cannot close
+says so."""
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from flint import arb, ctx
+
+from slr_verify.certify import stationary_points_on_M
+from slr_verify.certify.manifold import ball
+from slr_verify.kernels.arb import generate_arb
+from slr_verify.kernels.certified import manifold_gradient_arb, manifold_sign_system_arb
+from slr_verify.kernels.steps import reduced_map_kernels
+from slr_verify.symbolic.risk import S
+
+G4B = dict(gamma=0.5**0.5, d=400, L=10)
+
+
+def test_ball_kernels_enclose_the_float64_gradient():
+    """The enclosure of (g_kappa, g_nu) at exact float points contains the float64 kernel's value
+    up to its round-off, and the ball is tight (radius < 1e-40 at 192 bits)."""
+    G, _ = manifold_gradient_arb()
+    g = reduced_map_kernels().g
+    rng = np.random.default_rng(0)
+    old = ctx.prec
+    ctx.prec = 192
+    try:
+        for _ in range(20):
+            k, n, lam = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.01, 1.5)
+            enc = G(arb(k), arb(n), arb(lam), arb(G4B["gamma"]), arb(400), arb(10))
+            ref = g(k, n, lam, G4B["gamma"], 400, 10)
+            for e, r in zip(enc, ref):
+                assert e.rad() < 1e-40
+                assert abs(float(e.mid()) - float(r)) <= 1e-13 * max(1.0, abs(float(r)))
+    finally:
+        ctx.prec = old
+
+
+def test_ball_printer_keeps_rationals_exact_and_powers_of_balls_around_zero():
+    x = sp.Symbol("x", real=True)
+    f = generate_arb((x,), [sp.Rational(1, 3) * x**2 - x**3 + sp.sqrt(x**2 + 1)])
+    v = f(ball(-1e-3, 1e-3))[0]
+    assert v.is_finite() and v.contains(1) and v.rad() < 1e-5
+    (w,) = f(arb(3))
+    with mpmath.workdps(50):
+        assert w.contains(arb(str(mpmath.mpf(1) / 3 * 9 - 27 + mpmath.sqrt(10))))
+    with pytest.raises(ValueError, match="float"):
+        generate_arb((x,), [sp.Float(0.1) * x])
+
+
+def test_proposition9_certified_for_all_lam():
+    """The Done-when setting: gamma^2 = 1/2, d = 400, L = 10, every lam in [0.01, 1]."""
+    c = stationary_points_on_M((0.01, 1.0), eps=0.0, **G4B)
+    assert c.proved and c.failure is None
+    assert len(c.boxes) == 5
+    for (kl, kh), (nl, nh) in c.boxes:
+        inside = [p for p in [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)] if kl <= p[0] <= kh and nl <= p[1] <= nh]
+        assert len(inside) == 1
+    assert c.seconds < 120
+
+
+def test_certificate_agrees_with_a_float_scan():
+    """Independent: on a fine float grid the projected gradient is small only near the five points
+    (at lam <= 0.1: for larger lam the factor P of g_kappa falls to 1e-20 near |kappa| = 1 and a
+    float threshold means nothing there; the ball-arithmetic proof has no such limit)."""
+    k, n = np.meshgrid(np.linspace(-1, 1, 301), np.linspace(-1, 1, 301))
+    for lam in (0.01, 0.05, 0.1):
+        gk, gn = reduced_map_kernels().g(k, n, lam, G4B["gamma"], 400, 10)
+        small = np.hypot((1 - k**2) * gk, (1 - n**2) * gn) < 1e-6 * np.max(np.abs(gn))
+        pts = np.array([(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)], float)
+        dist = np.min(np.hypot(k[small][:, None] - pts[:, 0], n[small][:, None] - pts[:, 1]), axis=1)
+        assert dist.max() < 0.05
+
+
+def test_a_proof_that_cannot_close_says_so():
+    c = stationary_points_on_M((0.01, 1.0), eps=0.0, budget=5, **G4B)
+    assert not c.proved and c.failure and c.boxes == []
+
+
+def test_sign_system_proofs_hold():
+    _, _, proofs = manifold_sign_system_arb()
+    assert all(proofs.values())
+
+
+def test_invalid_interval():
+    with pytest.raises(ValueError, match="lam"):
+        stationary_points_on_M((1.0, 0.5), **G4B)
+    with pytest.raises(ValueError, match="d must be"):
+        stationary_points_on_M((0.1, 0.5), gamma=0.7, d=1, L=10)
