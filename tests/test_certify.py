@@ -88,3 +88,31 @@ def test_invalid_interval():
         stationary_points_on_M((1.0, 0.5), **G4B)
     with pytest.raises(ValueError, match="d must be"):
         stationary_points_on_M((0.1, 0.5), gamma=0.7, d=1, L=10)
+
+
+def test_proposition10_certificates():
+    from slr_verify.certify import alpha_attract, alpha_diffeo, hessian_signs
+    from slr_verify.dynamics import fixed_points as F
+
+    p = dict(lam=0.1, **G4B)
+    assert hessian_signs((0.01, 1.0), **G4B)["proved"]
+    lo, hi = alpha_attract(**p)
+    ref, _ = F.alpha_attract(**p)  # float64 route
+    assert lo <= ref <= hi and hi - lo < 1e-12
+    a_num = F.alpha_max_diffeo(**p, n=81)
+    res = alpha_diffeo(alpha_numeric=a_num, **p)
+    assert res["ratio"] >= 0.9 and res["alpha_upper"] is not None
+    assert res["alpha_certified"] <= a_num <= res["alpha_upper"]
+    # independent float64 checks on both sides of the bracket
+    k, n = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
+    assert F.det_jacobian(k, n, alpha=res["alpha_certified"], **p).min() > 0
+    assert F.det_jacobian(0.0, 0.0, alpha=res["alpha_upper"], **p) < 0
+
+
+def test_alpha_certificate_refuses_a_wrong_guess():
+    """Seeded with twice the numeric alpha_max, the first candidate (0.9 x 0.612, above the true
+    alpha_max) cannot be certified, so nothing is; the upper bound stays valid."""
+    from slr_verify.certify import alpha_diffeo
+
+    res = alpha_diffeo(lam=0.1, alpha_numeric=0.612, budget=20_000, **G4B)
+    assert res["alpha_certified"] == 0.0 and res["alpha_upper"] > 0.306

@@ -3,7 +3,11 @@ inequalities or hold 'for all' parameters in a box (reference section 14).
 
 * :func:`stationary_points_on_M` (Proposition 9): for every lam of an interval at once, the
   tangent gradient of the manifold risk vanishes on [-1, 1]^2 exactly at the five points.
+* :func:`hessian_signs`, :func:`alpha_attract`, :func:`alpha_diffeo` (Proposition 10): the
+  classification for every lam of an interval, the attraction step size, and a certified bracket
+  of alpha_max (det J > 0 on the whole square below it).
 """
 from .manifold import Certificate, stationary_points_on_M
+from .steps import alpha_attract, alpha_diffeo, hessian_signs
 
-__all__ = ["Certificate", "stationary_points_on_M"]
+__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo"]

@@ -9,7 +9,7 @@ from ..symbolic import fixed_points as sfix
 from ..symbolic.risk import S
 from .arb import generate_arb
 
-__all__ = ["manifold_gradient_arb", "manifold_sign_system_arb"]
+__all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb"]
 
 
 @lru_cache(maxsize=None)
@@ -41,3 +41,30 @@ def manifold_sign_system_arb():
     H = [sp.erf(st.c2 * S.kappa) - S.nu, sp.erf(st.c1 * S.kappa)]
     JH = sp.Matrix(H).jacobian((S.kappa, S.nu))
     return generate_arb(args, H), generate_arb(args, list(JH)), dict(st.proofs)
+
+
+@lru_cache(maxsize=None)
+def reduced_map_det_arb():
+    """det of the Jacobian of the reduced PGD map on M (Proposition 10), on arb balls:
+    D(kappa, nu, lam, gamma, d, L, alpha)."""
+    from ..symbolic.dynamics import A
+
+    J = sfix.reduced_jacobian()
+    args = (S.kappa, S.nu, S.lam, S.gamma, S.d, S.L, A)
+    return generate_arb(args, [J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]])
+
+
+@lru_cache(maxsize=None)
+def hessians_arb():
+    """{point: H(lam, gamma, d, L) -> the 4 entries of the Hessian of the manifold risk at that
+    stationary point} (angle coordinates at the corners; :func:`slr_verify.symbolic.fixed_points.hessian_at`)."""
+    args = (S.lam, S.gamma, S.d, S.L)
+    return {pt: generate_arb(args, list(sfix.hessian_at(pt))) for pt in sfix.POINTS}
+
+
+@lru_cache(maxsize=None)
+def corner_gradient_arb():
+    """(|g_kappa|, |g_nu|) at (1, 1) on arb balls, from the factored forms: (P(1)(1 - erf(c2)), -c_n erf(c1))."""
+    st = sfix.structure()
+    args = (S.lam, S.gamma, S.d, S.L)
+    return generate_arb(args, [st.P.subs(S.kappa, 1) * sp.erfc(st.c2), -st.coef_n * sp.erf(st.c1)])
