@@ -116,3 +116,33 @@ def test_alpha_certificate_refuses_a_wrong_guess():
 
     res = alpha_diffeo(lam=0.1, alpha_numeric=0.612, budget=20_000, **G4B)
     assert res["alpha_certified"] == 0.0 and res["alpha_upper"] > 0.306
+
+
+def test_bayes_gap_enclosures_contain_the_quadrature_route():
+    """Independent route: mpmath quadrature of the definition (routes.quad_bayes_gap, 30 digits)
+    lies inside the ball enclosures, including where the gap underflows float64 (d = 1e12)."""
+    from slr_verify import routes
+    from slr_verify.certify.corollary2 import log_bayes_gap_enclosure
+
+    for lam, d, L in [(0.3, 100.0, 1), (1e-3, 1e12, 1), (0.05, 1e6, 30), (2.0, 50.0, 3)]:
+        lo, hi = log_bayes_gap_enclosure(lam=lam, gamma=0.5**0.5, d=d, L=L)
+        with mpmath.workdps(40):
+            ref = float(mpmath.log(routes.quad_bayes_gap(lam=lam, gamma=0.5**0.5, eps=0.0, d=d, L=L, dps=30)))
+        tol = 4e-16 * max(1.0, abs(ref))  # the float rounding of ref itself
+        assert lo - tol <= ref <= hi + tol, (lam, d, L, lo, ref, hi)
+        assert hi - lo < 1e-14 * max(1.0, abs(ref))
+
+
+def test_zetac_enclosure_beyond_float64():
+    from slr_verify.kernels import special
+    from slr_verify.kernels.special_arb import zetac_arb
+
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        z = zetac_arb(arb(1000), arb("0.01"))
+        assert z.lower() > 0 and float(special.zetac(1000.0, 0.01)) == 0.0  # below float64's range
+        lz = z.log()
+        assert abs(float(lz.mid()) - float(special.log_zetac(1000.0, 0.01))) < 1e-15 * abs(float(lz.mid())) + lz.rad()
+    finally:
+        ctx.prec = old

@@ -18,13 +18,14 @@ import numpy as np
 import sympy as sp
 
 from .. import routes
+from ..certify.corollary2 import compare_log_bayes_gap
 from ..kernels import api, special
 from ..model.overlaps import Overlaps
 from ..routes import montecarlo as mc
 from ..symbolic import asymptotics as sasym
 from ..symbolic import linear as slin
 from ..symbolic import risk as srisk
-from .model import Z_MAX, identities, numeric, statistical
+from .model import Z_MAX, Evidence, identities, numeric, statistical
 
 EXACT_RTOL = 1e-12
 _EXACT_WHY = "kernels evaluate O(1) closed-form terms to ~1e-15; 1e-12 leaves room for conditioning, catches any factor 1 + 1e-6"
@@ -223,6 +224,8 @@ def check_corollary2(ctx):
     slopes = {k: (v[-1] - v[-3]) / math.log(ds[-1] / ds[-3]) for k, v in sequences.items()}
     shortfall = max(max(0.0, slopes[(a, b)] + 0.5 * (2 * a - b)) + (0.0 if np.all(np.diff(v[-3:]) < 0) else 1.0)
                     for (a, b), v in sequences.items())
+    pts = [dict(lam=float(d) ** (-a), gamma=gamma, d=float(d), L=max(1, int(round(float(d) ** b)))) for a, b in _COR2_PATHS for d in ds]
+    ball_err, ball_width, _, ball_secs = compare_log_bayes_gap(pts)
     d = 1e12
     c1 = api.bayes_gap(lam=2 / math.sqrt(d), gamma=gamma, eps=0.0, d=d, L=1)          # lam sqrt(d) bounded
     c2 = api.bayes_gap(lam=d**-0.25, gamma=gamma, eps=0.0, d=d, L=int(d**0.5))       # lam sqrt(L) = 1
@@ -232,6 +235,11 @@ def check_corollary2(ctx):
         identities("SymPy limits and series", "Corollary 2's leading orders", sym_checks),
         numeric("log-domain Bayes-gap kernel", "mpmath quadrature of the gap (20 digits), up to d = 1e12", worst, 1e-12,
                 _EXACT_WHY, unit="error of log(gap), relative to max(1, |log gap|)", size={"paths": len(_COR2_PATHS), "d": ds.size}),
+        Evidence("ball arithmetic (arb): the derived gap with zetac enclosed by rigorous integration",
+                 "the float64 log-domain kernel, at every point of the paths up to d = 1e12", "proved (ball arithmetic)",
+                 ball_err, "error of log(gap) against the enclosure, relative to max(1, |log gap|)", 1e-12,
+                 "the enclosures are ~5e-16 wide (one-ulp inputs); the kernel's claimed accuracy is 1e-12",
+                 size={"points": len(pts), "seconds": round(ball_secs, 2)}, details={"widest_enclosure_relative": ball_width}),
         numeric("log-domain Bayes-gap kernel along lam = d^-a, L = d^b", "the predicted decay d^(b - 2a)", shortfall, 0.0,
                 "the gap must decrease over the last three d with a slope <= -(2a - b)/2", unit="slope shortfall", details=details),
         numeric("Bayes-gap kernel at d = 1e12 where a condition fails", "Corollary 2's hypotheses are needed",

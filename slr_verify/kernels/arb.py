@@ -3,7 +3,8 @@ r"""Ball-arithmetic kernels: SymPy expressions -> functions on python-flint ``ar
 Every operation of the generated code is an ``arb`` operation, so the result is an enclosure: a
 ball certain to contain the exact value for every point of the argument balls. Integers stay exact
 Python integers (integer powers are products, so balls around 0 stay defined), rationals become exact ball
-quotients, pi is ``arb.pi()``, and erf, erfc, exp, sqrt call arb's rigorous functions. The working
+quotients, pi is ``arb.pi()``, erf, erfc, exp, sqrt, asin, log call arb's rigorous functions, and
+zeta, zetac the enclosures of :mod:`.special_arb` (rigorous integration of the Owen-T form). The working
 precision is ``flint.ctx.prec`` (bits) at the time of the call.
 
 Reference section 14 (evidence tiers): these kernels are the route of the ``proved (ball
@@ -15,7 +16,7 @@ import sympy as sp
 from flint import arb
 from sympy.printing.pycode import PythonCodePrinter
 
-from ..symbolic.zeta import zeta, zetac
+from .special_arb import zeta_arb, zetac_arb
 
 __all__ = ["ArbPrinter", "ARB_NAMESPACE", "generate_arb"]
 
@@ -59,9 +60,16 @@ class ArbPrinter(PythonCodePrinter):
         return "_exp(%s)" % self._print(e.args[0])
 
     def _print_zeta(self, e):
-        raise NotImplementedError("zeta has no ball kernel yet (needs a rigorous integral of the Owen-T form)")
+        return "_zeta(%s, %s)" % (self._print(e.args[0]), self._print(e.args[1]))
 
-    _print_zetac = _print_zeta
+    def _print_zetac(self, e):
+        return "_zetac(%s, %s)" % (self._print(e.args[0]), self._print(e.args[1]))
+
+    def _print_asin(self, e):
+        return "_asin(%s)" % self._print(e.args[0])
+
+    def _print_log(self, e):
+        return "_log(%s)" % self._print(e.args[0])
 
 
 def _ipow(b, n):
@@ -97,6 +105,10 @@ ARB_NAMESPACE = {
     "_exp": _monotone(lambda x: x.exp()),
     "_erf": _monotone(lambda x: x.erf()),
     "_erfc": _monotone(lambda x: x.erfc()),
+    "_asin": _monotone(lambda x: x.asin()),
+    "_log": _monotone(lambda x: x.log()),
+    "_zeta": lambda t, g: zeta_arb(_ball(t), _ball(g)),
+    "_zetac": lambda t, g: zetac_arb(_ball(t), _ball(g)),
     "_pow": lambda b, x: _ball(b) ** _ball(x),
 }
 

@@ -9,7 +9,8 @@ from ..symbolic import fixed_points as sfix
 from ..symbolic.risk import S
 from .arb import generate_arb
 
-__all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb"]
+__all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
+           "bayes_gap_arb"]
 
 
 @lru_cache(maxsize=None)
@@ -68,3 +69,12 @@ def corner_gradient_arb():
     st = sfix.structure()
     args = (S.lam, S.gamma, S.d, S.L)
     return generate_arb(args, [st.P.subs(S.kappa, 1) * sp.erfc(st.c2), -st.coef_n * sp.erf(st.c1)])
+
+
+@lru_cache(maxsize=None)
+def bayes_gap_arb():
+    """Corollary 2's Bayes gap R(k*, v*) - eps^2 (the derived complement form,
+    :func:`slr_verify.symbolic.risk.bayes_gap_expr`) on arb balls: G(lam, gamma, d, L)."""
+    from ..symbolic.risk import bayes_gap_expr
+
+    return generate_arb((S.lam, S.gamma, S.d, S.L), [bayes_gap_expr()])

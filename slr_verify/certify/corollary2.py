@@ -1,0 +1,46 @@
+"""Corollary 2 by ball arithmetic: enclosures of the Bayes gap where float64 cannot represent it
+(reference section 6), compared with the float64 log-domain kernel."""
+from __future__ import annotations
+
+import time
+
+from flint import arb, ctx
+
+from ..kernels import api
+from ..kernels.certified import bayes_gap_arb
+from ..model.params import check_params
+from .manifold import _fuzzy
+
+__all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
+
+
+def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
+    """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide."""
+    check_params(lam, gamma, eps, d, L)
+    old = ctx.prec
+    ctx.prec = int(prec)
+    try:
+        gap = bayes_gap_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))[0]
+        if not gap.lower() > 0:
+            raise ArithmeticError(f"the gap enclosure {gap} does not exclude 0 at {prec} bits")
+        lg = gap.log()
+        return float(lg.lower()), float(lg.upper())
+    finally:
+        ctx.prec = old
+
+
+def compare_log_bayes_gap(points, prec=128):
+    """For each point (dict of lam, gamma, d, L): the enclosure of log gap, the float64 kernel's
+    value, and its error relative to max(1, |log gap|) measured against the enclosure's midpoint
+    (plus the enclosure's half-width). Returns (worst error, widest relative enclosure, rows)."""
+    t0 = time.perf_counter()
+    rows, worst, widest = [], 0.0, 0.0
+    for p in points:
+        lo, hi = log_bayes_gap_enclosure(**p, prec=prec)
+        f = float(api.log_bayes_gap(eps=0.0, **p))
+        mid, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        scale = max(1.0, abs(mid))
+        err = (abs(f - mid) + half) / scale
+        worst, widest = max(worst, err), max(widest, half / scale)
+        rows.append(dict(p, enclosure=(lo, hi), float64=f, error=err))
+    return worst, widest, rows, time.perf_counter() - t0
