@@ -146,3 +146,13 @@ def test_zetac_enclosure_beyond_float64():
         assert abs(float(lz.mid()) - float(special.log_zetac(1000.0, 0.01))) < 1e-15 * abs(float(lz.mid())) + lz.rad()
     finally:
         ctx.prec = old
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gamma,d,L,lam", [(0.3, 80, 10, (0.05, 2.0)), (1.5, 1000, 3, (0.01, 0.5)), (0.5**0.5, 400, 10, (0.001, 1.5))])
+def test_proposition9_certified_other_settings(gamma, d, L, lam):
+    from slr_verify.certify import hessian_signs
+
+    c = stationary_points_on_M(lam, gamma=gamma, d=d, L=L)
+    assert c.proved and len(c.boxes) == 5, c.failure
+    assert hessian_signs(lam, gamma=gamma, d=d, L=L)["proved"]
