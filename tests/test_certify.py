@@ -156,3 +156,22 @@ def test_proposition9_certified_other_settings(gamma, d, L, lam):
     c = stationary_points_on_M(lam, gamma=gamma, d=d, L=L)
     assert c.proved and len(c.boxes) == 5, c.failure
     assert hessian_signs(lam, gamma=gamma, d=d, L=L)["proved"]
+
+
+def test_off_M_family_point_enclosure():
+    """theta* enclosed; the 50-digit mpmath root of R_theta (an independent solve, dynamics.offM)
+    lies inside; eta = -1 gives -theta*."""
+    from slr_verify.certify import off_M_family_point
+    from slr_verify.dynamics import offM
+
+    p = dict(lam=0.1, **G4B)
+    res = off_M_family_point(**p)
+    assert res["proved"] and all(res["proofs"].values())
+    lo, hi = res["theta_star"]
+    with mpmath.workdps(50):
+        ref = float(mpmath.findroot(lambda x: offM.mp_gradient_kernel()(0, 0, x, 1, 0, 0.1, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
+    assert lo - 1e-16 <= ref <= hi + 1e-16 and hi - lo < 1e-14
+    lo2, hi2 = off_M_family_point(eta=-1, **p)["theta_star"]
+    assert abs(lo2 + hi) < 1e-15 and abs(hi2 + lo) < 1e-15
+    with pytest.raises(ValueError, match="eta"):
+        off_M_family_point(eta=0, **p)

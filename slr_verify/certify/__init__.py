@@ -8,6 +8,7 @@ inequalities or hold 'for all' parameters in a box (reference section 14).
   of alpha_max (det J > 0 on the whole square below it).
 """
 from .manifold import Certificate, stationary_points_on_M
+from .offm import off_M_family_point
 from .steps import alpha_attract, alpha_diffeo, hessian_signs
 
-__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo"]
+__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point"]

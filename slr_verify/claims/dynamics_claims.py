@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 
 from ..kernels import api
-from ..certify import alpha_attract, alpha_diffeo, hessian_signs, stationary_points_on_M
+from ..certify import alpha_attract, alpha_diffeo, hessian_signs, off_M_family_point, stationary_points_on_M
 from ..dynamics import fixed_points as F
 from ..dynamics import offM
 from ..dynamics.convergence import converge, tangent_norm
@@ -220,7 +220,15 @@ def check_off_M(ctx, seed=0):
     risk_here = api.risk(0, 0, th, et, 0, lam=S.lam0, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
     details = {"theta_50_digits": mpmath.nstr(rf["theta"], 30), "eta": et, "hessian_eigenvalues": c["hessian_eigenvalues"].tolist(),
                "n_flat": c["n_flat"], "risk": risk_here, "runs_ending_off_M": int(off.sum()), "runs": runs}
+    fam = off_M_family_point(lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, eta=int(np.sign(et)))
+    in_enclosure = fam["theta_star"][0] - 1e-15 <= th <= fam["theta_star"][1] + 1e-15
     return [
+        identities("SymPy: Theorem 1's partials at kappa = nu = rho = 0", "the family k = +-v* is stationary iff theta = theta*",
+                   fam["proofs"]),
+        Evidence("ball arithmetic: theta* enclosed, |theta*| < 1", "existence of the stationary point (realisable)",
+                 "proved (ball arithmetic)", 0.0 if fam["proved"] and in_enclosure else 1.0, "certification failures", 0.0,
+                 "an enclosure excludes or it does not; the refined float theta must lie inside",
+                 details={"theta_star_enclosure": fam["theta_star"], "refined_theta": th}),
         numeric("mpmath 50-digit refinement of Theorem 1's gradient", "stationarity (all partials 0)",
                 float(max(abs(rf["partials"][i]) for i in (0, 1, 2, 4))), 1e-30, "50 digits leave 1e-30 far above round-off",
                 unit="max abs partial", details=details),

@@ -10,7 +10,7 @@ from ..symbolic.risk import S
 from .arb import generate_arb
 
 __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
-           "bayes_gap_arb"]
+           "bayes_gap_arb", "theta_star_arb"]
 
 
 @lru_cache(maxsize=None)
@@ -78,3 +78,10 @@ def bayes_gap_arb():
     from ..symbolic.risk import bayes_gap_expr
 
     return generate_arb((S.lam, S.gamma, S.d, S.L), [bayes_gap_expr()])
+
+
+@lru_cache(maxsize=None)
+def theta_star_arb():
+    """theta*(eta, lam, gamma, d) of the stationary family off M on arb balls, and the SymPy proofs."""
+    theta_star, proofs = sfix.off_M_family()
+    return generate_arb((S.eta, S.lam, S.gamma, S.d), [theta_star]), proofs
