@@ -175,3 +175,24 @@ def test_off_M_family_point_enclosure():
     assert abs(lo2 + hi) < 1e-15 and abs(hi2 + lo) < 1e-15
     with pytest.raises(ValueError, match="eta"):
         off_M_family_point(eta=0, **p)
+
+
+def test_zetac_float64_within_its_condition_number_of_the_enclosures():
+    """The float64 zetac against arb enclosures (rigorous integration) across the tail regime:
+    relative error at most 4 |log zetac| ulps (zetac's condition number in t, ~|log zetac|)."""
+    from slr_verify.kernels import special
+    from slr_verify.kernels.special_arb import zetac_arb
+
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        for t in np.linspace(0.6, 30, 25):
+            for g in (0.01, 0.25, 1.0, 3.0):
+                z = float(special.zetac(t, g))
+                if z == 0.0:
+                    continue
+                ref = zetac_arb(arb(float(t)), arb(g))
+                m = float(ref.mid())
+                assert abs(z - m) <= 4 * 2.2e-16 * max(1.0, abs(np.log(m))) * m
+    finally:
+        ctx.prec = old

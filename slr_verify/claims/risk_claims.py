@@ -45,7 +45,9 @@ def random_overlaps(rng, n):
     v = rng.standard_normal((n, 4))
     k /= np.linalg.norm(k, axis=1, keepdims=True)
     v /= np.linalg.norm(v, axis=1, keepdims=True)
-    return [(k[i, 0], v[i, 1], v[i, 0], k[i, 1], float(k[i] @ v[i])) for i in range(n)]
+    e = np.eye(4)
+    ov = Overlaps.from_vectors(k, v, e[0], e[1])
+    return [tuple(float(x[i]) for x in ov) for i in range(n)]
 
 
 def random_params(rng):

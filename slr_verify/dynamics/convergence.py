@@ -2,7 +2,7 @@ r"""Runs continued to convergence, and the stopping rule (reference section 13).
 
 An end point counts only when the run has converged: the Riemannian (tangent) gradient
 :math:`\|(I - kk^\top)\nabla_k R\|^2 + \|(I - vv^\top)\nabla_v R\|^2` is below a stated tolerance.
-The norms come from the five partials and the Gram matrix of (k, v, k*, v*).
+The norms are generated from the symbolic PGD map (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`).
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numpy as np
 
 from ..kernels import generated as G
 from ..model.overlaps import Overlaps
+from .offM import tangent_gradient_norms
 from .runners import overlap_pgd
 
 __all__ = ["tangent_norm", "converge"]
@@ -17,13 +18,10 @@ __all__ = ["tangent_norm", "converge"]
 
 def tangent_norm(ov, *, lam, gamma, d, L):
     """sqrt(|tan_k|^2 + |tan_v|^2) of R_lam at overlaps ``ov`` (arrays of one batch shape)."""
-    ov = Overlaps(*[np.asarray(x, dtype=float) for x in ov])
-    Rk, Rn, Rt, Re, Rr = (np.asarray(x, dtype=float) for x in G.risk_and_gradient_kernel()(*ov, lam, gamma, 0.0, d, L)[1:])
-    Gm = ov.gram()
-    ck = np.stack([-(Rk * ov.kappa + Re * ov.eta + Rr * ov.rho), Rr + 0 * Rk, Rk, Re], -1)  # tan_k in (k, v, k*, v*)
-    cv = np.stack([Rr + 0 * Rk, -(Rn * ov.nu + Rt * ov.theta + Rr * ov.rho), Rt, Rn], -1)
-    q = lambda c: np.einsum("...i,...ij,...j->...", c, Gm, c)
-    return np.sqrt(np.maximum(q(ck), 0) + np.maximum(q(cv), 0))
+    ov = [np.asarray(x, dtype=float) for x in ov]
+    grads = G.risk_and_gradient_kernel()(*ov, lam, gamma, 0.0, d, L)[1:]
+    tk, tv = tangent_gradient_norms(ov, grads)
+    return np.sqrt(np.maximum(tk, 0) + np.maximum(tv, 0))
 
 
 def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chunk=20_000):

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.steps import reduced_map_kernels
+from ..kernels.steps import POINTS, reduced_map_kernels
 
 __all__ = ["POINTS", "CORNERS", "jacobian_at", "hessian_at", "classify_point", "alpha_fixed_bound", "alpha_attract",
            "mirror_fixed_point", "map_numeric", "det_jacobian", "alpha_max_diffeo", "predicted_rates"]
 
-CORNERS = [(1, 1), (-1, -1), (1, -1), (-1, 1)]
-#: the five stationary points of Proposition 9
-POINTS = [(0, 0)] + CORNERS
+#: the four corners of the square (the stationary points of Proposition 9 other than (0, 0))
+CORNERS = [p for p in POINTS if p != (0, 0)]
 
 
 def map_numeric(kappa, nu, *, lam, gamma, d, L, alpha):

@@ -30,21 +30,19 @@ import numpy as np
 from scipy import optimize
 
 from ..kernels import generated as G
-from ..kernels.steps import mp_gradient_kernel, overlap_map_kernel
+from ..kernels.steps import mp_gradient_kernel, overlap_map_kernel, tangent_norm_kernels
 from ..model.overlaps import Overlaps
+from .sgd import sphere_step
 
 __all__ = ["find_stationary_points_off_M", "tangent_gradient_norms", "classify", "theta_star_closed_form"]
 
 def tangent_gradient_norms(ov, grads):
     """|(I - k k^T) grad_k R|^2 and |(I - v v^T) grad_v R|^2 from the overlaps and the partials
-    (any number type: float or mpmath), via the Gram matrix of (k, v, k*, v*)."""
-    k, n, t, e, r = ov
-    Rk, Rn, Rt, Re, Rr = grads
-    Gm = Overlaps(*ov).gram()  # object entries for mpmath numbers
-    ck = [-(Rk * k + Re * e + Rr * r), Rr, Rk, Re]  # coefficients of tan_k in (k, v, k*, v*)
-    cv = [Rr, -(Rn * n + Rt * t + Rr * r), Rt, Rn]
-    q = lambda c: sum(c[i] * Gm[i][j] * c[j] for i in range(4) for j in range(4))
-    return q(ck), q(cv)
+    (floats or arrays: float64; mpmath numbers: at the working precision), generated from the
+    symbolic map (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`)."""
+    K = tangent_norm_kernels()
+    f = K.mp if any(isinstance(x, mpmath.mpf) for x in (*ov, *grads)) else K.f64
+    return tuple(f(*ov, *grads))
 
 
 def theta_star_closed_form(lam, gamma, d, L):
@@ -172,9 +170,7 @@ def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
         Rk, Rn, Rt, Re, Rr = (float(x) for x in gk(*Overlaps.from_vectors(kk, vv, ks, vs), lam, gamma, 0.0, d, L)[1:])
         gk_ = Rk * ks + Re * vs + Rr * vv
         gv_ = Rn * vs + Rt * ks + Rr * kk
-        k1 = kk - alpha * (gk_ - (kk @ gk_) * kk)
-        v1 = vv - alpha * (gv_ - (vv @ gv_) * vv)
-        k1, v1 = k1 / np.linalg.norm(k1), v1 / np.linalg.norm(v1)
+        k1, v1 = sphere_step(kk, gk_, alpha), sphere_step(vv, gv_, alpha)  # Definition 1
         # back to chart coordinates (first order: tangent components)
         return np.concatenate([Tk @ (k1 - k), Tv @ (v1 - v)])
 

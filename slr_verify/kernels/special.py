@@ -119,10 +119,8 @@ def zetac_scalar(t, g):
         if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
             return e * e + _tetrachoric(s, r, exp=math.exp, scalar=True)
         return e * e + max(float(_owen(s, a, math.erf, math.erfc)), 0.0)
-    c = s * s  # the tail form of log_zetac, with Python floats around the fixed quadrature
-    ex = sc.erfcx(s)
-    inner = 4.0 / math.pi * float(_tail_J(np.asarray(c), np.asarray(g * g))) + ex * ex * math.exp(-c * (1.0 - a * a))
-    return math.exp(-c * (1.0 + a * a)) * inner
+    log_scale, inner = _tail(np.asarray(s), np.asarray(a), np.asarray(g * g))  # the tail form of log_zetac
+    return math.exp(float(log_scale)) * float(inner)
 
 
 def zeta_scalar(t, g):
@@ -203,6 +201,14 @@ def _tail_J(c, g2):
     return np.sum(f * _DE_WEIGHT, axis=-1) * width[..., 0]
 
 
+def _tail(s, a, g2):
+    r"""The tail form :math:`\bar\zeta = e^{-c(1+a^2)}\,[\frac4\pi J + \operatorname{erfcx}(s)^2 e^{-c(1-a^2)}]`, c = s^2:
+    returns (the log of the scale factor, the bracket), both finite where the value underflows."""
+    c = s * s
+    ex = sc.erfcx(s)
+    return -c * (1.0 + a * a), 4.0 / math.pi * _tail_J(c, g2) + ex * ex * np.exp(-c * (1.0 - a * a))
+
+
 def log_zetac(t, g):
     r"""Natural log of :math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2]`, finite even where
     the value underflows float64 (t up to ~1e150): the form in which Corollary 2's Bayes gap
@@ -218,10 +224,8 @@ def log_zetac(t, g):
         out[direct] = np.log(ec * ec + erf_variance(td, np.sqrt(g2[direct])))
     tail = ~direct
     if np.any(tail):
-        c, at = s[tail] ** 2, a[tail]
-        ex = sc.erfcx(s[tail])
-        inner = 4.0 / math.pi * _tail_J(c, g2[tail]) + ex * ex * np.exp(-c * (1.0 - at * at))
-        out[tail] = -c * (1.0 + at * at) + np.log(inner)
+        log_scale, inner = _tail(s[tail], a[tail], g2[tail])
+        out[tail] = log_scale + np.log(inner)
     return out
 
 
@@ -232,7 +236,10 @@ def alpha_of(g):
 
 def zetac(t, g):
     r"""Float64 :math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2] = 1 - 2\operatorname{erf}(t/\alpha) + \zeta_g(t)`,
-    with full relative accuracy down to the float64 underflow threshold (reference section 6)."""
+    down to the float64 underflow threshold (reference section 6). The relative error is about
+    |log zetac| ulps (measured against arb enclosures: <= 3.4e-13 where zetac ~ 1e-254): that is
+    zetac's own condition number in t, so the value is exact for inputs within a few ulps;
+    :func:`log_zetac` keeps the log to ~1e-16 relative."""
     return np.exp(log_zetac(t, g))
 
 

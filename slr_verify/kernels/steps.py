@@ -40,9 +40,11 @@ from .codegen import PolyKernel, bind_levels, coefficient_array, generate, gener
 
 __all__ = ["kappa_atoms", "GradientKernel", "gradient_poly_kernel", "manifold_gradient_poly_kernel", "map_poly_kernel",
            "reduced_map_poly_kernel", "OverlapStep", "ReducedStep", "reduced_step_kernel", "reduced_map_kernels",
-           "overlap_map_kernel", "mp_gradient_kernel", "coefficient_array"]
+           "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "coefficient_array", "POINTS"]
 
 S = srisk.S
+#: the five stationary points of Proposition 9 on M (from the symbolic layer)
+POINTS = list(sfix.POINTS)
 
 
 # --------------------------------------------------------------------------- kappa atoms
@@ -296,3 +298,14 @@ def overlap_map_kernel():
 def mp_gradient_kernel():
     """Theorem 1's five partials at mpmath precision, of (overlaps, lam, gamma, d, L)."""
     return generate_mp(tuple(srisk.OVERLAPS) + _GRAD_PARAMS4, list(srisk.theorem1_gradient()))
+
+
+@lru_cache(maxsize=None)
+def tangent_norm_kernels():
+    """The squared tangent-gradient norms (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`) of
+    (overlaps, partials): ``f64`` (NumPy, broadcasting) and ``mp`` (mpmath, working precision)."""
+    from types import SimpleNamespace
+
+    args = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS)
+    exprs = list(sdyn.tangent_norms_sq())
+    return SimpleNamespace(f64=generate(args, exprs), mp=generate_mp(args, exprs))

@@ -104,8 +104,6 @@ def _check(name, value, kind):
         _val.positive(name, value)
     elif kind == "nonnegative":
         _val.nonnegative(name, value)
-    elif kind == "integer":
-        _val.integer_at_least(name, value, 1)
     return _scalar(name, value)
 
 

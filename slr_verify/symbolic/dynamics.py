@@ -46,6 +46,7 @@ __all__ = [
     "reduced_map_spec",
     "lemma4_identities",
     "pgd_identities",
+    "tangent_norms_sq",
 ]
 
 S = srisk.S
@@ -101,6 +102,14 @@ def overlap_map():
     Nk, Nn, Nt, Ne, Nr, nk2, nv2 = overlap_map_numerators()
     nk, nv = sp.sqrt(nk2), sp.sqrt(nv2)
     return (Nk / nk, Nn / nv, Nt / nv, Ne / nk, Nr / (nk * nv))
+
+
+@lru_cache(maxsize=None)
+def tangent_norms_sq():
+    """(|(I - k k^T) grad_k R|^2, |(I - v v^T) grad_v R|^2) in the overlaps and ``PARTIALS``: the
+    Riemannian gradient's size, the stopping rule of runs and the stationarity test off M."""
+    u = update_vectors()
+    return inner(u.tan_k, u.tan_k), inner(u.tan_v, u.tan_v)
 
 
 def on_M():
