@@ -103,13 +103,14 @@ def generate_scalar(args, exprs, cse=True):
     return sp.lambdify(args, exprs, modules=[SCALAR_NAMESPACE, "math"], cse=cse, printer=ScalarPrinter(dict(_SETTINGS)))
 
 
-def generate_mp(args, exprs):
-    """mpmath function of ``args`` computing ``exprs`` at the working precision ``mpmath.mp.dps``."""
+def generate_mp(args, exprs, cse=False):
+    """mpmath function of ``args`` computing ``exprs`` at the working precision ``mpmath.mp.dps``
+    (``cse=True`` shares subexpressions: for long lists such as Hessians)."""
     import mpmath
 
     ns = {"slr_zeta": lambda t, g: special.zeta_mp(t, g, dps=mpmath.mp.dps),
           "slr_zetac": lambda t, g: special.zetac_mp(t, g, dps=mpmath.mp.dps)}
-    return sp.lambdify(args, exprs, modules=[ns, "mpmath"], printer=MpKernelPrinter(dict(_SETTINGS)))
+    return sp.lambdify(args, exprs, modules=[ns, "mpmath"], cse=cse, printer=MpKernelPrinter(dict(_SETTINGS)))
 
 
 def hoisted(array_args, param_args, exprs):

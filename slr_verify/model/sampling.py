@@ -21,7 +21,7 @@ from .overlaps import Overlaps
 
 __all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "seed_int", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
-           "initial_overlaps", "int_at_least", "sample_full", "scalar",
+           "initial_overlaps", "initial_overlaps_exact", "int_at_least", "sample_full", "scalar",
            "count_at_least"]
 
 #: Samples per independently seeded block (the unit of reproducibility).
@@ -180,3 +180,35 @@ def draw_problem(rng, runs, d, on_M):
 def initial_overlaps(seed, runs, d, on_M=False) -> Overlaps:
     """The overlaps of :func:`draw_problem`'s initial points (seeded), arrays of shape (runs,)."""
     return Overlaps.from_vectors(*draw_problem(np.random.default_rng(seed), runs, d, on_M))
+
+
+def initial_overlaps_exact(seed, runs, d) -> Overlaps:
+    r"""The overlaps of k, v independent and uniform on S^{d-1}, drawn d-free from their exact law
+    (reference section 13), arrays of shape (runs,).
+
+    With k = g/|g|, g ~ N(0, I_d): (kappa, eta) = (g_1, g_2)/|g| and |g|^2 = g_1^2 + g_2^2 + C_k,
+    C_k ~ chi^2_{d-2}; likewise (theta, nu) from h; and k_perp . v_perp = |k_perp| |v_perp| c, where
+    the cosine c of two independent uniform directions of R^{d-2} is the first coordinate of a
+    uniform point of S^{d-3}: c = z / sqrt(z^2 + chi^2_{d-3}) (d >= 4), a random sign (d = 3), and
+    k_perp = v_perp = 0 (d = 2). ``seed``: an integer or a ``numpy.random.SeedSequence``.
+    """
+    runs = count_at_least("runs", runs, 1)
+    d = count_at_least("d", d, 2)
+    rng = np.random.default_rng(seed)
+    g = rng.standard_normal((2, runs))
+    h = rng.standard_normal((2, runs))
+    ck = rng.chisquare(d - 2, runs) if d > 2 else np.zeros(runs)
+    cv = rng.chisquare(d - 2, runs) if d > 2 else np.zeros(runs)
+    if d >= 4:
+        z = rng.standard_normal(runs)
+        c = z / np.sqrt(z**2 + rng.chisquare(d - 3, runs))
+    elif d == 3:
+        c = rng.choice([-1.0, 1.0], runs)
+    else:
+        c = np.zeros(runs)
+    nk = np.sqrt(g[0] ** 2 + g[1] ** 2 + ck)
+    nv = np.sqrt(h[0] ** 2 + h[1] ** 2 + cv)
+    kappa, eta = g[0] / nk, g[1] / nk
+    theta, nu = h[0] / nv, h[1] / nv
+    rho = kappa * theta + eta * nu + np.sqrt(ck * cv) / (nk * nv) * c
+    return Overlaps(kappa, nu, theta, eta, rho)

@@ -47,6 +47,7 @@ __all__ = [
     "lemma4_identities",
     "pgd_identities",
     "tangent_norms_sq",
+    "overlap_map_jacobian",
 ]
 
 S = srisk.S
@@ -110,6 +111,15 @@ def tangent_norms_sq():
     Riemannian gradient's size, the stopping rule of runs and the stationarity test off M."""
     u = update_vectors()
     return inner(u.tan_k, u.tan_k), inner(u.tan_v, u.tan_v)
+
+
+@lru_cache(maxsize=None)
+def overlap_map_jacobian():
+    """The derivatives of the five-overlap map in the overlaps and in the partials: a 5 x 10
+    matrix (columns kappa, ..., rho, R_kappa, ..., R_rho). Composed with Theorem 1's Hessian it
+    gives the Jacobian of one PGD step in the overlaps (Newton on the fixed points)."""
+    F = sp.Matrix(overlap_map())
+    return F.jacobian(list(srisk.OVERLAPS) + list(PARTIALS))
 
 
 def on_M():

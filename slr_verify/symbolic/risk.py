@@ -39,6 +39,7 @@ __all__ = [
     "token_moments",
     "theorem1_risk",
     "theorem1_gradient",
+    "theorem1_hessian",
     "risk_given_location",
     "oracle_point",
     "manifold_point",
@@ -107,6 +108,15 @@ def theorem1_gradient() -> tuple:
     """The five partial derivatives of Theorem 1's risk, in the order of ``OVERLAPS``."""
     R = theorem1_risk()
     return tuple(sp.diff(R, x) for x in OVERLAPS)
+
+
+@lru_cache(maxsize=None)
+def theorem1_hessian() -> tuple:
+    """The 5 x 5 second partial derivatives of Theorem 1's risk (row-major tuple of 25, in the
+    order of ``OVERLAPS``): the Riemannian Hessian on the spheres is built from them and the
+    gradient (reference section 13)."""
+    g = theorem1_gradient()
+    return tuple(sp.diff(g[i], x) for i in range(5) for x in OVERLAPS)
 
 
 def risk_given_location(j: int, L: int) -> sp.Expr:

@@ -1,0 +1,27 @@
+"""Kernels of the landscape search (reference section 13), generated from SymPy: Theorem 1 with
+its gradient and Hessian in the overlaps, and the five-overlap PGD map with its Jacobian in
+(overlaps, partials), in float64 (the batched Newton search) and in mpmath (refinement and
+classification at high precision)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from types import SimpleNamespace
+
+from ..symbolic import dynamics as sdyn
+from ..symbolic import risk as srisk
+from .codegen import generate, generate_mp
+
+__all__ = ["fixed_point_kernels"]
+
+_ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
+_MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
+
+
+@lru_cache(maxsize=None)
+def fixed_point_kernels():
+    """``risk_f64``/``risk_mp``: (overlaps, lam, gamma, eps, d, L) -> [R, 5 partials, 25 second
+    partials]; ``map_f64``/``map_mp``: (overlaps, partials, alpha) -> [F (5), dF (5 x 10, row-major)]."""
+    r = [srisk.theorem1_risk(), *srisk.theorem1_gradient(), *srisk.theorem1_hessian()]
+    m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
+    return SimpleNamespace(risk_f64=generate(_ARGS, r), map_f64=generate(_MAP_ARGS, m),
+                           risk_mp=generate_mp(_ARGS, r, cse=True), map_mp=generate_mp(_MAP_ARGS, m, cse=True))

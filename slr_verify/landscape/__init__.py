@@ -1,0 +1,8 @@
+"""The landscape of R_lam beyond the manifold M (reference section 13): all stationary points on
+the product of spheres and their Riemannian Hessians, the global minimiser as a function of lam,
+the oracle's window, and the basins of sphere-initialised PGD."""
+from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
+from .stationary import StationaryPoint, canonical, classify, refine, stationary_points, SYMMETRIES
+
+__all__ = ["StationaryPoint", "stationary_points", "canonical", "classify", "refine", "SYMMETRIES", "realise", "orbit_dimension",
+           "partials", "riemannian_spectrum"]

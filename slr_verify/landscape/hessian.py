@@ -1,0 +1,184 @@
+r"""The Riemannian gradient and Hessian of R_lam on S^{d-1} x S^{d-1}, from the five overlaps
+(reference section 13).
+
+R(k, v) = R~(o(k, v)) with o = (k.k*, v.v*, v.k*, k.v*, k.v). Every configuration is realised in
+R^4 with k* = e1, v* = e2:
+
+.. math::
+
+    k = (\kappa, \eta, a, 0),\quad v = (\theta, \nu, b, c),\qquad a = \sqrt{1 - \kappa^2 - \eta^2},\;
+    ab = \rho - \kappa\theta - \eta\nu,\; c = \sqrt{1 - \theta^2 - \nu^2 - b^2}.
+
+By the chain rule the Euclidean gradient is :math:`\nabla_k R = R_\kappa e_1 + R_\eta e_2 + R_\rho v`,
+:math:`\nabla_v R = R_\theta e_1 + R_\nu e_2 + R_\rho k` and the Euclidean Hessian is
+:math:`J^\top \nabla^2\tilde R\, J + R_\rho \begin{psmallmatrix}0 & I\\ I & 0\end{psmallmatrix}`
+(J the Jacobian of the overlaps; rho = k.v is the only non-linear overlap). On a product of unit
+spheres the Riemannian Hessian is :math:`P\,\nabla^2 R\,P - \operatorname{diag}(\mu_k P_k, \mu_v P_v)`
+with :math:`\mu_k = k\cdot\nabla_k R`, :math:`\mu_v = v\cdot\nabla_v R`.
+
+The 2(d - 4) directions orthogonal to R^4 decouple: for a unit u orthogonal to k*, v*, k, v, the
+pair of directions (u, 0), (0, u) carries the 2 x 2 block
+:math:`\begin{psmallmatrix}-\mu_k & R_\rho\\ R_\rho & -\mu_v\end{psmallmatrix}`, repeated d - 4 times.
+
+**Flat directions.** Rotations fixing k* and v* leave R invariant, so at a stationary point their
+orbit directions are eigenvectors with eigenvalue 0 that are not instabilities. With k_perp, v_perp
+the components orthogonal to span(k*, v*), the orbit of O(d - 2) has dimension 2d - 7 if k_perp, v_perp
+are independent, d - 3 if they span a line, 0 if both vanish (:func:`orbit_dimension`).
+
+Everything here runs in mpmath at the working precision (``mpmath.mp.dps``) with the partials
+from the generated mpmath kernel, or from float64 partials when the overlaps are floats.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import mpmath
+import numpy as np
+
+from ..kernels.landscape import fixed_point_kernels
+
+__all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
+
+#: squared lengths below this are taken as 0 when a tuple is realised (a boundary point found by
+#: a float64 root finder sits within round-off of the boundary, on either side)
+SNAP = 1e-12
+
+
+def _is_mp(ov):
+    return any(isinstance(x, mpmath.mpf) for x in ov)
+
+
+def realise(ov, snap=None):
+    """k*, v*, k, v in R^4 (rows of an mpmath 4 x 4 matrix) with the five overlaps ``ov``.
+    Squared lengths within ``snap`` of 0 (default :data:`SNAP` for floats, 10^-(dps-5) for
+    mpmath numbers) are set to 0. Raises ``ValueError`` if the tuple is not realisable."""
+    mp = mpmath.mp
+    kappa, nu, theta, eta, rho = (mpmath.mpf(x) for x in ov)
+    if snap is None:
+        snap = mpmath.mpf(10) ** (5 - mp.dps) if _is_mp(ov) else SNAP
+    a2 = 1 - kappa**2 - eta**2
+    if a2 < -snap:
+        raise ValueError(f"overlaps: kappa^2 + eta^2 must be <= 1, got {float(kappa**2 + eta**2)!r}")
+    a = mpmath.sqrt(a2) if a2 > snap else mpmath.mpf(0)
+    p = rho - kappa * theta - eta * nu  # = a b
+    r2 = 1 - theta**2 - nu**2           # = b^2 + c^2
+    if a > 0:
+        b = p / a
+    else:
+        if abs(p) > mpmath.sqrt(snap):
+            raise ValueError(f"overlaps: rho must equal kappa theta + eta nu when k is in span(k*, v*), got {float(p)!r}")
+        b = mpmath.sqrt(max(r2, 0))
+    c2 = r2 - b**2
+    if c2 < -mpmath.sqrt(snap):
+        raise ValueError(f"overlaps: not realisable (Gram matrix not positive semidefinite, deficit {float(c2)!r})")
+    c = mpmath.sqrt(c2) if c2 > snap else mpmath.mpf(0)
+    k = mpmath.matrix([kappa, eta, a, 0])
+    v = mpmath.matrix([theta, nu, b, c])
+    k, v = k / mpmath.norm(k), v / mpmath.norm(v)  # snapping may leave |.| = 1 - O(snap)
+    return mpmath.matrix([[1, 0, 0, 0], [0, 1, 0, 0], list(k), list(v)])
+
+
+def orbit_dimension(ov, d):
+    """Dimension of the orbit of (k, v) under the rotations fixing k* and v*: 2d - 7, d - 3 or 0
+    as k_perp, v_perp span a plane, a line or nothing."""
+    X = realise(ov)
+    a, b, c = X[2, 2], X[3, 2], X[3, 3]
+    tol = mpmath.mpf(10) ** (-mpmath.mp.dps // 2)
+    if abs(a * c) > tol:
+        r = 2
+    elif max(abs(a), abs(b), abs(c)) > tol:
+        r = 1
+    else:
+        r = 0
+    return {2: 2 * int(d) - 7, 1: int(d) - 3, 0: 0}[r]
+
+
+def partials(ov, lam, gamma, eps, d, L):
+    """(R, gradient (5), Hessian (5 x 5)) of Theorem 1 at the overlaps: mpmath numbers at the
+    working precision if any input is an mpmath number, float64 otherwise."""
+    K = fixed_point_kernels()
+    if _is_mp(ov) or isinstance(lam, mpmath.mpf):
+        out = K.risk_mp(*ov, lam, gamma, eps, d, L)
+    else:
+        out = [float(np.asarray(x)) for x in K.risk_f64(*[float(x) for x in ov], lam, gamma, eps, d, L)]
+    return out[0], list(out[1:6]), [list(out[6 + 5 * i:11 + 5 * i]) for i in range(5)]
+
+
+def _tangent_basis(x):
+    """Orthonormal basis (columns) of x^perp in R^4 (x a unit mpmath column)."""
+    cols = [x]
+    for j in range(4):
+        e = mpmath.matrix([int(i == j) for i in range(4)])
+        for q in cols:
+            e = e - (q.T * e)[0] * q
+        n = mpmath.norm(e)
+        if n > mpmath.mpf("0.1"):
+            cols.append(e / n)
+        if len(cols) == 4:
+            break
+    B = mpmath.matrix(4, 3)
+    for j in range(3):
+        for i in range(4):
+            B[i, j] = cols[j + 1][i]
+    return B
+
+
+def overlaps_of(X):
+    """The five overlaps of the rows (k*, v*, k, v) of an mpmath matrix."""
+    ks, vs, k, v = (X[i, :] for i in range(4))
+    dot = lambda x, y: sum(x[j] * y[j] for j in range(4))
+    return (dot(k, ks), dot(v, vs), dot(v, ks), dot(k, vs), dot(k, v))
+
+
+def riemannian_parts(X, *, lam, gamma, eps=0.0, d, L):
+    """At the configuration X (rows k*, v*, k, v of an mpmath matrix): the tangent gradient in the
+    tangent bases (6-vector), the Riemannian Hessian of the R^4 part (6 x 6), the tangent bases
+    (Tk, Tv), the orthogonal block (2 x 2), the risk and (mu_k, mu_v)."""
+    ov = overlaps_of(X)
+    R, g, H = partials(ov if mpmath.mp.dps > 20 else [float(x) for x in ov], lam, gamma, eps, d, L)
+    g = [mpmath.mpf(x) for x in g]
+    H = mpmath.matrix(H)
+    ks, vs, k, v = (X[i, :].T for i in range(4))
+    Rk, Rn, Rt, Re, Rr = g
+    gk = Rk * ks + Re * vs + Rr * v
+    gv = Rt * ks + Rn * vs + Rr * k
+    mu_k, mu_v = (k.T * gk)[0], (v.T * gv)[0]
+    J = mpmath.matrix(5, 8)
+    rows = [(ks, None), (None, vs), (None, ks), (vs, None), (v, k)]
+    for i, (a, b) in enumerate(rows):
+        for j in range(4):
+            J[i, j] = a[j] if a is not None else 0
+            J[i, 4 + j] = b[j] if b is not None else 0
+    E = J.T * H * J
+    for j in range(4):
+        E[j, 4 + j] += Rr
+        E[4 + j, j] += Rr
+    Q = mpmath.matrix(8, 6)
+    Tk, Tv = _tangent_basis(k), _tangent_basis(v)
+    for i in range(4):
+        for j in range(3):
+            Q[i, j] = Tk[i, j]
+            Q[4 + i, 3 + j] = Tv[i, j]
+    Hr = Q.T * E * Q
+    for j in range(3):
+        Hr[j, j] -= mu_k
+        Hr[3 + j, 3 + j] -= mu_v
+    grad = Q.T * mpmath.matrix(list(gk) + list(gv))
+    return SimpleNamespace(grad=grad, hess=(Hr + Hr.T) / 2, Tk=Tk, Tv=Tv, risk=R, mu=(mu_k, mu_v),
+                           block=mpmath.matrix([[-mu_k, Rr], [Rr, -mu_v]]))
+
+
+def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
+    """Spectrum of the Riemannian Hessian of R_lam on S^{d-1} x S^{d-1} at the overlaps ``ov``
+    (floats: float64 partials; mpmath numbers: the working precision).
+
+    Returns a namespace: ``core`` (the 6 eigenvalues of the R^4 part), ``block`` (the 2 eigenvalues
+    of the orthogonal block), ``multiplicity`` (d - 4, of each block eigenvalue), ``flat`` (orbit
+    dimension), ``tangent_norm`` (|Riemannian gradient|), ``risk``, ``mu`` (mu_k, mu_v); all
+    eigenvalues as mpmath numbers."""
+    if int(d) < 4:
+        raise ValueError(f"d must be >= 4 for the landscape (k*, v*, k, v span up to 4 dimensions), got {d!r}")
+    P = riemannian_parts(realise(ov), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    return SimpleNamespace(core=sorted(mpmath.eigsy(P.hess, eigvals_only=True)),
+                           block=sorted(mpmath.eigsy(P.block, eigvals_only=True)), multiplicity=int(d) - 4,
+                           flat=orbit_dimension(ov, d), tangent_norm=mpmath.norm(P.grad), risk=P.risk, mu=P.mu)
