@@ -11,7 +11,7 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels"]
+__all__ = ["fixed_point_kernels", "window_kernels"]
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
@@ -25,3 +25,15 @@ def fixed_point_kernels():
     m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
     return SimpleNamespace(risk_f64=generate(_ARGS, r), map_f64=generate(_MAP_ARGS, m),
                            risk_mp=generate_mp(_ARGS, r, cse=True), map_mp=generate_mp(_MAP_ARGS, m, cse=True))
+
+
+@lru_cache(maxsize=None)
+def window_kernels():
+    """The mechanisms of the oracle's window (:mod:`slr_verify.symbolic.landscape`) as functions of
+    (lam, gamma, d, L) -> [det B, trace B, family gap]: ``f64`` (NumPy) and ``mp`` (mpmath)."""
+    import sympy as sp
+
+    from ..symbolic import landscape as sland
+
+    exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), sland.family_gap()]
+    return SimpleNamespace(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True))
