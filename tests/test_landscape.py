@@ -1,0 +1,145 @@
+"""The landscape beyond M (reference section 13): stationary points, Hessians, the window.
+
+Independent routes: the full-dimensional sampler (law of the initial overlaps, Kolmogorov-Smirnov
+at a fixed seed), finite differences of Theorem 1's float64 risk on explicit vectors in R^6 (the
+Riemannian Hessian), mpmath quadrature of the risk's definition (risks at the window's end and at
+the global minimum), SymPy identities (the oracle's Hessian structure), and sign changes of the
+mechanism functions in float64 (the window's end points).
+"""
+import mpmath
+import numpy as np
+import pytest
+from scipy import stats
+
+from slr_verify import landscape as LS
+from slr_verify.dynamics import offM
+from slr_verify.model.sampling import initial_overlaps, initial_overlaps_exact
+from slr_verify.routes import quad_risk
+from slr_verify.symbolic import landscape as sland
+
+G2 = float(np.sqrt(0.5))
+FIG4B = dict(gamma=G2, d=400, L=10)
+
+
+@pytest.mark.parametrize("d", [4, 5, 40])
+def test_exact_initial_law_matches_vectors_in_R_d(d):
+    """d-free sampler vs uniform vectors in R^d: two-sample KS per overlap (seeded, p > 1e-3)."""
+    a = initial_overlaps_exact(1, 4000, d)
+    b = initial_overlaps(2, 4000, d)
+    for x, y in zip(a, b):
+        assert stats.ks_2samp(x, y).pvalue > 1e-3
+    assert np.all(np.abs(np.array(a)) <= 1 + 1e-12)
+
+
+def test_exact_initial_law_rejects_bad_input():
+    with pytest.raises(ValueError, match="runs"):
+        initial_overlaps_exact(0, 0, 10)
+    with pytest.raises(ValueError, match="d"):
+        initial_overlaps_exact(0, 5, 1)
+
+
+@pytest.fixture(scope="module")
+def points_01():
+    return LS.stationary_points(lam=0.1, starts=150, **FIG4B)
+
+
+def test_stationary_points_at_fig4b(points_01):
+    names = [p.name for p in points_01]
+    # Proposition 9's five points: (0, 0), the oracle and (1, -1) up to the symmetries
+    assert names.count("oracle") == 1 and "on M (Proposition 9)" in names and "corner (Proposition 9)" in names
+    for p in points_01:
+        assert p.tangent_norm < 1e-28  # refined at 40 digits
+    mins = [p for p in points_01 if p.kind == "minimum"]
+    assert [p.name for p in mins] == ["oracle", "k = +-v*"]
+    fam = mins[1]
+    # theta* of the family: reference value of the closed form (ball-arithmetic enclosure in test_certify)
+    assert abs(fam.overlaps[2] - 0.62977226986893) < 1e-13
+
+
+def test_riemannian_hessian_against_finite_differences(points_01):
+    """The k = v* minimum: eigenvalues of the generated Riemannian Hessian vs finite differences of
+    Theorem 1's risk on explicit vectors in R^6 (offM.classify), which represent every direction."""
+    fam = [p for p in points_01 if p.name == "k = +-v*"][0]
+    fd = offM.classify(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
+    ev = np.sort(np.r_[fam.core, np.repeat(fam.block, 2)])  # R^6 = R^4 + 2 orthogonal directions
+    assert np.max(np.abs(ev - fd["hessian_eigenvalues"])) < 1e-4
+    assert fam.flat == 400 - 3 and fam.index == 0
+
+
+def test_saddle_hessian_against_finite_differences(points_01):
+    """A point off M with k_perp, v_perp spanning a line: same comparison, negative eigenvalues included."""
+    p = [q for q in points_01 if q.kind == "saddle" and not q.name][0]
+    kc, vc, ks, vs = np.array(LS.realise(p.overlaps).tolist(), dtype=float)[[2, 3, 0, 1]]
+    from slr_verify.kernels import generated as G
+    from slr_verify.model.overlaps import Overlaps
+
+    m = 6
+    emb = lambda x: np.r_[x, np.zeros(m - 4)]
+    k, v, ks, vs = emb(kc), emb(vc), emb(ks), emb(vs)
+    T = lambda x: np.linalg.qr(np.column_stack([x, np.eye(m)]))[0][:, 1:m].T
+    Tk, Tv = T(k), T(v)
+    risk = G.risk_kernel()
+
+    def f(z):
+        kk, vv = k + z[:m - 1] @ Tk, v + z[m - 1:] @ Tv
+        return float(risk(*Overlaps.from_vectors(kk / np.linalg.norm(kk), vv / np.linalg.norm(vv), ks, vs), 0.1, G2, 0.0, 400, 10))
+
+    n, h = 2 * (m - 1), 1e-4
+    E = np.eye(n) * h
+    H = np.array([[(f(E[i] + E[j]) - f(E[i] - E[j]) - f(-E[i] + E[j]) + f(-E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+    ev = np.sort(np.linalg.eigvalsh(H))
+    ref = np.sort(np.r_[p.core, np.repeat(p.block, 2)])
+    assert np.max(np.abs(ev - ref)) < 1e-3 * max(1, np.max(np.abs(ref)))
+
+
+def test_oracle_hessian_structure_is_proved():
+    out = sland.oracle_structure()
+    assert out and all(out.values()), out
+
+
+def test_oracle_block_matches_numeric_spectrum():
+    """det B from the generated mechanism kernel vs the product of the two eigenvalues of the
+    numeric spectrum that are not -R_kappa, -R_nu (chain rule in R^4, another code path)."""
+    for lam in (0.3, 0.9):
+        sp_ = LS.riemannian_spectrum((1.0, 1.0, 0.0, 0.0, 0.0), lam=lam, **FIG4B)
+        det, tr, _ = LS.mechanism_values(lam, **FIG4B)
+        mu_k, mu_v = (float(x) for x in sp_.mu)
+        core = sorted((float(x) for x in sp_.core), key=lambda x: min(abs(x + mu_k), abs(x + mu_v)))
+        b = core[-2:]  # the two farthest from -R_kappa, -R_nu
+        assert abs(b[0] * b[1] - det) < 1e-9 * abs(tr) ** 2
+        assert abs(b[0] + b[1] - tr) < 1e-9 * abs(tr)
+
+
+@pytest.fixture(scope="module")
+def window():
+    return LS.oracle_window(verify=2, starts=120, **FIG4B)
+
+
+def test_oracle_window_at_fig4b(window):
+    lo, hi = window
+    assert window.mechanism_lo == "crossing" and window.mechanism_hi == "local"
+    # sign changes of the float64 mechanism functions bracket the 30-digit roots
+    det, _, gap = LS.mechanism_values(np.array([hi * (1 - 1e-12), hi * (1 + 1e-12)]), **FIG4B)
+    assert det[0] > 0 > det[1]
+    det, _, gap = LS.mechanism_values(np.array([lo * (1 - 1e-12), lo * (1 + 1e-12)]), **FIG4B)
+    assert gap[0] < 0 < gap[1]
+    assert all(r["global_min"] == "oracle" for r in window.verified)
+
+
+def test_window_lower_end_by_quadrature(window):
+    """At lo the family point and the oracle have the same risk: both by mpmath quadrature of the
+    definition (theta* from the 30-digit root of R_theta = 0)."""
+    lam = window.lo
+    th = float(offM.theta_star_closed_form(lam, G2, 400, 10))
+    a = quad_risk(0.0, 0.0, th, 1.0, 0.0, lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25)
+    b = quad_risk(1.0, 1.0, 0.0, 0.0, 0.0, lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25)
+    assert abs(float(a) - float(b)) < 1e-12
+
+
+def test_global_minimum_at_fig7a():
+    """Figure 7a's lam = 0.9 lies above the window: the global minimum is off the oracle and lower."""
+    r, ov = LS.global_minimum(lam=0.9, starts=150, **FIG4B)
+    q = quad_risk(*ov, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
+    assert abs(r - float(q)) < 1e-10 * r
+    orc = quad_risk(1, 1, 0, 0, 0, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
+    assert r < float(orc) - 1e-3
