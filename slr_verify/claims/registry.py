@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from . import dynamics_claims as D
+from . import landscape_claims as LC
 from . import risk_claims as R
 from .model import Claim, Context, Result
 
@@ -43,9 +44,16 @@ CLAIMS = [
     Claim("figure-4a-recovery", "Section 5, Figure 4a", "from a sphere initialisation, PGD with lam_t = 1/(1 + 1e-4 t) recovers "
           "+-(k*, v*)", f"{_G}, alpha = 4e-3, 120k steps", D.check_figure4a_recovery),
     Claim("constant-lam-not-always", "Appendix E.2, Figures 7a-7b", "with a constant lam, PGD from the sphere does not always "
-          "recover +-(k*, v*)", f"lam = 0.1, alpha = 4e-3, {_G}", D.check_constant_lam_not_always),
+          "recover +-(k*, v*)", f"lam = 0.1, alpha = 4e-3 (runs); lam = 0.9 (Hessian), {_G}",
+          lambda ctx: D.check_constant_lam_not_always(ctx) + LC.check_figure7a_saddle(ctx)),
     Claim("off-M-stationary", "finding (reference section 12)", "constant-lam runs from the sphere can end at a stationary point "
           "off M, k = +-v*, kappa = nu = rho = 0, which is a local minimum", f"lam = 0.1, {_G}", D.check_off_M, kind="finding"),
+    Claim("landscape", "finding (reference section 13)", "all stationary points of R_lam on the product of spheres, classified "
+          "by the Riemannian Hessian: at lam = 0.1 the only minima are the oracle and k = +-v*; at lam = 0.9 the oracle is a "
+          "saddle of index 1 and the global minimum lies off M", f"lam in {{0.1, 0.9}}, {_G}", LC.check_landscape, kind="finding"),
+    Claim("oracle-window", "finding (reference section 13)", "the oracle is the global minimiser of R_lam exactly for lam in "
+          "W = [0.0907218276, 0.8924379482]: below, the point k = +-v* has lower risk; above, the oracle is a saddle",
+          f"{_G}, lam in [1e-4, 1e2]", LC.check_oracle_window, kind="finding"),
 ]
 
 _BY_ID = {c.id: c for c in CLAIMS}
