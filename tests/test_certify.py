@@ -196,3 +196,16 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
                 assert abs(z - m) <= 4 * 2.2e-16 * max(1.0, abs(np.log(m))) * m
     finally:
         ctx.prec = old
+
+
+def test_oracle_window_enclosures_fig4b():
+    """Issue: the window's ends enclosed narrower than 1e-9; the enclosures contain the 30-digit
+    roots of the mechanism functions (mpmath, an independent evaluation of the same closed forms)."""
+    from slr_verify.certify import oracle_window
+    from slr_verify.landscape import oracle_window as float_window
+
+    w = float_window(gamma=0.5**0.5, d=400, L=10, verify=0)
+    enc = oracle_window(gamma=0.5**0.5, d=400, L=10, window=w)
+    assert enc.proved and enc.mechanisms == ("crossing", "local")
+    for (a, b), x in ((enc.lo, w.lo_mp), (enc.hi, w.hi_mp)):
+        assert b - a < 1e-9 and a < float(x) < b

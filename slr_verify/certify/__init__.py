@@ -6,9 +6,13 @@ inequalities or hold 'for all' parameters in a box (reference section 14).
 * :func:`hessian_signs`, :func:`alpha_attract`, :func:`alpha_diffeo` (Proposition 10): the
   classification for every lam of an interval, the attraction step size, and a certified bracket
   of alpha_max (det J > 0 on the whole square below it).
+* :func:`oracle_window`: enclosures of the end points of the oracle's window, each the root of
+  its mechanism function.
 """
 from .manifold import Certificate, stationary_points_on_M
 from .offm import off_M_family_point
 from .steps import alpha_attract, alpha_diffeo, hessian_signs
+from .window import WindowEnclosure, oracle_window
 
-__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point"]
+__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point",
+           "oracle_window", "WindowEnclosure"]
