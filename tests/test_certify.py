@@ -209,3 +209,21 @@ def test_oracle_window_enclosures_fig4b():
     assert enc.proved and enc.mechanisms == ("crossing", "local")
     for (a, b), x in ((enc.lo, w.lo_mp), (enc.hi, w.hi_mp)):
         assert b - a < 1e-9 and a < float(x) < b
+
+
+def test_off_M_family_is_a_certified_strict_local_minimum():
+    """Issue: off-M local minimality by a Hessian enclosure. Independent reference for the
+    smallest non-flat eigenvalue: finite differences of Theorem 1's risk on vectors of R^6
+    (offM.classify); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
+    import numpy as np
+    from slr_verify.certify import off_M_family_minimality
+    from slr_verify.dynamics import offM
+
+    m = off_M_family_minimality(lam=0.1, gamma=0.5**0.5, d=400, L=10)
+    assert m["proved"] and all(lo > 0 for lo, _ in m["minors"])
+    fd = offM.classify(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
+    ev = np.sort(fd["hessian_eigenvalues"])[3:]  # three flat directions in R^6
+    mk = sum(m["minus_mu_k"]) / 2
+    det5 = np.prod(ev) / mk**2  # R^6 adds two orthogonal directions, each -mu_k
+    lo, hi = m["minors"][-1]
+    assert abs(det5 - (lo + hi) / 2) < 1e-3 * det5

@@ -10,9 +10,9 @@ inequalities or hold 'for all' parameters in a box (reference section 14).
   its mechanism function.
 """
 from .manifold import Certificate, stationary_points_on_M
-from .offm import off_M_family_point
+from .offm import off_M_family_minimality, off_M_family_point
 from .steps import alpha_attract, alpha_diffeo, hessian_signs
 from .window import WindowEnclosure, oracle_window
 
-__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point",
+__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point", "off_M_family_minimality",
            "oracle_window", "WindowEnclosure"]

@@ -23,7 +23,7 @@ import sympy as sp
 from .fixed_points import off_M_family
 from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian, theorem1_risk
 
-__all__ = ["oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
+__all__ = ["chart_hessian", "family_hessian", "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
 
 #: the parameters of the mechanism functions (eps cancels in both)
 LAM_PARAMS = (S.lam, S.gamma, S.d, S.L)
@@ -33,35 +33,65 @@ def _at_oracle(e):
     return e.subs(oracle_point())
 
 
-@lru_cache(maxsize=None)
-def oracle_hessian():
-    """The Riemannian Hessian of R at the oracle in the chart k = P(k* + a2 v* + a3 e3 + a4 e4),
-    v = P(v* + b1 k* + b3 e3 + b4 e4) (P the normalisation; a retraction, so at a stationary point
-    the Hessian of the pulled-back risk is the Riemannian Hessian), by the chain rule through the
-    overlaps: sum_ij R_ij do_i do_j + sum_i R_i d^2 o_i, with Theorem 1's partials at the oracle.
-    Returns (6 x 6 SymPy matrix in (a2, a3, a4, b1, b3, b4), the chart symbols)."""
-    a2, a3, a4, b1, b3, b4 = X = sp.symbols("a2 a3 a4 b1 b3 b4", real=True)
-    k = sp.Matrix([1, a2, a3, a4]) / sp.sqrt(1 + a2**2 + a3**2 + a4**2)
-    v = sp.Matrix([b1, 1, b3, b4]) / sp.sqrt(1 + b1**2 + b3**2 + b4**2)
+def chart_hessian(k0, v0, Tk, Tv, point):
+    """The Riemannian Hessian of R at the stationary point (k0, v0) (unit SymPy columns of R^4,
+    k* = e1, v* = e2) in the chart k = P(k0 + sum a_i Tk_i), v = P(v0 + sum b_j Tv_j) (Tk, Tv
+    orthonormal tangent bases, P the normalisation: a retraction, so at a stationary point the
+    Hessian of the pulled-back risk is the Riemannian Hessian), by the chain rule through the
+    overlaps: sum_ij R_ij do_i do_j + sum_i R_i d^2 o_i, with Theorem 1's partials substituted by
+    ``point`` (a dict of overlap values). Returns (6 x 6 matrix, the chart symbols (a1..a3, b1..b3))."""
+    X = sp.symbols("a1 a2 a3 b1 b2 b3", real=True)
+    k = k0 + sum((x * t for x, t in zip(X[:3], Tk)), sp.zeros(4, 1))
+    v = v0 + sum((x * t for x, t in zip(X[3:], Tv)), sp.zeros(4, 1))
+    k, v = k / sp.sqrt(k.dot(k)), v / sp.sqrt(v.dot(v))
     e1, e2 = sp.Matrix([1, 0, 0, 0]), sp.Matrix([0, 1, 0, 0])
     o = [k.dot(e1), v.dot(e2), v.dot(e1), k.dot(e2), k.dot(v)]  # kappa, nu, theta, eta, rho
     zero = {x: 0 for x in X}
-    do = [[sp.diff(oi, x).subs(zero) for x in X] for oi in o]
-    d2o = [[[sp.diff(oi, x, y).subs(zero) for y in X] for x in X] for oi in o]
-    g = [_at_oracle(x) for x in theorem1_gradient()]
+    do = [[sp.simplify(sp.diff(oi, x).subs(zero)) for x in X] for oi in o]
+    d2o = [[[sp.simplify(sp.diff(oi, x, y).subs(zero)) for y in X] for x in X] for oi in o]
+    g = [x.subs(point) for x in theorem1_gradient()]
     H = theorem1_hessian()
-    h = [[_at_oracle(H[5 * i + j]) for j in range(5)] for i in range(5)]
+    h = [[H[5 * i + j].subs(point) for j in range(5)] for i in range(5)]
     M = sp.zeros(6, 6)
     for p in range(6):
         for q in range(6):
-            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q] for i in range(5) for j in range(5)) + sum(
-                g[i] * d2o[i][p][q] for i in range(5))
+            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q] for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
+                g[i] * d2o[i][p][q] for i in range(5) if d2o[i][p][q] != 0)
     return M, X
+
+
+def _e(i):
+    return sp.Matrix([int(j == i) for j in range(4)])
+
+
+@lru_cache(maxsize=None)
+def oracle_hessian():
+    """:func:`chart_hessian` at the oracle, coordinates (a2, a3, a4, b1, b3, b4): k moves along v*,
+    e3, e4 and v along k*, e3, e4."""
+    return chart_hessian(_e(0), _e(1), (_e(1), _e(2), _e(3)), (_e(0), _e(2), _e(3)), oracle_point())
+
+
+@lru_cache(maxsize=None)
+def family_hessian():
+    """:func:`chart_hessian` at the point k = v*, v = theta k* + sqrt(1 - theta^2) e3 (kappa = nu =
+    rho = 0, eta = 1; theta free, to be set to theta*), coordinates: k along (k*, e3, e4), v along
+    (sqrt(1-theta^2) k* - theta e3, v*, e4). The last coordinate (v's orthogonal part turning to e4)
+    is the orbit of the rotations fixing k*, v*; the orthogonal directions of R^d add the block
+    diag(-mu_k, -mu_v) with mu_k = R_eta, mu_v = theta R_theta (R_rho = 0 there).
+    Returns (matrix, symbols, (mu_k, mu_v))."""
+    th = S.theta
+    s = sp.sqrt(1 - th**2)
+    v0 = sp.Matrix([th, 0, s, 0])
+    t1 = sp.Matrix([s, 0, -th, 0])
+    point = {S.kappa: 0, S.nu: 0, S.eta: 1, S.rho: 0}
+    M, X = chart_hessian(_e(1), v0, (_e(0), _e(2), _e(3)), (t1, _e(1), _e(3)), point)
+    g = [x.subs(point) for x in theorem1_gradient()]
+    return M, X, (g[3], th * g[2])
 
 
 @lru_cache(maxsize=None)
 def oracle_offM_block():
-    """The (a2, b1) block of :func:`oracle_hessian` (k towards v*, v towards k*: eta, theta and rho
+    """The (a1, b1) block of :func:`oracle_hessian` (k towards v*, v towards k*: eta, theta and rho
     move to first order); the other entries decouple (:func:`oracle_structure`)."""
     M, _ = oracle_hessian()
     return M.extract([0, 3], [0, 3])
