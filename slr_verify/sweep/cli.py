@@ -1,0 +1,50 @@
+"""``slr-verify sweep``: a grid of settings on Dask into a Zarr store (see :mod:`.run`)."""
+from __future__ import annotations
+
+import sys
+
+from .grid import Grid, parse_values
+
+__all__ = ["add_sweep_parser"]
+
+
+def _run(args) -> int:
+    from .run import sweep
+
+    try:
+        grid = Grid(lam=parse_values("--lam", args.lam), d=parse_values("--d", args.d, integer=True),
+                    L=parse_values("--L", args.L, integer=True), gamma2=parse_values("--gamma2", args.gamma2),
+                    alpha=parse_values("--alpha", args.alpha), runs=args.runs, steps=args.steps, seed=args.seed,
+                    schedule=args.schedule, eps=args.eps, converge_tol=args.converge_tol, max_steps=args.max_steps)
+        n = sweep(grid, args.out, chunk=args.chunk, scheduler=args.scheduler, workers=args.workers,
+                  progress=None if args.quiet else sys.stderr)
+    except ValueError as exc:
+        print(f"slr-verify sweep: error: {exc}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        print(f"slr-verify sweep: {n} chunk(s) computed; {grid.size} grid point(s) x {grid.runs} runs in {args.out} "
+              f"(xarray.open_zarr)", file=sys.stderr)
+    return 0
+
+
+def add_sweep_parser(sub):
+    p = sub.add_parser("sweep", help="run a grid of settings (lam, d, L, gamma^2, alpha) x seeded runs on Dask into Zarr")
+    p.add_argument("--lam", required=True, help="values: a,b,c or start:stop:num[:log] (lam0 of a schedule)")
+    p.add_argument("--d", default="400")
+    p.add_argument("--L", default="10")
+    p.add_argument("--gamma2", default="0.5")
+    p.add_argument("--alpha", default="0.004")
+    p.add_argument("--runs", type=int, default=100, help="sphere initialisations per grid point")
+    p.add_argument("--steps", type=int, default=20000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--schedule", choices=("constant", "decreasing"), default="constant",
+                   help="constant lam, or lam_t = lam/(1 + 1e-4 t)")
+    p.add_argument("--eps", type=float, default=0.0)
+    p.add_argument("--converge-tol", type=float, default=0.0, help="continue at the last lam until the tangent gradient is below")
+    p.add_argument("--max-steps", type=int, default=0, help="at most this many continuation steps")
+    p.add_argument("--chunk", type=int, default=1, help="grid points per task (and per Zarr chunk)")
+    p.add_argument("--scheduler", default=None, help="'sync' (no Dask), an address of a running scheduler; default a local cluster")
+    p.add_argument("--workers", type=int, default=2, help="workers of the local cluster")
+    p.add_argument("--out", required=True, help="the Zarr store (created, or resumed if it holds the same sweep)")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_run)

@@ -1,0 +1,186 @@
+"""Running a sweep on Dask and storing it in Zarr (reference section 13).
+
+* **One grid point** (:func:`run_point`): ``runs`` sphere initialisations drawn d-free from the
+  exact law (:func:`~slr_verify.model.sampling.initial_overlaps_exact`) with the grid point's own
+  seed, five-overlap PGD, optional continuation to convergence; end overlaps, risk, tangent-gradient
+  norm, steps, converged flag.
+* **Chunks**: consecutive grid points; a chunk is a task. The driver writes each finished chunk's
+  region of the Zarr store and then sets its ``done`` flag (so a killed sweep never leaves a chunk
+  marked done without its data); rerun with the same arguments, a sweep computes only the chunks
+  not marked done.
+* **Schedulers**: ``None``/"local" -- a ``distributed.LocalCluster`` (one process per worker);
+  "sync" -- in this process, no Dask; any other string -- the address of a running scheduler.
+
+The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, tangent_norm, steps,
+converged; coordinates lam, d, L, gamma2, alpha per point; the grid as JSON in the attributes.
+``xarray.open_zarr(path)`` reads it; ``ds.set_index(point=[...]).unstack("point")`` gives the grid.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+
+import numpy as np
+
+from ..dynamics.convergence import converge, tangent_norm
+from ..kernels.api import risk
+from ..dynamics.runners import overlap_pgd
+from ..model.sampling import initial_overlaps_exact
+from ..model.settings import decreasing
+from .grid import AXES, Grid
+
+__all__ = ["run_point", "run_chunk", "sweep", "open_sweep", "VARIABLES"]
+
+VARIABLES = ("kappa", "nu", "theta", "eta", "rho", "risk", "tangent_norm", "steps", "converged")
+_NAMES = ("kappa", "nu", "theta", "eta", "rho")
+
+
+def run_point(grid: Grid, i: int) -> dict:
+    """The runs of grid point i (see the module's docstring): arrays of shape (runs,)."""
+    p = grid.point(i)
+    gamma = float(np.sqrt(p["gamma2"]))
+    d, L, lam0, alpha = int(p["d"]), int(p["L"]), float(p["lam"]), float(p["alpha"])
+    ov0 = initial_overlaps_exact(grid.seed_sequence(i), grid.runs, d)
+    lam = lam0 if grid.schedule == "constant" else decreasing(lam0)
+    tr = overlap_pgd(tuple(ov0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=grid.steps, every=grid.steps,
+                     eps=grid.eps)
+    ov = [np.asarray(tr[f][-1], dtype=float) for f in _NAMES]
+    lam_T = lam0 if grid.schedule == "constant" else decreasing(lam0)(grid.steps)
+    steps = np.full(grid.runs, grid.steps, dtype=np.int64)
+    if grid.converge_tol > 0 and grid.max_steps > 0:
+        out, norm, extra, ok = converge(ov, lam=lam_T, gamma=gamma, d=d, L=L, alpha=alpha, tol=grid.converge_tol,
+                                        max_steps=grid.max_steps)
+        ov = [np.asarray(x, dtype=float) for x in out]
+        steps += extra
+    norm = tangent_norm(ov, lam=lam_T, gamma=gamma, d=d, L=L)
+    r = risk(*ov, lam=lam_T, gamma=gamma, eps=grid.eps, d=d, L=L)
+    conv = norm <= grid.converge_tol if grid.converge_tol > 0 else np.zeros(grid.runs, bool)
+    return dict(zip(_NAMES, ov), risk=np.asarray(r, dtype=float), tangent_norm=np.asarray(norm, dtype=float),
+                steps=steps, converged=np.asarray(conv, dtype=bool))
+
+
+def run_chunk(grid_json: str, c: int, chunk: int) -> tuple:
+    """Chunk c (grid points c*chunk .. ): (c, {variable: array (points, runs)})."""
+    grid = Grid.from_json(grid_json)
+    pts = range(c * chunk, min((c + 1) * chunk, grid.size))
+    res = [run_point(grid, i) for i in pts]
+    return c, {v: np.stack([r[v] for r in res]) for v in VARIABLES}
+
+
+def _dtype(v):
+    return {"steps": "int64", "converged": "bool"}.get(v, "float64")
+
+
+def _create(path, grid, chunk):
+    import zarr
+
+    root = zarr.open_group(str(path), mode="w")
+    n, r = grid.size, grid.runs
+    for v in VARIABLES:
+        fill = {"steps": -1, "converged": False}.get(v, np.nan)
+        a = root.create_array(v, shape=(n, r), chunks=(chunk, r), dtype=_dtype(v), fill_value=fill,
+                              dimension_names=("point", "run"))
+        a.attrs["_ARRAY_DIMENSIONS"] = ["point", "run"]
+    for ax in AXES:
+        vals = np.array([grid.point(i)[ax] for i in range(n)], dtype="float64")
+        a = root.create_array(ax, shape=(n,), chunks=(n,), dtype="float64", dimension_names=("point",))
+        a[:] = vals
+        a.attrs["_ARRAY_DIMENSIONS"] = ["point"]
+    a = root.create_array("run", shape=(r,), chunks=(r,), dtype="int64", dimension_names=("run",))
+    a[:] = np.arange(r)
+    a.attrs["_ARRAY_DIMENSIONS"] = ["run"]
+    nchunks = -(-n // chunk)
+    done = root.create_array("chunk_done", shape=(nchunks,), chunks=(1,), dtype="bool", fill_value=False,
+                             dimension_names=("chunk",))
+    done.attrs["_ARRAY_DIMENSIONS"] = ["chunk"]
+    root.attrs.update({"grid": grid.to_json(), "chunk": int(chunk), "format": "slr-verify sweep 1"})
+    return root
+
+
+def _open_or_create(path, grid, chunk):
+    import zarr
+
+    path = pathlib.Path(path)
+    if path.exists():
+        try:
+            root = zarr.open_group(str(path), mode="r+")
+            attrs = dict(root.attrs)
+        except Exception as exc:
+            raise ValueError(f"out: {str(path)!r} exists and is not a sweep store ({exc})") from None
+        if attrs.get("format") != "slr-verify sweep 1":
+            raise ValueError(f"out: {str(path)!r} exists and is not a sweep store")
+        if attrs.get("grid") != grid.to_json() or attrs.get("chunk") != int(chunk):
+            raise ValueError(f"out: {str(path)!r} holds a different sweep (grid or chunk differ); choose another path")
+        return root
+    parent = path.resolve().parent
+    if not parent.is_dir():
+        raise ValueError(f"out: the directory {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"out: the directory {str(parent)!r} is not writable")
+    return _create(path, grid, chunk)
+
+
+def _write(root, c, chunk, data):
+    sl = slice(c * chunk, c * chunk + len(data["risk"]))
+    for v in VARIABLES:
+        root[v][sl] = data[v]
+    root["chunk_done"][c] = True  # after the data: a chunk marked done is complete
+
+
+def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None, stop_after=None):
+    """Run the sweep into the Zarr store ``out`` (created, or resumed if it holds the same sweep).
+    Returns the number of chunks computed in this call. ``stop_after``: stop after that many
+    chunks (tests of resumption). ``progress``: a stream for the progress bar (None: quiet)."""
+    from tqdm import tqdm
+
+    if not isinstance(grid, Grid):
+        raise ValueError("grid must be a slr_verify.sweep.Grid")
+    chunk = int(chunk)
+    if chunk < 1:
+        raise ValueError(f"chunk must be an integer >= 1, got {chunk!r}")
+    root = _open_or_create(out, grid, chunk)
+    done = np.asarray(root["chunk_done"][:])
+    todo = [int(c) for c in np.flatnonzero(~done)]
+    if stop_after is not None:
+        todo = todo[: int(stop_after)]
+    bar = tqdm(total=len(done), initial=int(done.sum()), desc="sweep (chunks)", file=progress, disable=progress is None)
+    gj = grid.to_json()
+    computed = 0
+    try:
+        if scheduler == "sync":
+            for c in todo:
+                _, data = run_chunk(gj, c, chunk)
+                _write(root, c, chunk, data)
+                computed += 1
+                bar.update(1)
+        else:
+            from distributed import Client, LocalCluster, as_completed
+
+            cluster = None
+            if scheduler in (None, "local"):
+                cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address=None)
+                client = Client(cluster)
+            else:
+                client = Client(scheduler)
+            try:
+                futures = [client.submit(run_chunk, gj, c, chunk, pure=False) for c in todo]
+                for fut in as_completed(futures):
+                    c, data = fut.result()
+                    _write(root, c, chunk, data)
+                    computed += 1
+                    bar.update(1)
+            finally:
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+    finally:
+        bar.close()
+    return computed
+
+
+def open_sweep(path):
+    """The sweep store as an ``xarray.Dataset`` (dims point, run; the grid axes as coordinates)."""
+    import xarray as xr
+
+    ds = xr.open_zarr(str(path), consolidated=False)
+    return ds.set_coords(list(AXES))
