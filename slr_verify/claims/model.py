@@ -26,6 +26,8 @@ from typing import Callable
 
 from scipy import stats
 
+from ..model.intervals import clopper_pearson
+
 __all__ = ["TIERS", "VERDICTS", "KINDS", "Claim", "Evidence", "Result", "Context", "verdict", "clopper_pearson",
            "identities", "numeric", "statistical", "rate", "counterexample"]
 
@@ -182,14 +184,6 @@ Z_MAX = 4.5
 def statistical(route, reference, z, why=None, zmax=Z_MAX, **kw) -> Evidence:
     why = why or f"|z| <= {zmax}: two-sided false-alarm probability {2 * stats.norm.sf(zmax):.1e} per comparison"
     return Evidence(route, reference, "statistical", float(abs(z)), "|z| (standard errors)", zmax, why, **kw)
-
-
-def clopper_pearson(k, n, level=0.95):
-    """Exact (Clopper-Pearson) two-sided confidence interval for a binomial proportion k/n."""
-    a = 1 - level
-    lo = 0.0 if k == 0 else float(stats.beta.ppf(a / 2, k, n - k + 1))
-    hi = 1.0 if k == n else float(stats.beta.ppf(1 - a / 2, k + 1, n - k))
-    return lo, hi
 
 
 def rate(route, reference, k, n, *, minimum, why, **kw) -> Evidence:

@@ -1,0 +1,51 @@
+r"""Basins of sphere-initialised PGD (reference section 13).
+
+k_0, v_0 independent and uniform on S^{d-1}: the initial overlaps are drawn d-free from their exact
+law (:func:`~slr_verify.model.sampling.initial_overlaps_exact`). Each run is continued at its last
+lam until its tangent gradient is below a stated tolerance (:func:`~slr_verify.dynamics.convergence.converge`);
+only such runs have an end point. An end point is matched to the stationary points of
+:func:`~.stationary.stationary_points` (all four images of each symmetry orbit) within ``match``; the
+probability of each end point is reported with its 95% Clopper-Pearson interval over the runs
+(the non-converged runs are a class of their own, never an end point).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.intervals import clopper_pearson
+from .stationary import stationary_points
+
+__all__ = ["label_ends", "basin_rates"]
+
+
+def _label(p):
+    """A unique label: the name (oracle, on M, corner), k = +-v* with its |theta|, or the overlaps."""
+    if p.name == "k = +-v*":
+        return "k = +-v*, |theta| = %.6f" % abs(p.overlaps[2])
+    return p.name or "(%s)" % ", ".join("%.6f" % x for x in p.overlaps)
+
+
+def label_ends(ends, converged, points, match=1e-3):
+    """Labels of the end points ``ends`` (array (5, n)): the name of the stationary point whose orbit
+    contains the point within ``match`` (max-norm on the overlaps), "unmatched" if none, "not
+    converged" for the runs with ``converged`` False."""
+    ends = np.asarray(ends, dtype=float)
+    labels = np.full(ends.shape[1], "unmatched", dtype=object)
+    for p in points:
+        near = np.min(np.max(np.abs(ends.T[:, None, :] - p.images[None, :, :]), axis=2), axis=1) < match
+        labels[near & (labels == "unmatched")] = _label(p)
+    labels[~np.asarray(converged, bool)] = "not converged"
+    return labels
+
+
+def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200):
+    """{label: {"count", "rate", "ci95", "kind"}} over the runs (see the module's docstring)."""
+    pts = stationary_points(lam=lam, gamma=gamma, d=d, L=L, starts=starts)
+    labels = label_ends(ends, converged, pts, match)
+    kinds = {_label(p): p.kind for p in pts}
+    n = len(labels)
+    out = {}
+    for lab in sorted(set(labels), key=lambda s: -np.sum(labels == s)):
+        k = int(np.sum(labels == lab))
+        out[str(lab)] = {"count": k, "runs": n, "rate": k / n, "ci95": clopper_pearson(k, n), "kind": kinds.get(lab, "-")}
+    return out

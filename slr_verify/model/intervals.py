@@ -1,0 +1,16 @@
+"""Confidence intervals for counts over random runs (every rate the suite reports comes with one)."""
+from __future__ import annotations
+
+from scipy import stats
+
+__all__ = ["clopper_pearson"]
+
+
+def clopper_pearson(k, n, level=0.95):
+    """Exact (Clopper-Pearson) two-sided confidence interval for a binomial proportion k/n."""
+    if not (0 <= k <= n and n >= 1):
+        raise ValueError(f"k, n must satisfy 0 <= k <= n, n >= 1, got k={k!r}, n={n!r}")
+    a = 1 - level
+    lo = 0.0 if k == 0 else float(stats.beta.ppf(a / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(stats.beta.ppf(1 - a / 2, k + 1, n - k))
+    return lo, hi
