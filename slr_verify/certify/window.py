@@ -20,6 +20,7 @@ from flint import arb, ctx
 
 from ..kernels.certified import window_arb
 from ..landscape import oracle_window as float_window
+from ..landscape.window import EndPoints
 from ..model.params import check_params
 from .manifold import _fuzzy
 
@@ -27,7 +28,7 @@ __all__ = ["WindowEnclosure", "oracle_window"]
 
 
 @dataclass
-class WindowEnclosure:
+class WindowEnclosure(EndPoints):
     """``lo``, ``hi``: (lower, upper) enclosures of the two end points; ``proved`` (both closed);
     ``mechanisms`` (for lo, for hi); ``values``: the certified signs at the enclosures' ends."""
 
@@ -36,15 +37,6 @@ class WindowEnclosure:
     proved: bool
     mechanisms: tuple
     values: dict
-
-    def __iter__(self):
-        return iter((self.lo, self.hi))
-
-    def __getitem__(self, i):
-        return (self.lo, self.hi)[i]
-
-    def __len__(self):
-        return 2
 
 
 def _enclose(x, which, gamma, d, L, delta):

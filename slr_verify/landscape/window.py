@@ -27,7 +27,7 @@ from ..kernels.landscape import window_kernels
 from ..model.params import Params
 from .stationary import stationary_points
 
-__all__ = ["global_minimum", "oracle_window", "Window", "mechanism_values", "MECHANISMS"]
+__all__ = ["global_minimum", "oracle_window", "Window", "EndPoints", "mechanism_values", "MECHANISMS"]
 
 MECHANISMS = {
     "local": "the oracle stops being a local minimum (det B = 0: k moving towards v* and v towards k*)",
@@ -62,8 +62,21 @@ def _mp_root(which, a, b, gamma, d, L, dps=30):
         return x
 
 
+class EndPoints:
+    """Unpacks as (lo, hi): ``lo, hi = window``."""
+
+    def __iter__(self):
+        return iter((self.lo, self.hi))
+
+    def __getitem__(self, i):
+        return (self.lo, self.hi)[i]
+
+    def __len__(self):
+        return 2
+
+
 @dataclass
-class Window:
+class Window(EndPoints):
     """The oracle's window: ``lo``, ``hi`` (floats; ``lo_mp``, ``hi_mp`` at 30 digits), the
     mechanism at each end (keys of :data:`MECHANISMS`; None for an end of the scanned range),
     and the verification records (lam, oracle risk, global minimum risk, its overlaps)."""
@@ -75,15 +88,6 @@ class Window:
     lo_mp: object = None
     hi_mp: object = None
     verified: list = field(default_factory=list)
-
-    def __iter__(self):
-        return iter((self.lo, self.hi))
-
-    def __getitem__(self, i):
-        return (self.lo, self.hi)[i]
-
-    def __len__(self):
-        return 2
 
 
 def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=4000, verify=5, starts=200):
