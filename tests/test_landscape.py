@@ -143,3 +143,30 @@ def test_global_minimum_at_fig7a():
     assert abs(r - float(q)) < 1e-10 * r
     orc = quad_risk(1, 1, 0, 0, 0, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
     assert r < float(orc) - 1e-3
+
+
+def test_window_upper_end_by_the_numeric_spectrum(window):
+    """At hi the oracle's smallest Riemannian Hessian eigenvalue changes sign: computed by the
+    numeric chain rule in R^4 at 100 digits (not the SymPy chart of the mechanism function; the
+    eigenvalues -R_kappa ~ 1e-54 there need more than 40 digits to be told from 0)."""
+    def smallest(lam):
+        with mpmath.workdps(100):
+            sp_ = LS.riemannian_spectrum(tuple(mpmath.mpf(x) for x in (1, 1, 0, 0, 0)), lam=mpmath.mpf(lam), **FIG4B)
+            return float(min(sp_.core))
+    hi = window.hi
+    assert smallest(hi * (1 - 1e-7)) > 0 > smallest(hi * (1 + 1e-7))
+
+
+def test_landscape_bad_input():
+    with pytest.raises(ValueError, match="d"):
+        LS.riemannian_spectrum((1.0, 1.0, 0, 0, 0), lam=0.1, gamma=G2, d=400.5, L=10)
+    with pytest.raises(ValueError, match="lam"):
+        LS.stationary_points(lam=-0.1, **FIG4B)
+    with pytest.raises(ValueError, match="realisable|<= 1"):
+        LS.realise((1.0, 1.0, 0.5, 0.5, 0.0))
+    with pytest.raises(ValueError, match="ends"):
+        LS.label_ends(np.zeros((4, 3)), np.ones(3, bool), [])
+    with pytest.raises(ValueError, match="converged"):
+        LS.label_ends(np.zeros((5, 3)), np.ones(3), [])
+    with pytest.raises(ValueError, match="lam_range"):
+        LS.oracle_window(lam_range=(1.0, 0.1), **FIG4B)

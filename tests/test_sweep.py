@@ -85,3 +85,9 @@ def test_cli_sweep(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "slr_verify", "sweep", "--lam", "x", "--out", str(tmp_path / "d.zarr")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--lam" in bad.stderr
+
+
+def test_sweep_rejects_non_integer_chunk(tmp_path):
+    for kw in (dict(chunk=1.5), dict(chunk=0), dict(workers=0), dict(scheduler=3)):
+        with pytest.raises(ValueError, match=list(kw)[0]):
+            sweep(GRID, tmp_path / "x.zarr", **{"scheduler": "sync", **kw})

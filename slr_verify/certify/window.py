@@ -59,6 +59,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-12, prec=128, verify=2, wind
     2 delta times the end point. ``verify``: interior checks of the float window's search;
     ``window``: a :class:`~slr_verify.landscape.Window` already computed for these parameters."""
     check_params(1.0, gamma, eps, d, L)
+    if not 0 < delta < 1e-3:
+        raise ValueError(f"delta must be in (0, 1e-3) (relative half-width of the enclosures), got {delta!r}")
     w = window if window is not None else float_window(gamma=gamma, eps=eps, d=d, L=L, verify=verify)
     old = ctx.prec
     ctx.prec = int(prec)

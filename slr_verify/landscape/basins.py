@@ -30,11 +30,20 @@ def label_ends(ends, converged, points, match=1e-3):
     contains the point within ``match`` (max-norm on the overlaps), "unmatched" if none, "not
     converged" for the runs with ``converged`` False."""
     ends = np.asarray(ends, dtype=float)
+    converged = np.asarray(converged)
+    if ends.ndim != 2 or ends.shape[0] != 5:
+        raise ValueError(f"ends must have shape (5, runs) (kappa, nu, theta, eta, rho), got {ends.shape}")
+    if converged.shape != (ends.shape[1],) or converged.dtype != bool:
+        raise ValueError(f"converged must be a boolean array of shape ({ends.shape[1]},), got {converged.dtype} {converged.shape}")
+    if not np.all(np.isfinite(ends)):
+        raise ValueError("ends must be finite")
+    if not match > 0:
+        raise ValueError(f"match must be > 0, got {match!r}")
     labels = np.full(ends.shape[1], "unmatched", dtype=object)
     for p in points:
         near = np.min(np.max(np.abs(ends.T[:, None, :] - p.images[None, :, :]), axis=2), axis=1) < match
         labels[near & (labels == "unmatched")] = _label(p)
-    labels[~np.asarray(converged, bool)] = "not converged"
+    labels[~converged] = "not converged"
     return labels
 
 

@@ -36,6 +36,7 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import fixed_point_kernels
+from ..model.params import Params
 
 __all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
 
@@ -176,7 +177,8 @@ def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
     of the orthogonal block), ``multiplicity`` (d - 4, of each block eigenvalue), ``flat`` (orbit
     dimension), ``tangent_norm`` (|Riemannian gradient|), ``risk``, ``mu`` (mu_k, mu_v); all
     eigenvalues as mpmath numbers."""
-    if int(d) < 4:
+    Params(lam=float(lam), gamma=float(gamma), eps=float(eps), d=d, L=L)  # validated: a ValueError names the parameter
+    if d < 4:
         raise ValueError(f"d must be >= 4 for the landscape (k*, v*, k, v span up to 4 dimensions), got {d!r}")
     P = riemannian_parts(realise(ov), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     return SimpleNamespace(core=sorted(mpmath.eigsy(P.hess, eigvals_only=True)),

@@ -25,7 +25,7 @@ import numpy as np
 from ..dynamics.convergence import converge, tangent_norm
 from ..kernels.api import risk
 from ..dynamics.runners import overlap_pgd
-from ..model.sampling import initial_overlaps_exact
+from ..model.sampling import count_at_least, initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
 
@@ -135,9 +135,12 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
 
     if not isinstance(grid, Grid):
         raise ValueError("grid must be a slr_verify.sweep.Grid")
-    chunk = int(chunk)
-    if chunk < 1:
-        raise ValueError(f"chunk must be an integer >= 1, got {chunk!r}")
+    chunk = count_at_least("chunk", chunk, 1)
+    workers = count_at_least("workers", workers, 1)
+    if stop_after is not None:
+        stop_after = count_at_least("stop_after", stop_after, 0)
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise ValueError(f"scheduler must be None, 'local', 'sync' or a scheduler address, got {scheduler!r}")
     root = _open_or_create(out, grid, chunk)
     done = np.asarray(root["chunk_done"][:])
     todo = [int(c) for c in np.flatnonzero(~done)]
@@ -158,7 +161,7 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
 
             cluster = None
             if scheduler in (None, "local"):
-                cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True, dashboard_address=None)
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
                 client = Client(cluster)
             else:
                 client = Client(scheduler)
