@@ -11,7 +11,7 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels", "window_kernels"]
+__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels"]
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
@@ -37,3 +37,15 @@ def window_kernels():
 
     exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), sland.family_gap()]
     return SimpleNamespace(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True))
+
+
+@lru_cache(maxsize=None)
+def riemannian_kernels():
+    """The Riemannian gradient (8) and Hessian (64) of :func:`slr_verify.symbolic.landscape.generic_riemannian`
+    of (k0 (5), v0 (5), Tk (4 x 5), Tv (4 x 5), partials (5), second partials (25)): ``mp`` (mpmath)."""
+    from ..symbolic import landscape as sland
+
+    G = sland.GENERIC
+    args = [*G.k0, *G.v0, *[x for t in G.Tk for x in t], *[x for t in G.Tv for x in t], *G.g, *G.h]
+    grad, hess = sland.generic_riemannian()
+    return SimpleNamespace(mp=generate_mp(args, grad + hess, cse=True))

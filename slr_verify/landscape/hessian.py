@@ -9,16 +9,12 @@ R^4 with k* = e1, v* = e2:
     k = (\kappa, \eta, a, 0),\quad v = (\theta, \nu, b, c),\qquad a = \sqrt{1 - \kappa^2 - \eta^2},\;
     ab = \rho - \kappa\theta - \eta\nu,\; c = \sqrt{1 - \theta^2 - \nu^2 - b^2}.
 
-By the chain rule the Euclidean gradient is :math:`\nabla_k R = R_\kappa e_1 + R_\eta e_2 + R_\rho v`,
-:math:`\nabla_v R = R_\theta e_1 + R_\nu e_2 + R_\rho k` and the Euclidean Hessian is
-:math:`J^\top \nabla^2\tilde R\, J + R_\rho \begin{psmallmatrix}0 & I\\ I & 0\end{psmallmatrix}`
-(J the Jacobian of the overlaps; rho = k.v is the only non-linear overlap). On a product of unit
-spheres the Riemannian Hessian is :math:`P\,\nabla^2 R\,P - \operatorname{diag}(\mu_k P_k, \mu_v P_v)`
-with :math:`\mu_k = k\cdot\nabla_k R`, :math:`\mu_v = v\cdot\nabla_v R`.
-
-The 2(d - 4) directions orthogonal to R^4 decouple: for a unit u orthogonal to k*, v*, k, v, the
-pair of directions (u, 0), (0, u) carries the 2 x 2 block
-:math:`\begin{psmallmatrix}-\mu_k & R_\rho\\ R_\rho & -\mu_v\end{psmallmatrix}`, repeated d - 4 times.
+The Riemannian gradient and Hessian come from SymPy (:func:`slr_verify.symbolic.landscape.generic_riemannian`):
+in the retraction chart k = P(k + Tk x), v = P(v + Tv y) (Tk, Tv orthonormal tangent bases) the
+pulled-back risk has gradient sum_i R_i do_i and Hessian sum_ij R_ij do_i do_j + sum_i R_i d^2 o_i
+(do, d^2 o derived from the chart), which at a stationary point is the Riemannian Hessian. The
+realisation is padded to R^5: e5 stands for each of the d - 4 directions orthogonal to R^4, which by
+the symmetry all carry the same 2 x 2 block (moving k along e5, moving v along e5).
 
 **Flat directions.** Rotations fixing k* and v* leave R invariant, so at a stationary point their
 orbit directions are eigenvectors with eigenvalue 0 that are not instabilities. With k_perp, v_perp
@@ -35,7 +31,7 @@ from types import SimpleNamespace
 import mpmath
 import numpy as np
 
-from ..kernels.landscape import fixed_point_kernels
+from ..kernels.landscape import fixed_point_kernels, riemannian_kernels
 from ..model.params import Params
 
 __all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
@@ -106,7 +102,7 @@ def partials(ov, lam, gamma, eps, d, L):
 
 
 def _tangent_basis(x):
-    """Orthonormal basis (columns) of x^perp in R^4 (x a unit mpmath column)."""
+    """Orthonormal basis (list of columns) of x^perp in R^4 (x a unit mpmath column), by Gram-Schmidt."""
     cols = [x]
     for j in range(4):
         e = mpmath.matrix([int(i == j) for i in range(4)])
@@ -117,11 +113,7 @@ def _tangent_basis(x):
             cols.append(e / n)
         if len(cols) == 4:
             break
-    B = mpmath.matrix(4, 3)
-    for j in range(3):
-        for i in range(4):
-            B[i, j] = cols[j + 1][i]
-    return B
+    return cols[1:]
 
 
 def overlaps_of(X):
@@ -131,42 +123,37 @@ def overlaps_of(X):
     return (dot(k, ks), dot(v, vs), dot(v, ks), dot(k, vs), dot(k, v))
 
 
+#: in the 8 chart coordinates: k along its three tangent directions of R^4, then e5; v likewise
+CORE, BLOCK = [0, 1, 2, 4, 5, 6], [3, 7]
+
+
 def riemannian_parts(X, *, lam, gamma, eps=0.0, d, L):
-    """At the configuration X (rows k*, v*, k, v of an mpmath matrix): the tangent gradient in the
-    tangent bases (6-vector), the Riemannian Hessian of the R^4 part (6 x 6), the tangent bases
-    (Tk, Tv), the orthogonal block (2 x 2), the risk and (mu_k, mu_v)."""
+    """At the configuration X (rows k*, v*, k, v of an mpmath matrix): the tangent gradient (6-vector,
+    the R^4 directions), the Riemannian Hessian of the R^4 part (6 x 6), the tangent bases (Tk, Tv,
+    4 x 3) and the orthogonal block (2 x 2), and the risk; generated from SymPy
+    (:func:`slr_verify.symbolic.landscape.generic_riemannian`: the chain rule through the overlaps in a
+    retraction chart, realised in R^5 with e5 for the directions orthogonal to R^4)."""
     ov = overlaps_of(X)
     R, g, H = partials(ov if mpmath.mp.dps > 20 else [float(x) for x in ov], lam, gamma, eps, d, L)
-    g = [mpmath.mpf(x) for x in g]
-    H = mpmath.matrix(H)
-    ks, vs, k, v = (X[i, :].T for i in range(4))
-    Rk, Rn, Rt, Re, Rr = g
-    gk = Rk * ks + Re * vs + Rr * v
-    gv = Rt * ks + Rn * vs + Rr * k
-    mu_k, mu_v = (k.T * gk)[0], (v.T * gv)[0]
-    J = mpmath.matrix(5, 8)
-    rows = [(ks, None), (None, vs), (None, ks), (vs, None), (v, k)]
-    for i, (a, b) in enumerate(rows):
-        for j in range(4):
-            J[i, j] = a[j] if a is not None else 0
-            J[i, 4 + j] = b[j] if b is not None else 0
-    E = J.T * H * J
-    for j in range(4):
-        E[j, 4 + j] += Rr
-        E[4 + j, j] += Rr
-    Q = mpmath.matrix(8, 6)
+    k, v = X[2, :].T, X[3, :].T
     Tk, Tv = _tangent_basis(k), _tangent_basis(v)
-    for i in range(4):
-        for j in range(3):
-            Q[i, j] = Tk[i, j]
-            Q[4 + i, 3 + j] = Tv[i, j]
-    Hr = Q.T * E * Q
+    pad = lambda c: [c[i] for i in range(4)] + [0]
+    e5 = [0, 0, 0, 0, 1]
+    args = pad(k) + pad(v) + [x for t in Tk for x in pad(t)] + e5 + [x for t in Tv for x in pad(t)] + e5
+    out = riemannian_kernels().mp(*args, *g, *[x for row in H for x in row])
+    grad, hess = out[:8], mpmath.matrix(8, 8)
+    for i in range(8):
+        for j in range(8):
+            hess[i, j] = out[8 + 8 * i + j]
+    hess = (hess + hess.T) / 2
+    core = mpmath.matrix([[hess[i, j] for j in CORE] for i in CORE])
+    block = mpmath.matrix([[hess[i, j] for j in BLOCK] for i in BLOCK])
+    Tkm, Tvm = mpmath.matrix(4, 3), mpmath.matrix(4, 3)
     for j in range(3):
-        Hr[j, j] -= mu_k
-        Hr[3 + j, 3 + j] -= mu_v
-    grad = Q.T * mpmath.matrix(list(gk) + list(gv))
-    return SimpleNamespace(grad=grad, hess=(Hr + Hr.T) / 2, Tk=Tk, Tv=Tv, risk=R, mu=(mu_k, mu_v),
-                           block=mpmath.matrix([[-mu_k, Rr], [Rr, -mu_v]]))
+        for i in range(4):
+            Tkm[i, j], Tvm[i, j] = Tk[j][i], Tv[j][i]
+    return SimpleNamespace(grad=mpmath.matrix([grad[i] for i in CORE]), hess=core, Tk=Tkm, Tv=Tvm, risk=R,
+                           block=block, block_grad=[grad[i] for i in BLOCK])
 
 
 def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
@@ -175,7 +162,7 @@ def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
 
     Returns a namespace: ``core`` (the 6 eigenvalues of the R^4 part), ``block`` (the 2 eigenvalues
     of the orthogonal block), ``multiplicity`` (d - 4, of each block eigenvalue), ``flat`` (orbit
-    dimension), ``tangent_norm`` (|Riemannian gradient|), ``risk``, ``mu`` (mu_k, mu_v); all
+    dimension), ``tangent_norm`` (|Riemannian gradient|), ``risk``; all
     eigenvalues as mpmath numbers."""
     Params(lam=float(lam), gamma=float(gamma), eps=float(eps), d=d, L=L)  # validated: a ValueError names the parameter
     if d < 4:
@@ -183,4 +170,4 @@ def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
     P = riemannian_parts(realise(ov), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     return SimpleNamespace(core=sorted(mpmath.eigsy(P.hess, eigvals_only=True)),
                            block=sorted(mpmath.eigsy(P.block, eigvals_only=True)), multiplicity=int(d) - 4,
-                           flat=orbit_dimension(ov, d), tangent_norm=mpmath.norm(P.grad), risk=P.risk, mu=P.mu)
+                           flat=orbit_dimension(ov, d), tangent_norm=mpmath.norm(P.grad), risk=P.risk)

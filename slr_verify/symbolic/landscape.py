@@ -17,13 +17,14 @@ cancels) whose sign change is where this minimum's risk crosses the oracle's.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import SimpleNamespace
 
 import sympy as sp
 
 from .fixed_points import off_M_family
 from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian, theorem1_risk
 
-__all__ = ["chart_hessian", "family_hessian", "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
+__all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian", "family_hessian", "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
 
 #: the parameters of the mechanism functions (eps cancels in both)
 LAM_PARAMS = (S.lam, S.gamma, S.d, S.L)
@@ -33,31 +34,70 @@ def _at_oracle(e):
     return e.subs(oracle_point())
 
 
-def chart_hessian(k0, v0, Tk, Tv, point):
-    """The Riemannian Hessian of R at the stationary point (k0, v0) (unit SymPy columns of R^4,
-    k* = e1, v* = e2) in the chart k = P(k0 + sum a_i Tk_i), v = P(v0 + sum b_j Tv_j) (Tk, Tv
-    orthonormal tangent bases, P the normalisation: a retraction, so at a stationary point the
-    Hessian of the pulled-back risk is the Riemannian Hessian), by the chain rule through the
-    overlaps: sum_ij R_ij do_i do_j + sum_i R_i d^2 o_i, with Theorem 1's partials substituted by
-    ``point`` (a dict of overlap values). Returns (6 x 6 matrix, the chart symbols (a1..a3, b1..b3))."""
-    X = sp.symbols("a1 a2 a3 b1 b2 b3", real=True)
-    k = k0 + sum((x * t for x, t in zip(X[:3], Tk)), sp.zeros(4, 1))
-    v = v0 + sum((x * t for x, t in zip(X[3:], Tv)), sp.zeros(4, 1))
-    k, v = k / sp.sqrt(k.dot(k)), v / sp.sqrt(v.dot(v))
-    e1, e2 = sp.Matrix([1, 0, 0, 0]), sp.Matrix([0, 1, 0, 0])
-    o = [k.dot(e1), v.dot(e2), v.dot(e1), k.dot(e2), k.dot(v)]  # kappa, nu, theta, eta, rho
+def chart_derivatives(k0, v0, Tk, Tv):
+    """First and second derivatives at 0 of the overlaps (kappa, nu, theta, eta, rho) in the chart
+    k = (k0 + sum_i x_i Tk_i)/sqrt(1 + |x|^2), v likewise with the y_j (k* = e1, v* = e2; k0 unit and
+    Tk orthonormal and orthogonal to k0, so this is the normalisation P(k0 + Tk x): a retraction).
+    Returns (do[i][p], d2o[i][p][q], the chart symbols)."""
+    n = len(k0)
+    X = sp.symbols("x0:%d" % (len(Tk) + len(Tv)), real=True)
+    xs, ys = X[:len(Tk)], X[len(Tk):]
+    k = (k0 + sum((x * t for x, t in zip(xs, Tk)), sp.zeros(n, 1))) / sp.sqrt(1 + sum(x**2 for x in xs))
+    v = (v0 + sum((y * t for y, t in zip(ys, Tv)), sp.zeros(n, 1))) / sp.sqrt(1 + sum(y**2 for y in ys))
+    o = [k[0], v[1], v[0], k[1], k.dot(v)]  # kappa, nu, theta, eta, rho
     zero = {x: 0 for x in X}
-    do = [[sp.simplify(sp.diff(oi, x).subs(zero)) for x in X] for oi in o]
-    d2o = [[[sp.simplify(sp.diff(oi, x, y).subs(zero)) for y in X] for x in X] for oi in o]
+    do = [[sp.expand(sp.diff(oi, x).subs(zero)) for x in X] for oi in o]
+    d2o = [[[sp.expand(sp.diff(oi, x, y).subs(zero)) for y in X] for x in X] for oi in o]
+    return do, d2o, X
+
+
+def chain_rule(do, d2o, g, h):
+    """(gradient, Hessian) of the pulled-back risk at 0: sum_i g_i do_i and
+    sum_ij h_ij do_i do_j + sum_i g_i d^2 o_i (g, h: the partials in the overlaps)."""
+    m = len(do[0])
+    grad = sp.Matrix([sum(g[i] * do[i][p] for i in range(5) if do[i][p] != 0) for p in range(m)])
+    M = sp.zeros(m, m)
+    for p in range(m):
+        for q in range(m):
+            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q] for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
+                g[i] * d2o[i][p][q] for i in range(5) if d2o[i][p][q] != 0)
+    return grad, M
+
+
+def chart_hessian(k0, v0, Tk, Tv, point):
+    """The Riemannian Hessian of R at the stationary point (k0, v0) (unit SymPy columns of R^4)
+    in the chart of :func:`chart_derivatives` (a retraction, so at a stationary point the Hessian of
+    the pulled-back risk is the Riemannian Hessian), with Theorem 1's partials substituted by
+    ``point`` (a dict of overlap values). Returns (6 x 6 matrix, the chart symbols)."""
+    do, d2o, X = chart_derivatives(k0, v0, Tk, Tv)
+    do = [[sp.simplify(x) for x in row] for row in do]
+    d2o = [[[sp.simplify(x) for x in r] for r in row] for row in d2o]
     g = [x.subs(point) for x in theorem1_gradient()]
     H = theorem1_hessian()
     h = [[H[5 * i + j].subs(point) for j in range(5)] for i in range(5)]
-    M = sp.zeros(6, 6)
-    for p in range(6):
-        for q in range(6):
-            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q] for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
-                g[i] * d2o[i][p][q] for i in range(5) if d2o[i][p][q] != 0)
-    return M, X
+    return chain_rule(do, d2o, g, h)[1], X
+
+
+#: symbols of the generic Riemannian gradient and Hessian (:func:`generic_riemannian`)
+GENERIC = SimpleNamespace(
+    k0=sp.Matrix(sp.symbols("k0_0:5", real=True)), v0=sp.Matrix(sp.symbols("v0_0:5", real=True)),
+    Tk=[sp.Matrix(sp.symbols("tk%d_0:5" % i, real=True)) for i in range(4)],
+    Tv=[sp.Matrix(sp.symbols("tv%d_0:5" % i, real=True)) for i in range(4)],
+    g=sp.symbols("g0:5", real=True), h=sp.symbols("h0:25", real=True))
+
+
+@lru_cache(maxsize=None)
+def generic_riemannian():
+    """The Riemannian gradient (8) and Hessian (8 x 8, row-major) of R at any point, in the chart
+    of :func:`chart_derivatives` realised in R^5 (k* = e1, v* = e2, the point in span(e1..e4); e5
+    stands for every direction orthogonal to the span, which by symmetry all carry the same block),
+    with the vectors, tangent bases and partials as symbols (:data:`GENERIC`). At a stationary
+    point the Hessian is the Riemannian Hessian; the gradient is the tangent gradient in the bases."""
+    G = GENERIC
+    do, d2o, _ = chart_derivatives(G.k0, G.v0, G.Tk, G.Tv)
+    h = [[G.h[5 * i + j] for j in range(5)] for i in range(5)]
+    grad, M = chain_rule(do, d2o, G.g, h)
+    return list(grad), list(M)
 
 
 def _e(i):
