@@ -190,25 +190,39 @@ def reduced_map_poly_kernel():
     return PolyKernel((S.kappa, S.nu) + tuple(sdyn.PARTIALS[:2]), (sdyn.A,), sdyn.reduced_map_numerators())
 
 
+def _poly_step(mk, gk, alpha, batch_shape, x0, n):
+    """The shared set-up of a stateful step: the map's coefficients at alpha, the monomial buffer B
+    whose n state rows are followed by the n partials' rows (written by the gradient kernel ``gk``),
+    the state view (initialised to ``x0``) and ``monomials()``, which fills B's higher monomials
+    degree by degree. Returns (Cm, B, state, grad, monomials)."""
+    Cm = mk.coefficients(alpha)
+    B = mk.buffer(batch_shape)
+    r0 = mk.contiguous_rows(2 * n)
+    state = B[r0:r0 + n]
+    state[...] = x0
+    grad = gk.make(batch_shape, out=B[r0 + n:r0 + 2 * n])
+    levels, multiply = bind_levels(mk.levels, B), np.multiply
+
+    def monomials():
+        for tgt, left, right, lb, rb in levels:
+            multiply(B.take(left, 0, out=lb), B.take(right, 0, out=rb), out=tgt)
+
+    return Cm, B, state, grad, monomials
+
+
 class ReducedStep:
     """The reduced PGD step on M for a 1-d batch, stateful like :class:`OverlapStep`."""
 
     def __init__(self, alpha, batch_shape, x0):
-        mk = reduced_map_poly_kernel()
-        self.Cm = Cm = mk.coefficients(alpha)
-        self.B = B = mk.buffer(batch_shape)
-        r0 = mk.contiguous_rows(4)
-        self.state = state = B[r0:r0 + 2]
-        state[...] = x0
-        grad = manifold_gradient_poly_kernel().make(batch_shape, out=B[r0 + 2:r0 + 4])
-        levels = bind_levels(mk.levels, B)
-        multiply, dot, sqrt, divide = np.multiply, np.dot, np.sqrt, np.divide
+        Cm, B, state, grad, monomials = _poly_step(reduced_map_poly_kernel(), manifold_gradient_poly_kernel(), alpha,
+                                                   batch_shape, x0, 2)
+        self.Cm, self.B, self.state = Cm, B, state
+        dot, sqrt, divide = np.dot, np.sqrt, np.divide
         P = np.empty((4,) + tuple(batch_shape))
 
         def advance(Cg, atoms):
             grad(state, Cg, atoms)
-            for tgt, left, right, lb, rb in levels:
-                multiply(B.take(left, 0, out=lb), B.take(right, 0, out=rb), out=tgt)
+            monomials()
             dot(Cm, B, out=P)
             divide(P[:2], sqrt(P[2:4], out=P[2:4]), out=state)
 
@@ -231,14 +245,8 @@ class OverlapStep:
     _SCALE = np.array([0, 1, 1, 0, 0])  # kappa', eta', rho' / |k'|; nu', theta' / |v'|; rho' also / |v'|
 
     def __init__(self, alpha, batch_shape, ov0):
-        mk = map_poly_kernel()
-        self.Cm = mk.coefficients(alpha)
-        self.B = B = mk.buffer(batch_shape)
-        r0 = mk.contiguous_rows(10)
-        self.state = B[r0:r0 + 5]
-        self.state[...] = ov0
-        grad = gradient_poly_kernel().make(batch_shape, out=B[r0 + 5:r0 + 10])
-        levels, Cm, state, idx = bind_levels(mk.levels, B), self.Cm, self.state, self._SCALE
+        Cm, B, state, grad, monomials = _poly_step(map_poly_kernel(), gradient_poly_kernel(), alpha, batch_shape, ov0, 5)
+        self.Cm, self.B, self.state, idx = Cm, B, state, self._SCALE
         multiply, dot, sqrt, divide = np.multiply, np.dot, np.sqrt, np.divide
         P = np.empty((7,) + tuple(batch_shape))
         norms, num = P[5:7], P[:5]  # |k'|^2, |v'|^2 rows, then the five unnormalised overlaps
@@ -246,8 +254,7 @@ class OverlapStep:
 
         def advance(Cg, atoms):
             grad(state, Cg, atoms)
-            for tgt, left, right, lb, rb in levels:
-                multiply(B.take(left, 0, out=lb), B.take(right, 0, out=rb), out=tgt)
+            monomials()
             dot(Cm, B, out=P)
             sqrt(norms, out=norms)
             norms.take(idx, 0, out=den)  # |k'|, |v'|, |v'|, |k'|, |k'|
