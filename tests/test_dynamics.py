@@ -74,26 +74,29 @@ def _problem(seed, runs, on_M):
     return draw_problem(np.random.default_rng(seed), runs, D, on_M)
 
 
+@pytest.mark.parametrize("backend", ["fused", "numpy"])
 @pytest.mark.parametrize("seed,on_M", [(0, True), (1, False), (2, False)])
-def test_full_and_overlap_runners_agree(seed, on_M):
+def test_full_and_overlap_runners_agree(seed, on_M, backend):
+    """The full runner in R^d (vectors, no overlap algebra) is the independent route."""
     k, v, ks, vs = _problem(seed, 6, on_M)
     p = dict(P4B, alpha=4e-3, steps=3000, every=100)
     full = pgd(k, v, ks, vs, **p)
-    ov = overlap_pgd(_overlaps0(full), d=D, **p)
+    ov = overlap_pgd(_overlaps0(full), d=D, backend=backend, **p)
     assert _agree(full, ov) < 1e-9
     if on_M:
         red = reduced_pgd(full.kappa[0], full.nu[0], d=D, **p)
         assert _agree(full, red) < 1e-9
 
 
-def test_runners_agree_with_lam_schedule_and_eps():
+@pytest.mark.parametrize("backend", ["fused", "numpy"])
+def test_runners_agree_with_lam_schedule_and_eps(backend):
     k, v, ks, vs = _problem(5, 4, False)
     # lam0 = 1 with alpha = 4e-3 (Figure 4a) is unstable at first: round-off grows ~1e11-fold in 400
     # steps in *any* implementation, so agreement is tested with a smaller lam0
     sched = lambda t: 0.3 / (1 + 1e-3 * t)
     p = dict(lam=sched, gamma=P4B["gamma"], L=10, alpha=4e-3, steps=1500, every=50, eps=0.1)
     full = pgd(k, v, ks, vs, **p)
-    ov = overlap_pgd(_overlaps0(full), d=D, **p)
+    ov = overlap_pgd(_overlaps0(full), d=D, backend=backend, **p)
     assert _agree(full, ov) < 1e-9
     assert np.allclose(full.lam, [sched(t) for t in full.step])
 
@@ -201,3 +204,20 @@ def test_invalid_vectors_and_overlaps():
         overlap_pgd((0.1, 0.1, 0, 0, 0), d=0, **p)
     with pytest.raises(ValueError, match="d must be an integer >= 2"):
         overlap_pgd((0.1, 0.1, 0, 0, 0), d=1, **p)
+
+
+def test_tangent_norm_resolution_at_the_off_M_family():
+    """At k = v* (eta = 1, kappa = nu = rho = 0; theta* from the 50-digit root, an independent route)
+    the float64 tangent norm is rounding noise: it stays below its stated resolution when eta is
+    rounded one or four ulps below 1 (where the vectors are fixed only to ~sqrt(eps)), and a real
+    displacement of theta by 1e-6 is seen far above it."""
+    from slr_verify.dynamics.convergence import tangent_norm
+    from slr_verify.dynamics.offM import theta_star_closed_form
+
+    lam, g, d, L = 0.1, float(np.sqrt(0.5)), 400, 10
+    th = float(theta_star_closed_form(lam, g, d, L))
+    for eta in (1.0, np.nextafter(1.0, 0), 1.0 - 4 * np.finfo(float).eps / 2):
+        norm, res = tangent_norm((0.0, 0.0, th, eta, 0.0), lam=lam, gamma=g, d=d, L=L, resolution=True)
+        assert norm <= res < 1e-7
+    norm, res = tangent_norm((0.0, 0.0, th + 1e-6, 1.0, 0.0), lam=lam, gamma=g, d=d, L=L, resolution=True)
+    assert norm > 10 * res

@@ -266,7 +266,7 @@ def check_figure4a_recovery(ctx, seed=0):
     out = []
     if bool(conv[0]) and not bool(_recovered(end)):
         out.append(counterexample(
-            "five-overlap runner, Figure 4a schedule, then constant lam_T until the tangent gradient < 1e-10",
+            "five-overlap runner, Figure 4a schedule, then constant lam_T until the tangent gradient < max(1e-10, its float64 resolution)",
             "+-(k*, v*) (the oracle)", "numeric",
             {"initial_overlaps": list(cx["overlaps"]), "drawn_as": f"initial_overlaps(seed={cx['seed']}, runs={cx['runs']}, d=400)[{cx['run']}]",
              "end_overlaps": end, "tangent_norm": float(norm[0]), "extra_steps": int(extra), "lam_T": lamT,
@@ -297,7 +297,7 @@ def check_constant_lam_not_always(ctx, seed=0):
     rec, elsewhere, norms = _classify_runs(_ends(tr), S, S.lam0, ctx)
     k, n = int(elsewhere.sum()), runs
     return [
-        numeric("five-overlap runner, Figure 7b, continued to a tangent gradient < 1e-8", "'not always': some converged run ends elsewhere",
+        numeric("five-overlap runner, Figure 7b, continued to a tangent gradient < max(1e-8, its float64 resolution)", "'not always': some converged run ends elsewhere",
                 0.0 if k else 1.0, 0.0, "one converged counterexample suffices", unit="missing counterexample",
                 size={"runs": runs, "seed": seed},
                 details={"rate_recovered": {"count": int(rec.sum()), "runs": n, "ci95": clopper_pearson(int(rec.sum()), n)},

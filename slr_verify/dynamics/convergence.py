@@ -10,29 +10,45 @@ import numpy as np
 
 from ..kernels import generated as G
 from ..model.overlaps import Overlaps
+from ..kernels.steps import tangent_norm_kernels
 from .offM import tangent_gradient_norms
 from .runners import overlap_pgd
 
 __all__ = ["tangent_norm", "converge"]
 
 
-def tangent_norm(ov, *, lam, gamma, d, L):
-    """sqrt(|tan_k|^2 + |tan_v|^2) of R_lam at overlaps ``ov`` (arrays of one batch shape)."""
+#: the float64 tangent norm's resolution, in units of sqrt(eps) |grad R|: |tan|^2 is computed as a
+#: difference |grad|^2 - <k, grad>^2, whose rounding error is a few eps |grad|^2 (measured: 4 eps
+#: |grad|^2 at k = v*, where |grad R| ~ 1 is almost all normal); 4 allows 16 eps |grad|^2
+RESOLUTION = 4.0
+
+
+def tangent_norm(ov, *, lam, gamma, d, L, resolution=False):
+    """sqrt(|tan_k|^2 + |tan_v|^2) of R_lam at overlaps ``ov`` (arrays of one batch shape).
+
+    With ``resolution``, also the smallest value the float64 formula can tell from 0 there,
+    ``RESOLUTION sqrt(eps) |grad R|``: below it the computed norm is rounding noise. (Near
+    k = +-v* the overlaps fix the vectors only to ~sqrt(eps): 1 - eta^2 ~ eps.)"""
     ov = [np.asarray(x, dtype=float) for x in ov]
     grads = G.risk_and_gradient_kernel()(*ov, lam, gamma, 0.0, d, L)[1:]
     tk, tv = tangent_gradient_norms(ov, grads)
-    return np.sqrt(np.maximum(tk, 0) + np.maximum(tv, 0))
+    norm = np.sqrt(np.maximum(tk, 0) + np.maximum(tv, 0))
+    if not resolution:
+        return norm
+    gk, gv = tangent_norm_kernels().scale(*ov, *grads)
+    return norm, RESOLUTION * np.sqrt(np.finfo(float).eps * (np.abs(gk) + np.abs(gv)))
 
 
 def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chunk=20_000):
     """Continue constant-lam PGD (five-overlap runner) from ``ov`` until the tangent gradient norm
-    is below ``tol`` for every run, or ``max_steps``. Returns (overlaps, norms, steps, converged)."""
+    is below max(``tol``, its float64 resolution) for every run (:func:`tangent_norm`), or
+    ``max_steps``. Returns (overlaps, norms, steps, converged)."""
     ov = [np.atleast_1d(np.asarray(x, dtype=float)) for x in ov]
     steps = 0
-    norm = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L)
-    while steps < max_steps and np.any(norm > tol):
+    norm, res = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L, resolution=True)
+    while steps < max_steps and np.any(norm > np.maximum(tol, res)):
         tr = overlap_pgd(ov, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=chunk, every=chunk)
         ov = [tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")]
         steps += chunk
-        norm = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L)
-    return Overlaps(*ov), norm, steps, norm <= tol
+        norm, res = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L, resolution=True)
+    return Overlaps(*ov), norm, steps, norm <= np.maximum(tol, res)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import validation as V
+from ..kernels import fused as FK
 from ..kernels import steps as PK
 from .trajectory import (
     Trajectory,
@@ -91,14 +92,45 @@ def _loop(step_fn, state, coefs, const, steps, rec):
     return [np.stack(o) for o in out]
 
 
-def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, progress=None):
+def _iterate_fused(x0, lams, const, a, rec, progress=None):
+    """The fused kernel (:mod:`slr_verify.kernels.fused`) over blocks of ``_CHUNK`` steps: returns
+    the states at the recorded steps, (records, 5, batch)."""
+    run = FK.fused_kernel()
+    coefs = FK.FusedCoefficients(a["gamma"], a["d"], a["L"])
+    EM = FK.map_coefficients(a["alpha"])
+    X = np.array(x0, dtype=float, order="C")
+    out = np.empty((len(rec), 5, X.shape[1]))
+    out[0] = X
+    slot = np.full(a["steps"], -1, dtype=np.int64)
+    slot[rec[1:] - 1] = np.arange(1, len(rec))  # after the update t -> t + 1
+    fixed = coefs.block(lams[:1]) if const else None
+    bar = progress_range(a["steps"], progress, "pgd (overlaps, fused)")
+    for t0 in range(0, a["steps"], _CHUNK):
+        t1 = min(t0 + _CHUNK, a["steps"])
+        EG, AC, TAB, GEOM = fixed if const else coefs.block(lams[t0:t1])
+        run(X, EG, AC, TAB, GEOM, EM, slot[t0:t1], out, not const)
+        if hasattr(bar, "update"):
+            bar.update(t1 - t0)
+    if hasattr(bar, "close"):
+        bar.close()
+    return out
+
+
+def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, progress=None, backend="auto"):
     """PGD on the sphere run as the exact five-overlap map (reference section 12), d-free and batched.
 
     ``overlaps`` = (kappa, nu, theta, eta, rho), numbers or broadcastable arrays (one entry per
     initial tuple; each must be realisable, reference section 3). ``lam`` a positive number or a callable
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
-    ``progress``: a stream for a progress bar (None: quiet).
+    ``progress``: a stream for a progress bar (None: quiet). ``backend``: ``"fused"`` (one compiled
+    loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`OverlapStep`)
+    or ``"auto"`` (fused when Numba is importable). Both are generated from the same expressions and
+    agree to round-off per step.
     """
+    if backend not in ("auto", "fused", "numpy"):
+        raise ValueError(f"backend must be 'auto', 'fused' or 'numpy', got {backend!r}")
+    if backend == "auto":
+        backend = "fused" if FK.available() else "numpy"
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     if len(overlaps) != 5:
         raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {len(overlaps)} values")
@@ -108,11 +140,14 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     ov = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in ov])
     shape = ov[0].shape
     x0 = np.stack([x.reshape(-1) for x in ov])  # (5, batch)
-    coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"])
-    out = _iterate(PK.OverlapStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec, progress)
+    if backend == "fused":
+        out = _iterate_fused(x0, lams, const, a, rec, progress)
+    else:
+        coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"])
+        out = _iterate(PK.OverlapStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec, progress)
     traj = [out[:, i].reshape((len(rec),) + shape) for i in range(5)]
     risk = risk_at_records(lams[rec], traj, a["gamma"], a["eps"], a["d"], a["L"])
-    return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap"))
+    return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap", backend=backend))
 
 
 def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):

@@ -40,7 +40,7 @@ from .codegen import PolyKernel, bind_levels, coefficient_array, generate, gener
 
 __all__ = ["kappa_atoms", "GradientKernel", "gradient_poly_kernel", "manifold_gradient_poly_kernel", "map_poly_kernel",
            "reduced_map_poly_kernel", "OverlapStep", "ReducedStep", "reduced_step_kernel", "reduced_map_kernels",
-           "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "coefficient_array", "POINTS"]
+           "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "coefficient_array", "POINTS", "NORMS"]
 
 S = srisk.S
 #: the five stationary points of Proposition 9 on M (from the symbolic layer)
@@ -113,13 +113,18 @@ class GradientKernel:
                 raise RuntimeError("variable rows of the monomial buffer must be contiguous")
 
     def coefficients(self, lam, gamma, d, L):
-        C = self.poly.coefficients(lam, gamma, d, L)
+        """(C, atom coefficients): C of shape (..., 5, nmono) and :meth:`atom_coefficients`."""
+        return self.poly.coefficients(lam, gamma, d, L), self.atom_coefficients(lam, gamma, d, L)
+
+    def atom_coefficients(self, lam, gamma, d, L):
+        """The atoms' constants, shape (..., n): the erf c's, the exp b's, then (h, a) per zeta atom,
+        the arguments of Owen's T in zeta(c kappa, g) = 1 - 8 T(h |kappa|, a)."""
         shape = np.shape(lam)
         ac = np.array([np.broadcast_to(np.asarray(v, dtype=float), shape) for v in self._ac_fn(lam, gamma, d, L)])
         o = self.n_erf + self.n_exp
         for i in range(self.n_zeta):  # (c, g) -> Owen's T arguments (h at kappa = 1, a)
             ac[o + 2 * i], ac[o + 2 * i + 1] = special.owen_args(ac[o + 2 * i], ac[o + 2 * i + 1])
-        return C, np.moveaxis(ac, 0, -1)  # (..., 5, nmono), (..., n_atom_coefs)
+        return np.moveaxis(ac, 0, -1)
 
     def split_atoms(self, ac):
         """Atom coefficients (..., n) -> (erf c's, exp b's, Owen T h's, Owen T a's), each with a
@@ -236,13 +241,17 @@ def map_poly_kernel():
     return PolyKernel(tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS), (sdyn.A,), sdyn.overlap_map_numerators())
 
 
+#: the norms dividing each numerator of the five-overlap map (0: |k'|, 1: |v'|), from the symbolic layer
+NORMS = sdyn.NORMS
+
+
 class OverlapStep:
     """The five-overlap PGD step for a 1-d batch, stateful: ``state`` (5, batch) holds the
     overlaps; ``advance(Cg, atoms)`` replaces them by their image under one step (gradient
     coefficients ``Cg`` and ``atoms`` from :class:`GradientKernel` for the current lam; the map's
     coefficients are fixed by alpha)."""
 
-    _SCALE = np.array([0, 1, 1, 0, 0])  # kappa', eta', rho' / |k'|; nu', theta' / |v'|; rho' also / |v'|
+    _SCALE = np.array([norms[0] for norms in NORMS])  # the first norm of each overlap (rho' also / |v'|)
 
     def __init__(self, alpha, batch_shape, ov0):
         Cm, B, state, grad, monomials = _poly_step(map_poly_kernel(), gradient_poly_kernel(), alpha, batch_shape, ov0, 5)
@@ -310,9 +319,11 @@ def mp_gradient_kernel():
 @lru_cache(maxsize=None)
 def tangent_norm_kernels():
     """The squared tangent-gradient norms (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`) of
-    (overlaps, partials): ``f64`` (NumPy, broadcasting) and ``mp`` (mpmath, working precision)."""
+    (overlaps, partials): ``f64`` (NumPy, broadcasting) and ``mp`` (mpmath, working precision);
+    ``scale`` the squared full gradient norms (:func:`~slr_verify.symbolic.dynamics.gradient_norms_sq`, float64)."""
     from types import SimpleNamespace
 
     args = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS)
     exprs = list(sdyn.tangent_norms_sq())
-    return SimpleNamespace(f64=generate(args, exprs), mp=generate_mp(args, exprs))
+    return SimpleNamespace(f64=generate(args, exprs), mp=generate_mp(args, exprs),
+                           scale=generate(args, list(sdyn.gradient_norms_sq())))

@@ -82,7 +82,7 @@ def update_vectors():
     tan_v = grad_v - inner(v, grad_v) * v      # (I - v v^T) grad_v R
     uk = k - A * tan_k
     uv = v - A * tan_v
-    return SimpleNamespace(uk=uk, uv=uv, tan_k=tan_k, tan_v=tan_v, basis=e,
+    return SimpleNamespace(uk=uk, uv=uv, grad_k=grad_k, grad_v=grad_v, tan_k=tan_k, tan_v=tan_v, basis=e,
                            nk2=1 + A**2 * inner(tan_k, tan_k), nv2=1 + A**2 * inner(tan_v, tan_v),
                            nk2_direct=inner(uk, uk), nv2_direct=inner(uv, uv))
 
@@ -97,12 +97,16 @@ def overlap_map_numerators():
     return (inner(u.uk, ks), inner(u.uv, vs), inner(u.uv, ks), inner(u.uk, vs), inner(u.uk, u.uv), u.nk2, u.nv2)
 
 
+#: the norms dividing each numerator of :func:`overlap_map_numerators` (0: |k'|, 1: |v'|)
+NORMS = ((0,), (1,), (1,), (0,), (0, 1))
+
+
 @lru_cache(maxsize=None)
 def overlap_map():
     """The five-overlap PGD map (kappa', nu', theta', eta', rho') in the overlaps, ``PARTIALS``, ``A``."""
-    Nk, Nn, Nt, Ne, Nr, nk2, nv2 = overlap_map_numerators()
-    nk, nv = sp.sqrt(nk2), sp.sqrt(nv2)
-    return (Nk / nk, Nn / nv, Nt / nv, Ne / nk, Nr / (nk * nv))
+    *num, nk2, nv2 = overlap_map_numerators()
+    norm = (sp.sqrt(nk2), sp.sqrt(nv2))
+    return tuple(N / sp.Mul(*[norm[j] for j in js]) for N, js in zip(num, NORMS))
 
 
 @lru_cache(maxsize=None)
@@ -111,6 +115,14 @@ def tangent_norms_sq():
     Riemannian gradient's size, the stopping rule of runs and the stationarity test off M."""
     u = update_vectors()
     return inner(u.tan_k, u.tan_k), inner(u.tan_v, u.tan_v)
+
+
+@lru_cache(maxsize=None)
+def gradient_norms_sq():
+    """(|grad_k R|^2, |grad_v R|^2) in the overlaps and ``PARTIALS``: the scale of the rounding error
+    of :func:`tangent_norms_sq` (a difference |grad|^2 - <k, grad>^2 in float64)."""
+    u = update_vectors()
+    return inner(u.grad_k, u.grad_k), inner(u.grad_v, u.grad_v)
 
 
 @lru_cache(maxsize=None)
