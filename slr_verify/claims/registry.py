@@ -54,6 +54,9 @@ CLAIMS = [
     Claim("oracle-window", "finding (reference section 13)", "the oracle is the global minimiser of R_lam exactly for lam in "
           "W = [0.0907218276, 0.8924379482]: below, the point k = +-v* has lower risk; above, the oracle is a saddle",
           f"{_G}, lam in [1e-4, 1e2]", LC.check_oracle_window, kind="finding"),
+    Claim("window-phase-diagram", "finding (reference section 13; Corollary 2)", "over d in [10, 1e6] and L in [1, 1000] the "
+          "window's lower end depends on d only, and Corollary 2's regime lam = d^-a (a < 1/2) lies inside W for large d",
+          "gamma^2 = 1/2, eps = 0, lam in [1e-4, 1e2]", LC.check_window_phase_diagram, kind="finding"),
     Claim("basins", "finding (reference section 13)", "from uniform sphere starts, constant-lam PGD at Figure 7b's setting "
           "converges to the oracle or to k = +-v*, each with a probability measured with its 95% interval",
           f"lam = 0.1, alpha = 4e-3, {_G}; 100 (fast) / 300 / 1000 (thorough) starts", LC.check_basins, kind="finding"),

@@ -27,7 +27,7 @@ from ..kernels.landscape import window_kernels
 from ..model.params import Params
 from .stationary import stationary_points
 
-__all__ = ["global_minimum", "oracle_window", "Window", "EndPoints", "mechanism_values", "MECHANISMS"]
+__all__ = ["global_minimum", "oracle_window", "phase_diagram", "Window", "EndPoints", "mechanism_values", "MECHANISMS"]
 
 MECHANISMS = {
     "local": "the oracle stops being a local minimum (det B = 0: k moving towards v* and v towards k*)",
@@ -58,7 +58,13 @@ def _mp_root(which, a, b, gamma, d, L, dps=30):
     with mpmath.workdps(dps):
         g = mpmath.mpf(gamma)
         fun = lambda x: f(x, g, d, L)[which]
-        x = mpmath.findroot(fun, (mpmath.mpf(a), mpmath.mpf(b)), solver="illinois", tol=mpmath.mpf(10) ** (-2 * dps + 4))
+        a, b = mpmath.mpf(a), mpmath.mpf(b)
+        x = mpmath.findroot(fun, (a, b), solver="illinois", tol=mpmath.mpf(10) ** (-2 * dps + 4), verify=False)
+        # findroot's own check compares |f(x)|^2 with an absolute tolerance, which fails where the
+        # mechanism function is large; check instead that x is in the bracket and f is at rounding size there
+        scale = max(abs(fun(a)), abs(fun(b)))
+        if not (a <= x <= b and abs(fun(x)) <= scale * mpmath.mpf(10) ** (-dps + 6)):
+            raise RuntimeError(f"no root of mechanism {which} found in [{a}, {b}]")
         return x
 
 
@@ -140,3 +146,44 @@ def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=4000, ver
                 raise RuntimeError(f"at lam = {lam!r} inside the mechanisms' window the oracle is not the global "
                                    f"minimum: {w.verified[-1]}")
     return w
+
+
+def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), grid=4000, progress=None):
+    """The window W(d, L) over a grid (mechanisms only, ``verify=0``): an ``xarray.Dataset`` with
+    ``lo``, ``hi`` (NaN where unresolved), ``mechanism_lo``, ``mechanism_hi`` and ``status`` over
+    (d, L). ``status`` is ``"ok"``; ``"open above"`` when the candidate set reaches the scan's upper
+    end (hi is then the scan limit, a lower bound); ``"unresolved"`` when the candidate set is not one
+    interval in float64 (at L = 1, det B decays to round-off size ~1e-14 above lam ~ 1 and its sign
+    is noise; the lower end is still reported when the crossing mechanism brackets it)."""
+    import xarray as xr
+
+    d_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=x, L=1).d) for x in d_values]
+    L_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=2, L=x).L) for x in L_values]
+    shape = (len(d_values), len(L_values))
+    lo, hi = np.full(shape, np.nan), np.full(shape, np.nan)
+    mlo, mhi, status = (np.full(shape, "", dtype=object) for _ in range(3))
+    cells = [(i, j) for i in range(shape[0]) for j in range(shape[1])]
+    if progress is not None:
+        from tqdm.auto import tqdm
+
+        cells = tqdm(cells, desc="phase diagram", file=progress, mininterval=0.5)
+    for i, j in cells:
+        d, L = d_values[i], L_values[j]
+        try:
+            w = oracle_window(gamma=gamma, eps=eps, d=d, L=L, lam_range=lam_range, grid=grid, verify=0)
+        except RuntimeError:
+            status[i, j] = "unresolved"
+            lams = np.geomspace(*lam_range, int(grid))
+            gap = mechanism_values(lams, gamma=gamma, d=d, L=L)[2]
+            k = np.flatnonzero((gap[:-1] <= 0) & (gap[1:] > 0))
+            if k.size:
+                lo[i, j], mlo[i, j] = float(_mp_root(2, lams[k[0]], lams[k[0] + 1], gamma, d, L)), "crossing"
+            continue
+        lo[i, j], hi[i, j] = w.lo, w.hi
+        mlo[i, j], mhi[i, j] = w.mechanism_lo or "", w.mechanism_hi or ""
+        status[i, j] = "open above" if w.mechanism_hi is None else "ok"
+    coords = {"d": d_values, "L": L_values}
+    return xr.Dataset({"lo": (("d", "L"), lo), "hi": (("d", "L"), hi),
+                       "mechanism_lo": (("d", "L"), mlo.astype(str)), "mechanism_hi": (("d", "L"), mhi.astype(str)),
+                       "status": (("d", "L"), status.astype(str))}, coords=coords,
+                      attrs={"gamma": float(gamma), "eps": float(eps), "lam_range": list(lam_range)})
