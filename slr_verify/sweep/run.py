@@ -52,9 +52,10 @@ def run_point(grid: Grid, i: int) -> dict:
                                         max_steps=grid.max_steps)
         ov = [np.asarray(x, dtype=float) for x in out]
         steps += extra
-    norm = tangent_norm(ov, lam=lam_T, gamma=gamma, d=d, L=L)
+    norm, res = tangent_norm(ov, lam=lam_T, gamma=gamma, d=d, L=L, resolution=True)
     r = risk(*ov, lam=lam_T, gamma=gamma, eps=grid.eps, d=d, L=L)
-    conv = norm <= grid.converge_tol if grid.converge_tol > 0 else np.zeros(grid.runs, bool)
+    # the stopping rule of converge(): below the tolerance or below float64's resolution there
+    conv = norm <= np.maximum(grid.converge_tol, res) if grid.converge_tol > 0 else np.zeros(grid.runs, bool)
     return dict(zip(_NAMES, ov), risk=np.asarray(r, dtype=float), tangent_norm=np.asarray(norm, dtype=float),
                 steps=steps, converged=np.asarray(conv, dtype=bool))
 
