@@ -189,3 +189,13 @@ def test_phase_diagram_cells():
     assert "L" not in {str(s) for s in sland.family_gap().free_symbols}
     with pytest.raises(ValueError, match="d"):
         phase_diagram([1], [10], gamma=0.7)
+
+
+def test_basin_labels_are_unique_per_orbit():
+    """At lam = 0.05 the family k = +-v* has two orbits at |theta| = 1 (a minimum and a saddle of index
+    797, from the complete search); the labels must tell them apart, or a rate would carry the wrong kind."""
+    from slr_verify.landscape.basins import _label
+
+    pts = LS.stationary_points(lam=0.05, gamma=float(np.sqrt(0.5)), d=400, L=10)
+    labels = [_label(p) for p in pts]
+    assert len(set(labels)) == len(labels), labels

@@ -19,9 +19,12 @@ __all__ = ["label_ends", "basin_rates"]
 
 
 def _label(p):
-    """A unique label: the name (oracle, on M, corner), k = +-v* with its |theta|, or the overlaps."""
+    """A unique label: the name (oracle, on M, corner), k = +-v* with its |theta| and the sign of
+    theta eta, or the overlaps."""
     if p.name == "k = +-v*":
-        return "k = +-v*, |theta| = %.6f" % abs(p.overlaps[2])
+        # theta eta is invariant under the symmetries: its sign separates v leaning towards +k* from
+        # v leaning towards -k* when k = v* (at |theta| = 1 one is a minimum, the other a saddle)
+        return "k = +-v*, |theta| = %.6f, sign(theta eta) = %+d" % (abs(p.overlaps[2]), np.sign(p.overlaps[2] * p.overlaps[3]))
     return p.name or "(%s)" % ", ".join("%.6f" % x for x in p.overlaps)
 
 
