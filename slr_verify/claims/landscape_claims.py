@@ -105,27 +105,17 @@ def check_basins(ctx, seed=0):
     """Basins at Figure 7b's setting (lam = 0.1, alpha = 4e-3): sphere starts from the exact law,
     20k steps, continued until the tangent gradient is below 1e-6; end points matched to the
     complete list of stationary points; rates with 95% Clopper-Pearson intervals."""
-    from ..dynamics.convergence import converge
-    from ..dynamics.runners import overlap_pgd
-    from ..model.sampling import initial_overlaps_exact
-
     S = FIGURES["7b"]
     runs = ctx.pick(100, 300, 1000)
-    ov0 = initial_overlaps_exact(np.random.SeedSequence(seed), runs, S.d)
-    tr = overlap_pgd(tuple(ov0), lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
-                     progress=ctx.stream)
-    ends, norm, steps, ok = converge([tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")], lam=S.lam0,
-                                     gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, tol=1e-6, max_steps=600_000)
-    rates = LS.basin_rates(np.array(ends), ok, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, starts=ctx.pick(100, 200, 300))
+    rates, _, _, steps = LS.sample_basins(np.random.SeedSequence(seed), runs, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L,
+                                          alpha=S.alpha, steps=S.steps, tol=1e-6, max_steps=600_000,
+                                          starts=ctx.pick(100, 200, 300), progress=ctx.stream)
     unexplained = sum(v["count"] for k, v in rates.items() if k in ("unmatched", "not converged"))
     return [numeric("five-overlap PGD from the exact sphere law, continued to a tangent gradient < 1e-6, matched to the "
                     "stationary points", "every run ends at a listed stationary point", float(unexplained), 0.0,
                     "an end point counts only when converged; rates are per run with 95% Clopper-Pearson intervals",
                     unit="runs unconverged or unmatched", size={"runs": runs, "seed": seed, "steps": S.steps + int(steps)},
                     details={"rates": rates})]
-
-
-S_L = "L"
 
 
 def check_window_phase_diagram(ctx):
@@ -150,7 +140,7 @@ def check_window_phase_diagram(ctx):
     free = sorted(str(x) for x in sland.family_gap().free_symbols)
     return [
         Evidence("SymPy: the crossing mechanism (risk of k = +-v* at its theta* minus the oracle's risk), free symbols",
-                 "the lower end does not depend on L", "proved (symbolic)", float(str(S_L) in free), "L among the free symbols",
+                 "the lower end does not depend on L", "proved (symbolic)", float(str(sland.S.L) in free), "L among the free symbols",
                  0.0, "the null tokens' terms cancel between the two risks", details={"free_symbols": free}),
         numeric("mechanism roots (30 digits) over the (d, L) grid", "the lower end does not depend on L", spread, 1e-12,
                 "the grid's roots agree across L (the float route of the symbolic statement)",

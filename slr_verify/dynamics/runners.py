@@ -29,6 +29,9 @@ _vecdot = getattr(np, "vecdot", None) or (lambda a, b: np.einsum("...i,...i->...
 #: above this batch size the reduced runner uses the hoisted closed-form kernel
 _BIG_BATCH = 1000
 
+#: with a lam schedule, "auto" uses the fused kernel from this many runs on (see overlap_pgd)
+_FUSED_MIN_BATCH_SCHEDULE = 200
+
 #: steps per block of per-step gradient coefficients (a lam schedule): bounds the memory
 _CHUNK = 2048
 
@@ -124,13 +127,12 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
     ``progress``: a stream for a progress bar (None: quiet). ``backend``: ``"fused"`` (one compiled
     loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`OverlapStep`)
-    or ``"auto"`` (fused when Numba is importable). Both are generated from the same expressions and
+    or ``"auto"`` (fused when Numba is importable, except for a lam schedule with fewer than 200
+    runs, where the per-step Owen-T tables cost more than they save). Both are generated from the same expressions and
     agree to round-off per step.
     """
     if backend not in ("auto", "fused", "numpy"):
         raise ValueError(f"backend must be 'auto', 'fused' or 'numpy', got {backend!r}")
-    if backend == "auto":
-        backend = "fused" if FK.available() else "numpy"
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     if len(overlaps) != 5:
         raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {len(overlaps)} values")
@@ -140,6 +142,12 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     ov = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in ov])
     shape = ov[0].shape
     x0 = np.stack([x.reshape(-1) for x in ov])  # (5, batch)
+    if backend == "auto":
+        # with a schedule the fused kernel builds one Owen-T table per step (~80 us); below a few
+        # hundred runs that costs more than the NumPy passes save (measured, Figure 4a's schedule,
+        # 20k steps: 30 runs 1.6 s fused vs 0.6 s NumPy; 300 runs 1.9 s vs 2.5 s)
+        big = const or x0.shape[1] >= _FUSED_MIN_BATCH_SCHEDULE
+        backend = "fused" if FK.available() and big else "numpy"
     if backend == "fused":
         out = _iterate_fused(x0, lams, const, a, rec, progress)
     else:

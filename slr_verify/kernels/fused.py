@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 from collections import defaultdict
@@ -167,8 +168,6 @@ def fused_source():
         body.append("x%d = %s / %s" % (j, maps[j], den if len(js) == 1 else "(%s)" % den))
     # the coefficients as loop-invariant scalars (so that LLVM need not prove that they do not
     # alias the overlaps it writes: the loop over runs then vectorises)
-    import re
-
     used = sorted(set(re.findall(r"\b(eg|EM)\[(\d+)\]", "\n".join(body))), key=lambda m: (m[0], int(m[1])))
     hoist = ["%s_%s = %s[%s]" % (a, k, a, k) for a, k in used]
     body = [re.sub(r"\b(eg|EM)\[(\d+)\]", r"\1_\2", line) for line in body]

@@ -62,9 +62,10 @@ def owen_table(h, a):
     p = np.arange(MAX_PIECES)
     # nodes u = w (p + (x + 1)/2) of every piece, shape S + (pieces, nodes)
     u = w[..., None, None] * (p[:, None] + 0.5 * (_NODES + 1.0))
-    vals = sc.owens_t(u, a[..., None, None])
+    used = np.broadcast_to((p < pieces[..., None])[..., None], u.shape)
+    vals = np.zeros(u.shape)
+    vals[used] = sc.owens_t(u[used], np.broadcast_to(a[..., None, None], u.shape)[used])  # only the pieces in use
     coefs = np.einsum("kj,...pj->...pk", _TO_COEFS, vals)
-    coefs[p >= pieces[..., None]] = 0.0
     geom = np.stack([w, U, pieces.astype(float)], axis=-1)
     return coefs, geom
 

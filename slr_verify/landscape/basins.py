@@ -13,9 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.intervals import clopper_pearson
+from ..dynamics.convergence import converge
+from ..dynamics.runners import overlap_pgd
+from ..model.sampling import initial_overlaps_exact
 from .stationary import stationary_points
 
-__all__ = ["label_ends", "basin_rates"]
+__all__ = ["label_ends", "basin_rates", "sample_basins"]
 
 
 def _label(p):
@@ -61,3 +64,16 @@ def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200):
         k = int(np.sum(labels == lab))
         out[str(lab)] = {"count": k, "runs": n, "rate": k / n, "ci95": clopper_pearson(k, n), "kind": kinds.get(lab, "-")}
     return out
+
+
+def sample_basins(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_steps=600_000, starts=200, progress=None):
+    """Basin rates at constant lam from ``runs`` sphere starts (exact law, ``seed`` an int or a
+    SeedSequence): ``steps`` of PGD, then continued until the tangent gradient is below ``tol`` (or
+    float64's resolution) or ``max_steps`` more steps, then :func:`basin_rates`. Returns
+    (rates, ends (5, runs), converged, continuation steps)."""
+    ov0 = initial_overlaps_exact(seed, runs, d)
+    tr = overlap_pgd(tuple(ov0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=steps, every=steps, progress=progress)
+    ends, _, extra, ok = converge([tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")], lam=lam, gamma=gamma,
+                                  d=d, L=L, alpha=alpha, tol=tol, max_steps=max_steps)
+    ends = np.array(ends)
+    return basin_rates(ends, ok, lam=lam, gamma=gamma, d=d, L=L, starts=starts), ends, ok, extra
