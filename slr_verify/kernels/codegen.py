@@ -52,6 +52,7 @@ class KernelPrinter(NumPyPrinter):
 
     _print_zeta = _call("slr_zeta")
     _print_zetac = _call("slr_zetac")
+    _print_zeta2 = _call("slr_zeta2")
     _print_LogZetac = _call("slr_log_zetac")
     _print_ZetaAbs = _call("slr_zeta_abs")
     _print_erf = _call("erf")  # scipy.special ufuncs from NAMESPACE, not math.erf
@@ -67,10 +68,11 @@ class ScalarPrinter(PythonCodePrinter):
 
 
 class MpKernelPrinter(MpmathPrinter):
-    """mpmath code, zeta and zetac printed as calls to the mpmath closed forms."""
+    """mpmath code, zeta and zetac printed as calls to the mpmath closed forms (zeta2: quadrature)."""
 
     _print_zeta = _call("slr_zeta")
     _print_zetac = _call("slr_zetac")
+    _print_zeta2 = _call("slr_zeta2")
 
 
 #: What the generated float64 code calls.
@@ -79,6 +81,7 @@ NAMESPACE = {
     "slr_zetac": special.zetac,
     "slr_log_zetac": special.log_zetac,
     "slr_zeta_abs": special.zeta_abs,
+    "slr_zeta2": special.zeta2,
     "erf": sc.erf,
     "erfc": sc.erfc,
 }
@@ -109,7 +112,8 @@ def generate_mp(args, exprs, cse=False):
     import mpmath
 
     ns = {"slr_zeta": lambda t, g: special.zeta_mp(t, g, dps=mpmath.mp.dps),
-          "slr_zetac": lambda t, g: special.zetac_mp(t, g, dps=mpmath.mp.dps)}
+          "slr_zetac": lambda t, g: special.zetac_mp(t, g, dps=mpmath.mp.dps),
+          "slr_zeta2": lambda *a: special.zeta2_mp(*a, dps=mpmath.mp.dps)}
     return sp.lambdify(args, exprs, modules=[ns, "mpmath"], cse=cse, printer=MpKernelPrinter(dict(_SETTINGS)))
 
 

@@ -53,7 +53,7 @@ import numpy as np
 from scipy import special as sc
 
 __all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
-           "zetac_mp"]
+           "zetac_mp", "zeta2", "zeta2_mp"]
 
 _SQRT2 = math.sqrt(2.0)
 _SERIES_TERMS = 30
@@ -276,5 +276,63 @@ def zetac_mp(t, g, dps=50):
     with mpmath.workdps(dps + 10):
         t, g = mpmath.mpf(t), mpmath.mpf(g)
         val = mpmath.erfc(t / mpmath.sqrt(1 + 2 * g**2)) ** 2 + _mp_D(t, g)
+    with mpmath.workdps(dps):
+        return +val
+
+
+# --------------------------------------------------------------------------- bivariate zeta
+def zeta2(t1, t2, s11, s22, s12):
+    r"""Float64 :math:`\zeta_2(t_1, t_2; s_{11}, s_{22}, s_{12}) = \mathbb E[\operatorname{erf}(A)\operatorname{erf}(B)]`
+    (reference section 15), vectorised, by Owen's formula for the bivariate normal orthant:
+
+    .. math::
+
+        \zeta_2 = 1 - 4T(h_1, a_1) - 4T(h_2, a_2) - 4\beta, \quad
+        h_i = \sqrt2 t_i/\sqrt{1+2s_{ii}},\ r = 2s_{12}/\sqrt{(1+2s_{11})(1+2s_{22})},\
+        a_1 = \frac{h_2 - r h_1}{h_1\sqrt{1-r^2}},
+
+    :math:`\beta = 1/2` when the signs of :math:`h_1, h_2` differ (a zero counts by the other's
+    sign), :math:`T(0, \pm\infty) = \pm 1/4` on an axis, and Sheppard's
+    :math:`\frac2\pi\arcsin r` at the origin. Absolute accuracy ~1e-16 (tested against the
+    mpmath quadrature :func:`zeta2_mp`, also across the axes and the origin)."""
+    t1, t2, s11, s22, s12 = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (t1, t2, s11, s22, s12)))
+    a1, a2 = 1.0 + 2.0 * s11, 1.0 + 2.0 * s22
+    h1, h2 = _SQRT2 * t1 / np.sqrt(a1), _SQRT2 * t2 / np.sqrt(a2)
+    r = 2.0 * s12 / np.sqrt(a1 * a2)
+    q = np.sqrt((a1 * a2 - 4.0 * s12 * s12) / (a1 * a2))  # sqrt(1 - r^2) without cancellation
+    sg1, sg2 = np.sign(h1), np.sign(h2)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        arg1 = (h2 - r * h1) / (h1 * q)
+        arg2 = (h1 - r * h2) / (h2 * q)
+        T1 = np.where(h1 == 0.0, 0.25 * sg2, sc.owens_t(h1, np.where(h1 == 0.0, 0.0, arg1)))
+        T2 = np.where(h2 == 0.0, 0.25 * sg1, sc.owens_t(h2, np.where(h2 == 0.0, 0.0, arg2)))
+    beta = np.where((sg1 * sg2 < 0) | ((sg1 * sg2 == 0) & (sg1 + sg2 < 0)), 0.5, 0.0)
+    out = 1.0 - 4.0 * (T1 + T2 + beta)
+    origin = (h1 == 0.0) & (h2 == 0.0)
+    if np.any(origin):
+        out = np.where(origin, 2.0 / math.pi * np.arcsin(np.clip(r, -1.0, 1.0)), out)
+    return out[()] if out.ndim == 0 else out
+
+
+def zeta2_mp(t1, t2, s11, s22, s12, dps=50):
+    r""":math:`\zeta_2` at ``dps`` digits by quadrature over A (independent of the Owen-T kernel):
+    given :math:`A = t_1 + \sqrt{s_{11}}z`, B is Gaussian with mean :math:`t_2 + s_{12}z/\sqrt{s_{11}}`
+    and variance :math:`v = s_{22} - s_{12}^2/s_{11}`, and
+    :math:`\mathbb E[\operatorname{erf}(B)\mid z] = \operatorname{erf}(\mathbb E[B\mid z]/\sqrt{1+2v})`."""
+    with mpmath.workdps(dps + 10):
+        t1, t2, s11, s22, s12 = (mpmath.mpf(x) for x in (t1, t2, s11, s22, s12))
+        if s11 == 0:
+            val = mpmath.erf(t1) * mpmath.erf(t2 / mpmath.sqrt(1 + 2 * s22))
+        else:
+            g1 = mpmath.sqrt(s11)
+            v = max(s22 - s12**2 / s11, mpmath.mpf(0))
+            c = 1 / mpmath.sqrt(1 + 2 * v)
+            phi = lambda z: mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)
+            f = lambda z: mpmath.erf(t1 + g1 * z) * mpmath.erf((t2 + s12 / g1 * z) * c) * phi(z)
+            pts = {mpmath.mpf(0), -t1 / g1}
+            if s12 != 0:
+                pts.add(-t2 * g1 / s12)
+            pts = sorted(p for p in pts if abs(p) < 40)
+            val = mpmath.quad(f, [-mpmath.inf] + pts + [mpmath.inf])
     with mpmath.workdps(dps):
         return +val

@@ -22,6 +22,14 @@ The families of f used by the paper, with their Gaussian means F (reference sect
   :math:`F = \operatorname{erf}(\lambda m/\sqrt{1+2\lambda^2 s^2})`;
 * ``ERF2(lam)``:   :math:`f(x) = \operatorname{erf}(\lambda x)^2`, :math:`F = \zeta_{\lambda s}(\lambda m)`;
 * ``ONE``:         :math:`f = 1`, :math:`F = 1` (plain Gaussian moments).
+
+Two heads on one token need a product :math:`f(G_{c_1})\,f(G_{c_2})` of two coordinates
+(reference section 15): ``expect_pair`` runs the same recursion with one more Stein term per
+factor, and the base case is a derivative of the pair's Gaussian mean
+:math:`F_2(m_1, m_2, s_{11}, s_{22}, s_{12})`:
+
+* ``ERF_PAIR(lam)``: :math:`f = \operatorname{erf}(\lambda\,\cdot)` on both,
+  :math:`F_2 = \zeta_2(\lambda m_1, \lambda m_2; \lambda^2 s_{11}, \lambda^2 s_{22}, \lambda^2 s_{12})`.
 """
 from __future__ import annotations
 
@@ -32,8 +40,9 @@ from typing import Callable, Sequence
 import sympy as sp
 
 from .zeta import erf_mean, zeta
+from .zeta2 import zeta2
 
-__all__ = ["Smooth", "ERF", "ERF2", "ONE", "GaussianVector"]
+__all__ = ["Smooth", "SmoothPair", "ERF", "ERF2", "ERF_PAIR", "ONE", "GaussianVector"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,27 @@ def ERF2(lam) -> Smooth:
 ONE = Smooth("1", lambda m, s2: sp.Integer(1))
 
 
+@dataclass(frozen=True)
+class SmoothPair:
+    """A product f(x) f(y) of one function at two correlated Gaussian coordinates, known through
+    its Gaussian mean F2(m1, m2, s11, s22, s12)."""
+
+    name: str
+    gaussian_mean: Callable[..., sp.Expr]
+
+    def mean_of_derivative(self, n1: int, n2: int, m1, m2, s11, s22, s12) -> sp.Expr:
+        r""":math:`\mathbb E[f^{(n_1)}(G_1) f^{(n_2)}(G_2)] = \partial_{m_1}^{n_1}\partial_{m_2}^{n_2} F_2`."""
+        x, y = sp.Dummy("m1"), sp.Dummy("m2")
+        F = self.gaussian_mean(x, y, s11, s22, s12)
+        return sp.diff(F, x, n1, y, n2).subs({x: m1, y: m2}, simultaneous=True)
+
+
+def ERF_PAIR(lam) -> SmoothPair:
+    r""":math:`(x, y) \mapsto \operatorname{erf}(\lambda x)\operatorname{erf}(\lambda y)`."""
+    return SmoothPair(f"erf({lam}*x)*erf({lam}*y)",
+                      lambda m1, m2, s11, s22, s12: zeta2(lam * m1, lam * m2, lam**2 * s11, lam**2 * s22, lam**2 * s12))
+
+
 class GaussianVector:
     r"""A Gaussian vector :math:`G \sim N(\mu, \Sigma)` with coordinates named by SymPy symbols.
 
@@ -88,6 +118,34 @@ class GaussianVector:
         for exps, coeff in p.terms():
             total += coeff * self._monomial(exps, f, c, 0)
         return total
+
+    def expect_pair(self, poly, f: SmoothPair, c1: sp.Symbol, c2: sp.Symbol) -> sp.Expr:
+        """E[poly(G) * f(G_c1) f(G_c2)] (two heads on one token, reference section 15)."""
+        p = sp.Poly(sp.expand(poly), *self.coords)
+        return sum((coeff * self._pair_monomial(exps, f, c1, c2, 0, 0) for exps, coeff in p.terms()), sp.Integer(0))
+
+    @lru_cache(maxsize=None)
+    def _pair_monomial(self, exps: tuple, f: SmoothPair, c1, c2, n1: int, n2: int) -> sp.Expr:
+        """E[prod G_i^{exps_i} f^{(n1)}(G_c1) f^{(n2)}(G_c2)], by Stein's lemma on one factor at a time."""
+        if not any(exps):
+            cov = self.cov
+            return f.mean_of_derivative(n1, n2, self.mean[c1], self.mean[c2], cov[(c1, c1)], cov[(c2, c2)], cov[(c1, c2)])
+        i = next(k for k, e in enumerate(exps) if e)
+        xi = self.coords[i]
+        q = list(exps)
+        q[i] -= 1
+        q = tuple(q)
+        out = self.mean[xi] * self._pair_monomial(q, f, c1, c2, n1, n2)
+        for j, xj in enumerate(self.coords):
+            if q[j] and self.cov[(xi, xj)] != 0:
+                dq = list(q)
+                dq[j] -= 1
+                out += self.cov[(xi, xj)] * q[j] * self._pair_monomial(tuple(dq), f, c1, c2, n1, n2)
+        if self.cov[(xi, c1)] != 0:
+            out += self.cov[(xi, c1)] * self._pair_monomial(q, f, c1, c2, n1 + 1, n2)
+        if self.cov[(xi, c2)] != 0:
+            out += self.cov[(xi, c2)] * self._pair_monomial(q, f, c1, c2, n1, n2 + 1)
+        return out
 
     @lru_cache(maxsize=None)
     def _monomial(self, exps: tuple, f: Smooth, c: sp.Symbol, n: int) -> sp.Expr:

@@ -1,0 +1,123 @@
+r"""Multiple-location regression (paper eq. 30; reference section 15): validation and sampling.
+
+K distinct positions :math:`J_1..J_K` (a uniformly random ordered K-subset of {0..L-1});
+:math:`X_{J_j} \sim N(\sqrt{d/2}\,k^*_j, \gamma^2 I_d)`, the other tokens :math:`N(0, I_d)`,
+independent given the positions; :math:`Y = \sum_j X_{J_j}^\top v^*_j + \xi`,
+:math:`\xi \sim N(0, \varepsilon^2)`.
+
+Two samplers, seeded block by block like the single-location one (:mod:`.sampling`): the full
+d-dimensional tokens (:func:`draw_multi_full`), and their projections on a fixed set of
+directions (:func:`draw_multi_projected`: a Gaussian vector with the directions' Gram matrix as
+covariance; its cost does not depend on d).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import validation as V
+
+__all__ = ["validate_heads", "validate_locations", "draw_positions", "draw_multi_full", "draw_multi_projected",
+           "sample_multi", "random_locations", "random_heads"]
+
+
+def _unit_rows(name, x):
+    arr = V.as_finite(name, x)
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ValueError(f"{name} must have shape (rows, d) with rows >= 1, got {arr.shape}")
+    norms = np.linalg.norm(arr, axis=1)
+    if np.any(np.abs(norms - 1) > 1e-8):
+        raise ValueError(f"{name} must have unit rows, got row norms {norms!r}")
+    return arr
+
+
+def validate_locations(K_star, V_star):
+    """(K_star, V_star) of shape (K, d), unit rows, each k*_j orthogonal to v*_j."""
+    K_star, V_star = _unit_rows("K_star", K_star), _unit_rows("V_star", V_star)
+    if V_star.shape != K_star.shape:
+        raise ValueError(f"V_star must have the shape of K_star {K_star.shape}, got {V_star.shape}")
+    dots = np.einsum("jd,jd->j", K_star, V_star)
+    if np.any(np.abs(dots) > 1e-8):
+        raise ValueError(f"each k*_j must be orthogonal to v*_j, got k*_j . v*_j = {dots!r}")
+    return K_star, V_star
+
+
+def validate_heads(K, V_, K_star, V_star):
+    """Heads (K, V) of shape (H, d) and locations (K_star, V_star) of shape (K, d), all with unit
+    rows, the same d, each k*_j orthogonal to v*_j."""
+    K, V_ = _unit_rows("K", K), _unit_rows("V", V_)
+    if V_.shape != K.shape:
+        raise ValueError(f"V must have the shape of K {K.shape}, got {V_.shape}")
+    K_star, V_star = validate_locations(K_star, V_star)
+    if K_star.shape[1] != K.shape[1]:
+        raise ValueError(f"K_star must have d = {K.shape[1]} columns like K, got {K_star.shape}")
+    return K, V_, K_star, V_star
+
+
+def draw_positions(gen, m: int, L: int, K: int) -> np.ndarray:
+    """(m, K) distinct positions per sample: the first K entries of a uniform random permutation."""
+    return np.argsort(gen.random((m, L)), axis=1)[:, :K]
+
+
+def draw_multi_full(gens, m, K_star, V_star, gamma, eps, L):
+    """m samples in full dimension: ``(X, J, Y)`` with X (m, L, d), J (m, K), Y (m,)."""
+    g_tok, g_loc, g_xi = gens
+    K, d = K_star.shape
+    J = draw_positions(g_loc, m, L, K)
+    X = g_tok.standard_normal((m, L, d))
+    rows = np.arange(m)[:, None]
+    X[rows, J] = gamma * X[rows, J] + math.sqrt(d / 2.0) * K_star[None]
+    Y = np.einsum("mjd,jd->m", X[rows, J], V_star) + eps * g_xi.standard_normal(m)
+    return X, J, Y
+
+
+def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L):
+    r"""m samples of the projections :math:`X_l^\top w` on q fixed unit directions w, without d.
+
+    ``factor`` (q, r): :math:`F F^\top` = the directions' Gram matrix; ``rel_means`` (K, q): the
+    mean :math:`\sqrt{d/2}\,k^{*\top}_j w` of location j's token; ``target_index[j]``: the row of
+    :math:`v^*_j` among the directions. Returns ``(P, J, Y)`` with P (m, L, q)."""
+    g_tok, g_loc, g_xi = gens
+    K = rel_means.shape[0]
+    J = draw_positions(g_loc, m, L, K)
+    P = g_tok.standard_normal((m, L, factor.shape[1])) @ factor.T
+    rows = np.arange(m)[:, None]
+    P[rows, J] = gamma * P[rows, J] + rel_means[None]
+    e = P[rows, J][:, np.arange(K), target_index]  # (m, K): X_{J_j} . v*_j
+    Y = e.sum(axis=1) + eps * g_xi.standard_normal(m)
+    return P, J, Y
+
+
+def sample_multi(K_star, V_star, *, gamma, eps, L, n, seed):
+    """n samples of multiple-location regression in full dimension, ``(X, J, Y)`` (all in memory;
+    the Monte Carlo route draws the same blocks chunk by chunk)."""
+    from .sampling import BLOCK, STREAM_FULL, generators, int_at_least, scalar, seed_int
+
+    K_star, V_star = validate_locations(K_star, V_star)
+    gamma = scalar(V.positive, "gamma", gamma)
+    eps = scalar(V.nonnegative, "eps", eps)
+    L = int_at_least("L", L, K_star.shape[0])
+    n = int_at_least("n", n, 1)
+    seed = seed_int(seed)
+    parts = [draw_multi_full(generators(seed, STREAM_FULL, b), min(BLOCK, n - b * BLOCK), K_star, V_star, gamma, eps, L)
+             for b in range(-(-n // BLOCK))]
+    return tuple(np.concatenate(x) for x in zip(*parts))
+
+
+def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """K pairs (k*_j, v*_j), independent, each uniform on the sphere with v*_j uniform among the
+    unit vectors orthogonal to k*_j (the paper's draw, reference section 15)."""
+    ks = rng.standard_normal((K, d))
+    ks /= np.linalg.norm(ks, axis=1, keepdims=True)
+    vs = rng.standard_normal((K, d))
+    vs -= np.einsum("jd,jd->j", vs, ks)[:, None] * ks
+    vs /= np.linalg.norm(vs, axis=1, keepdims=True)
+    return ks, vs
+
+
+def random_heads(H: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """H heads (k_h, v_h), all independent and uniform on the sphere."""
+    x = rng.standard_normal((2, H, d))
+    x /= np.linalg.norm(x, axis=2, keepdims=True)
+    return x[0], x[1]

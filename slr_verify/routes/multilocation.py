@@ -1,0 +1,69 @@
+r"""Monte Carlo route for multiple-location regression and the multi-head erf predictor
+(paper eqs. 30-31; reference section 15).
+
+:func:`mc_multihead_risk` averages :math:`(Y - T)^2` over fresh samples, with
+:math:`T = \sum_h\sum_l \operatorname{erf}(\lambda X_l^\top k_h)\,X_l^\top v_h`, by either sampler
+of :mod:`slr_verify.model.multilocation`: ``route='full'`` draws the d-dimensional tokens,
+``route='projected'`` only their projections on (k_h, v_h, v*_j) (cost free of d). Both are
+chunked under a memory budget, seeded per block, and return an estimate with its standard error.
+It shares nothing with the closed form but the model's definition.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import erf
+
+from slr_verify.model import validation as V
+from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected, validate_heads
+from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, int_at_least, scalar, seed_int
+from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, _memory, _piece_size, _run, projection_factor
+
+__all__ = ["mc_multihead_risk", "ROUTES"]
+
+ROUTES = ("full", "projected")
+
+
+def _multihead_prediction(lam, a, b):
+    """T from per-token, per-head projections a = X_l . k_h, b = X_l . v_h (shape (m, L, H))."""
+    return np.einsum("mlh,mlh->m", erf(lam * a), b)
+
+
+def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps, L, n, seed, route="projected",
+                      memory=DEFAULT_MEMORY) -> MCResult:
+    """Monte Carlo estimate of the multi-head risk (reference section 15) and its standard error.
+
+    Heads ``K``, ``V_`` (H, d); locations ``K_star``, ``V_star`` (K, d); unit rows; k*_j
+    orthogonal to v*_j. Deterministic in (arguments, seed, route); independent of ``memory``."""
+    K, V_, K_star, V_star = validate_heads(K, V_, K_star, V_star)
+    if route not in ROUTES:
+        raise ValueError(f"route must be one of {ROUTES}, got {route!r}")
+    lam = scalar(V.positive, "lam", lam)
+    gamma = scalar(V.positive, "gamma", gamma)
+    eps = scalar(V.nonnegative, "eps", eps)
+    H, Kloc, d = K.shape[0], K_star.shape[0], K.shape[1]
+    L = int_at_least("L", L, Kloc)
+    n = int_at_least("n", n, 1)
+    seed, memory = seed_int(seed), _memory(memory)
+    if route == "full":
+        B = np.concatenate([K, V_]).T  # (d, 2H)
+
+        def values(gens, m):
+            X, J, Y = draw_multi_full(gens, m, K_star, V_star, gamma, eps, L)
+            P = X @ B
+            return ((Y - _multihead_prediction(lam, P[..., :H], P[..., H:])) ** 2)[None]
+
+        piece = _piece_size(8.0 * (L * d * 2 + L * 4 * H + 16), memory)
+        return _run(n, seed, STREAM_FULL, piece, values)[0]
+    W = np.concatenate([K, V_, V_star])  # directions: heads, then targets
+    factor = projection_factor(W @ W.T)
+    rel_means = math.sqrt(d / 2.0) * (K_star @ W.T)
+    target_index = 2 * H + np.arange(Kloc)
+
+    def values(gens, m):
+        P, J, Y = draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L)
+        return ((Y - _multihead_prediction(lam, P[..., :H], P[..., H:2 * H])) ** 2)[None]
+
+    piece = _piece_size(8.0 * (L * W.shape[0] * 3 + 16), memory)
+    return _run(n, seed, STREAM_PROJ, piece, values)[0]

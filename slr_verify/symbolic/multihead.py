@@ -1,0 +1,181 @@
+r"""Multiple-location regression and the multi-head erf predictor: the risk in closed form
+(reference section 15; the paper's eqs. 30-31 give the model, not its risk).
+
+Model: K distinct positions :math:`J_1..J_K`; :math:`X_{J_j} \sim N(\sqrt{d/2}\,k^*_j, \gamma^2 I_d)`,
+the other L - K tokens :math:`N(0, I_d)`; :math:`Y = \sum_j X_{J_j}^\top v^*_j + \xi`,
+:math:`\xi \sim N(0, \varepsilon^2)`. Predictor:
+:math:`T = \sum_l S_l`, :math:`S_l = \sum_h \operatorname{erf}(\lambda X_l^\top k_h)\,X_l^\top v_h`,
+every :math:`k_h, v_h` a unit vector.
+
+**Reduction to token functionals.** Tokens are independent given the positions and T is a sum
+over tokens, so (as in Theorem 1) the risk only needs, per token type (location j, or null),
+:math:`m = \mathbb E S`, :math:`q = \mathbb E S^2` and, on the token of location j,
+:math:`c_j = \mathbb E[e_j S]` with :math:`e_j = X^\top v^*_j`. With
+:math:`M = \sum_j m_j + (L-K)\,m_0` and :math:`\bar e_j = \mathbb E e_j`:
+
+.. math::
+
+    R = \varepsilon^2 + \sum_j \mathbb E e_j^2 + \Big(\sum_j \bar e_j\Big)^2 - \sum_j \bar e_j^2
+        - 2\sum_j \big[c_j + \bar e_j (M - m_j)\big]
+        + \sum_j q_j + (L-K)\,q_0 + M^2 - \sum_j m_j^2 - (L-K)\,m_0^2 ,
+
+:func:`assemble` (written once, used on SymPy expressions and on float64 arrays alike).
+None of it depends on the positions. Each of m, q, c is a sum over heads of four Gaussian
+functionals of one token :math:`x \sim N(\mu, s^2 I)` (:func:`functionals`), evaluated by the
+Gaussian-expectation engine; the cross term of two heads is where the bivariate zeta
+(:mod:`.zeta2`) enters:
+
+* ``head_mean``   :math:`\mathbb E[\operatorname{erf}(\lambda a)\,b]`,
+* ``head_target`` :math:`\mathbb E[e\,\operatorname{erf}(\lambda a)\,b]`,
+* ``head_square`` :math:`\mathbb E[\operatorname{erf}(\lambda a)^2 b^2]`,
+* ``head_pair``   :math:`\mathbb E[\operatorname{erf}(\lambda a)\operatorname{erf}(\lambda a')\,b\,b']`,
+
+with :math:`a = x^\top k_h`, :math:`b = x^\top v_h`, :math:`a' = x^\top k_{h'}`, :math:`b' = x^\top v_{h'}`:
+a Gaussian vector whose mean is :math:`\sqrt{d/2}` times the overlaps with :math:`k^*_j` (0 on a
+null token) and whose covariance is :math:`s^2` times the Gram matrix (:math:`s^2 = \gamma^2` or 1).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from types import SimpleNamespace
+
+import sympy as sp
+
+from .gaussian import ERF, ERF2, ERF_PAIR, ONE, GaussianVector
+from .risk import OVERLAPS, S
+
+__all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "gram_symbols", "multihead_risk_expr", "theorem1_substitution"]
+
+#: Local symbols of the token functionals: means (mu_*), variance scale s2, correlations (r_*).
+_sym = lambda names: sp.symbols(names, real=True)
+F = SimpleNamespace(
+    mu_a=_sym("mu_a"), mu_b=_sym("mu_b"), mu_a2=_sym("mu_a2"), mu_b2=_sym("mu_b2"), mu_e=_sym("mu_e"),
+    s2=sp.Symbol("s2", positive=True),
+    r_ab=_sym("r_ab"), r_ae=_sym("r_ae"), r_be=_sym("r_be"),
+    r_aa2=_sym("r_aa2"), r_ab2=_sym("r_ab2"), r_ba2=_sym("r_ba2"), r_bb2=_sym("r_bb2"), r_a2b2=_sym("r_a2b2"),
+)
+
+#: Argument order of each functional (lam first).
+FUNCTIONAL_ARGS = {
+    "head_mean": (S.lam, F.mu_a, F.mu_b, F.s2, F.r_ab),
+    "head_target": (S.lam, F.mu_a, F.mu_b, F.mu_e, F.s2, F.r_ab, F.r_ae, F.r_be),
+    "head_square": (S.lam, F.mu_a, F.mu_b, F.s2, F.r_ab),
+    "head_pair": (S.lam, F.mu_a, F.mu_b, F.mu_a2, F.mu_b2, F.s2, F.r_ab, F.r_aa2, F.r_ab2, F.r_ba2, F.r_bb2, F.r_a2b2),
+}
+
+
+@lru_cache(maxsize=None)
+def functionals() -> dict:
+    """The four token functionals in closed form (erf, exp, zeta, zeta2), derived by the engine."""
+    a, b, a2, b2, e = sp.symbols("a b a2 b2 e", real=True)
+    lam, s2 = S.lam, F.s2
+    one = GaussianVector((a, b), (F.mu_a, F.mu_b), s2 * sp.Matrix([[1, F.r_ab], [F.r_ab, 1]]))
+    target = GaussianVector(
+        (a, b, e), (F.mu_a, F.mu_b, F.mu_e),
+        s2 * sp.Matrix([[1, F.r_ab, F.r_ae], [F.r_ab, 1, F.r_be], [F.r_ae, F.r_be, 1]]))
+    pair = GaussianVector(
+        (a, b, a2, b2), (F.mu_a, F.mu_b, F.mu_a2, F.mu_b2),
+        s2 * sp.Matrix([[1, F.r_ab, F.r_aa2, F.r_ab2],
+                        [F.r_ab, 1, F.r_ba2, F.r_bb2],
+                        [F.r_aa2, F.r_ba2, 1, F.r_a2b2],
+                        [F.r_ab2, F.r_bb2, F.r_a2b2, 1]]))
+    return {
+        "head_mean": one.expect(b, ERF(lam), a),
+        "head_target": target.expect(e * b, ERF(lam), a),
+        "head_square": one.expect(b**2, ERF2(lam), a),
+        "head_pair": pair.expect_pair(b * b2, ERF_PAIR(lam), a, a2),
+    }
+
+
+def assemble(*, eps, L, e_mean, e_sq, m_rel, q_rel, c_rel, m_null, q_null):
+    r"""The risk from per-token moments (module docstring); works on SymPy expressions and on
+    NumPy arrays (the location index j is the *last* axis of the per-location arguments).
+
+    ``e_mean[j]``, ``e_sq[j]``: :math:`\mathbb E e_j`, :math:`\mathbb E e_j^2` on the token of
+    location j; ``m_rel[j]``, ``q_rel[j]``, ``c_rel[j]``: :math:`\mathbb E S`, :math:`\mathbb E S^2`,
+    :math:`\mathbb E[e_j S]` there; ``m_null``, ``q_null``: the same on a null token."""
+    K = len(m_rel)
+    n_null = L - K
+    tot = lambda xs: sum(xs[1:], xs[0])
+    M = tot(m_rel) + n_null * m_null
+    e_tot = tot(e_mean)
+    EY2 = eps**2 + tot(e_sq) + e_tot**2 - tot([x**2 for x in e_mean])
+    EYT = tot([c_rel[j] + e_mean[j] * (M - m_rel[j]) for j in range(K)])
+    ET2 = tot(q_rel) + n_null * q_null + M**2 - tot([x**2 for x in m_rel]) - n_null * m_null**2
+    return EY2 - 2 * EYT + ET2
+
+
+def gram_symbols(H: int, K: int) -> SimpleNamespace:
+    """Symbols for the overlaps of k_h, v_h (h < H), k*_j, v*_j (j < K): ``g[(x, y)]`` for names
+    like ``'k0'``, ``'v1'``, ``'ks0'``, ``'vs1'`` (symmetric; 1 on the diagonal)."""
+    names = [f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)] + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)]
+    g, free = {}, []
+    for i, x in enumerate(names):
+        g[(x, x)] = sp.Integer(1)
+        for y in names[i + 1:]:
+            s = sp.Symbol(f"g_{x}_{y}", real=True)
+            g[(x, y)] = g[(y, x)] = s
+            free.append(s)
+    return SimpleNamespace(names=names, g=g, free=tuple(free))
+
+
+def multihead_risk_expr(H: int, K: int, orthogonal_targets: bool = True) -> tuple:
+    """The multi-head risk for explicit H and K as one SymPy expression in the Gram symbols
+    (and lam, gamma, eps, d, L); ``orthogonal_targets`` sets k*_j . v*_j = 0 (the paper's setting).
+
+    Returns ``(expr, gram)``."""
+    if H < 1 or K < 1:
+        raise ValueError(f"H and K must be >= 1, got H={H}, K={K}")
+    G = gram_symbols(H, K)
+    g = dict(G.g)
+    if orthogonal_targets:
+        for j in range(K):
+            g[(f"ks{j}", f"vs{j}")] = g[(f"vs{j}", f"ks{j}")] = sp.Integer(0)
+    fn = functionals()
+    shift = sp.sqrt(S.d / 2)
+
+    def token(mean_of, s2):
+        """Per-token m and q (mean_of(name) = mean of x . name)."""
+        m, q = 0, 0
+        for h in range(H):
+            k, v = f"k{h}", f"v{h}"
+            loc = {F.mu_a: mean_of(k), F.mu_b: mean_of(v), F.s2: s2, F.r_ab: g[(k, v)]}
+            m += fn["head_mean"].subs(loc, simultaneous=True)
+            q += fn["head_square"].subs(loc, simultaneous=True)
+            for h2 in range(H):
+                if h2 == h:
+                    continue
+                k2, v2 = f"k{h2}", f"v{h2}"
+                q += fn["head_pair"].subs({**loc, F.mu_a2: mean_of(k2), F.mu_b2: mean_of(v2),
+                                           F.r_aa2: g[(k, k2)], F.r_ab2: g[(k, v2)], F.r_ba2: g[(v, k2)],
+                                           F.r_bb2: g[(v, v2)], F.r_a2b2: g[(k2, v2)]}, simultaneous=True)
+        return m, q
+
+    e_mean, e_sq, m_rel, q_rel, c_rel = [], [], [], [], []
+    for j in range(K):
+        ks, vs = f"ks{j}", f"vs{j}"
+        mean_of = lambda name, ks=ks: shift * g[(ks, name)]
+        m, q = token(mean_of, S.gamma**2)
+        c = 0
+        for h in range(H):
+            k, v = f"k{h}", f"v{h}"
+            c += fn["head_target"].subs({F.mu_a: mean_of(k), F.mu_b: mean_of(v), F.mu_e: mean_of(vs), F.s2: S.gamma**2,
+                                         F.r_ab: g[(k, v)], F.r_ae: g[(k, vs)], F.r_be: g[(v, vs)]}, simultaneous=True)
+        e_mean.append(mean_of(vs))
+        e_sq.append(S.gamma**2 + mean_of(vs) ** 2)
+        m_rel.append(m)
+        q_rel.append(q)
+        c_rel.append(c)
+    m0, q0 = token(lambda name: 0, sp.Integer(1))
+    expr = assemble(eps=S.eps, L=S.L, e_mean=e_mean, e_sq=e_sq, m_rel=m_rel, q_rel=q_rel, c_rel=c_rel,
+                    m_null=m0, q_null=q0)
+    return expr, G
+
+
+def theorem1_substitution() -> dict:
+    """The Gram symbols of H = K = 1 in terms of Theorem 1's overlaps:
+    k.k* = kappa, v.v* = nu, k*.v = theta, k.v* = eta, k.v = rho."""
+    g = gram_symbols(1, 1).g
+    kappa, nu, theta, eta, rho = OVERLAPS
+    return {g[("k0", "ks0")]: kappa, g[("v0", "vs0")]: nu, g[("v0", "ks0")]: theta, g[("k0", "vs0")]: eta,
+            g[("k0", "v0")]: rho}
