@@ -25,10 +25,12 @@ from .kernels.api import (  # noqa: E402
     risk_gradient,
     zeta,
 )
+from .kernels.multihead import multihead_risk  # noqa: E402
 from .routes import mc_risk, mc_risk_overlaps, quad_bayes_gap, quad_risk, quad_risk_gradient, quad_zeta  # noqa: E402
 from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
 
 __all__ = list(_api.__all__) + [
+    "multihead_risk",
     "mc_risk",
     "mc_risk_overlaps",
     "quad_risk",

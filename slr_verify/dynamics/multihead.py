@@ -1,0 +1,188 @@
+r"""Multi-head dynamics on multiple-location regression (reference section 15; paper Figure 9).
+
+* :func:`multihead_pgd`: projected gradient descent (Definition 1, each head's k_h and v_h
+  updated by its own projected normalised step, all from the same iterate) on the exact risk,
+  run *on the Gram matrix* of :math:`(k_1..k_H, v_1..v_H, k^*_1..k^*_K, v^*_1..v^*_K)`.
+  Since :math:`\nabla_{k_h} R = \sum_w \partial R/\partial(k_h\cdot w)\,w` lies in the span of
+  the vectors, one step is a linear map C on the span, :math:`G' = C G C^\top`, followed by the
+  normalisation of the heads' rows: the cost does not depend on d. The partial derivatives come
+  from the generated kernel :func:`slr_verify.kernels.multihead.risk_gradient_kernel`.
+* :func:`multihead_sgd`: the same projected step with the gradient of a sampled batch's mean
+  squared loss, in full dimension (the paper's Figure 9).
+
+Both return a :class:`MultiheadTrajectory`: at every recorded step the exact risk and the
+alignment matrices :math:`|k_h\cdot k^*_j|`, :math:`|v_h\cdot v^*_j|`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special as sc
+
+from ..kernels import multihead as KM
+from ..model import validation as V
+from ..model.multilocation import draw_multi_full, validate_heads
+from ..model.sampling import STREAM_TRAIN, generators
+from .sgd import sphere_step
+from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
+
+__all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step"]
+
+_TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
+
+
+def figure9_lam(t):
+    """Figure 9's schedule (reference section 15): lam_t = 2/(1 + 1e-4 t), constant after t = 25k."""
+    return 2.0 / (1.0 + 1e-4 * min(t, 25_000))
+
+
+@dataclass
+class MultiheadTrajectory:
+    """Recorded steps; ``risk`` (records, runs); ``align_k``, ``align_v`` (records, runs, H, K);
+    ``gram`` (records, runs, n, n); ``settings``."""
+
+    step: np.ndarray
+    risk: np.ndarray
+    align_k: np.ndarray
+    align_v: np.ndarray
+    gram: np.ndarray
+    lam: np.ndarray
+    settings: dict = field(default_factory=dict)
+
+
+def _record(grams, H, K):
+    g = np.asarray(grams)
+    ak = np.abs(g[..., :H, 2 * H:2 * H + K])
+    av = np.abs(g[..., H:2 * H, 2 * H + K:])
+    return ak, av
+
+
+def _exact_risk(grams, lams, H, K, gamma, eps, d, L):
+    fn, pairs = KM.risk_gradient_kernel(H, K)
+    g = np.asarray(grams)
+    free = [g[..., i, j] for i, j in pairs]
+    lam = np.asarray(lams, float).reshape((-1,) + (1,) * (g.ndim - 3))
+    return np.asarray(fn(*free, lam, gamma, eps, d, L)[0], float) * np.ones(g.shape[:-2])
+
+
+def gram_step(Gm, H, K, *, lam, gamma, eps, d, L, alpha):
+    """One PGD step on a batch of Gram matrices (runs, n, n) (module docstring)."""
+    fn, pairs = KM.risk_gradient_kernel(H, K)
+    free = [Gm[:, i, j] for i, j in pairs]
+    out = fn(*free, lam, gamma, eps, d, L)
+    runs, n = Gm.shape[0], Gm.shape[1]
+    P = np.zeros((runs, n, n))
+    for (i, j), g in zip(pairs, out[1:]):
+        P[:, i, j] = P[:, j, i] = g
+    heads = 2 * H
+    radial = np.einsum("rij,rij->ri", P[:, :heads], Gm[:, :heads])  # u_i . grad_i
+    C = np.broadcast_to(np.eye(n), (runs, n, n)).copy()
+    C[:, :heads] -= alpha * P[:, :heads]
+    idx = np.arange(heads)
+    C[:, idx, idx] += alpha * radial
+    G2 = C @ Gm @ np.swapaxes(C, 1, 2)
+    s = np.ones((runs, n))
+    s[:, :heads] = 1.0 / np.sqrt(G2[:, idx, idx])
+    G2 = G2 * s[:, :, None] * s[:, None, :]
+    G2[:, idx, idx] = 1.0
+    return G2
+
+
+def _check(H, K, lam, alpha, steps, every, gamma, L, d, eps):
+    a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
+    if a["L"] < K:
+        raise ValueError(f"L must be >= K = {K}, got L={a['L']}")
+    lams, _ = lam_schedule(lam, a["steps"])
+    return a, lams
+
+
+def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, progress=None):
+    """d-free multi-head PGD from Gram matrices ``gram0`` (n, n) or (runs, n, n), n = 2H + 2K,
+    vectors ordered (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K) with unit diagonal and
+    k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t."""
+    Gm = V.as_finite("gram0", gram0)
+    single = Gm.ndim == 2
+    Gm = np.array(Gm[None] if single else Gm, dtype=float)
+    n = 2 * H + 2 * K
+    if Gm.ndim != 3 or Gm.shape[1:] != (n, n):
+        raise ValueError(f"gram0 must have shape ({n}, {n}) or (runs, {n}, {n}) for H={H}, K={K}, got {np.shape(gram0)}")
+    if np.any(np.abs(np.diagonal(Gm, axis1=1, axis2=2) - 1) > 1e-8) or np.any(np.abs(Gm - np.swapaxes(Gm, 1, 2)) > 1e-12):
+        raise ValueError("gram0 must be symmetric with unit diagonal (unit vectors)")
+    if np.any(np.abs(Gm[:, 2 * H + np.arange(K), 2 * H + K + np.arange(K)]) > 1e-8):
+        raise ValueError("gram0 must have k*_j . v*_j = 0 for every location j")
+    a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
+    rec = record_steps(a["steps"], a["every"])
+    want = set(int(r) for r in rec)
+    grams = []
+    for t in progress_range(a["steps"] + 1, progress, "multihead pgd"):
+        if t in want:
+            grams.append(Gm.copy())
+        if t == a["steps"]:
+            break
+        Gm = gram_step(Gm, H, K, lam=lams[t], gamma=a["gamma"], eps=a["eps"], d=a["d"], L=a["L"], alpha=a["alpha"])
+    return _trajectory(grams, rec, lams, H, K, a, single, dict(a, lam=lam, H=H, K=K, runner="multihead_pgd"))
+
+
+def _trajectory(grams, rec, lams, H, K, a, single, settings):
+    g = np.stack(grams)
+    risk = _exact_risk(g, lams[rec], H, K, a["gamma"], a["eps"], a["d"], a["L"])
+    ak, av = _record(g, H, K)
+    if single:
+        g, risk, ak, av = g[:, 0], risk[:, 0], ak[:, 0], av[:, 0]
+    return MultiheadTrajectory(rec, risk, ak, av, g, lams[rec], settings)
+
+
+def batch_gradient_heads(Kh, Vh, X, Y, lam):
+    """Gradient of mean_b (Y_b - T(X_b))^2 in every k_h and v_h; X (runs, B, L, d), Y (runs, B),
+    Kh, Vh (runs, H, d). T = sum_h sum_l erf(lam X_l . k_h) X_l . v_h."""
+    a = np.einsum("rbld,rhd->rblh", X, Kh)
+    b = np.einsum("rbld,rhd->rblh", X, Vh)
+    e = sc.erf(lam * a)
+    r = Y - np.einsum("rblh,rblh->rb", e, b)
+    B = X.shape[1]
+    wk = (-2.0 / B) * r[:, :, None, None] * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * a) ** 2) * b
+    wv = (-2.0 / B) * r[:, :, None, None] * e
+    return np.einsum("rblh,rbld->rhd", wk, X), np.einsum("rblh,rbld->rhd", wv, X)
+
+
+def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, progress=None):
+    """Projected SGD for the multi-head predictor in full dimension (paper Figure 9). Heads
+    ``K0``, ``V0`` of shape (H, d) or (runs, H, d); locations (K, d) or (runs, K, d). Each run
+    draws its own stream of batches (block-seeded). The recorded risk is the exact one."""
+    arrs = [np.asarray(x, dtype=float) for x in (K0, V0, K_star, V_star)]
+    single = arrs[0].ndim == 2
+    runs = max(x.shape[0] if x.ndim == 3 else 1 for x in arrs)
+    arrs = [np.array(np.broadcast_to(x if x.ndim == 3 else x[None], (runs,) + x.shape[-2:])) for x in arrs]
+    for r in range(runs):
+        validate_heads(*(x[r] for x in arrs))
+    Kh, Vh, Ks, Vs = arrs
+    H, K, d = Kh.shape[1], Ks.shape[1], Kh.shape[2]
+    a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
+    batch = int(V.integer_at_least("batch", batch, 1))
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    rec = record_steps(a["steps"], a["every"])
+    want = set(int(r) for r in rec)
+    block = max(1, min(1000, (64 << 20) // (8 * runs * batch * a["L"] * (d + 1))))
+    grams = []
+    Xb = Yb = None
+    for t in progress_range(a["steps"] + 1, progress, "multihead sgd"):
+        if t in want:
+            W = np.concatenate([Kh, Vh, Ks, Vs], axis=1)
+            grams.append(W @ np.swapaxes(W, 1, 2))
+        if t == a["steps"]:
+            break
+        j = t % block
+        if j == 0:
+            m = min(block, a["steps"] - t)
+            Xb = np.empty((runs, m, batch, a["L"], d))
+            Yb = np.empty((runs, m, batch))
+            for r in range(runs):
+                X, _, Y = draw_multi_full(generators(int(seed), STREAM_TRAIN, r * 1_000_003 + t // block), m * batch,
+                                          Ks[r], Vs[r], a["gamma"], a["eps"], a["L"])
+                Xb[r], Yb[r] = X.reshape(m, batch, a["L"], d), Y.reshape(m, batch)
+        gk, gv = batch_gradient_heads(Kh, Vh, Xb[:, j], Yb[:, j], lams[t])
+        Kh, Vh = sphere_step(Kh, gk, a["alpha"]), sphere_step(Vh, gv, a["alpha"])
+    return _trajectory(grams, rec, lams, H, K, a, single,
+                       dict(a, lam=lam, H=H, K=K, batch=batch, seed=int(seed), runner="multihead_sgd"))
