@@ -1,4 +1,4 @@
-"""Command line: ``slr-verify check | pgd | sweep | derive`` (also ``python -m slr_verify``).
+"""Command line: ``slr-verify check | pgd | experiment | sweep | derive`` (also ``python -m slr_verify``).
 
 Exit codes: 0 success; 1 a claim failed, was refuted, or is pending (unless ``--allow-pending``);
 2 a usage error (an unknown claim id, a bad value), reported in one line.
@@ -57,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .sweep.cli import add_sweep_parser
 
+    from .experiments.cli import add_experiment_parser
+
     add_pgd_parser(sub)
+    add_experiment_parser(sub)
     add_sweep_parser(sub)
     add_derive_parser(sub)
     return parser

@@ -1,0 +1,265 @@
+r"""The trained Transformer layer of Appendix E.3 (Figure 8) and its multi-head version
+(Figure 10), in JAX (reference section 15).
+
+**The layer** (paper eq. 29). A register token :math:`z_0` (entries N(0, 1/d), drawn once per run,
+not trained) is prepended to the L x d input: :math:`Z \in \mathbb R^{(L+1)\times d}`.
+:math:`\mathrm{LN}(x) = (x - \bar x)/(\mathrm{std}(x) + 10^{-5})` per token, no learned scale.
+Head h: :math:`A_h = \mathrm{softmax}_{\text{rows}}(\mathrm{LN}(Z) W_k^{(h)\top} W_q^{(h)}\mathrm{LN}(Z)^\top/\sqrt r)`;
+:math:`Z_1 = Z + \sum_h A_h\,\mathrm{LN}(Z)\,W_v^{(h)} W_O^{(h)}` (one head: :math:`W_O = I`,
+:math:`W_v \in \mathbb R^{d\times d}`); :math:`Z_2 = Z_1 + \mathrm{ReLU}(Z_1 W_1^\top + b_1) W_2^\top + b_2`;
+output :math:`\theta^\top Z_2[0]`. Only row 0 reaches the output, so only the register's
+attention row is computed (the same function, fewer flops).
+
+**Initialisation and training** (the paper's settings, :func:`paper_settings`): W_k, W_1, W_2
+(and W_O) Gaussian with variance 2/(d_in + d_out), W_v variance 1/d, W_q = 0, biases 0,
+:math:`\theta \sim N(0, I/d^2)`; single-pass SGD on fresh batches of multiple-location
+regression (:mod:`slr_verify.model.multilocation`'s law, drawn in JAX).
+
+**Logged** (Figure 8 / Figure 10), per run and per head h / location j:
+
+* ``excess_risk``: mean squared error on a fixed held-out batch minus :math:`\varepsilon^2`
+  (the null predictor's is :math:`K\gamma^2`);
+* ``rank_one_ratio``: :math:`s_1^2/\sum_i s_i^2` of :math:`W_k^{(h)\top}W_q^{(h)}`;
+* ``align_k``: :math:`|u_h^\top k^*_j|`, :math:`u_h` the top right singular vector of :math:`W_q^{(h)}`;
+* ``align_v``: :math:`|\hat x_h^\top v^*_j|`, :math:`x_h = \theta^\top(I + W_2W_1)(W_v^{(h)}W_O^{(h)})^\top`.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..model.multilocation import random_locations
+
+__all__ = ["paper_settings", "quick_settings", "transformer_layer", "TransformerRun"]
+
+
+def paper_settings(heads: int = 1) -> dict:
+    """Appendix E.3 (heads = 1, Figure 8) and Figure 10 (heads = 2), reference section 15."""
+    base = dict(L=10, d=80, m=200, gamma2=0.5, eps2=0.01, batch=128, test_size=1000, log_every=100,
+                dtype="float32")
+    if heads == 1:
+        return dict(base, K=1, lr=1e-2, steps=8000, runs=20)
+    return dict(base, K=2, lr=2e-2, steps=10_000, runs=10)
+
+
+def quick_settings(heads: int = 1) -> dict:
+    """A few hundred steps of the same model (for tests and notebooks in quick mode)."""
+    return dict(paper_settings(heads), steps=300, runs=2, log_every=50, test_size=500)
+
+
+@dataclass
+class TransformerRun:
+    """Logged metrics: ``step`` (records,); ``excess_risk`` (records, runs); ``rank_one_ratio``
+    (records, runs[, H]); ``align_k``, ``align_v`` (records, runs[, H, K]); the per-head and
+    per-location axes are dropped for one head and one location."""
+
+    step: np.ndarray
+    excess_risk: np.ndarray
+    rank_one_ratio: np.ndarray
+    align_k: np.ndarray
+    align_v: np.ndarray
+    null_excess_risk: float
+    settings: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"step": self.step.tolist(), "excess_risk": self.excess_risk.tolist(),
+                "rank_one_ratio": self.rank_one_ratio.tolist(), "align_k": self.align_k.tolist(),
+                "align_v": self.align_v.tolist(), "null_excess_risk": self.null_excess_risk,
+                "settings": self.settings, "seconds": self.seconds}
+
+
+def _check_settings(heads, runs, steps, seed, s):
+    def integer(name, x, lo):
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}, got {x!r}")
+        return int(x)
+
+    heads = integer("heads", heads, 1)
+    out = dict(s)
+    out["runs"], out["steps"], out["seed"] = integer("runs", runs, 1), integer("steps", steps, 1), integer("seed", seed, 0)
+    for name in ("L", "d", "m", "batch", "test_size", "log_every", "K"):
+        out[name] = integer(name, out[name], 1)
+    for name in ("gamma2", "lr"):
+        if not (isinstance(out[name], (int, float)) and math.isfinite(out[name]) and out[name] > 0):
+            raise ValueError(f"{name} must be a finite number > 0, got {out[name]!r}")
+    if not (isinstance(out["eps2"], (int, float)) and math.isfinite(out["eps2"]) and out["eps2"] >= 0):
+        raise ValueError(f"eps2 must be a finite number >= 0, got {out['eps2']!r}")
+    if out["K"] > out["L"]:
+        raise ValueError(f"K must be <= L, got K={out['K']}, L={out['L']}")
+    if out["dtype"] not in ("float32", "float64"):
+        raise ValueError(f"dtype must be 'float32' or 'float64', got {out['dtype']!r}")
+    r = out.get("r") or out["d"] // heads
+    if heads > 1 and out["d"] % heads and not out.get("r"):
+        raise ValueError(f"d must be divisible by heads when r is not given, got d={out['d']}, heads={heads}")
+    out["r"], out["heads"] = integer("r", r, 1), heads
+    return out
+
+
+def _init(rng, s):
+    """One run's parameters (numpy, the paper's initialisation) and its fixed quantities."""
+    d, r, m, H = s["d"], s["r"], s["m"], s["heads"]
+    glorot = lambda shape, din, dout: rng.normal(0.0, math.sqrt(2.0 / (din + dout)), shape)
+    dv = d if H == 1 else r
+    params = {
+        "Wk": glorot((H, r, d), d, r),
+        "Wq": np.zeros((H, r, d)),
+        "Wv": rng.normal(0.0, math.sqrt(1.0 / d), (H, d, dv)),
+        "W1": glorot((m, d), d, m), "b1": np.zeros(m),
+        "W2": glorot((d, m), m, d), "b2": np.zeros(d),
+        "theta": rng.normal(0.0, 1.0 / d, d),
+    }
+    if H > 1:
+        params["WO"] = glorot((H, r, d), H * r, d)
+    ks, vs = random_locations(s["K"], d, rng)
+    fixed = {"register": rng.normal(0.0, math.sqrt(1.0 / d), d), "k_star": ks, "v_star": vs}
+    return params, fixed
+
+
+_BUILD_KEYS = ("L", "d", "r", "K", "batch", "gamma2", "eps2", "lr", "heads", "dtype")
+
+
+def _build(s):
+    """The jitted pieces for these settings (cached: a second run with the same model reuses the
+    compiled code)."""
+    return _build_cached(tuple(s[k] for k in _BUILD_KEYS))
+
+
+@lru_cache(maxsize=8)
+def _build_cached(key):
+    """The jitted pieces: a chunk of SGD steps and the metrics, vmapped over runs."""
+    s = dict(zip(_BUILD_KEYS, key))
+    import jax
+    import jax.numpy as jnp
+
+    L, d, r, K, B = s["L"], s["d"], s["r"], s["K"], s["batch"]
+    gamma, eps, lr = math.sqrt(s["gamma2"]), math.sqrt(s["eps2"]), s["lr"]
+    shift = math.sqrt(d / 2.0)
+
+    def sample(key, fixed, n):
+        k1, k2, k3 = jax.random.split(key, 3)
+        X = jax.random.normal(k1, (n, L, d), dtype=fixed["k_star"].dtype)
+        pos = jnp.argsort(jax.random.uniform(k2, (n, L)), axis=1)[:, :K]  # K distinct positions
+        onehot = jax.nn.one_hot(pos, L, dtype=X.dtype)  # (n, K, L)
+        rel = jnp.einsum("nkl,nld->nkd", onehot, X) * gamma + shift * fixed["k_star"][None]
+        X = X * (1.0 - onehot.sum(1))[..., None] + jnp.einsum("nkl,nkd->nld", onehot, rel)
+        Y = jnp.einsum("nkd,kd->n", rel, fixed["v_star"]) + eps * jax.random.normal(k3, (n,), dtype=X.dtype)
+        return X, Y
+
+    def ln(x):
+        mu = x.mean(-1, keepdims=True)
+        return (x - mu) / (jnp.sqrt(((x - mu) ** 2).mean(-1, keepdims=True)) + 1e-5)
+
+    def predict(p, fixed, X):
+        n = X.shape[0]
+        Z = jnp.concatenate([jnp.broadcast_to(fixed["register"], (n, 1, d)), X], axis=1)
+        N = ln(Z)
+        q0 = jnp.einsum("nd,hrd->nhr", N[:, 0], p["Wk"])
+        keys = jnp.einsum("nld,hrd->nhlr", N, p["Wq"])
+        A0 = jax.nn.softmax(jnp.einsum("nhr,nhlr->nhl", q0, keys) / math.sqrt(r), axis=-1)
+        heads = jnp.einsum("nhl,nld,hdv->nhv", A0, N, p["Wv"])
+        if "WO" in p:
+            heads = jnp.einsum("nhr,hrd->nhd", heads, p["WO"])
+        z1 = Z[:, 0] + heads.sum(1)
+        z2 = z1 + jax.nn.relu(z1 @ p["W1"].T + p["b1"]) @ p["W2"].T + p["b2"]
+        return z2 @ p["theta"]
+
+    def loss(p, fixed, X, Y):
+        return jnp.mean((predict(p, fixed, X) - Y) ** 2)
+
+    grad = jax.grad(loss)
+
+    def step(carry, key):
+        p, fixed = carry
+        X, Y = sample(key, fixed, B)
+        g = grad(p, fixed, X, Y)
+        p = jax.tree_util.tree_map(lambda a, b: a - lr * b, p, g)
+        return (p, fixed), None
+
+    def chunk(p, fixed, key, n):
+        (p, _), _ = jax.lax.scan(step, (p, fixed), jax.random.split(key, n))
+        return p
+
+    def metrics(p, fixed, test):
+        X, Y = test
+        excess = jnp.mean((predict(p, fixed, X) - Y) ** 2) - s["eps2"]
+        M = jnp.einsum("hrd,hre->hde", p["Wk"], p["Wq"])  # W_k^T W_q per head
+        sv = jnp.linalg.svd(M, compute_uv=False)
+        rank1 = sv[:, 0] ** 2 / jnp.sum(sv**2, axis=1)
+        _, _, vt = jnp.linalg.svd(p["Wq"], full_matrices=False)
+        u = vt[:, 0, :]  # top right singular vector of W_q per head
+        align_k = jnp.abs(u @ fixed["k_star"].T)  # (H, K)
+        Vpath = p["Wv"] if "WO" not in p else jnp.einsum("hdr,hre->hde", p["Wv"], p["WO"])
+        mlp = jnp.eye(d, dtype=M.dtype) + p["W2"] @ p["W1"]
+        x = jnp.einsum("d,de,hfe->hf", p["theta"], mlp, Vpath)
+        x = x / jnp.linalg.norm(x, axis=1, keepdims=True)
+        align_v = jnp.abs(x @ fixed["v_star"].T)
+        return excess, rank1, align_k, align_v
+
+    vchunk = jax.jit(jax.vmap(chunk, in_axes=(0, 0, 0, None)), static_argnums=3)
+    vmetrics = jax.jit(jax.vmap(metrics))
+    vsample = jax.jit(jax.vmap(sample, in_axes=(0, 0, None)), static_argnums=2)
+    return vchunk, vmetrics, vsample
+
+
+def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | None = None, seed: int = 0,
+                      progress=None, **settings) -> TransformerRun:
+    """Train the layer by single-pass SGD and log Figure 8's (heads = 1) or Figure 10's
+    (heads > 1) metrics every ``log_every`` steps (module docstring). Settings default to
+    :func:`paper_settings` (``dtype='float64'`` for double precision); ``progress`` a stream for
+    a progress bar. Needs JAX (the ``jax`` extra)."""
+    import time
+
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError as exc:  # pragma: no cover - exercised without the extra
+        raise ImportError("the Transformer experiment needs JAX: pip install 'slr-verify[jax]'") from exc
+    if isinstance(heads, bool) or not isinstance(heads, (int, np.integer)) or heads < 1:
+        raise ValueError(f"heads must be an integer >= 1, got {heads!r}")
+    base = paper_settings(int(heads))
+    unknown = set(settings) - set(base) - {"r"}
+    if unknown:
+        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(set(base) | {'r'})}")
+    s = _check_settings(heads, base["runs"] if runs is None else runs, base["steps"] if steps is None else steps, seed,
+                        dict(base, **settings))
+    t0 = time.perf_counter()
+    with jax.enable_x64(s["dtype"] == "float64"):
+        dt = jnp.float64 if s["dtype"] == "float64" else jnp.float32
+        inits = [_init(np.random.default_rng([s["seed"], run]), s) for run in range(s["runs"])]
+        stack = lambda dicts: {k: jnp.asarray(np.stack([x[k] for x in dicts]), dtype=dt) for k in dicts[0]}
+        params = stack([p for p, _ in inits])
+        fixed = stack([f for _, f in inits])
+        vchunk, vmetrics, vsample = _build(s)
+        root = jax.random.PRNGKey(s["seed"])
+        test_key, train_key = jax.random.split(root)
+        test = vsample(jax.random.split(test_key, s["runs"]), fixed, s["test_size"])
+        logs, rec = [], [0]
+        logs.append([np.asarray(x) for x in vmetrics(params, fixed, test)])
+        done = 0
+        bar = None
+        if progress is not None:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=s["steps"], desc=f"transformer (H={s['heads']})", file=progress, unit="step", mininterval=0.5)
+        while done < s["steps"]:
+            n = min(s["log_every"], s["steps"] - done)
+            keys = jax.random.split(jax.random.fold_in(train_key, done), s["runs"])
+            params = vchunk(params, fixed, keys, n)
+            done += n
+            rec.append(done)
+            logs.append([np.asarray(x) for x in vmetrics(params, fixed, test)])
+            if bar is not None:
+                bar.update(n)
+        if bar is not None:
+            bar.close()
+    excess, rank1, ak, av = (np.stack([lg[i] for lg in logs]).astype(float) for i in range(4))
+    if s["heads"] == 1:
+        rank1 = rank1[..., 0]
+    if s["heads"] == 1 and s["K"] == 1:
+        ak, av = ak[..., 0, 0], av[..., 0, 0]
+    return TransformerRun(np.array(rec), excess, rank1, ak, av, s["K"] * s["gamma2"], s, time.perf_counter() - t0)
