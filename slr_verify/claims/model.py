@@ -124,6 +124,9 @@ class Claim:
     domain: str       # the parameters the evidence covers
     check: Callable
     kind: str = "paper"
+    #: trains models (JAX) or runs long SGD even in fast mode: the default test run leaves it to
+    #: the experiment tests and ``tox -e slow``; ``slr-verify check`` always runs it
+    heavy: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:

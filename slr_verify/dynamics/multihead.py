@@ -27,7 +27,7 @@ from ..model.sampling import STREAM_TRAIN, generators
 from .sgd import sphere_step
 from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
 
-__all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step"]
+__all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
 
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 
@@ -186,3 +186,29 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
         Kh, Vh = sphere_step(Kh, gk, a["alpha"]), sphere_step(Vh, gv, a["alpha"])
     return _trajectory(grams, rec, lams, H, K, a, single,
                        dict(a, lam=lam, H=H, K=K, batch=batch, seed=int(seed), runner="multihead_sgd"))
+
+
+#: Figure 9 (reference section 15): Figure 5's settings with H = K = 2, 100k steps, 20 repetitions.
+FIGURE9 = dict(d=80, L=10, gamma=np.sqrt(0.5), eps=0.1, alpha=1e-3, batch=5, steps=100_000, runs=20, H=2, K=2)
+
+
+def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):
+    """Figure 9: stochastic PGD (batch 5) and the deterministic d-free PGD on the exact risk,
+    from the same random starts (heads and locations uniform on the sphere, v*_j orthogonal to
+    k*_j), with :func:`figure9_lam`. Returns ``(sgd_trajectory, pgd_trajectory)``."""
+    from ..model.multilocation import random_heads, random_locations
+
+    S = dict(FIGURE9)
+    runs = S["runs"] if runs is None else int(V.integer_at_least("runs", runs, 1))
+    steps = S["steps"] if steps is None else int(V.integer_at_least("steps", steps, 1))
+    every = every or max(1, steps // 200)
+    rng = np.random.default_rng(seed)
+    H, K, d = S["H"], S["K"], S["d"]
+    draws = [random_heads(H, d, rng) + random_locations(K, d, rng) for _ in range(runs)]
+    Kh, Vh, Ks, Vs = (np.stack([x[i] for x in draws]) for i in range(4))
+    common = dict(lam=figure9_lam, gamma=S["gamma"], eps=S["eps"], L=S["L"], alpha=S["alpha"], steps=steps, every=every,
+                  progress=progress)
+    tr_sgd = multihead_sgd(Kh, Vh, Ks, Vs, batch=S["batch"], seed=seed, **common)
+    G0 = np.stack([KM.gram_of(Kh[r], Vh[r], Ks[r], Vs[r]) for r in range(runs)])
+    tr_pgd = multihead_pgd(G0, H, K, d=d, **common)
+    return tr_sgd, tr_pgd
