@@ -116,7 +116,7 @@ def _cls_per_layer(sentences, path, batch=256, progress=None, desc=""):
 
 def probe_cls(*, quick: bool = False, seed: int = 0, progress=None) -> dict:
     """Train one logistic regression per layer on the train set's [CLS] and report accuracies
-    per layer and set (Figure 1b). ``quick``: 1/8 of train and test (for tests). Returns a
+    per layer and set (Figure 1b). ``quick``: a balanced 1/8 of train, test and OOD tokens (for tests). Returns a
     JSON-able dict with the per-layer accuracies, the set sizes, the encoder and the settings."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -130,7 +130,7 @@ def probe_cls(*, quick: bool = False, seed: int = 0, progress=None) -> dict:
     if quick:
         for name in ("train", "test", "ood_tokens"):
             s, y = sets[name]
-            idx = np.sort(rng.choice(len(s), len(s) // 8, replace=False))
+            idx = np.sort(np.concatenate([rng.choice(np.flatnonzero(y == c), len(s) // 16, replace=False) for c in (0, 1)]))
             sets[name] = ([s[i] for i in idx], y[idx])
     feats = {name: _cls_per_layer(s, path, progress=progress, desc=name) for name, (s, _) in sets.items()}
     layers = feats["train"].shape[0]
