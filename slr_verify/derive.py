@@ -20,7 +20,9 @@ from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
 from .symbolic import risk as srisk
+from .symbolic import multihead as smh
 from .symbolic.zeta import zeta, zetac
+from .symbolic.zeta2 import zeta2
 
 __all__ = ["DERIVATIONS", "derive", "render", "load", "main", "add_derive_parser"]
 
@@ -70,6 +72,17 @@ def _dynamics():
     return out
 
 
+def _multihead():
+    x = sp.symbols("t1 t2 s11 s22 s12", real=True)
+    out = {f"zeta2_d{n}": (f"d zeta2 / d {n} (bivariate zeta, reference section 15)", sp.diff(zeta2(*x), v))
+           for n, v in zip(("t1", "t2", "s11", "s22", "s12"), x)}
+    labels = {"head_mean": "E[erf(lam a) b]", "head_target": "E[e erf(lam a) b]", "head_square": "E[erf(lam a)^2 b^2]",
+              "head_pair": "E[erf(lam a) erf(lam a') b b'] (two heads on one token)"}
+    for k, e in smh.functionals().items():
+        out[k] = (f"token functional {labels[k]}", e)
+    return out
+
+
 def _asymptotics():
     lo = sasym.leading_orders()
     return {
@@ -87,6 +100,7 @@ DERIVATIONS = {
     "linear": ("Proposition 3", _linear),
     "dynamics": ("Definition 1, Lemma 4 (PGD maps)", _dynamics),
     "asymptotics": ("Corollary 2", _asymptotics),
+    "multihead": ("Multiple-location regression, multi-head risk (reference section 15)", lambda: _multihead()),
 }
 
 
@@ -109,7 +123,7 @@ def render(name):
 
 def _namespace():
     ns = {name: getattr(sp, name) for name in dir(sp) if not name.startswith("_")}
-    ns.update(zeta=zeta, zetac=zetac, Integer=sp.Integer, Rational=sp.Rational)
+    ns.update(zeta=zeta, zetac=zetac, zeta2=zeta2, Integer=sp.Integer, Rational=sp.Rational)
     return ns
 
 
