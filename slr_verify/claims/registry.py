@@ -64,13 +64,14 @@ CLAIMS = [
     Claim("multihead-risk", "finding (reference section 15; paper eqs. 30-31)", "the multi-head erf predictor's risk on "
           "multiple-location regression has a closed form in the overlaps, through a bivariate zeta; for H = K = 1 it is "
           "Theorem 1", "H, K in 1..3, d up to 60, lam in [0.03, 3], gamma in [0.25, 1.6]", E.check_multihead_risk, kind="finding"),
-    Claim("figure-9", "Appendix E, Figure 9", "projected SGD with two heads on two locations (batch 5) follows the "
-          "deterministic PGD on the exact multi-head risk: in every run the final risks agree within 10%",
+    Claim("figure-9", "finding (Appendix E, Figure 9)", "at Figure 9's settings projected SGD with two heads on two "
+          "locations (batch 5) does not follow the deterministic PGD on the exact multi-head risk: in every run its exact "
+          "risk at the horizon is above the deterministic run's from the same start (a noise floor)",
           "d = 80, L = 10, gamma^2 = 1/2, eps = 0.1, alpha = 1e-3, lam_t = 2/(1 + 1e-4 t) frozen after 25k; "
-          "2 x 4k (fast) / 6 x 30k / 20 x 100k (thorough) steps", E.check_figure9, heavy=True),
+          "2 x 4k (fast) / 6 x 30k / 20 x 100k (thorough) steps", E.check_figure9, kind="finding", heavy=True),
     Claim("figure-8", "Appendix E.3, Figure 8", "the trained Transformer layer recovers k* and v* (alignments > 0.95) with an "
-          "excess risk below gamma^2/10, in every run", "L = 10, d = r = 80, m = 200, lr 1e-2, batch 128; 2 x 1500 (fast) / "
-          "5 x 8000 / 20 x 8000 (thorough) steps", E.check_figure8, heavy=True),
+          "excess risk below gamma^2/10, in every run", "L = 10, d = r = 80, m = 200, lr 1e-2, batch 128; 2 (fast) / "
+          "5 / 20 (thorough) runs of 8000 steps", E.check_figure8, heavy=True),
     Claim("rank-one", "finding (Appendix E.3, Figure 8)", "W_k^T W_q is exactly rank one at every step of training (the "
           "paper reports 'nearly rank one'): W_q starts at 0 and every update of it is an outer product with W_k LN(z_0), "
           "which only moves along itself", "single head, float64, 200 (fast) to 8000 steps", E.check_rank_one,
