@@ -37,6 +37,10 @@ def test_quick_run_shapes_and_learning(quick_run):
 
 def test_rank_one_is_structural(quick_run):
     assert np.all(1 - quick_run.rank_one_ratio[1:] <= 1e-5)  # float32
+
+
+@pytest.mark.slow
+def test_rank_one_is_structural_float64():
     r64 = transformer_layer(heads=1, runs=1, steps=40, seed=3, log_every=20, test_size=100, dtype="float64")
     assert np.all(1 - r64.rank_one_ratio[1:] <= 1e-12)
 
