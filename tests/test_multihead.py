@@ -85,9 +85,9 @@ def test_assemble_does_not_depend_on_positions_by_explicit_token_sums():
     """For explicit L and K, summing E[(Y - T)^2] token pair by token pair (positions 0..K-1)
     gives the assembled formula (generic per-token moments as symbols)."""
     Lv, Kv = 4, 2
-    e = sp.symbols("e0:2"); e2 = sp.symbols("E0:2"); m = sp.symbols("m0:2"); q = sp.symbols("q0:2")
+    e = sp.symbols("e0:2"); m = sp.symbols("m0:2"); q = sp.symbols("q0:2"); gam = sp.Symbol("gamma")
     c = sp.symbols("c0:2"); m0, q0, eps = sp.symbols("m_0 q_0 eps")
-    tot = eps**2 + sum(e2) + 2 * e[0] * e[1]
+    tot = eps**2 + sum(gam**2 + x**2 for x in e) + 2 * e[0] * e[1]  # E e_j^2 = gamma^2 + ebar_j^2
     mean = lambda l: m[l] if l < Kv else m0
     for j in range(Kv):
         for l in range(Lv):
@@ -95,7 +95,7 @@ def test_assemble_does_not_depend_on_positions_by_explicit_token_sums():
     for l in range(Lv):
         for l2 in range(Lv):
             tot += (q[l] if l < Kv else q0) if l == l2 else mean(l) * mean(l2)
-    got = SM.assemble(eps=eps, L=Lv, e_mean=list(e), e_sq=list(e2), m_rel=list(m), q_rel=list(q), c_rel=list(c),
+    got = SM.assemble(eps=eps, gamma=gam, L=Lv, e_mean=list(e), m_rel=list(m), q_rel=list(q), c_rel=list(c),
                       m_null=m0, q_null=q0)
     assert sp.expand(got - tot) == 0
 
@@ -294,6 +294,8 @@ def test_multihead_runners_reject_bad_input():
     G0 = KM.gram_of(Kh, Vh, Ks, Vs)
     with pytest.raises(ValueError, match="gram0"):
         multihead_pgd(G0[:6, :6], 2, 2, lam=1.0, gamma=0.7, eps=0.1, d=10, L=4, alpha=1e-3, steps=1)
+    with pytest.raises(ValueError, match="H must be"):
+        multihead_pgd(G0, 1.5, 2, lam=1.0, gamma=0.7, eps=0.1, d=10, L=4, alpha=1e-3, steps=1)
     with pytest.raises(ValueError, match="alpha"):
         multihead_pgd(G0, 2, 2, lam=1.0, gamma=0.7, eps=0.1, d=10, L=4, alpha=-1.0, steps=1)
     with pytest.raises(ValueError, match="L"):

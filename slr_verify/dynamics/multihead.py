@@ -73,8 +73,9 @@ def gram_step(Gm, H, K, *, lam, gamma, eps, d, L, alpha):
     out = fn(*free, lam, gamma, eps, d, L)
     runs, n = Gm.shape[0], Gm.shape[1]
     P = np.zeros((runs, n, n))
-    for (i, j), g in zip(pairs, out[1:]):
-        P[:, i, j] = P[:, j, i] = g
+    grads = np.stack([np.broadcast_to(g, (runs,)) for g in out[1:]], axis=1)  # (runs, free entries)
+    P[:, pairs[:, 0], pairs[:, 1]] = grads
+    P[:, pairs[:, 1], pairs[:, 0]] = grads
     heads = 2 * H
     radial = np.einsum("rij,rij->ri", P[:, :heads], Gm[:, :heads])  # u_i . grad_i
     C = np.broadcast_to(np.eye(n), (runs, n, n)).copy()
@@ -101,6 +102,9 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, 
     """d-free multi-head PGD from Gram matrices ``gram0`` (n, n) or (runs, n, n), n = 2H + 2K,
     vectors ordered (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K) with unit diagonal and
     k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t."""
+    for name, x in (("H", H), ("K", K)):
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {x!r}")
     Gm = V.as_finite("gram0", gram0)
     single = Gm.ndim == 2
     Gm = np.array(Gm[None] if single else Gm, dtype=float)

@@ -2,9 +2,8 @@ r"""Float64 kernels of the multi-head risk (reference section 15), generated fro
 :mod:`slr_verify.symbolic.multihead`.
 
 * :func:`functional_kernels`: the four token functionals (head_mean, head_target, head_square,
-  head_pair), vectorised; :func:`risk_from_gram` evaluates them on every (token type, head) and
-  (token type, head, head) combination and combines them with the *same* ``assemble`` as the
-  symbolic derivation. Any H and K.
+  head_pair); :func:`risk_from_gram` evaluates the risk through the *same* code as the symbolic
+  derivation (``symbolic.multihead.risk_from_overlaps``), with these kernels. Any H and K.
 * :func:`risk_gradient_kernel`: for one explicit (H, K), the risk and its partial derivatives in
   the Gram entries as one generated function (the d-free multi-head PGD runner uses it).
 * :func:`multihead_risk`: the public entry point on direction arrays.
@@ -45,44 +44,16 @@ def gram_of(K, V_, K_star, V_star) -> np.ndarray:
     return W @ W.T
 
 
-def risk_from_gram(Gm, H, K, *, lam, gamma, eps, d, L, kernels=None) -> float:
+def risk_from_gram(Gm, H, K, *, lam, gamma, eps, d, L, kernels=None):
     """The multi-head risk from the Gram matrix of (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K)
-    (reference section 15), through the token functionals and ``symbolic.multihead.assemble``.
-    ``kernels`` defaults to the float64 ones (:func:`functional_kernels_mp` for mpmath, with
-    ``Gm`` an mpmath matrix or nested lists)."""
+    (reference section 15): ``symbolic.multihead.risk_from_overlaps`` with the generated
+    functionals (``kernels``: the float64 ones by default, or :func:`functional_kernels_mp` with
+    mpmath numbers in ``Gm`` and the parameters)."""
     f = functional_kernels() if kernels is None else kernels
-    mp = kernels is not None and kernels is not functional_kernels()
-    g = (lambda i, j: Gm[i, j]) if not isinstance(Gm, list) else (lambda i, j: Gm[i][j])
-    kk, vv, ks, vs = (lambda h: h), (lambda h: H + h), (lambda j: 2 * H + j), (lambda j: 2 * H + K + j)
-    shift = (d / 2) ** 0.5 if not mp else __import__("mpmath").sqrt(__import__("mpmath").mpf(d) / 2)
-    tokens = list(range(K)) + [None]  # K relevant token types, then the null one
-
-    def mean(t, idx):
-        return 0 * shift if t is None else shift * g(ks(t), idx)
-
-    m, q, c = [], [], []
-    for t in tokens:
-        s2 = 1 + 0 * shift if t is None else gamma**2
-        mt, qt = 0, 0
-        for h in range(H):
-            ma, mb, r = mean(t, kk(h)), mean(t, vv(h)), g(kk(h), vv(h))
-            mt += f["head_mean"](lam, ma, mb, s2, r)
-            qt += f["head_square"](lam, ma, mb, s2, r)
-            for h2 in range(H):
-                if h2 != h:
-                    qt += f["head_pair"](lam, ma, mb, mean(t, kk(h2)), mean(t, vv(h2)), s2, r, g(kk(h), kk(h2)),
-                                         g(kk(h), vv(h2)), g(vv(h), kk(h2)), g(vv(h), vv(h2)), g(kk(h2), vv(h2)))
-        m.append(mt)
-        q.append(qt)
-        if t is not None:
-            ct = 0
-            for h in range(H):
-                ct += f["head_target"](lam, mean(t, kk(h)), mean(t, vv(h)), mean(t, vs(t)), s2, g(kk(h), vv(h)),
-                                       g(kk(h), vs(t)), g(vv(h), vs(t)))
-            c.append(ct)
-    e_mean = [mean(j, vs(j)) for j in range(K)]
-    e_sq = [gamma**2 + x**2 for x in e_mean]
-    return SM.assemble(eps=eps, L=L, e_mean=e_mean, e_sq=e_sq, m_rel=m[:K], q_rel=q[:K], c_rel=c, m_null=m[K], q_null=q[K])
+    names = [f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)] + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)]
+    index = {x: i for i, x in enumerate(names)}
+    g = lambda x, y: Gm[index[x]][index[y]]
+    return SM.risk_from_overlaps(H, K, g, f, lam=lam, gamma=gamma, eps=eps, L=L, shift=(d / 2) ** 0.5)
 
 
 @lru_cache(maxsize=None)

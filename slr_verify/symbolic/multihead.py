@@ -19,7 +19,7 @@ over tokens, so (as in Theorem 1) the risk only needs, per token type (location 
         - 2\sum_j \big[c_j + \bar e_j (M - m_j)\big]
         + \sum_j q_j + (L-K)\,q_0 + M^2 - \sum_j m_j^2 - (L-K)\,m_0^2 ,
 
-:func:`assemble` (written once, used on SymPy expressions and on float64 arrays alike).
+:func:`assemble` and :func:`risk_from_overlaps` (written once, used on SymPy expressions and on floats alike).
 None of it depends on the positions. Each of m, q, c is a sum over heads of four Gaussian
 functionals of one token :math:`x \sim N(\mu, s^2 I)` (:func:`functionals`), evaluated by the
 Gaussian-expectation engine; the cross term of two heads is where the bivariate zeta
@@ -44,7 +44,7 @@ import sympy as sp
 from .gaussian import ERF, ERF2, ERF_PAIR, ONE, GaussianVector
 from .risk import OVERLAPS, S
 
-__all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "gram_symbols", "multihead_risk_expr", "theorem1_substitution"]
+__all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "risk_from_overlaps", "gram_symbols", "multihead_risk_expr", "theorem1_substitution"]
 
 #: Local symbols of the token functionals: means (mu_*), variance scale s2, correlations (r_*).
 _sym = lambda names: sp.symbols(names, real=True)
@@ -87,22 +87,59 @@ def functionals() -> dict:
     }
 
 
-def assemble(*, eps, L, e_mean, e_sq, m_rel, q_rel, c_rel, m_null, q_null):
+def assemble(*, eps, gamma, L, e_mean, m_rel, q_rel, c_rel, m_null, q_null):
     r"""The risk from per-token moments (module docstring); works on SymPy expressions and on
-    NumPy arrays (the location index j is the *last* axis of the per-location arguments).
+    floats alike.
 
-    ``e_mean[j]``, ``e_sq[j]``: :math:`\mathbb E e_j`, :math:`\mathbb E e_j^2` on the token of
-    location j; ``m_rel[j]``, ``q_rel[j]``, ``c_rel[j]``: :math:`\mathbb E S`, :math:`\mathbb E S^2`,
-    :math:`\mathbb E[e_j S]` there; ``m_null``, ``q_null``: the same on a null token."""
+    ``e_mean[j]``: :math:`\mathbb E e_j` on the token of location j (its variance is
+    :math:`\gamma^2`, v*_j being a unit vector); ``m_rel[j]``, ``q_rel[j]``, ``c_rel[j]``:
+    :math:`\mathbb E S`, :math:`\mathbb E S^2`, :math:`\mathbb E[e_j S]` there; ``m_null``,
+    ``q_null``: the same on a null token."""
     K = len(m_rel)
     n_null = L - K
     tot = lambda xs: sum(xs[1:], xs[0])
     M = tot(m_rel) + n_null * m_null
     e_tot = tot(e_mean)
-    EY2 = eps**2 + tot(e_sq) + e_tot**2 - tot([x**2 for x in e_mean])
+    EY2 = eps**2 + K * gamma**2 + e_tot**2  # sum_j (gamma^2 + ebar_j^2) + sum_{i != j} ebar_i ebar_j
     EYT = tot([c_rel[j] + e_mean[j] * (M - m_rel[j]) for j in range(K)])
     ET2 = tot(q_rel) + n_null * q_null + M**2 - tot([x**2 for x in m_rel]) - n_null * m_null**2
     return EY2 - 2 * EYT + ET2
+
+
+def risk_from_overlaps(H: int, K: int, g, f, *, lam, gamma, eps, L, shift):
+    """The multi-head risk from the overlaps ``g(x, y)`` of the named vectors ``'k<h>'``,
+    ``'v<h>'``, ``'ks<j>'``, ``'vs<j>'`` and the four token functionals ``f[name](*args)`` (in the
+    order of ``FUNCTIONAL_ARGS``), with ``shift`` = sqrt(d/2). One code path for the SymPy
+    derivation (:func:`multihead_risk_expr`, f substitutes into :func:`functionals`) and the
+    float64 evaluation (:mod:`slr_verify.kernels.multihead`, f the generated kernels)."""
+    def moments(mean_of, s2, target=None):
+        m, q, c = 0, 0, 0
+        for h in range(H):
+            k, v = f"k{h}", f"v{h}"
+            args = (lam, mean_of(k), mean_of(v), s2, g(k, v))
+            m += f["head_mean"](*args)
+            q += f["head_square"](*args)
+            for h2 in range(H):
+                if h2 != h:
+                    k2, v2 = f"k{h2}", f"v{h2}"
+                    q += f["head_pair"](lam, mean_of(k), mean_of(v), mean_of(k2), mean_of(v2), s2, g(k, v), g(k, k2),
+                                        g(k, v2), g(v, k2), g(v, v2), g(k2, v2))
+            if target is not None:
+                c += f["head_target"](lam, mean_of(k), mean_of(v), mean_of(target), s2, g(k, v), g(k, target),
+                                      g(v, target))
+        return m, q, c
+
+    e_mean, m_rel, q_rel, c_rel = [], [], [], []
+    for j in range(K):
+        mean_of = lambda name, ks=f"ks{j}": shift * g(ks, name)
+        m, q, c = moments(mean_of, gamma**2, target=f"vs{j}")
+        e_mean.append(mean_of(f"vs{j}"))
+        m_rel.append(m)
+        q_rel.append(q)
+        c_rel.append(c)
+    m0, q0, _ = moments(lambda name: 0 * shift, 1 + 0 * shift)
+    return assemble(eps=eps, gamma=gamma, L=L, e_mean=e_mean, m_rel=m_rel, q_rel=q_rel, c_rel=c_rel, m_null=m0,
+                    q_null=q0)
 
 
 def gram_symbols(H: int, K: int) -> SimpleNamespace:
@@ -132,43 +169,10 @@ def multihead_risk_expr(H: int, K: int, orthogonal_targets: bool = True) -> tupl
         for j in range(K):
             g[(f"ks{j}", f"vs{j}")] = g[(f"vs{j}", f"ks{j}")] = sp.Integer(0)
     fn = functionals()
-    shift = sp.sqrt(S.d / 2)
-
-    def token(mean_of, s2):
-        """Per-token m and q (mean_of(name) = mean of x . name)."""
-        m, q = 0, 0
-        for h in range(H):
-            k, v = f"k{h}", f"v{h}"
-            loc = {F.mu_a: mean_of(k), F.mu_b: mean_of(v), F.s2: s2, F.r_ab: g[(k, v)]}
-            m += fn["head_mean"].subs(loc, simultaneous=True)
-            q += fn["head_square"].subs(loc, simultaneous=True)
-            for h2 in range(H):
-                if h2 == h:
-                    continue
-                k2, v2 = f"k{h2}", f"v{h2}"
-                q += fn["head_pair"].subs({**loc, F.mu_a2: mean_of(k2), F.mu_b2: mean_of(v2),
-                                           F.r_aa2: g[(k, k2)], F.r_ab2: g[(k, v2)], F.r_ba2: g[(v, k2)],
-                                           F.r_bb2: g[(v, v2)], F.r_a2b2: g[(k2, v2)]}, simultaneous=True)
-        return m, q
-
-    e_mean, e_sq, m_rel, q_rel, c_rel = [], [], [], [], []
-    for j in range(K):
-        ks, vs = f"ks{j}", f"vs{j}"
-        mean_of = lambda name, ks=ks: shift * g[(ks, name)]
-        m, q = token(mean_of, S.gamma**2)
-        c = 0
-        for h in range(H):
-            k, v = f"k{h}", f"v{h}"
-            c += fn["head_target"].subs({F.mu_a: mean_of(k), F.mu_b: mean_of(v), F.mu_e: mean_of(vs), F.s2: S.gamma**2,
-                                         F.r_ab: g[(k, v)], F.r_ae: g[(k, vs)], F.r_be: g[(v, vs)]}, simultaneous=True)
-        e_mean.append(mean_of(vs))
-        e_sq.append(S.gamma**2 + mean_of(vs) ** 2)
-        m_rel.append(m)
-        q_rel.append(q)
-        c_rel.append(c)
-    m0, q0 = token(lambda name: 0, sp.Integer(1))
-    expr = assemble(eps=S.eps, L=S.L, e_mean=e_mean, e_sq=e_sq, m_rel=m_rel, q_rel=q_rel, c_rel=c_rel,
-                    m_null=m0, q_null=q0)
+    f = {name: (lambda *a, name=name: fn[name].subs(dict(zip(FUNCTIONAL_ARGS[name], a)), simultaneous=True))
+         for name in fn}
+    expr = risk_from_overlaps(H, K, lambda x, y: g[(x, y)], f, lam=S.lam, gamma=S.gamma, eps=S.eps, L=S.L,
+                              shift=sp.sqrt(S.d / 2))
     return expr, G
 
 
