@@ -12,9 +12,8 @@ from slr_verify.certify.manifold import ball
 from slr_verify.kernels.arb import generate_arb
 from slr_verify.kernels.certified import manifold_gradient_arb, manifold_sign_system_arb
 from slr_verify.kernels.steps import reduced_map_kernels
-from slr_verify.symbolic.risk import S
 
-G4B = dict(gamma=0.5**0.5, d=400, L=10)
+from paper import G4B
 
 
 def test_ball_kernels_enclose_the_float64_gradient():

@@ -14,11 +14,12 @@ from slr_verify.kernels.codegen import ZetaAbs, generate
 from slr_verify.kernels.steps import reduced_map_kernels
 from slr_verify.model.sampling import draw_problem
 from slr_verify.symbolic import dynamics as sdyn
-from slr_verify.symbolic import fixed_points as sfix
 from slr_verify.symbolic.risk import OVERLAPS
 
-P4B = dict(lam=0.1, gamma=float(np.sqrt(0.5)), L=10)
-D = 400
+from paper import FIG4B
+
+P4B = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, L=FIG4B.L)  # d is passed apart (D)
+D = FIG4B.d
 FIELDS = ("kappa", "nu", "theta", "eta", "rho")
 
 

@@ -15,10 +15,10 @@ from slr_verify import landscape as LS
 from slr_verify.dynamics import offM
 from slr_verify.model.sampling import initial_overlaps, initial_overlaps_exact
 from slr_verify.routes import quad_risk
-from slr_verify.symbolic import landscape as sland
 
-G2 = float(np.sqrt(0.5))
-FIG4B = dict(gamma=G2, d=400, L=10)
+from paper import G4B as FIG4B
+
+G2 = FIG4B["gamma"]
 
 
 @pytest.mark.parametrize("d", [4, 5, 40])

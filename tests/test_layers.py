@@ -13,7 +13,7 @@ PKG = ROOT / "slr_verify"
 
 
 def test_import_contracts():
-    out = subprocess.run(["lint-imports", "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
+    out = subprocess.run([str(pathlib.Path(sys.executable).parent / "lint-imports"), "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout

@@ -57,8 +57,8 @@ class Claim:
     expect: str = "pass"
     reason: str | None = None
     needs: str | None = None
-    #: trains models or runs long SGD even in fast mode: the default tests leave its verdict to
-    #: the ``experiments`` tox env; ``slr-verify check`` always runs it
+    #: trains models or runs long SGD even in fast mode: handed out first to the worker processes
+    #: when no timing of an earlier run is cached
     heavy: bool = False
 
     def __post_init__(self):

@@ -109,8 +109,9 @@ def zeta(ctx):
             lambda ti, gi: api.zeta(ti, gi),
             lambda ti, gi: special.zeta_mp(ti, gi, dps=60),
             grid,
-            1e-13,
-            "closed form evaluated with non-negative terms: a few ulps; 1e-13 catches any regime switch gone wrong",
+            4e-15,
+            "closed form evaluated with non-negative terms: ~18 ulps (measured worst 2.4e-15 on 400 random points over the "
+            "whole domain); any regime switch gone wrong shows far above it",
             details={"t": t.size, "g": g.size},
         ).evidence(lambda it: ctx.steps(it, "zeta grid")),
         Agreement(
