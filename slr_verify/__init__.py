@@ -27,6 +27,7 @@ from .kernels.api import (  # noqa: E402
 )
 from .kernels.multihead import multihead_risk  # noqa: E402
 from .routes import mc_risk, mc_risk_overlaps, quad_bayes_gap, quad_risk, quad_risk_gradient, quad_zeta  # noqa: E402
+from .routes import bayes_excess, bayes_risk, softmax_excess, softmax_risk  # noqa: E402
 from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
 
 __all__ = list(_api.__all__) + [
@@ -37,6 +38,10 @@ __all__ = list(_api.__all__) + [
     "quad_risk_gradient",
     "quad_zeta",
     "quad_bayes_gap",
+    "bayes_risk",
+    "bayes_excess",
+    "softmax_risk",
+    "softmax_excess",
     "pgd",
     "overlap_pgd",
     "reduced_pgd",

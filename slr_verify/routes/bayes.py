@@ -43,7 +43,7 @@ from scipy.special import logsumexp
 from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN
 from slr_verify.model.sampling import STREAM_PROJ, STREAM_TILTED, draw_locations, int_at_least, law, scalar, seed_int
-from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, _memory, _overlap_setup, _piece_size, _ProjSampler, _run
+from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, _memory, _overlap_setup, _ProjSampler, _run
 
 __all__ = ["METHODS", "DEFAULT_N", "LogMCResult", "bayes_excess", "bayes_risk", "softmax_excess", "softmax_risk",
            "tilted_token_law", "log_bhattacharyya"]
@@ -109,6 +109,16 @@ def log_bhattacharyya(gamma, d):
     return -(d / 2.0) / (4.0 * (1.0 + g2)) - (d / 2.0) * math.log((1.0 + g2) / (2.0 * gamma))
 
 
+def _piece(L, floats_per_token, memory):
+    """Samples per chunk: fixed (about 2^15 tokens, like the projection sampler) so that the draws, which
+    interleave several arrays per chunk, do not depend on the memory budget; ``memory`` must hold one chunk."""
+    piece = max(1, (1 << 15) // L)
+    need = 8.0 * L * floats_per_token * piece
+    if need > memory:
+        raise ValueError(f"memory={memory} bytes is too small for the Bayes/softmax route (needs about {int(need)} bytes)")
+    return piece
+
+
 def _chi2_rest(gen, d, shape):
     """chi^2_{d-2} draws (the squared norm off span(k*, v*)); zeros when d = 2."""
     return gen.chisquare(d - 2, shape) if d > 2 else np.zeros(shape)
@@ -167,7 +177,7 @@ def _bayes_direct(gamma, d, L, n, seed, memory, cdf, log_pi):
         wbar = np.einsum("ml,ml->m", pr, w)
         return np.einsum("ml,ml->m", pr, (w - wbar[:, None]) ** 2)[None]
 
-    piece = min(sampler.piece, _piece_size(8.0 * L * 12, memory))
+    piece = _piece(L, 12, memory)
     return _log_result(0.0, _run(n, seed, STREAM_PROJ, piece, values)[0])
 
 
@@ -196,7 +206,7 @@ def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi):
         log_r = 0.5 * (a[rows, a_idx] + a[rows, b_idx]) - logsumexp(a, axis=1)
         return (np.exp(log_r) * (w[rows, a_idx] - w[rows, b_idx]) ** 2)[None]
 
-    piece = _piece_size(8.0 * L * 12, memory)
+    piece = _piece(L, 12, memory)
     r = _run(n, seed, STREAM_TILTED, piece, values)[0]
     return _log_result(2.0 * log_bhattacharyya(gamma, d) + math.log(z_pairs), r)
 
@@ -218,10 +228,12 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
         return LogMCResult(-math.inf, 0.0)
     g2, mu = gamma * gamma, math.sqrt(d / 2.0)
 
-    def excess(u, j0, rows):
-        pr = np.exp(lam * u - logsumexp(lam * u, axis=1, keepdims=True))
-        p0 = pr[rows, j0]
-        return g2 * (1.0 - p0) ** 2 + np.einsum("ml,ml->m", pr, pr) - p0 * p0
+    def log_excess(u, j0, rows):
+        # in logs: 1 - p_J0 and the p_m^2 underflow float64 long before the weighted value does
+        log_p = lam * u - logsumexp(lam * u, axis=1, keepdims=True)
+        log_p[rows, j0] = -np.inf  # the null tokens' log p_m
+        log_rest = logsumexp(log_p, axis=1)  # log(1 - p_J0)
+        return np.logaddexp(math.log(g2) + 2.0 * log_rest, logsumexp(2.0 * log_p, axis=1))
 
     if method == "direct":
         _, G, mean = _overlap_setup(1.0, 1.0, 0.0, 0.0, 0.0, d, gamma)
@@ -230,9 +242,9 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
 
         def values(gens, m):
             (u,), _, J0 = sampler.draw(gens, m)
-            return excess(u, J0, np.arange(m))[None]
+            return np.exp(log_excess(u, J0, np.arange(m)))[None]
 
-        piece = min(sampler.piece, _piece_size(8.0 * L * 8, memory))
+        piece = _piece(L, 8, memory)
         return _log_result(0.0, _run(n, seed, STREAM_PROJ, piece, values)[0])
 
     var_d = 1.0 + g2
@@ -248,9 +260,9 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
         u[:, 0] = mu - theta * g2 + gamma * u[:, 0]
         u[rows, k] += theta
         log_w = math.log(L - 1.0) - logsumexp(-theta * (u[:, :1] - u[:, 1:]), axis=1)
-        return (np.exp(log_w) * excess(u, 0, rows))[None]
+        return np.exp(log_w + log_excess(u, 0, rows))[None]
 
-    piece = _piece_size(8.0 * L * 8, memory)
+    piece = _piece(L, 8, memory)
     return _log_result(log_mgf, _run(n, seed, STREAM_TILTED, piece, values)[0])
 
 

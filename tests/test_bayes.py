@@ -1,0 +1,216 @@
+"""The Bayes risk and the softmax risk at (k*, v*) (issue 20; reference section 18).
+
+Independent references:
+
+* a full-dimensional route written here: tokens X in R^{n x L x d} from the model's full sampler
+  (``sample_slr``), the posterior P(J0 = l | X) from the two Gaussian densities evaluated on the whole vectors,
+  and the squared error of E[Y | X] against Y (noise included); for softmax the Monte Carlo route's
+  full-dimensional ``mc_risk(..., predictor='softmax')`` at (k, v) = (k*, v*);
+* exact cases: L = 1, or a law of J0 with one possible location, gives R_B = eps^2 exactly;
+* gamma = 1: the norms carry no information, the Bayes predictor is softmax(sqrt(d/2) X k*), so the Bayes
+  route's pair estimator and the softmax route's tilted estimator (two different proposals) estimate the same
+  number, down to 1e-11 at d = 400;
+* SymPy: the log-likelihood ratio depends on (u, s) only and equals the route's score up to token-independent
+  terms; the geometric-mean law h, its normaliser B and the softmax tilt are the Gaussian identities the routes use.
+
+Monte Carlo comparisons: fixed seeds, 4.5 combined standard errors.
+"""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+from scipy.special import logsumexp
+
+from slr_verify.model.sampling import random_instance, sample_slr
+from slr_verify.routes import bayes as B
+from slr_verify.routes import montecarlo as mc
+
+Z_TOL = 4.5
+
+
+def full_dimensional_bayes(*, gamma, eps, d, L, p=None, n, seed):
+    """E[(Y - E[Y|X])^2] from full-dimensional draws, posterior from the d-dimensional densities (reference)."""
+    ks, vs = random_instance(d, seed)
+    X, _, Y = sample_slr(ks, vs, gamma=gamma, eps=eps, L=L, n=n, seed=seed + 1, p=p)
+    mu = math.sqrt(d / 2.0)
+    log_f1 = -d * math.log(gamma) - ((X - mu * ks) ** 2).sum(-1) / (2 * gamma**2)
+    log_f0 = -(X**2).sum(-1) / 2
+    pi = np.full(L, 1.0 / L) if p is None else np.asarray(p)
+    with np.errstate(divide="ignore"):
+        a = np.log(pi) + log_f1 - log_f0
+    post = np.exp(a - logsumexp(a, axis=1, keepdims=True))
+    loss = (Y - (post * (X @ vs)).sum(-1)) ** 2
+    return loss.mean(), loss.std(ddof=1) / math.sqrt(n)
+
+
+def z(a, b):
+    return (a[0] - b[0]) / math.hypot(a[1], b[1])
+
+
+# (gamma, eps, d, L, p): gamma in [0.77, 1], L in 4..10, eps in [0, 0.3], small d
+SETTINGS = [
+    (0.77, 0.0, 6, 4, None),
+    (0.9, 0.3, 10, 10, None),
+    (1.0, 0.1, 5, 6, None),
+    (0.85, 0.2, 8, 5, np.array([0.4, 0.3, 0.15, 0.1, 0.05])),
+]
+
+
+@pytest.mark.parametrize("gamma,eps,d,L,p,method", [s + ("importance",) for s in SETTINGS] + [SETTINGS[1] + ("direct",)])
+def test_bayes_risk_matches_full_dimensional_route(gamma, eps, d, L, p, method):
+    ref = full_dimensional_bayes(gamma=gamma, eps=eps, d=d, L=L, p=p, n=20_000, seed=101)
+    got = B.bayes_risk(gamma=gamma, eps=eps, d=d, L=L, p=p, n=1 << 14, seed=7, method=method)
+    assert abs(z(got, ref)) < Z_TOL, (got, ref)
+
+
+@pytest.mark.parametrize("gamma,eps,d,L,lam,method", [
+    (0.77, 0.0, 6, 4, 0.3, "importance"), (0.9, 0.3, 10, 10, 1.5, "importance"), (1.0, 0.1, 5, 6, 3.0, "direct"),
+])
+def test_softmax_risk_matches_full_dimensional_route(gamma, eps, d, L, lam, method):
+    ks, vs = random_instance(d, 5)
+    ref = mc.mc_risk(ks, vs, ks, vs, lam=lam, gamma=gamma, eps=eps, L=L, n=20_000, seed=9, predictor="softmax")
+    got = B.softmax_risk(lam=lam, gamma=gamma, eps=eps, d=d, L=L, n=1 << 14, seed=3, method=method)
+    assert abs(z(got, ref)) < Z_TOL, (got, ref)
+
+
+def test_one_location_is_exact():
+    """L = 1, or J0 concentrated on one location: the posterior is a point mass and R_B = eps^2 exactly."""
+    assert tuple(B.bayes_risk(gamma=0.8, eps=0.3, d=50, L=1)) == (0.3**2, 0.0)
+    assert tuple(B.bayes_risk(gamma=0.8, eps=0.0, d=50, L=4, p=[0, 1.0, 0, 0])) == (0.0, 0.0)
+    assert B.bayes_excess(gamma=0.8, d=50, L=1).log_estimate == -math.inf
+    assert tuple(B.softmax_risk(lam=1.0, gamma=0.8, eps=0.1, d=50, L=1)) == (0.1**2, 0.0)
+
+
+@pytest.mark.parametrize("d", [8, 400])
+def test_gamma_one_bayes_is_softmax_at_sqrt_d_over_2(d):
+    """gamma = 1: the norm feature drops out (c = 0) and f_B = softmax(sqrt(d/2) X k*) X v*; the pair estimator
+    (Bayes route) and the tilted-competitor estimator (softmax route) must agree, also where the excess is ~1e-11."""
+    bay = B.bayes_excess(gamma=1.0, d=d, L=6, n=1 << 15, seed=4)
+    soft = B.softmax_excess(lam=math.sqrt(d / 2), gamma=1.0, d=d, L=6, n=1 << 15, seed=5)
+    zz = (bay.log_estimate - soft.log_estimate) / math.hypot(bay.relative_error, soft.relative_error)
+    assert abs(zz) < Z_TOL, (bay, soft)
+    assert bay.relative_error < 0.05
+
+
+def test_bayes_below_other_predictors():
+    """R_B is the smallest risk: below the softmax risk at several lam (one-sided, 4.5 SE)."""
+    g = math.sqrt(0.5)
+    bay = B.bayes_risk(gamma=g, eps=0.0, d=12, L=5, n=1 << 14, seed=1)
+    for lam in (0.5, 2.0, 8.0):
+        soft = B.softmax_risk(lam=lam, gamma=g, eps=0.0, d=12, L=5, n=1 << 14, seed=2)
+        assert soft.estimate - bay.estimate > -Z_TOL * math.hypot(soft.standard_error, bay.standard_error)
+
+
+def test_deterministic_and_memory_checked():
+    kw = dict(gamma=0.8, d=30, L=5, n=5000, seed=3)
+    assert B.bayes_excess(**kw) == B.bayes_excess(**kw, memory=1 << 24)
+    assert B.softmax_excess(lam=1.0, **kw) == B.softmax_excess(lam=1.0, **kw, memory=1 << 24)
+    with pytest.raises(ValueError, match="memory"):
+        B.bayes_excess(**kw, memory=1000)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(gamma=0.0), "gamma"), (dict(d=1), "d"), (dict(L=0), "L"), (dict(n=1), "n"), (dict(method="plain"), "method"),
+    (dict(p=[0.5, 0.6]), "p"), (dict(eps=-0.1), "eps"),
+])
+def test_bad_input(bad, match):
+    kw = dict(gamma=0.8, eps=0.1, d=10, L=2, n=100) | bad
+    with pytest.raises(ValueError, match=match):
+        B.bayes_risk(**kw)
+
+
+# ----------------------------------------------------------------------------------------------
+# SymPy: the identities the routes use
+
+
+def test_sympy_posterior_depends_on_u_and_s_only():
+    """log f1(x) - log f0(x) with x = u k* + w v* + x_perp, |x_perp|^2 = C: substituting C = s - u^2 - w^2 leaves
+    a function of (u, s) only, equal to the route's score c (s - d) + mu u / gamma^2 plus a token-independent
+    constant; with one token the posterior is 1 and Var(w_J0 | X) = 0."""
+    u, w, C, s, g, mu, d = sp.symbols("u w C s gamma mu d", positive=True)
+    log_f1 = -d / 2 * sp.log(2 * sp.pi * g**2) - ((u - mu) ** 2 + w**2 + C) / (2 * g**2)
+    log_f0 = -d / 2 * sp.log(2 * sp.pi) - (u**2 + w**2 + C) / 2
+    llr = sp.expand((log_f1 - log_f0).subs(C, s - u**2 - w**2))
+    assert llr.free_symbols == {u, s, g, mu, d}
+    c = (1 - 1 / g**2) / 2
+    const = sp.simplify(llr - (c * (s - d) + mu * u / g**2))
+    assert not const.free_symbols & {u, s, w}
+    # the route's score, evaluated at a point, against the full-dimensional log-likelihood ratio differences
+    rng = np.random.default_rng(0)
+    dd, gg = 7, 0.8
+    x = rng.standard_normal((5, dd))
+    ks, vs = np.eye(dd)[0], np.eye(dd)[1]
+    m = math.sqrt(dd / 2)
+    full = -((x - m * ks) ** 2).sum(1) / (2 * gg**2) + (x**2).sum(1) / 2
+    uu, ww = x @ ks, x @ vs
+    route = B._scores(uu, ww, (x**2).sum(1) - uu**2 - ww**2, gg, dd)
+    np.testing.assert_allclose(np.diff(route), np.diff(full), rtol=1e-12, atol=1e-12)
+    # L = 1: p = (1,), the conditional variance sum p w^2 - (sum p w)^2 vanishes identically
+    assert sp.simplify(1 * w**2 - (1 * w) ** 2) == 0
+
+
+def test_sympy_geometric_mean_law_and_bhattacharyya():
+    """sqrt(N(x; 0, 1) N(x; mu, g^2)) = B_1 N(x; mu/(1+g^2), 2g^2/(1+g^2)) along k*, and the same with mu = 0 along
+    the d - 1 other directions; log(B_1 B_0^(d-1)) equals the route's log_bhattacharyya (checked to 1e-12)."""
+    x, mu, g = sp.symbols("x mu gamma", positive=True)
+
+    def normal(y, m, v):
+        return sp.exp(-((y - m) ** 2) / (2 * v)) / sp.sqrt(2 * sp.pi * v)
+
+    def one_direction(m1):
+        geo = sp.sqrt(normal(x, 0, 1) * normal(x, m1, g**2))
+        m_h, v_h = m1 / (1 + g**2), 2 * g**2 / (1 + g**2)
+        coef = sp.simplify(sp.powsimp(sp.expand_log(geo / normal(x, m_h, v_h), force=True)))
+        assert sp.diff(coef, x) == 0  # geo is coef times a normal density: coef = int geo dx
+        return coef
+    b1, b0 = one_direction(mu), one_direction(0)
+    for gg, dd in [(0.7071, 400), (0.9, 12), (1.0, 10**6), (0.3, 50)]:
+        mm = math.sqrt(dd / 2)
+        ref = float(sp.log(b1.subs({mu: mm, g: gg})).evalf(30)) + (dd - 1) * float(sp.log(b0.subs(g, gg)).evalf(30))
+        assert abs(B.log_bhattacharyya(gg, dd) - ref) <= 1e-12 * abs(ref)
+        m_h, s_h = B.tilted_token_law(gg, dd)
+        assert math.isclose(m_h, mm / (1 + gg**2), rel_tol=1e-15) and math.isclose(s_h**2, 2 * gg**2 / (1 + gg**2), rel_tol=1e-15)
+
+
+def test_sympy_softmax_tilt():
+    """f(u0, um) exp(-theta (u0 - um)) / M(theta) = N(u0; mu - theta g^2, g^2) N(um; theta, 1),
+    M(theta) = exp(-theta mu + theta^2 (1 + g^2)/2): the softmax route's proposal and weight."""
+    u0, um, mu, g, th = sp.symbols("u0 u_m mu gamma theta", positive=True)
+
+    def normal(y, m, v):
+        return sp.exp(-((y - m) ** 2) / (2 * v)) / sp.sqrt(2 * sp.pi * v)
+
+    M = sp.exp(-th * mu + th**2 * (1 + g**2) / 2)
+    lhs = normal(u0, mu, g**2) * normal(um, 0, 1) * sp.exp(-th * (u0 - um)) / M
+    rhs = normal(u0, mu - th * g**2, g**2) * normal(um, th, 1)
+    assert sp.simplify(sp.expand_log(sp.log(lhs / rhs), force=True)) == 0
+
+
+# ----------------------------------------------------------------------------------------------
+# heavier checks
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gamma,eps,d,L", [(0.77, 0.3, 4, 10), (0.95, 0.0, 16, 8), (0.8, 0.15, 24, 4), (1.0, 0.2, 3, 7)])
+def test_bayes_and_softmax_full_dimensional_slow(gamma, eps, d, L):
+    ref = full_dimensional_bayes(gamma=gamma, eps=eps, d=d, L=L, n=200_000, seed=202)
+    for method in B.METHODS:
+        got = B.bayes_risk(gamma=gamma, eps=eps, d=d, L=L, n=1 << 18, seed=8, method=method)
+        assert abs(z(got, ref)) < Z_TOL, (method, got, ref)
+    ks, vs = random_instance(d, 6)
+    for lam in (0.2, 1.0, 4.0):
+        sref = mc.mc_risk(ks, vs, ks, vs, lam=lam, gamma=gamma, eps=eps, L=L, n=200_000, seed=10, predictor="softmax")
+        for method in B.METHODS:
+            got = B.softmax_risk(lam=lam, gamma=gamma, eps=eps, d=d, L=L, n=1 << 18, seed=11, method=method)
+            assert abs(z(got, sref)) < Z_TOL, (method, lam, got, sref)
+
+
+@pytest.mark.slow
+def test_paper_setting_relative_accuracy_slow():
+    """gamma^2 = 1/2, d = 400, L = 10: R_B - eps^2 ~ 1e-40 to better than 10% relative; two seeds agree."""
+    g = math.sqrt(0.5)
+    a = B.bayes_excess(gamma=g, d=400, L=10, n=1 << 18, seed=1)
+    b = B.bayes_excess(gamma=g, d=400, L=10, n=1 << 18, seed=2)
+    assert a.relative_error < 0.1 and b.relative_error < 0.1
+    assert abs(a.log_estimate - b.log_estimate) < Z_TOL * math.hypot(a.relative_error, b.relative_error)
