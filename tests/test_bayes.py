@@ -103,7 +103,7 @@ def test_bayes_below_other_predictors():
 
 
 def test_deterministic_and_memory_checked():
-    kw = dict(gamma=0.8, d=30, L=5, n=5000, seed=3)
+    kw = {"gamma": 0.8, "d": 30, "L": 5, "n": 5000, "seed": 3}
     assert B.bayes_excess(**kw) == B.bayes_excess(**kw, memory=1 << 24)
     assert B.softmax_excess(lam=1.0, **kw) == B.softmax_excess(lam=1.0, **kw, memory=1 << 24)
     with pytest.raises(ValueError, match="memory"):
@@ -111,11 +111,11 @@ def test_deterministic_and_memory_checked():
 
 
 @pytest.mark.parametrize("bad,match", [
-    (dict(gamma=0.0), "gamma"), (dict(d=1), "d"), (dict(L=0), "L"), (dict(n=1), "n"), (dict(method="plain"), "method"),
-    (dict(p=[0.5, 0.6]), "p"), (dict(eps=-0.1), "eps"),
+    ({"gamma": 0.0}, "gamma"), ({"d": 1}, "d"), ({"L": 0}, "L"), ({"n": 1}, "n"), ({"method": "plain"}, "method"),
+    ({"p": [0.5, 0.6]}, "p"), ({"eps": -0.1}, "eps"),
 ])
 def test_bad_input(bad, match):
-    kw = dict(gamma=0.8, eps=0.1, d=10, L=2, n=100) | bad
+    kw = {"gamma": 0.8, "eps": 0.1, "d": 10, "L": 2, "n": 100} | bad
     with pytest.raises(ValueError, match=match):
         B.bayes_risk(**kw)
 

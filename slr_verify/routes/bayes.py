@@ -42,11 +42,35 @@ from scipy.special import logsumexp
 
 from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN
-from slr_verify.model.sampling import STREAM_PROJ, STREAM_TILTED, draw_locations, int_at_least, law, scalar, seed_int
-from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, _memory, _overlap_setup, _ProjSampler, _run
+from slr_verify.model.sampling import (
+    STREAM_PROJ,
+    STREAM_TILTED,
+    draw_locations,
+    int_at_least,
+    law,
+    scalar,
+    seed_int,
+)
+from slr_verify.routes.montecarlo import (
+    DEFAULT_MEMORY,
+    MCResult,
+    _memory,
+    _overlap_setup,
+    _ProjSampler,
+    _run,
+)
 
-__all__ = ["METHODS", "DEFAULT_N", "LogMCResult", "bayes_excess", "bayes_risk", "softmax_excess", "softmax_risk",
-           "tilted_token_law", "log_bhattacharyya"]
+__all__ = [
+    "DEFAULT_N",
+    "METHODS",
+    "LogMCResult",
+    "bayes_excess",
+    "bayes_risk",
+    "log_bhattacharyya",
+    "softmax_excess",
+    "softmax_risk",
+    "tilted_token_law",
+]
 
 #: ``'importance'``: the tilted estimators above (relative accuracy at any size); ``'direct'``: plain sampling
 #: of the model's law (an independent check where the excess is not tiny).

@@ -1,0 +1,13 @@
+"""Predictors side by side at (k*, v*) (reference section 18): the erf attention of the paper (Theorem 1's kernels),
+softmax attention and the Bayes predictor (Monte Carlo routes), the best linear predictor (Proposition 3)."""
+from .compare import (
+    LAW_NAMES,
+    Comparison,
+    bayes_rate,
+    compare_predictors,
+    corollary2_path,
+    erf_best_lam,
+    softmax_best_lam,
+)
+
+__all__ = ["LAW_NAMES", "Comparison", "bayes_rate", "compare_predictors", "corollary2_path", "erf_best_lam", "softmax_best_lam"]
