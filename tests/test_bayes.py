@@ -102,6 +102,17 @@ def test_bayes_below_other_predictors():
         assert soft.estimate - bay.estimate > -Z_TOL * math.hypot(soft.standard_error, bay.standard_error)
 
 
+@pytest.mark.parametrize("gamma,d,L,p", [(0.7071, 400, 10, None), (1.0, 60, 4, None), (0.85, 20, 5, [0.4, 0.3, 0.15, 0.1, 0.05])])
+def test_below_the_proved_bound(gamma, d, L, p):
+    """R_B - eps^2 <= Z_p (2 gamma^2/(1 + gamma^2)) B^2 (weight <= 1/2, Gaussian second moment): the estimate is
+    below it (one-sided, 4.5 SE), and within a factor 40 of it (the bound is tight up to ~ d^-1/2)."""
+    est = B.bayes_excess(gamma=gamma, d=d, L=L, p=p, n=1 << 14, seed=6)
+    bound = B.log_bayes_excess_bound(gamma=gamma, d=d, L=L, p=p)
+    assert est.log_estimate - bound < math.log1p(Z_TOL * est.relative_error)
+    assert est.log_estimate - bound > -math.log(40.0)
+    assert B.log_bayes_excess_bound(gamma=gamma, d=d, L=1) == -math.inf
+
+
 def test_deterministic_and_memory_checked():
     kw = {"gamma": 0.8, "d": 30, "L": 5, "n": 5000, "seed": 3}
     assert B.bayes_excess(**kw) == B.bayes_excess(**kw, memory=1 << 24)

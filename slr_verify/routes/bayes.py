@@ -66,6 +66,7 @@ __all__ = [
     "LogMCResult",
     "bayes_excess",
     "bayes_risk",
+    "log_bayes_excess_bound",
     "log_bhattacharyya",
     "softmax_excess",
     "softmax_risk",
@@ -131,6 +132,24 @@ def log_bhattacharyya(gamma, d):
     """log B = log int sqrt(f0 f1) over R^d, f0 = N(0, I), f1 = N(sqrt(d/2) k*, gamma^2 I) (one token)."""
     g2 = gamma * gamma
     return -(d / 2.0) / (4.0 * (1.0 + g2)) - (d / 2.0) * math.log((1.0 + g2) / (2.0 * gamma))
+
+
+def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
+    """log of the upper bound R_B - eps^2 <= Z_p (2 gamma^2/(1 + gamma^2)) B(d)^2 (reference section 18).
+
+    Proof: the pair weight is at most 1/2 (AM-GM) and E_h[(w_l - w_m)^2] = 4 gamma^2/(1 + gamma^2). Since
+    log B = -c(gamma) d / 2 + O(1), the Bayes part of Corollary 2's gap vanishes at least like exp(-c(gamma) d).
+    -inf when J0 can take one value only (then R_B = eps^2 exactly)."""
+    gamma = scalar(V.positive, "gamma", gamma)
+    d = int(scalar(lambda nm, x: V.integer_at_least(nm, x, D_MIN), "d", d))
+    L = int_at_least("L", L, 1)
+    pi, _ = law(p, L)
+    lo, hi = np.triu_indices(L, 1)
+    z_pairs = float(np.sqrt(pi[lo] * pi[hi]).sum())
+    if z_pairs == 0.0:
+        return -math.inf
+    _, s_h = tilted_token_law(gamma, d)
+    return math.log(z_pairs) + 2.0 * math.log(s_h) + 2.0 * log_bhattacharyya(gamma, d)
 
 
 def _piece(L, floats_per_token, memory):
