@@ -225,3 +225,49 @@ def test_paper_setting_relative_accuracy_slow():
     b = B.bayes_excess(gamma=g, d=400, L=10, n=1 << 18, seed=2)
     assert a.relative_error < 0.1 and b.relative_error < 0.1
     assert abs(a.log_estimate - b.log_estimate) < Z_TOL * math.hypot(a.relative_error, b.relative_error)
+
+
+# ----------------------------------------------------------------------------------------------
+# the comparison layer (slr_verify.predictors)
+
+
+@pytest.mark.slow
+def test_erf_best_lam_is_a_minimum_by_quadrature_slow():
+    """The kernel's minimiser over lam of R_lam(k*, v*) at the paper's d = 400: the mpmath quadrature route
+    (independent of the generated kernels) is higher at lam* (1 -+ 1e-3), by about 2e-7 on each side."""
+    from slr_verify.predictors import erf_best_lam
+    from slr_verify.routes import quad_oracle_risk
+
+    g = math.sqrt(0.5)
+    best = erf_best_lam(gamma=g, d=400, L=10)
+    at = float(quad_oracle_risk(lam=best.lam, gamma=g, eps=0.0, d=400, L=10, dps=20))
+    assert math.isclose(at, math.exp(best.excess.log_estimate), rel_tol=1e-12)
+    for f in (1 - 1e-3, 1 + 1e-3):
+        assert float(quad_oracle_risk(lam=best.lam * f, gamma=g, eps=0.0, d=400, L=10, dps=20)) - at > 1e-8
+
+
+def test_compare_predictors_orders_and_splits():
+    """At a small setting: Bayes below softmax, erf and linear (one-sided, 4.5 SE), and the erf gap equals
+    erf's loss plus the irreducible part."""
+    from slr_verify.predictors import compare_predictors
+
+    c = compare_predictors(lam=0.5, gamma=0.8, eps=0.1, d=12, L=4, n=1 << 14, seed=2)
+    b = c.bayes
+    for other in (c.erf, c.softmax, c.linear):
+        diff = other.estimate - b.estimate
+        assert diff > -Z_TOL * math.hypot(other.standard_error, b.standard_error)
+    assert math.isclose(c.erf_loss.estimate + c.irreducible.estimate, c.erf.estimate, rel_tol=1e-12)
+
+
+@pytest.mark.slow
+def test_softmax_best_lam_at_gamma_one_is_sqrt_d_over_2_slow():
+    """gamma = 1: softmax(sqrt(d/2) u) is the Bayes predictor, so the best lam is exactly sqrt(d/2); the batch
+    minimisers' interval (4.5 SE) must contain it, and the excess there must match the Bayes route's."""
+    from slr_verify.predictors import softmax_best_lam
+
+    for d in (50, 400):
+        best = softmax_best_lam(gamma=1.0, d=d, L=6, n=1 << 13, batches=6, seed=d)
+        assert abs(best.lam - math.sqrt(d / 2)) < Z_TOL * best.standard_error, (d, best)
+        bay = B.bayes_excess(gamma=1.0, d=d, L=6, n=1 << 16, seed=9)
+        zz = (best.excess.log_estimate - bay.log_estimate) / math.hypot(best.excess.relative_error, bay.relative_error)
+        assert zz > -Z_TOL and best.excess.log_estimate - bay.log_estimate < 0.05, (best, bay)
