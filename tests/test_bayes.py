@@ -19,12 +19,12 @@ import math
 
 import numpy as np
 import pytest
-import sympy as sp
 from scipy.special import logsumexp
 
 from slr_verify.model.sampling import random_instance, sample_slr
 from slr_verify.routes import bayes as B
 from slr_verify.routes import montecarlo as mc
+from slr_verify.symbolic import bayes as sbayes
 
 Z_TOL = 4.5
 
@@ -135,19 +135,15 @@ def test_bad_input(bad, match):
 # SymPy: the identities the routes use
 
 
-def test_sympy_posterior_depends_on_u_and_s_only():
-    """log f1(x) - log f0(x) with x = u k* + w v* + x_perp, |x_perp|^2 = C: substituting C = s - u^2 - w^2 leaves
-    a function of (u, s) only, equal to the route's score c (s - d) + mu u / gamma^2 plus a token-independent
-    constant; with one token the posterior is 1 and Var(w_J0 | X) = 0."""
-    u, w, C, s, g, mu, d = sp.symbols("u w C s gamma mu d", positive=True)
-    log_f1 = -d / 2 * sp.log(2 * sp.pi * g**2) - ((u - mu) ** 2 + w**2 + C) / (2 * g**2)
-    log_f0 = -d / 2 * sp.log(2 * sp.pi) - (u**2 + w**2 + C) / 2
-    llr = sp.expand((log_f1 - log_f0).subs(C, s - u**2 - w**2))
-    assert llr.free_symbols == {u, s, g, mu, d}
-    c = (1 - 1 / g**2) / 2
-    const = sp.simplify(llr - (c * (s - d) + mu * u / g**2))
-    assert not const.free_symbols & {u, s, w}
-    # the route's score, evaluated at a point, against the full-dimensional log-likelihood ratio differences
+def test_sympy_identities():
+    """slr_verify.symbolic.bayes: the posterior depends on (u, s) only and equals the route's score up to a
+    token-independent term; L = 1 gives zero conditional variance; the geometric-mean law; the softmax tilt."""
+    ids = sbayes.identities()
+    assert len(ids) == 5 and all(ids.values()), ids
+
+
+def test_route_score_against_full_dimensional_log_likelihood_ratio():
+    """The route's score differences between tokens equal the d-dimensional log-likelihood ratio's (numeric)."""
     rng = np.random.default_rng(0)
     dd, gg = 7, 0.8
     x = rng.standard_normal((5, dd))
@@ -157,45 +153,17 @@ def test_sympy_posterior_depends_on_u_and_s_only():
     uu, ww = x @ ks, x @ vs
     route = B._scores(uu, ww, (x**2).sum(1) - uu**2 - ww**2, gg, dd)
     np.testing.assert_allclose(np.diff(route), np.diff(full), rtol=1e-12, atol=1e-12)
-    # L = 1: p = (1,), the conditional variance sum p w^2 - (sum p w)^2 vanishes identically
-    assert sp.simplify(1 * w**2 - (1 * w) ** 2) == 0
 
 
-def test_sympy_geometric_mean_law_and_bhattacharyya():
-    """sqrt(N(x; 0, 1) N(x; mu, g^2)) = B_1 N(x; mu/(1+g^2), 2g^2/(1+g^2)) along k*, and the same with mu = 0 along
-    the d - 1 other directions; log(B_1 B_0^(d-1)) equals the route's log_bhattacharyya (checked to 1e-12)."""
-    x, mu, g = sp.symbols("x mu gamma", positive=True)
-
-    def normal(y, m, v):
-        return sp.exp(-((y - m) ** 2) / (2 * v)) / sp.sqrt(2 * sp.pi * v)
-
-    def one_direction(m1):
-        geo = sp.sqrt(normal(x, 0, 1) * normal(x, m1, g**2))
-        m_h, v_h = m1 / (1 + g**2), 2 * g**2 / (1 + g**2)
-        coef = sp.simplify(sp.powsimp(sp.expand_log(geo / normal(x, m_h, v_h), force=True)))
-        assert sp.diff(coef, x) == 0  # geo is coef times a normal density: coef = int geo dx
-        return coef
-    b1, b0 = one_direction(mu), one_direction(0)
-    for gg, dd in [(0.7071, 400), (0.9, 12), (1.0, 10**6), (0.3, 50)]:
-        mm = math.sqrt(dd / 2)
-        ref = float(sp.log(b1.subs({mu: mm, g: gg})).evalf(30)) + (dd - 1) * float(sp.log(b0.subs(g, gg)).evalf(30))
-        assert abs(B.log_bhattacharyya(gg, dd) - ref) <= 1e-12 * abs(ref)
-        m_h, s_h = B.tilted_token_law(gg, dd)
-        assert math.isclose(m_h, mm / (1 + gg**2), rel_tol=1e-15) and math.isclose(s_h**2, 2 * gg**2 / (1 + gg**2), rel_tol=1e-15)
-
-
-def test_sympy_softmax_tilt():
-    """f(u0, um) exp(-theta (u0 - um)) / M(theta) = N(u0; mu - theta g^2, g^2) N(um; theta, 1),
-    M(theta) = exp(-theta mu + theta^2 (1 + g^2)/2): the softmax route's proposal and weight."""
-    u0, um, mu, g, th = sp.symbols("u0 u_m mu gamma theta", positive=True)
-
-    def normal(y, m, v):
-        return sp.exp(-((y - m) ** 2) / (2 * v)) / sp.sqrt(2 * sp.pi * v)
-
-    M = sp.exp(-th * mu + th**2 * (1 + g**2) / 2)
-    lhs = normal(u0, mu, g**2) * normal(um, 0, 1) * sp.exp(-th * (u0 - um)) / M
-    rhs = normal(u0, mu - th * g**2, g**2) * normal(um, th, 1)
-    assert sp.simplify(sp.expand_log(sp.log(lhs / rhs), force=True)) == 0
+@pytest.mark.parametrize("gamma,d", [(0.7071, 400), (0.9, 12), (1.0, 10**6), (0.3, 50), (2.0, 3)])
+def test_route_bhattacharyya_and_tilted_law_against_sympy(gamma, d):
+    """The route's log B and h against SymPy's derived log B (30 digits) and the stated law of h."""
+    expr = sbayes.log_bhattacharyya_expr()
+    ref = float(expr.subs({sbayes.gamma: gamma, sbayes.d: d}).evalf(30))
+    assert abs(B.log_bhattacharyya(gamma, d) - ref) <= 1e-12 * abs(ref)
+    m_h, s_h = B.tilted_token_law(gamma, d)
+    assert math.isclose(m_h, math.sqrt(d / 2) / (1 + gamma**2), rel_tol=1e-15)
+    assert math.isclose(s_h**2, 2 * gamma**2 / (1 + gamma**2), rel_tol=1e-15)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+r"""The Bayes predictor's Gaussian identities (reference section 18; docs/MATH.md section 18).
+
+Used by the Bayes and softmax routes (:mod:`slr_verify.routes.bayes`, which import no formula layer and type
+them from the definitions) and checked here by SymPy:
+
+* :func:`posterior_identities`: the log-likelihood ratio log f1(x)/f0(x) of "token relevant" against "token
+  null", written with x = u k* + w v* + x_perp (|x_perp|^2 = C) and C = s - u^2 - w^2, depends on (u, s) only and
+  equals the score c (s - d) + mu u / gamma^2 (c = (1 - gamma^-2)/2) plus a term common to all tokens; with one
+  token the posterior is 1 and the conditional variance of w vanishes.
+* :func:`geometric_mean_factors`: per direction, sqrt(N(x; 0, 1) N(x; m, gamma^2)) = b(m) N(x; m/(1 + gamma^2),
+  2 gamma^2/(1 + gamma^2)); :func:`log_bhattacharyya_expr` is log B = log b(mu) + (d - 1) log b(0).
+* :func:`softmax_tilt_identity`: the exponential tilt of (u_J0, u_m) by exp(-theta (u_J0 - u_m)) is
+  N(mu - theta gamma^2, gamma^2) x N(theta, 1), normaliser M(theta) = exp(-theta mu + theta^2 (1 + gamma^2)/2).
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import sympy as sp
+
+__all__ = [
+    "geometric_mean_factors",
+    "identities",
+    "log_bhattacharyya_expr",
+    "posterior_identities",
+    "softmax_tilt_identity",
+]
+
+u, w, C, s, x = sp.symbols("u w C s x", real=True)
+gamma, mu, d, theta = sp.symbols("gamma mu d theta", positive=True)
+
+
+def _normal(y, m, v):
+    return sp.exp(-((y - m) ** 2) / (2 * v)) / sp.sqrt(2 * sp.pi * v)
+
+
+def _log_ratio_zero(a, b) -> bool:
+    return sp.simplify(sp.expand_log(sp.log(a / b), force=True)) == 0
+
+
+@cache
+def posterior_identities() -> dict:
+    """{name: bool} for the posterior's score (module docstring)."""
+    log_f1 = -d / 2 * sp.log(2 * sp.pi * gamma**2) - ((u - mu) ** 2 + w**2 + C) / (2 * gamma**2)
+    log_f0 = -d / 2 * sp.log(2 * sp.pi) - (u**2 + w**2 + C) / 2
+    llr = sp.expand((log_f1 - log_f0).subs(C, s - u**2 - w**2))
+    c = (1 - 1 / gamma**2) / 2
+    rest = sp.simplify(llr - (c * (s - d) + mu * u / gamma**2))
+    p1 = sp.Integer(1)  # one token: its posterior
+    return {
+        "log f1/f0 depends on (u, s) only": llr.free_symbols == {u, s, gamma, mu, d},
+        "log f1/f0 = c (s - d) + mu u / gamma^2 + (token-independent)": not rest.free_symbols & {u, s, w, C},
+        "L = 1: Var(w_J0 | X) = p w^2 - (p w)^2 = 0": sp.simplify(p1 * w**2 - (p1 * w) ** 2) == 0,
+    }
+
+
+@cache
+def geometric_mean_factors():
+    """(b(mu), b(0)) with sqrt(N(x; 0, 1) N(x; m, gamma^2)) = b(m) N(x; m/(1 + gamma^2), 2 gamma^2/(1 + gamma^2)),
+    and whether that factorisation holds (b free of x) in both directions."""
+    out, ok = [], True
+    for m in (mu, sp.Integer(0)):
+        geo = sp.sqrt(_normal(x, 0, 1) * _normal(x, m, gamma**2))
+        b = sp.simplify(sp.powsimp(sp.expand_log(geo / _normal(x, m / (1 + gamma**2), 2 * gamma**2 / (1 + gamma**2)),
+                                                 force=True)))
+        ok = ok and sp.diff(b, x) == 0
+        out.append(b)
+    return out[0], out[1], bool(ok)
+
+
+def log_bhattacharyya_expr() -> sp.Expr:
+    """log B(gamma, d) = log int_{R^d} sqrt(f0 f1), f0 = N(0, I), f1 = N(mu k*, gamma^2 I), mu = sqrt(d/2)."""
+    b_mu, b_0, _ = geometric_mean_factors()
+    return (sp.log(b_mu) + (d - 1) * sp.log(b_0)).subs(mu, sp.sqrt(d / 2))
+
+
+@cache
+def softmax_tilt_identity() -> bool:
+    """The softmax route's proposal and its normaliser (module docstring)."""
+    u0, um = sp.symbols("u0 u_m", real=True)
+    M = sp.exp(-theta * mu + theta**2 * (1 + gamma**2) / 2)
+    lhs = _normal(u0, mu, gamma**2) * _normal(um, 0, 1) * sp.exp(-theta * (u0 - um)) / M
+    return _log_ratio_zero(lhs, _normal(u0, mu - theta * gamma**2, gamma**2) * _normal(um, theta, 1))
+
+
+def identities() -> dict:
+    """Every identity of this module, {name: bool} (for the claims' ``Identities`` evidence)."""
+    out = dict(posterior_identities())
+    out["sqrt(f0 f1) = B x N(mu/(1+gamma^2) k*, 2 gamma^2/(1+gamma^2) I)"] = geometric_mean_factors()[2]
+    out["softmax tilt: f exp(-theta D)/M(theta) = N(mu - theta gamma^2, gamma^2) N(theta, 1)"] = softmax_tilt_identity()
+    return out
