@@ -22,6 +22,7 @@ from scipy.optimize import minimize_scalar
 from ..kernels import api
 from ..model import validation as V
 from ..model.sampling import int_at_least, scalar, seed_int
+from ..model.settings import FIGURES
 from ..routes.bayes import (
     DEFAULT_N,
     LogMCResult,
@@ -30,7 +31,7 @@ from ..routes.bayes import (
     softmax_excess,
 )
 
-__all__ = ["LAW_NAMES", "Comparison", "bayes_rate", "compare_predictors", "corollary2_path", "erf_best_lam", "softmax_best_lam"]
+__all__ = ["LAW_NAMES", "PAPER_FIGURES", "Comparison", "bayes_rate", "compare_predictors", "corollary2_path", "erf_best_lam", "paper_record", "paper_settings", "softmax_best_lam"]
 
 LAW_NAMES = ("erf", "softmax", "linear", "bayes")
 
@@ -159,3 +160,41 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     lam = float(np.mean(lams))
     se = float(np.std(lams, ddof=1) / math.sqrt(batches))
     return BestLam(lam, se, softmax_excess(lam=lam, gamma=gamma, d=d, L=L, n=n * batches, seed=seed * 1000 + batches))
+
+
+#: the paper's figures whose settings are compared (reference section 11)
+PAPER_FIGURES = ("4a", "4b", "5", "7a", "7b")
+
+
+def paper_settings(*, n=DEFAULT_N, seed=0, figures=PAPER_FIGURES) -> dict:
+    """:func:`compare_predictors` at each figure's setting (``model.settings.FIGURES``), lam at the end of the
+    figure's schedule (Figures 4a and 5 decrease lam), keyed by figure."""
+    out = {}
+    for fig in figures:
+        S = FIGURES[fig]
+        out[fig] = compare_predictors(lam=S.lam_at(S.steps), gamma=S.gamma, eps=S.eps, d=S.d, L=S.L, n=n, seed=seed)
+    return out
+
+
+def paper_record(*, n=1 << 20, seed=11, best_n=1 << 14, best_batches=8, dims=(80, 400)) -> dict:
+    """A JSON-able record of :func:`paper_settings` (log10 of each excess over eps^2 and its relative standard error)
+    and of each tunable predictor at its best lam at gamma^2 = 1/2, L = 10 and the given dimensions."""
+    from ..routes.bayes import log_bayes_excess_bound
+
+    ln10 = math.log(10)
+    rec = {"samples": n, "seed": seed, "figures": {}, "best_lam": {}, "bayes_rate_c": {}}
+    for fig, c in paper_settings(n=n, seed=seed).items():
+        row = c.row()
+        row["log10_bayes_bound"] = log_bayes_excess_bound(gamma=c.gamma, d=c.d, L=c.L) / ln10
+        rec["figures"][fig] = row
+    g = math.sqrt(0.5)
+    for d in dims:
+        e = erf_best_lam(gamma=g, d=d, L=10)
+        s = softmax_best_lam(gamma=g, d=d, L=10, n=best_n, batches=best_batches, seed=d)
+        rec["best_lam"][str(d)] = {
+            "erf": {"lam": e.lam, "log10_excess": e.excess.log_estimate / ln10},
+            "softmax": {"lam": s.lam, "lam_se": s.standard_error, "log10_excess": s.excess.log_estimate / ln10,
+                        "relative_se": s.excess.relative_error, "batches": best_batches, "samples_per_batch": best_n},
+        }
+    rec["bayes_rate_c"] = {"gamma2=1/2": bayes_rate(g), "gamma=1": bayes_rate(1.0)}
+    return rec
