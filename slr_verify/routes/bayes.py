@@ -144,10 +144,9 @@ def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
     d = int(scalar(lambda nm, x: V.integer_at_least(nm, x, D_MIN), "d", d))
     L = int_at_least("L", L, 1)
     pi, _ = law(p, L)
-    lo, hi = np.triu_indices(L, 1)
-    z_pairs = float(np.sqrt(pi[lo] * pi[hi]).sum())
-    if z_pairs == 0.0:
+    if np.count_nonzero(pi) < 2:
         return -math.inf
+    z_pairs = _PairSampler(pi).z_pairs
     _, s_h = tilted_token_law(gamma, d)
     return math.log(z_pairs) + 2.0 * math.log(s_h) + 2.0 * log_bhattacharyya(gamma, d)
 
@@ -224,21 +223,41 @@ def _bayes_direct(gamma, d, L, n, seed, memory, cdf, log_pi):
     return _log_result(0.0, _run(n, seed, STREAM_PROJ, piece, values)[0])
 
 
+class _PairSampler:
+    """Unordered pairs {l, m}, l != m, with probability proportional to sqrt(pi_l pi_m), in O(L) memory.
+
+    With r = sqrt(pi) and S = sum r: the first index l has marginal r_l (S - r_l) / (S^2 - 1); the second is drawn
+    from r with l's atom cut out of the cumulative table (an exact inversion, no rejection). Z_p = sum_{l<m}
+    sqrt(pi_l pi_m) = (S^2 - 1)/2."""
+
+    def __init__(self, pi):
+        self.r = np.sqrt(pi)
+        total = float(self.r.sum())
+        self.z_pairs = 0.5 * (total * total - 1.0)
+        first = self.r * (total - self.r)
+        self.first_cdf = np.cumsum(first) / first.sum()
+        self.first_cdf[int(np.flatnonzero(first > 0)[-1]):] = 1.0
+        self.cum = np.cumsum(self.r)
+        self.before = self.cum - self.r  # cumulative mass before each index
+        self.total = total
+
+    def draw(self, gen, m):
+        first = draw_locations(gen, self.first_cdf, m)
+        v = gen.random(m) * (self.total - self.r[first])
+        v = np.where(v >= self.before[first], v + self.r[first], v)  # skip first's own interval
+        second = np.minimum(np.searchsorted(self.cum, v, side="right"), self.r.size - 1)
+        return first, second
+
+
 def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi):
-    lo, hi = np.triu_indices(L, 1)
-    weight = np.sqrt(pi[lo] * pi[hi])
-    keep = weight > 0
-    lo, hi, weight = lo[keep], hi[keep], weight[keep]
-    z_pairs = float(weight.sum())
-    pair_cdf = np.cumsum(weight) / z_pairs
-    pair_cdf[-1] = 1.0
+    pairs = _PairSampler(pi)
+    z_pairs = pairs.z_pairs
     m_h, s_h = tilted_token_law(gamma, d)
 
     def values(gens, m):
         g_tok, g_loc, _ = gens
-        k = draw_locations(g_loc, pair_cdf, m)
+        a_idx, b_idx = pairs.draw(g_loc, m)
         rows = np.arange(m)
-        a_idx, b_idx = lo[k], hi[k]
         u, w = g_tok.standard_normal((2, m, L))
         C = _chi2_rest(g_tok, d, (m, L))
         for j in (a_idx, b_idx):  # the pair's tokens from h
