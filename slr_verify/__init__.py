@@ -8,7 +8,9 @@ Layers (imports go one way, top to bottom):
 * ``slr_verify.symbolic``  SymPy: zeta, the Gaussian-expectation engine, Theorem 1, Lemma 6,
   the oracle risk, Proposition 3, the dynamics' maps.
 * ``slr_verify.kernels``   float64 kernels generated from those expressions (lambdify).
-* ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo.
+* ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo (the Bayes risk and softmax
+  attention at (k*, v*) in ``routes.bayes``).
+* ``slr_verify.predictors`` erf, softmax, linear and Bayes predictors side by side (reference section 18).
 * ``slr_verify.claims``    the claim registry and the ``slr-verify check`` report.
 * ``slr_verify.dynamics``  PGD runners (use the kernels only).
 """
