@@ -44,6 +44,14 @@ def full_dimensional_bayes(*, gamma, eps, d, L, p=None, n, seed):
     return loss.mean(), loss.std(ddof=1) / math.sqrt(n)
 
 
+def test_library_full_dimensional_route_matches_the_tests():
+    """routes.bayes.bayes_risk_full (used by the claims) against this file's own full-dimensional reference."""
+    ks, vs = random_instance(9, 101)
+    lib = B.bayes_risk_full(ks, vs, gamma=0.85, eps=0.2, L=5, n=20_000, seed=3)
+    ref = full_dimensional_bayes(gamma=0.85, eps=0.2, d=9, L=5, n=20_000, seed=101)
+    assert abs(z(lib, ref)) < Z_TOL, (lib, ref)
+
+
 def z(a, b):
     return (a[0] - b[0]) / math.hypot(a[1], b[1])
 

@@ -43,9 +43,12 @@ from scipy.special import logsumexp
 from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN
 from slr_verify.model.sampling import (
+    STREAM_FULL,
     STREAM_PROJ,
     STREAM_TILTED,
+    draw_full,
     draw_locations,
+    instance,
     int_at_least,
     law,
     scalar,
@@ -56,6 +59,7 @@ from slr_verify.routes.montecarlo import (
     MCResult,
     _memory,
     _overlap_setup,
+    _piece_size,
     _ProjSampler,
     _run,
 )
@@ -66,6 +70,7 @@ __all__ = [
     "LogMCResult",
     "bayes_excess",
     "bayes_risk",
+    "bayes_risk_full",
     "log_bayes_excess_bound",
     "log_bhattacharyya",
     "softmax_excess",
@@ -333,3 +338,40 @@ def softmax_risk(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0, method="importan
     :func:`softmax_excess`, with its standard error. d-free (only X_l^T k* and X_l^T v* enter)."""
     eps = scalar(V.nonnegative, "eps", eps)
     return _risk(eps, softmax_excess(lam=lam, gamma=gamma, d=d, L=L, n=n, seed=seed, method=method, memory=memory))
+
+
+# ----------------------------------------------------------------------------------------------
+# full-dimensional reference
+
+
+def bayes_risk_full(k_star, v_star, *, gamma, eps, L, n, seed, p=None, memory=DEFAULT_MEMORY) -> MCResult:
+    """The Bayes risk by the full-dimensional sampler (an independent check of :func:`bayes_risk` at small d).
+
+    Tokens X in R^{L x d} from the Monte Carlo route's full-dimensional draws (k*, v* given), the posterior
+    P(J0 = l | X) from the two d-dimensional Gaussian log-densities evaluated on the whole vectors (no reduction to
+    projections, no chi-square), and the squared error (Y - E[Y | X])^2 with the label noise included.
+    """
+    k_star, v_star = instance(k_star, v_star)
+    d = k_star.shape[0]
+    gamma = scalar(V.positive, "gamma", gamma)
+    eps = scalar(V.nonnegative, "eps", eps)
+    L = int_at_least("L", L, 1)
+    n = int_at_least("n", n, 2)
+    pi, cdf = law(p, L)
+    seed, memory = seed_int(seed), _memory(memory)
+    mean = math.sqrt(d / 2.0) * k_star
+    with np.errstate(divide="ignore"):
+        log_pi = np.log(pi)
+
+    def values(gens, m):
+        X, J0, xi = draw_full(gens, m, k_star, v_star, gamma, eps, cdf, L)
+        w = X @ v_star
+        Y = w[np.arange(m), J0] + xi
+        log_f1 = -d * math.log(gamma) - ((X - mean) ** 2).sum(axis=-1) / (2.0 * gamma * gamma)
+        log_f0 = -0.5 * (X * X).sum(axis=-1)
+        a = log_pi + log_f1 - log_f0
+        post = np.exp(a - logsumexp(a, axis=1, keepdims=True))
+        return ((Y - np.einsum("ml,ml->m", post, w)) ** 2)[None]
+
+    piece = _piece_size(8.0 * (L * d * 3 + L * 8 + 16), memory)
+    return _run(n, seed, STREAM_FULL, piece, values)[0]
