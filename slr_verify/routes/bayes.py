@@ -104,7 +104,8 @@ class LogMCResult(NamedTuple):
 
 def _log_result(log_const: float, r: MCResult) -> LogMCResult:
     if r.estimate <= 0.0:
-        raise ValueError("the Monte Carlo estimate is not positive (n too small to see the rare event); increase n")
+        raise ValueError("the Monte Carlo estimate is not positive: n is too small to see the rare event (increase n, or use "
+                         "method='importance')")
     return LogMCResult(log_const + math.log(r.estimate), r.standard_error / r.estimate)
 
 
