@@ -54,11 +54,6 @@ def test_overlap_map_matches_direct_vector_update():
         assert np.max(np.abs(np.array(got) - expect)) < 1e-12
 
 
-def test_reduced_map_is_spec_formula_and_lemma4_symbolic():
-    ids = {**sdyn.pgd_identities(), **sdyn.lemma4_identities()}
-    assert all(ids.values()), [k for k, v in ids.items() if not v]
-
-
 def test_zeta_abs_matches_mpmath():
     """The one-call Owen-T zeta of the step kernels (printed through ZetaAbs) has absolute error
     below 1e-15 against the 40-digit mpmath closed form (an independent integral form)."""
@@ -127,11 +122,6 @@ def test_trajectory_object_and_shapes():
 
 
 # ----------------------------------------------------------------- Propositions 9-10
-def test_stationary_points_proved():
-    proofs = sfix.stationary_point_proofs()
-    assert all(proofs.values()) and len(sfix.POINTS) == 5
-
-
 def test_stationary_points_numeric_scan():
     """Independent scan: the projected gradient vanishes on a fine grid only near the 5 points."""
     k, n = np.meshgrid(np.linspace(-1, 1, 401), np.linspace(-1, 1, 401))

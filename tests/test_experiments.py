@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-pytest.importorskip("jax")
+import jax  # noqa: F401  (a core dependency)
 
 from slr_verify.experiments import quick_settings, transformer_layer  # noqa: E402
 from slr_verify.experiments.transformer import _build, _check_settings, paper_settings  # noqa: E402

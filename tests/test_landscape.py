@@ -92,11 +92,6 @@ def test_saddle_hessian_against_finite_differences(points_01):
     assert np.max(np.abs(ev - ref)) < 1e-3 * max(1, np.max(np.abs(ref)))
 
 
-def test_oracle_hessian_structure_is_proved():
-    out = sland.oracle_structure()
-    assert out and all(out.values()), out
-
-
 def test_oracle_block_matches_numeric_spectrum():
     """det B, trace B from the generated mechanism kernel (the SymPy chart at the oracle, closed
     form in lam) vs the two eigenvalues of the generic Riemannian Hessian (generated for any point,
