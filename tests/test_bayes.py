@@ -164,9 +164,10 @@ def test_bad_input(bad, match):
 
 def test_sympy_identities():
     """slr_verify.symbolic.bayes: the posterior depends on (u, s) only and equals the route's score up to a
-    token-independent term; L = 1 gives zero conditional variance; the geometric-mean law; the softmax tilt."""
+    token-independent term; L = 1 gives zero conditional variance; the geometric-mean law; the softmax tilt; the two
+    steps of the bound on R_B - eps^2."""
     ids = sbayes.identities()
-    assert len(ids) == 5 and all(ids.values()), ids
+    assert len(ids) == 7 and all(ids.values()), ids
 
 
 def test_route_score_against_full_dimensional_log_likelihood_ratio():

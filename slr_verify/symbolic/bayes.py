@@ -19,6 +19,7 @@ from functools import cache
 import sympy as sp
 
 __all__ = [
+    "bound_identities",
     "geometric_mean_factors",
     "identities",
     "log_bhattacharyya_expr",
@@ -83,9 +84,26 @@ def softmax_tilt_identity() -> bool:
     return _log_ratio_zero(lhs, _normal(u0, mu - theta * gamma**2, gamma**2) * _normal(um, theta, 1))
 
 
+@cache
+def bound_identities() -> dict:
+    """The two steps of the bound R_B - eps^2 <= Z_p (2 gamma^2/(1 + gamma^2)) B^2 (docs/MATH.md section 18):
+    a + b - 2 sqrt(a b) = (sqrt a - sqrt b)^2 >= 0 (so the pair weight sqrt(a b)/S <= 1/2 when S >= a + b), and
+    E_h[(w_l - w_m)^2] = 4 gamma^2/(1 + gamma^2) for w_l, w_m independent N(0, 2 gamma^2/(1 + gamma^2))."""
+    a, b = sp.symbols("a b", positive=True)
+    v_h = 2 * gamma**2 / (1 + gamma**2)
+    y = sp.Symbol("y", real=True)
+    moment = [sp.integrate(y**k * _normal(y, 0, v_h), (y, -sp.oo, sp.oo), conds="none") for k in (1, 2)]
+    second = 2 * moment[1] - 2 * moment[0] ** 2  # E(y1 - y2)^2 for independent copies
+    return {
+        "a + b - 2 sqrt(a b) = (sqrt(a) - sqrt(b))^2": sp.expand((sp.sqrt(a) - sp.sqrt(b)) ** 2 - (a + b - 2 * sp.sqrt(a * b))) == 0,
+        "E_h[(w_l - w_m)^2] = 4 gamma^2 / (1 + gamma^2)": sp.simplify(second - 4 * gamma**2 / (1 + gamma**2)) == 0,
+    }
+
+
 def identities() -> dict:
     """Every identity of this module, {name: bool} (for the claims' ``Identities`` evidence)."""
     out = dict(posterior_identities())
     out["sqrt(f0 f1) = B x N(mu/(1+gamma^2) k*, 2 gamma^2/(1+gamma^2) I)"] = geometric_mean_factors()[2]
     out["softmax tilt: f exp(-theta D)/M(theta) = N(mu - theta gamma^2, gamma^2) N(theta, 1)"] = softmax_tilt_identity()
+    out.update(bound_identities())
     return out
