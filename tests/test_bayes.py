@@ -150,7 +150,7 @@ def test_deterministic_and_memory_checked():
 
 @pytest.mark.parametrize("bad,match", [
     ({"gamma": 0.0}, "gamma"), ({"d": 1}, "d"), ({"L": 0}, "L"), ({"n": 1}, "n"), ({"method": "plain"}, "method"),
-    ({"p": [0.5, 0.6]}, "p"), ({"eps": -0.1}, "eps"),
+    ({"p": [0.5, 0.6]}, "p"), ({"eps": -0.1}, "eps"), ({"tilt": 1.0}, "tilt"), ({"tilt": 0.0}, "tilt"),
 ])
 def test_bad_input(bad, match):
     kw = {"gamma": 0.8, "eps": 0.1, "d": 10, "L": 2, "n": 100} | bad
@@ -184,14 +184,32 @@ def test_route_score_against_full_dimensional_log_likelihood_ratio():
 
 
 @pytest.mark.parametrize("gamma,d", [(0.7071, 400), (0.9, 12), (1.0, 10**6), (0.3, 50), (2.0, 3)])
-def test_route_bhattacharyya_and_tilted_law_against_sympy(gamma, d):
-    """The route's log B and h against SymPy's derived log B (30 digits) and the stated law of h."""
-    expr = sbayes.log_bhattacharyya_expr()
-    ref = float(expr.subs({sbayes.gamma: gamma, sbayes.d: d}).evalf(30))
-    assert abs(B.log_bhattacharyya(gamma, d) - ref) <= 1e-12 * abs(ref)
-    m_h, s_h = B.tilted_token_law(gamma, d)
-    assert math.isclose(m_h, math.sqrt(d / 2) / (1 + gamma**2), rel_tol=1e-15)
-    assert math.isclose(s_h**2, 2 * gamma**2 / (1 + gamma**2), rel_tol=1e-15)
+@pytest.mark.parametrize("s", [0.5, 0.3, 0.85])
+def test_route_chernoff_and_tilted_law_against_sympy(gamma, d, s):
+    """The route's log B_s and h_s against SymPy's derived log B_s (30 digits) and the stated law of h_s."""
+    expr = sbayes.log_chernoff_expr()
+    ref = float(expr.subs({sbayes.gamma: gamma, sbayes.d: d, sbayes.t: s}).evalf(30))
+    assert abs(B.log_chernoff(gamma, d, s) - ref) <= 1e-12 * abs(ref)
+    m_h, s_h = B.tilted_token_law(gamma, d, s)
+    tau = 1 - s + s / gamma**2
+    assert math.isclose(m_h, s * math.sqrt(d / 2) / (gamma**2 * tau), rel_tol=1e-15)
+    assert math.isclose(s_h**2, 1 / tau, rel_tol=1e-14)
+    if s == 0.5:
+        assert math.isclose(m_h, math.sqrt(d / 2) / (1 + gamma**2), rel_tol=1e-14)
+        assert math.isclose(s_h**2, 2 * gamma**2 / (1 + gamma**2), rel_tol=1e-14)
+
+
+@pytest.mark.parametrize("gamma,d,L,p", [(0.7071, 400, 10, None), (0.8, 60, 5, [0.4, 0.3, 0.15, 0.1, 0.05])])
+def test_two_proposals_agree_where_the_excess_is_tiny(gamma, d, L, p):
+    """R_B - eps^2 ~ 1e-40 (d = 400) and ~1e-5 (d = 60): the Chernoff-optimal proposal (s = 1/2) and a lopsided one
+    (s = 0.45, tokens from h_s and h_(1-s) in random order) estimate the same number (4.5 SE, independent seeds).
+    Away from s = 1/2 the relative variance grows like exp(const (s - 1/2)^2 d): s = 0.35 already needs ~1e6
+    samples at d = 400."""
+    a = B.bayes_excess(gamma=gamma, d=d, L=L, p=p, n=1 << 14, seed=1)
+    b = B.bayes_excess(gamma=gamma, d=d, L=L, p=p, n=1 << 15, seed=2, tilt=0.45)
+    zz = (a.log_estimate - b.log_estimate) / math.hypot(a.relative_error, b.relative_error)
+    assert abs(zz) < Z_TOL, (a, b)
+    assert a.relative_error < 0.05 and b.relative_error < 0.1
 
 
 # ----------------------------------------------------------------------------------------------

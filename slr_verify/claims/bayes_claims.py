@@ -45,15 +45,16 @@ def bayes_risk(ctx, seed=7):
         soft = B.softmax_excess(lam=math.sqrt(d / 2), gamma=1.0, d=d, L=6, n=n, seed=seed + 1)
         fast.append((bay.log_estimate, math.hypot(bay.relative_error, soft.relative_error), soft.log_estimate))
     paper = B.bayes_excess(gamma=_GAMMA, d=400, L=10, n=n * 8, seed=seed)
+    other = B.bayes_excess(gamma=_GAMMA, d=400, L=10, n=n * 8, seed=seed + 1, tilt=0.45)
     bound = B.log_bayes_excess_bound(gamma=_GAMMA, d=400, L=10)
     exact = [tuple(B.bayes_risk(gamma=0.8, eps=0.3, d=50, L=1)) == (0.09, 0.0),
              tuple(B.bayes_risk(gamma=0.8, eps=0.0, d=50, L=4, p=[0, 1.0, 0, 0])) == (0.0, 0.0)]
-    expr = sbayes.log_bhattacharyya_expr()
-    pts = [(g, d) for g in (0.3, 0.7071, 1.0, 2.0) for d in (2, 40, 400, 10**6)]
+    expr = sbayes.log_chernoff_expr()
+    pts = [(g, d, s) for g in (0.3, 0.7071, 1.0, 2.0) for d in (2, 40, 400, 10**6) for s in (0.5, 0.3)]
     return [
         Identities("SymPy: slr_verify.symbolic.bayes", "the Gaussian densities of reference section 1", sbayes.identities()),
-        Agreement("route's log B (float64, typed from the definition)", "SymPy-derived log B (30 digits)",
-                  B.log_bhattacharyya, lambda g, d: float(expr.subs({sbayes.gamma: g, sbayes.d: d}).evalf(30)), pts, 1e-12,
+        Agreement("route's log B_s (float64, typed from the definition)", "SymPy-derived log B_s (30 digits)",
+                  B.log_chernoff, lambda g, d, s: float(expr.subs({sbayes.gamma: g, sbayes.d: d, sbayes.t: s}).evalf(30)), pts, 1e-12,
                   "a closed form of a few operations: rounding only").evidence(),
         Measured("bayes_risk at L = 1 and at a point-mass J0", "R_B = eps^2 exactly", float(sum(not e for e in exact)), 0.0,
                  "the posterior is a point mass", unit="cases not exact"),
@@ -62,6 +63,10 @@ def bayes_risk(ctx, seed=7):
                    size={"samples": n, "seed": seed}, why="combined standard error of two independent estimates; 4.5 SE"),
         MonteCarlo("bayes_excess at gamma = 1 (pair proposal), log", "softmax_excess at lam = sqrt(d/2) (tilted competitor), log",
                    fast, size={"samples": n}, why="gamma = 1: the Bayes predictor is softmax(sqrt(d/2) u); two proposals, 4.5 SE"),
+        MonteCarlo("bayes_excess at gamma^2 = 1/2, d = 400, L = 10, proposal s = 1/2, log",
+                   "the same with the proposal s = 0.45 (tokens from h_0.45 and h_0.55), log",
+                   [(paper.log_estimate, math.hypot(paper.relative_error, other.relative_error), other.log_estimate)],
+                   size={"samples": n * 8}, why="two proposals, independent seeds, where the excess is ~1e-40; 4.5 SE"),
         Measured("bayes_excess at gamma^2 = 1/2, d = 400, L = 10", "its own standard error", paper.relative_error, 0.1,
                  "relative accuracy where plain Monte Carlo sees nothing (the excess is ~1e-40)", unit="relative standard error",
                  details={"log10_excess": paper.log_estimate / math.log(10), "log10_bound": bound / math.log(10),

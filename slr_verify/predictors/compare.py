@@ -27,7 +27,7 @@ from ..routes.bayes import (
     DEFAULT_N,
     LogMCResult,
     bayes_excess,
-    log_bhattacharyya,
+    log_chernoff,
     softmax_excess,
 )
 
@@ -106,7 +106,7 @@ def bayes_rate(gamma) -> float:
     """The exponential rate of R_B - eps^2 in d: -log(R_B - eps^2)/d -> 1/(4(1 + gamma^2)) + log((1 + gamma^2)/(2 gamma))
     (twice the per-token Bhattacharyya distance; the pair estimator's expectation is only polynomial in d)."""
     gamma = scalar(V.positive, "gamma", gamma)
-    return -2.0 * log_bhattacharyya(gamma, 1.0)
+    return -2.0 * log_chernoff(gamma, 1.0)
 
 
 class BestLam(NamedTuple):

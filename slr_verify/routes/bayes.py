@@ -72,7 +72,7 @@ __all__ = [
     "bayes_risk",
     "bayes_risk_full",
     "log_bayes_excess_bound",
-    "log_bhattacharyya",
+    "log_chernoff",
     "softmax_excess",
     "softmax_risk",
     "tilted_token_law",
@@ -128,16 +128,22 @@ def _setting(gamma, d, L, n, seed, memory, lam=None):
     return gamma, d, L, n, seed_int(seed), _memory(memory), lam
 
 
-def tilted_token_law(gamma, d):
-    """(mean along k*, standard deviation) of h = sqrt(f0 f1)/B, the token law of the Bayes route's proposal."""
-    g2 = gamma * gamma
-    return math.sqrt(d / 2.0) / (1.0 + g2), math.sqrt(2.0 * g2 / (1.0 + g2))
+def tilted_token_law(gamma, d, s=0.5):
+    """(mean along k*, standard deviation) of h_s = f0^(1-s) f1^s / B_s, the token law of the Bayes route's proposal
+    (s = 1/2: the geometric mean h): precision tau = 1 - s + s/gamma^2, mean s sqrt(d/2) / (gamma^2 tau)."""
+    tau = 1.0 - s + s / (gamma * gamma)
+    return s * math.sqrt(d / 2.0) / (gamma * gamma * tau), 1.0 / math.sqrt(tau)
 
 
-def log_bhattacharyya(gamma, d):
-    """log B = log int sqrt(f0 f1) over R^d, f0 = N(0, I), f1 = N(sqrt(d/2) k*, gamma^2 I) (one token)."""
+def log_chernoff(gamma, d, s=0.5):
+    """log B_s = log int f0^(1-s) f1^s over R^d, f0 = N(0, I), f1 = N(sqrt(d/2) k*, gamma^2 I) (one token);
+    s = 1/2 is the Bhattacharyya coefficient B = -d/(8 (1 + gamma^2)) - (d/2) log((1 + gamma^2)/(2 gamma)):
+
+        log B_s = -d (s log gamma + log(tau)/2) - s (1 - s) (d/2) / (2 ((1 - s) gamma^2 + s)),  tau = 1 - s + s/gamma^2.
+    """
     g2 = gamma * gamma
-    return -(d / 2.0) / (4.0 * (1.0 + g2)) - (d / 2.0) * math.log((1.0 + g2) / (2.0 * gamma))
+    tau = 1.0 - s + s / g2
+    return -d * (s * math.log(gamma) + 0.5 * math.log(tau)) - s * (1.0 - s) * (d / 2.0) / (2.0 * ((1.0 - s) * g2 + s))
 
 
 def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
@@ -154,7 +160,7 @@ def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
         return -math.inf
     z_pairs = _PairSampler(pi).z_pairs
     _, s_h = tilted_token_law(gamma, d)
-    return math.log(z_pairs) + 2.0 * math.log(s_h) + 2.0 * log_bhattacharyya(gamma, d)
+    return math.log(z_pairs) + 2.0 * math.log(s_h) + 2.0 * log_chernoff(gamma, d)
 
 
 def _piece(L, floats_per_token, memory):
@@ -182,7 +188,8 @@ def _scores(u, w, C, gamma, d):
 # Bayes
 
 
-def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> LogMCResult:
+def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
+                 memory=DEFAULT_MEMORY) -> LogMCResult:
     """R_B - eps^2 = E[Var(w_J0 | X)] (reference section 18; independent of eps), as a :class:`LogMCResult`.
 
     p: the law of J0 (uniform by default). ``method='importance'`` (default): the pair estimator of the module
@@ -190,8 +197,16 @@ def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance
     (tokens' projections on k*, v* from the Monte Carlo route's projection sampler, chi^2_{d-2} for the rest of
     the norm), per-sample value sum_l p_l (w_l - wbar)^2. L = 1 (or a J0 with one possible location) gives
     exactly 0 (log -inf). Deterministic in (arguments, seed), independent of ``memory``.
+
+    ``tilt`` (importance only, 0 < tilt < 1): the exponent s of the proposal; the pair's tokens come from h_s and
+    h_{1-s} (:func:`tilted_token_law`), in random order, with weight exp((1-s) a_l + s a_m - log S') (pi_l/pi_m)^(s-1/2)
+    <= max(s, 1-s) (weighted AM-GM). s = 1/2 (default) is the Chernoff-optimal proposal; another s gives an
+    estimate of the same number from a different proposal (an independent check where the excess is tiny).
     """
     method = _method(method)
+    tilt = scalar(V.positive, "tilt", tilt)
+    if not tilt < 1.0:
+        raise ValueError(f"tilt must be in (0, 1), got {tilt!r}")
     gamma, d, L, n, seed, memory, _ = _setting(gamma, d, L, n, seed, memory)
     pi, cdf = law(p, L)
     if np.count_nonzero(pi) < 2:
@@ -200,16 +215,17 @@ def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance
         log_pi = np.log(pi)
     if method == "direct":
         return _bayes_direct(gamma, d, L, n, seed, memory, cdf, log_pi)
-    return _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi)
+    return _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi, tilt)
 
 
-def bayes_risk(*, gamma, eps, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> MCResult:
+def bayes_risk(*, gamma, eps, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
+               memory=DEFAULT_MEMORY) -> MCResult:
     """The Bayes risk R_B = E[(Y - E[Y | X])^2] (reference section 18) and its standard error.
 
     eps^2 + :func:`bayes_excess` (the noise part is exact); see there for the arguments.
     """
     eps = scalar(V.nonnegative, "eps", eps)
-    return _risk(eps, bayes_excess(gamma=gamma, d=d, L=L, p=p, n=n, seed=seed, method=method, memory=memory))
+    return _risk(eps, bayes_excess(gamma=gamma, d=d, L=L, p=p, n=n, seed=seed, method=method, tilt=tilt, memory=memory))
 
 
 def _bayes_direct(gamma, d, L, n, seed, memory, cdf, log_pi):
@@ -255,28 +271,32 @@ class _PairSampler:
         return first, second
 
 
-def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi):
+def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi, s=0.5):
     pairs = _PairSampler(pi)
-    z_pairs = pairs.z_pairs
-    m_h, s_h = tilted_token_law(gamma, d)
+    laws = (tilted_token_law(gamma, d, s), tilted_token_law(gamma, d, 1.0 - s))
 
     def values(gens, m):
         g_tok, g_loc, _ = gens
         a_idx, b_idx = pairs.draw(g_loc, m)
+        if s != 0.5:  # random orientation: token a_idx from h_s, b_idx from h_(1-s)
+            flip = g_loc.random(m) < 0.5
+            a_idx, b_idx = np.where(flip, b_idx, a_idx), np.where(flip, a_idx, b_idx)
         rows = np.arange(m)
         u, w = g_tok.standard_normal((2, m, L))
         C = _chi2_rest(g_tok, d, (m, L))
-        for j in (a_idx, b_idx):  # the pair's tokens from h
-            u[rows, j] = m_h + s_h * u[rows, j]
-            w[rows, j] *= s_h
-            C[rows, j] *= s_h * s_h
+        for j, (mean, sd) in zip((a_idx, b_idx), laws):  # the pair's tokens from the tilted laws
+            u[rows, j] = mean + sd * u[rows, j]
+            w[rows, j] *= sd
+            C[rows, j] *= sd * sd
         a = log_pi + _scores(u, w, C, gamma, d)
-        log_r = 0.5 * (a[rows, a_idx] + a[rows, b_idx]) - logsumexp(a, axis=1)
+        log_r = (1.0 - s) * a[rows, a_idx] + s * a[rows, b_idx] - logsumexp(a, axis=1)
+        if s != 0.5:
+            log_r += (s - 0.5) * (log_pi[a_idx] - log_pi[b_idx])
         return (np.exp(log_r) * (w[rows, a_idx] - w[rows, b_idx]) ** 2)[None]
 
     piece = _piece(L, 12, memory)
     r = _run(n, seed, STREAM_TILTED, piece, values)[0]
-    return _log_result(2.0 * log_bhattacharyya(gamma, d) + math.log(z_pairs), r)
+    return _log_result(log_chernoff(gamma, d, s) + log_chernoff(gamma, d, 1.0 - s) + math.log(pairs.z_pairs), r)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ them from the definitions) and checked here by SymPy:
   null", written with x = u k* + w v* + x_perp (|x_perp|^2 = C) and C = s - u^2 - w^2, depends on (u, s) only and
   equals the score c (s - d) + mu u / gamma^2 (c = (1 - gamma^-2)/2) plus a term common to all tokens; with one
   token the posterior is 1 and the conditional variance of w vanishes.
-* :func:`geometric_mean_factors`: per direction, sqrt(N(x; 0, 1) N(x; m, gamma^2)) = b(m) N(x; m/(1 + gamma^2),
-  2 gamma^2/(1 + gamma^2)); :func:`log_bhattacharyya_expr` is log B = log b(mu) + (d - 1) log b(0).
+* :func:`chernoff_factors`: per direction, N(x; 0, 1)^(1-t) N(x; m, gamma^2)^t = b_t(m) N(x; t m/(gamma^2 tau), 1/tau),
+  tau = 1 - t + t/gamma^2 (t = 1/2: sqrt(f0 f1) = b N(x; m/(1 + gamma^2), 2 gamma^2/(1 + gamma^2)));
+  :func:`log_chernoff_expr` is log B_t = log b_t(mu) + (d - 1) log b_t(0).
 * :func:`softmax_tilt_identity`: the exponential tilt of (u_J0, u_m) by exp(-theta (u_J0 - u_m)) is
   N(mu - theta gamma^2, gamma^2) x N(theta, 1), normaliser M(theta) = exp(-theta mu + theta^2 (1 + gamma^2)/2).
 """
@@ -20,15 +21,15 @@ import sympy as sp
 
 __all__ = [
     "bound_identities",
-    "geometric_mean_factors",
+    "chernoff_factors",
     "identities",
-    "log_bhattacharyya_expr",
+    "log_chernoff_expr",
     "posterior_identities",
     "softmax_tilt_identity",
 ]
 
 u, w, C, s, x = sp.symbols("u w C s x", real=True)
-gamma, mu, d, theta = sp.symbols("gamma mu d theta", positive=True)
+gamma, mu, d, theta, t = sp.symbols("gamma mu d theta t", positive=True)
 
 
 def _normal(y, m, v):
@@ -55,24 +56,30 @@ def posterior_identities() -> dict:
     }
 
 
+def _log_normal(y, m, v):
+    return -((y - m) ** 2) / (2 * v) - sp.log(2 * sp.pi * v) / 2
+
+
 @cache
-def geometric_mean_factors():
-    """(b(mu), b(0)) with sqrt(N(x; 0, 1) N(x; m, gamma^2)) = b(m) N(x; m/(1 + gamma^2), 2 gamma^2/(1 + gamma^2)),
-    and whether that factorisation holds (b free of x) in both directions."""
+def chernoff_factors():
+    """(log b_t(mu), log b_t(0), holds) with f0^(1-t) f1^t = b_t(m) N(x; t m/(gamma^2 tau), 1/tau) along a direction
+    where f1 has mean m (tau = 1 - t + t/gamma^2); ``holds``: log b_t is free of x in both directions (t = 1/2: the
+    geometric mean sqrt(f0 f1) = b N(x; m/(1 + gamma^2), 2 gamma^2/(1 + gamma^2)))."""
     out, ok = [], True
+    tau = 1 - t + t / gamma**2
     for m in (mu, sp.Integer(0)):
-        geo = sp.sqrt(_normal(x, 0, 1) * _normal(x, m, gamma**2))
-        b = sp.simplify(sp.powsimp(sp.expand_log(geo / _normal(x, m / (1 + gamma**2), 2 * gamma**2 / (1 + gamma**2)),
-                                                 force=True)))
-        ok = ok and sp.diff(b, x) == 0
-        out.append(b)
+        log_h = (1 - t) * _log_normal(x, 0, 1) + t * _log_normal(x, m, gamma**2)
+        log_b = sp.expand(log_h - _log_normal(x, t * m / (gamma**2 * tau), 1 / tau))
+        ok = ok and sp.simplify(sp.diff(log_b, x)) == 0
+        out.append(sp.simplify(log_b.subs(x, 0)))
     return out[0], out[1], bool(ok)
 
 
-def log_bhattacharyya_expr() -> sp.Expr:
-    """log B(gamma, d) = log int_{R^d} sqrt(f0 f1), f0 = N(0, I), f1 = N(mu k*, gamma^2 I), mu = sqrt(d/2)."""
-    b_mu, b_0, _ = geometric_mean_factors()
-    return (sp.log(b_mu) + (d - 1) * sp.log(b_0)).subs(mu, sp.sqrt(d / 2))
+def log_chernoff_expr() -> sp.Expr:
+    """log B_t(gamma, d) = log int_{R^d} f0^(1-t) f1^t, f0 = N(0, I), f1 = N(mu k*, gamma^2 I), mu = sqrt(d/2)
+    (t = 1/2: the Bhattacharyya coefficient)."""
+    lb_mu, lb_0, _ = chernoff_factors()
+    return (lb_mu + (d - 1) * lb_0).subs(mu, sp.sqrt(d / 2))
 
 
 @cache
@@ -103,7 +110,7 @@ def bound_identities() -> dict:
 def identities() -> dict:
     """Every identity of this module, {name: bool} (for the claims' ``Identities`` evidence)."""
     out = dict(posterior_identities())
-    out["sqrt(f0 f1) = B x N(mu/(1+gamma^2) k*, 2 gamma^2/(1+gamma^2) I)"] = geometric_mean_factors()[2]
+    out["f0^(1-t) f1^t = B_t x N(t mu/(gamma^2 tau) k*, I/tau), tau = 1 - t + t/gamma^2"] = chernoff_factors()[2]
     out["softmax tilt: f exp(-theta D)/M(theta) = N(mu - theta gamma^2, gamma^2) N(theta, 1)"] = softmax_tilt_identity()
     out.update(bound_identities())
     return out
