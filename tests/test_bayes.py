@@ -162,10 +162,12 @@ def test_bad_input(bad, match):
 # SymPy: the identities the routes use
 
 
-def test_sympy_identities():
+@pytest.mark.slow
+def test_sympy_identities_slow():
     """slr_verify.symbolic.bayes: the posterior depends on (u, s) only and equals the route's score up to a
     token-independent term; L = 1 gives zero conditional variance; the geometric-mean law; the softmax tilt; the two
-    steps of the bound on R_B - eps^2."""
+    steps of the bound on R_B - eps^2. Slow here: the default run checks them once, through the bayes-risk claim's
+    Identities evidence (tests/test_report.py runs every claim in fast mode)."""
     ids = sbayes.identities()
     assert len(ids) == 7 and all(ids.values()), ids
 

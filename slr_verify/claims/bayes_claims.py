@@ -29,7 +29,7 @@ def _log_z(a, b):
                  "relative standard error below 10% (0.4% with 2^20 samples)",
        domain=lambda s: f"{len(_SMALL)} small-d settings (gamma in [0.77, 1], L in 4..10, eps in [0, 0.3]) with {s.samples} "
                         f"samples per route; gamma = 1 at d in {{8, 400}}; the paper's gamma^2 = 1/2, d = 400, L = 10",
-       sizes={"samples": (1 << 14, 1 << 17, 1 << 19)})
+       sizes={"samples": (1 << 13, 1 << 17, 1 << 19)})
 def bayes_risk(ctx, seed=7):
     """The Bayes route against the full-dimensional one, the gamma = 1 identity Bayes = softmax(sqrt(d/2) u),
     the SymPy identities behind the route, the exact L = 1 case, the proved bound, and the paper's setting."""
@@ -82,7 +82,7 @@ def bayes_risk(ctx, seed=7):
                  "(4/pi)(L - 1) d^-2a, the Bayes part like exp(-c(gamma) d)",
        domain=lambda s: f"Figures 4a, 4b, 5, 7a, 7b (lam at the end of each schedule), {s.samples} samples; best lam at d = 400 "
                         f"({s.batches} batches); lam = d^-a, a in {{0.25, 0.4}}, d up to 1e6",
-       sizes={"samples": (1 << 14, 1 << 17, 1 << 20), "batches": (2, 6, 8)})
+       sizes={"samples": (1 << 13, 1 << 17, 1 << 20), "batches": (2, 6, 8)})
 def predictors_side_by_side(ctx, seed=11):
     n = ctx.size.samples
     table = paper_settings(n=n, seed=seed)
