@@ -28,7 +28,7 @@ ids = [p.stem for p in NOTEBOOKS]
 def test_notebooks_exist():
     names = {p.name for p in NOTEBOOKS}
     for n in ("fig3_oracle_vs_linear", "fig4a", "fig4b", "fig5", "fig7a", "fig7b", "phase_portrait", "bayes_gap", "landscape",
-              "fig8_fig10_transformer", "fig9_multihead", "fig1b_probing"):
+              "fig8_fig10_transformer", "fig9_multihead", "fig1b_probing", "bayes_vs_predictors"):
         assert f"{n}.ipynb" in names, f"notebooks/{n}.ipynb is missing"
 
 
