@@ -23,9 +23,7 @@ def test_ball_kernels_enclose_the_float64_gradient():
     G, _ = manifold_gradient_arb()
     g = reduced_map_kernels().g
     rng = np.random.default_rng(0)
-    old = ctx.prec
-    ctx.prec = 192
-    try:
+    with ctx.workprec(192):
         for _ in range(20):
             k, n, lam = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.01, 1.5)
             enc = G(arb(k), arb(n), arb(lam), arb(G4B["gamma"]), arb(400), arb(10))
@@ -33,8 +31,6 @@ def test_ball_kernels_enclose_the_float64_gradient():
             for e, r in zip(enc, ref):
                 assert e.rad() < 1e-40
                 assert abs(float(e.mid()) - float(r)) <= 1e-13 * max(1.0, abs(float(r)))
-    finally:
-        ctx.prec = old
 
 
 def test_ball_printer_keeps_rationals_exact_and_powers_of_balls_around_zero():
@@ -137,15 +133,11 @@ def test_zetac_enclosure_beyond_float64():
     from slr_verify.kernels import special
     from slr_verify.kernels.special_arb import zetac_arb
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ctx.workprec(128):
         z = zetac_arb(arb(1000), arb("0.01"))
         assert z.lower() > 0 and float(special.zetac(1000.0, 0.01)) == 0.0  # below float64's range
         lz = z.log()
         assert abs(float(lz.mid()) - float(special.log_zetac(1000.0, 0.01))) < 1e-15 * abs(float(lz.mid())) + lz.rad()
-    finally:
-        ctx.prec = old
 
 
 @pytest.mark.slow
@@ -183,9 +175,7 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
     from slr_verify.kernels import special
     from slr_verify.kernels.special_arb import zetac_arb
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ctx.workprec(128):
         for t in np.linspace(0.6, 30, 25):
             for g in (0.01, 0.25, 1.0, 3.0):
                 z = float(special.zetac(t, g))
@@ -194,8 +184,6 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
                 ref = zetac_arb(arb(float(t)), arb(g))
                 m = float(ref.mid())
                 assert abs(z - m) <= 4 * 2.2e-16 * max(1.0, abs(np.log(m))) * m
-    finally:
-        ctx.prec = old
 
 
 def test_oracle_window_enclosures_fig4b():

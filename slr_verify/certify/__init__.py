@@ -10,8 +10,8 @@ inequalities or hold 'for all' parameters in a box (reference section 14).
   its mechanism function.
 """
 from .manifold import Certificate, stationary_points_on_M
-from .offm import off_M_family_minimality, off_M_family_point
-from .steps import alpha_attract, alpha_diffeo, hessian_signs
+from .family import off_M_family_minimality, off_M_family_point
+from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .window import WindowEnclosure, oracle_window
 
 __all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point", "off_M_family_minimality",

@@ -17,16 +17,12 @@ __all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
 def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
     """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide."""
     check_params(lam, gamma, eps, d, L)
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         gap = bayes_gap_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))[0]
         if not gap.lower() > 0:
             raise ArithmeticError(f"the gap enclosure {gap} does not exclude 0 at {prec} bits")
         lg = gap.log()
         return float(lg.lower()), float(lg.upper())
-    finally:
-        ctx.prec = old
 
 
 def compare_log_bayes_gap(points, prec=128):

@@ -132,9 +132,7 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         raise ValueError(f"lam must be an interval (lo, hi) with 0 < lo <= hi, got {lam!r}")
     check_params(lo, gamma, eps, d, L)
     t0 = time.perf_counter()
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         G, J, sign_proofs = manifold_sign_system_arb()
         if not all(sign_proofs.values()):
             return Certificate(False, [], [], (lo, hi), prec, 0, time.perf_counter() - t0, {"symbolic": sign_proofs},
@@ -184,5 +182,3 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         steps["lam pieces"] = n_pieces
         return Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
                            time.perf_counter() - t0, steps, failure)
-    finally:
-        ctx.prec = old

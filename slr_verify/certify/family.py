@@ -33,14 +33,10 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     if eta not in (1, -1):
         raise ValueError(f"eta must be +1 or -1 (k = eta v*), got {eta!r}")
     f, proofs = theta_star_arb()
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         (th,) = f(arb(eta), _fuzzy(lam), _fuzzy(gamma), arb(int(d)))
         proved = all(proofs.values()) and abs(th).upper() < 1
         return {"proved": bool(proved), "theta_star": (float(th.lower()), float(th.upper())), "proofs": proofs}
-    finally:
-        ctx.prec = old
 
 
 def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
@@ -49,9 +45,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     check_params(lam, gamma, eps, d, L)
     f, proofs = theta_star_arb()
     h, hproofs = family_hessian_arb()
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         lam_, g_, d_ = _fuzzy(lam), _fuzzy(gamma), arb(int(d))
         (th,) = f(arb(1), lam_, g_, d_)
         out = h(th, lam_, g_, d_, arb(int(L)))
@@ -61,5 +55,3 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
         proved = all(proofs.values()) and all(hproofs.values()) and all(m > 0 for m in minors) and mk > 0
         return {"proved": bool(proved), "minors": [(float(m.lower()), float(m.upper())) for m in minors],
                 "minus_mu_k": (float(mk.lower()), float(mk.upper())), "proofs": {**proofs, **hproofs}}
-    finally:
-        ctx.prec = old
