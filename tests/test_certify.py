@@ -151,17 +151,17 @@ def test_proposition9_certified_other_settings(gamma, d, L, lam):
 
 
 def test_off_M_family_point_enclosure():
-    """theta* enclosed; the 50-digit mpmath root of R_theta (an independent solve, dynamics.offM)
+    """theta* enclosed; the 50-digit mpmath root of R_theta (an independent solve)
     lies inside; eta = -1 gives -theta*."""
     from slr_verify.certify import off_M_family_point
-    from slr_verify.dynamics import offM
+    from slr_verify.kernels.steps import mp_gradient_kernel
 
     p = dict(lam=0.1, **G4B)
     res = off_M_family_point(**p)
     assert res["proved"] and all(res["proofs"].values())
     lo, hi = res["theta_star"]
     with mpmath.workdps(50):
-        ref = float(mpmath.findroot(lambda x: offM.mp_gradient_kernel()(0, 0, x, 1, 0, 0.1, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
+        ref = float(mpmath.findroot(lambda x: mp_gradient_kernel()(0, 0, x, 1, 0, 0.1, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
     assert lo - 1e-16 <= ref <= hi + 1e-16 and hi - lo < 1e-14
     lo2, hi2 = off_M_family_point(eta=-1, **p)["theta_star"]
     assert abs(lo2 + hi) < 1e-15 and abs(hi2 + lo) < 1e-15
@@ -202,14 +202,14 @@ def test_oracle_window_enclosures_fig4b():
 def test_off_M_family_is_a_certified_strict_local_minimum():
     """Issue: off-M local minimality by a Hessian enclosure. Independent reference for the
     smallest non-flat eigenvalue: finite differences of Theorem 1's risk on vectors of R^6
-    (offM.classify); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
+    (family.finite_difference_spectrum); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
     import numpy as np
     from slr_verify.certify import off_M_family_minimality
-    from slr_verify.dynamics import offM
+    from slr_verify.dynamics import family
 
     m = off_M_family_minimality(lam=0.1, gamma=0.5**0.5, d=400, L=10)
     assert m["proved"] and all(lo > 0 for lo, _ in m["minors"])
-    fd = offM.classify(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
+    fd = family.finite_difference_spectrum(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
     ev = np.sort(fd["hessian_eigenvalues"])[3:]  # three flat directions in R^6
     mk = sum(m["minus_mu_k"]) / 2
     det5 = np.prod(ev) / mk**2  # R^6 adds two orthogonal directions, each -mu_k

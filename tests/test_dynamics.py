@@ -207,15 +207,15 @@ def test_invalid_vectors_and_overlaps():
 
 
 def test_tangent_norm_resolution_at_the_off_M_family():
-    """At k = v* (eta = 1, kappa = nu = rho = 0; theta* from the 50-digit root, an independent route)
+    """At k = v* (eta = 1, kappa = nu = rho = 0; theta* from its closed form)
     the float64 tangent norm is rounding noise: it stays below its stated resolution when eta is
     rounded one or four ulps below 1 (where the vectors are fixed only to ~sqrt(eps)), and a real
     displacement of theta by 1e-6 is seen far above it."""
     from slr_verify.dynamics.convergence import tangent_norm
-    from slr_verify.dynamics.offM import theta_star_closed_form
+    from slr_verify.dynamics.family import theta_star
 
     lam, g, d, L = 0.1, float(np.sqrt(0.5)), 400, 10
-    th = float(theta_star_closed_form(lam, g, d, L))
+    th = float(theta_star(lam, g, d))
     for eta in (1.0, np.nextafter(1.0, 0), 1.0 - 4 * np.finfo(float).eps / 2):
         norm, res = tangent_norm((0.0, 0.0, th, eta, 0.0), lam=lam, gamma=g, d=d, L=L, resolution=True)
         assert norm <= res < 1e-7

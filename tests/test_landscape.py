@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 from slr_verify import landscape as LS
-from slr_verify.dynamics import offM
+from slr_verify.dynamics import family
 from slr_verify.model.sampling import initial_overlaps, initial_overlaps_exact
 from slr_verify.routes import quad_risk
 from slr_verify.symbolic import landscape as sland
@@ -58,9 +58,9 @@ def test_stationary_points_at_fig4b(points_01):
 
 def test_riemannian_hessian_against_finite_differences(points_01):
     """The k = v* minimum: eigenvalues of the generated Riemannian Hessian vs finite differences of
-    Theorem 1's risk on explicit vectors in R^6 (offM.classify), which represent every direction."""
+    Theorem 1's risk on explicit vectors in R^6 (family.finite_difference_spectrum), which represent every direction."""
     fam = [p for p in points_01 if p.name == "k = +-v*"][0]
-    fd = offM.classify(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
+    fd = family.finite_difference_spectrum(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
     ev = np.sort(np.r_[fam.core, np.repeat(fam.block, 2)])  # R^6 = R^4 + 2 orthogonal directions
     assert np.max(np.abs(ev - fd["hessian_eigenvalues"])) < 1e-4
     assert fam.flat == 400 - 3 and fam.index == 0
@@ -130,9 +130,12 @@ def test_oracle_window_at_fig4b(window):
 
 def test_window_lower_end_by_quadrature(window):
     """At lo the family point and the oracle have the same risk: both by mpmath quadrature of the
-    definition (theta* from the 30-digit root of R_theta = 0)."""
+    definition (theta* from the 30-digit root of R_theta = 0, not the closed form the window uses)."""
+    from slr_verify.kernels.steps import mp_gradient_kernel
+
     lam = window.lo
-    th = float(offM.theta_star_closed_form(lam, G2, 400, 10))
+    with mpmath.workdps(30):
+        th = float(mpmath.findroot(lambda x: mp_gradient_kernel()(0, 0, x, 1, 0, lam, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
     a = quad_risk(0.0, 0.0, th, 1.0, 0.0, lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25)
     b = quad_risk(1.0, 1.0, 0.0, 0.0, 0.0, lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25)
     assert abs(float(a) - float(b)) < 1e-12

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from flint import arb, arb_mat, ctx
 
-from ..kernels.certified import family_hessian_arb, theta_star_arb
+from ..kernels.family import family_hessian_arb, theta_star_arb
 from ..model.params import check_params
 from .manifold import _fuzzy
 

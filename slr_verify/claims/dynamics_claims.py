@@ -11,7 +11,7 @@ from ..kernels import api
 from ..certify import (alpha_attract, alpha_diffeo, hessian_signs, off_M_family_minimality, off_M_family_point,
                        stationary_points_on_M)
 from ..dynamics import fixed_points as F
-from ..dynamics import offM
+from ..dynamics import family
 from ..dynamics.convergence import converge, tangent_norm
 from ..dynamics.runners import overlap_pgd, pgd, reduced_pgd
 from ..model.sampling import draw_problem, initial_overlaps
@@ -208,16 +208,16 @@ def check_off_M(ctx, seed=0):
     tr = overlap_pgd(ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps)
     ends = np.stack(_ends(tr), axis=1)
     off = tr.distance_to_M[-1] > 0.1
-    pts = offM.find_stationary_points_off_M(ends[off], lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    pts = family.find_stationary_points_off_M(ends[off], lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     fam = [q for q in pts if "refined" in q]
     if not fam:
         return [numeric("five-overlap runner, Figure 7b setting", "a run ending at the family k = +-v*", 1.0, 0.0,
                         "the family must be reached by some run", unit="missing", size={"runs": runs, "seed": seed})]
     rf = fam[0]["refined"]
     th, et = float(rf["theta"]), float(rf["eta"])
-    c = offM.classify(th, et, alpha=S.alpha, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    c = family.finite_difference_spectrum(th, et, alpha=S.alpha, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     jac_err = float(np.max(np.abs(c["jacobian_eigenvalues"] - c["predicted_jacobian"])))
-    theta_cf = float(offM.theta_star_closed_form(S.lam0, S.gamma, S.d, S.L)) * np.sign(th)
+    theta_cf = float(family.theta_star(S.lam0, S.gamma, S.d)) * np.sign(th)
     risk_here = api.risk(0, 0, th, et, 0, lam=S.lam0, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
     details = {"theta_50_digits": mpmath.nstr(rf["theta"], 30), "eta": et, "hessian_eigenvalues": c["hessian_eigenvalues"].tolist(),
                "n_flat": c["n_flat"], "risk": risk_here, "runs_ending_off_M": int(off.sum()), "runs": runs}

@@ -227,12 +227,11 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     X[:, 0], X[:, 1], X[:, 2], X[:, 3] = K, Vv, Ks, Vs
     C = np.zeros((runs, 2, 4), dtype=dtype)  # update coefficients (rows k', v'; columns k, v, k*, v*)
     out = []
-    # (kappa, nu, theta, eta, rho) = (k.k*, v.v*, v.k*, k.v*, k.v): entries of the rows k, v of the Gram matrix
-    OV_ROW, OV_COL = np.array([0, 1, 1, 0, 0]), np.array([2, 3, 2, 3, 1])
-    # grad_k R = R_kappa k* + R_eta v* + R_rho v  -> row 0, columns (v, k*, v*) = (R_rho, R_kappa, R_eta)
-    # grad_v R = R_nu v* + R_theta k* + R_rho k   -> row 1, columns (k, k*, v*) = (R_rho, R_theta, R_nu)
-    K_COLS, K_PART = np.array([1, 2, 3]), np.array([4, 0, 3])
-    V_COLS, V_PART = np.array([0, 2, 3]), np.array([4, 2, 1])
+    # the overlaps are entries of the rows k, v of the Gram matrix, and grad_k R, grad_v R have the
+    # partials as coefficients in the basis (k, v, k*, v*): tables read off the symbolic map
+    T = PK.chain_rule_tables()
+    OV_ROW, OV_COL = T.ov_row, T.ov_col
+    (K_COLS, V_COLS), (K_PART, V_PART) = T.cols, T.parts
     Xk, Xa = X[:, :2, None, :], X[:, None, :, :]
     ov64 = np.empty((5, runs))
     with np.errstate(all="ignore"):

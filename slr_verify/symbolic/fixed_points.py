@@ -25,7 +25,7 @@ from . import dynamics as sdyn
 from .risk import S
 
 __all__ = ["POINTS", "CORNERS", "structure", "stationary_point_proofs", "reduced_map_exprs", "reduced_jacobian",
-           "hessian_at", "gradient_bounds", "off_M_family"]
+           "manifold_hessian", "gradient_bounds", "off_M_family"]
 
 CORNERS = [(1, 1), (-1, -1), (1, -1), (-1, 1)]
 #: the five stationary points of Proposition 9
@@ -78,7 +78,7 @@ def reduced_jacobian():
 
 
 @lru_cache(maxsize=None)
-def hessian_at(point):
+def manifold_hessian(point):
     """The Hessian of the manifold risk at a stationary point, in the parameters.
 
     (0, 0): the Hessian in (kappa, nu). A corner (x, y): in the angle coordinates
