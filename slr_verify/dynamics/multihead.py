@@ -24,6 +24,7 @@ from ..kernels import multihead as KM
 from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.sampling import STREAM_TRAIN, generators
+from ..model.settings import FIGURES, decreasing
 from .sgd import sphere_step
 from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
 
@@ -32,9 +33,8 @@ __all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 
 
-def figure9_lam(t):
-    """Figure 9's schedule (reference section 15): lam_t = 2/(1 + 1e-4 t), constant after t = 25k."""
-    return 2.0 / (1.0 + 1e-4 * min(t, 25_000))
+#: Figure 9's schedule (``docs/MATH.md`` section 15): Figure 5's lam_t = 2/(1 + 1e-4 t), constant after t = 25k
+figure9_lam = decreasing(FIGURES["5"].lam0, until=25_000)
 
 
 @dataclass
@@ -192,8 +192,9 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
                        dict(a, lam=lam, H=H, K=K, batch=batch, seed=int(seed), runner="multihead_sgd"))
 
 
-#: Figure 9 (reference section 15): Figure 5's settings with H = K = 2, 100k steps, 20 repetitions.
-FIGURE9 = dict(d=80, L=10, gamma=np.sqrt(0.5), eps=0.1, alpha=1e-3, batch=5, steps=100_000, runs=20, H=2, K=2)
+#: Figure 9 (``docs/MATH.md`` section 15): Figure 5's settings with H = K = 2, 100k steps, 20 repetitions.
+FIGURE9 = dict(d=FIGURES["5"].d, L=FIGURES["5"].L, gamma=FIGURES["5"].gamma, eps=FIGURES["5"].eps, alpha=FIGURES["5"].alpha,
+               batch=FIGURES["5"].batch, steps=100_000, runs=20, H=2, K=2)
 
 
 def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):
