@@ -74,7 +74,7 @@ def _dynamics():
 
 def _multihead():
     x = sp.symbols("t1 t2 s11 s22 s12", real=True)
-    out = {f"zeta2_d{n}": (f"d zeta2 / d {n} (bivariate zeta, reference section 15)", sp.diff(zeta2(*x), v))
+    out = {f"zeta2_d{n}": (f"d zeta2 / d {n} (bivariate zeta, `docs/MATH.md` §15)", sp.diff(zeta2(*x), v))
            for n, v in zip(("t1", "t2", "s11", "s22", "s12"), x)}
     labels = {"head_mean": "E[erf(lam a) b]", "head_target": "E[e erf(lam a) b]", "head_square": "E[erf(lam a)^2 b^2]",
               "head_pair": "E[erf(lam a) erf(lam a') b b'] (two heads on one token)"}
@@ -100,7 +100,7 @@ DERIVATIONS = {
     "linear": ("Proposition 3", _linear),
     "dynamics": ("Definition 1, Lemma 4 (PGD maps)", _dynamics),
     "asymptotics": ("Corollary 2", _asymptotics),
-    "multihead": ("Multiple-location regression, multi-head risk (reference section 15)", lambda: _multihead()),
+    "multihead": ("Multiple-location regression, multi-head risk (`docs/MATH.md` §15)", lambda: _multihead()),
 }
 
 

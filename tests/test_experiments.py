@@ -1,4 +1,4 @@
-"""The trained Transformer layer (reference section 15; Figures 8 and 10), in JAX.
+"""The trained Transformer layer (`docs/MATH.md` §15; Figures 8 and 10), in JAX.
 
 References: the law of multiple-location regression (Y has mean 0 and variance
 K gamma^2 + eps^2; Monte Carlo with 4.5 standard errors); a structural identity (with W_q = 0 at

@@ -1,4 +1,4 @@
-"""The landscape beyond M (reference section 13): stationary points, Hessians, the window.
+"""The landscape beyond M (`docs/MATH.md` §13): stationary points, Hessians, the window.
 
 Independent routes: the full-dimensional sampler (law of the initial overlaps, Kolmogorov-Smirnov
 at a fixed seed), finite differences of Theorem 1's float64 risk on explicit vectors in R^6 (the

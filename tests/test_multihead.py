@@ -1,9 +1,9 @@
-"""Multiple-location regression and the multi-head erf predictor (reference section 15).
+"""Multiple-location regression and the multi-head erf predictor (`docs/MATH.md` §15).
 
 References, by test:
 * ``zeta2_mp``: mpmath quadrature over A of E[erf(A) E[erf(B) | A]] (no Owen's T), and its
   numerical derivatives (mpmath.diff) for the derivative rules;
-* zeta (reference section 4) and products of erf means for zeta2's special cases;
+* zeta (`docs/MATH.md` §4) and products of erf means for zeta2's special cases;
 * a tensor Gauss-Hermite rule over (a, a') for the two-head cross term (no Stein, no zeta2);
 * Theorem 1 (SymPy, and ``slr_verify.risk``) for H = K = 1;
 * the Monte Carlo route (both samplers) with 4.5 standard errors.

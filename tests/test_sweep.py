@@ -1,4 +1,4 @@
-"""Sweeps (reference section 13): identical Zarr contents whatever the scheduler and chunking,
+"""Sweeps (`docs/MATH.md` §13): identical Zarr contents whatever the scheduler and chunking,
 resumption after a kill, input validation. The reference for each grid point is the five-overlap
 runner called directly with that point's seed (not through the sweep)."""
 import subprocess

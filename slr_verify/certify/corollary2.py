@@ -1,5 +1,5 @@
 """Corollary 2 by ball arithmetic: enclosures of the Bayes gap where float64 cannot represent it
-(reference section 6), compared with the float64 log-domain kernel."""
+(`docs/MATH.md` §6), compared with the float64 log-domain kernel."""
 from __future__ import annotations
 
 import time

@@ -1,4 +1,4 @@
-r"""The stationary point off M, k = +-v*, by SymPy and ball arithmetic (reference section 12).
+r"""The stationary point off M, k = +-v*, by SymPy and ball arithmetic (`docs/MATH.md` §12).
 
 SymPy proves (:func:`slr_verify.symbolic.fixed_points.off_M_family`), for all parameters, that at
 kappa = nu = rho = 0 the partials R_kappa, R_nu, R_rho vanish and R_theta is affine in theta with a

@@ -1,7 +1,7 @@
 r"""Proposition 9 by ball arithmetic, for a whole interval of lam at once.
 
 On M the tangent gradient of the risk is :math:`F = ((1-\kappa^2) g_\kappa, (1-\nu^2) g_\nu)`
-(reference section 10), and F = 0 iff one factor of each component vanishes:
+(`docs/MATH.md` §10), and F = 0 iff one factor of each component vanishes:
 
 1. :math:`\kappa = \pm1` and :math:`\nu = \pm1`: the four corners (exact zeros);
 2. :math:`\kappa = \pm1` and :math:`g_\nu = 0`: excluded by enclosures of :math:`g_\nu(\pm1; \lambda)`;

@@ -1,5 +1,5 @@
 r"""Proposition 10 by ball arithmetic: Hessian signs at the five points, the attraction step size,
-and a certified bracket of alpha_max (reference section 10).
+and a certified bracket of alpha_max (`docs/MATH.md` §10).
 
 * :func:`hessian_signs`: for every lam of an interval, the Hessian of the manifold risk is
   positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and (-1, 1) (diagonal in

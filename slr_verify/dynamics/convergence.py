@@ -1,4 +1,4 @@
-r"""Runs continued to convergence, and the stopping rule (reference section 13).
+r"""Runs continued to convergence, and the stopping rule (`docs/MATH.md` §13).
 
 An end point counts only when the run has converged: the Riemannian (tangent) gradient
 :math:`\|(I - kk^\top)\nabla_k R\|^2 + \|(I - vv^\top)\nabla_v R\|^2` is below a stated tolerance.

@@ -1,4 +1,4 @@
-r"""Propositions 9-10 and Theorem 5, numerically (reference section 10).
+r"""Propositions 9-10 and Theorem 5, numerically (`docs/MATH.md` §10).
 
 The algebra (the structure of the manifold gradient, the sign argument, the Hessians in angle
 coordinates, the Jacobian of the reduced map) is derived in :mod:`slr_verify.symbolic.fixed_points`

@@ -1,4 +1,4 @@
-r"""Multi-head dynamics on multiple-location regression (reference section 15; paper Figure 9).
+r"""Multi-head dynamics on multiple-location regression (`docs/MATH.md` §15; paper Figure 9).
 
 * :func:`multihead_pgd`: projected gradient descent (Definition 1, each head's k_h and v_h
   updated by its own projected normalised step, all from the same iterate) on the exact risk,

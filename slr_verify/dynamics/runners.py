@@ -1,4 +1,4 @@
-"""The three PGD runners (Definition 1; reference section 8): full-dimensional, five-overlap, reduced on M.
+"""The three PGD runners (Definition 1; `docs/MATH.md` §8): full-dimensional, five-overlap, reduced on M.
 
 All three use lam_t for the update from step t to t + 1, record steps 0, every, 2 every, ...
 and the last step, and compute the risk at the recorded points with Theorem 1's kernel (eps
@@ -120,10 +120,10 @@ def _iterate_fused(x0, lams, const, a, rec, progress=None):
 
 
 def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, progress=None, backend="auto"):
-    """PGD on the sphere run as the exact five-overlap map (reference section 12), d-free and batched.
+    """PGD on the sphere run as the exact five-overlap map (`docs/MATH.md` §12), d-free and batched.
 
     ``overlaps`` = (kappa, nu, theta, eta, rho), numbers or broadcastable arrays (one entry per
-    initial tuple; each must be realisable, reference section 3). ``lam`` a positive number or a callable
+    initial tuple; each must be realisable, `docs/MATH.md` §3). ``lam`` a positive number or a callable
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
     ``progress``: a stream for a progress bar (None: quiet). ``backend``: ``"fused"`` (one compiled
     loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`OverlapStep`)
@@ -159,7 +159,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
 
 
 def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
-    """PGD on the manifold M as the reduced map on (kappa, nu) (reference section 9), vectorised over arrays
+    """PGD on the manifold M as the reduced map on (kappa, nu) (`docs/MATH.md` §9), vectorised over arrays
     of initial points. theta, eta, rho of the result are zero."""
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     k0, n0 = (V.as_finite(n, x) for n, x in (("kappa0", kappa0), ("nu0", nu0)))

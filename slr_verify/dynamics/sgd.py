@@ -1,4 +1,4 @@
-r"""SGD on sampled batches (Figure 5; reference section 11).
+r"""SGD on sampled batches (Figure 5; `docs/MATH.md` §11).
 
 Each step draws a batch of SLR samples (X, Y) with the Monte Carlo sampler
 (:func:`slr_verify.model.sampling.sample_slr`, drawn in blocks of ``block`` batches with one

@@ -1,4 +1,4 @@
-r"""Linear probing of the [CLS] token (paper Section 2, Figure 1b, Appendix E.1; reference section 16).
+r"""Linear probing of the [CLS] token (paper Section 2, Figure 1b, Appendix E.1; `docs/MATH.md` §16).
 
 **Sentences.** Two patterns,
 

@@ -1,4 +1,4 @@
-"""The landscape of R_lam beyond the manifold M (reference section 13): all stationary points on
+"""The landscape of R_lam beyond the manifold M (`docs/MATH.md` §13): all stationary points on
 the product of spheres and their Riemannian Hessians, the global minimiser as a function of lam,
 the oracle's window, and the basins of sphere-initialised PGD."""
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum

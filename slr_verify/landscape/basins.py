@@ -1,4 +1,4 @@
-r"""Basins of sphere-initialised PGD (reference section 13).
+r"""Basins of sphere-initialised PGD (`docs/MATH.md` §13).
 
 k_0, v_0 independent and uniform on S^{d-1}: the initial overlaps are drawn d-free from their exact
 law (:func:`~slr_verify.model.sampling.initial_overlaps_exact`). Each run is continued at its last

@@ -1,4 +1,4 @@
-r"""All stationary points of R_lam on S^{d-1} x S^{d-1}, in the five overlaps (reference section 13).
+r"""All stationary points of R_lam on S^{d-1} x S^{d-1}, in the five overlaps (`docs/MATH.md` §13).
 
 **Equation.** A point (k, v) is stationary iff one PGD step (Definition 1) leaves it in place: k' = k
 iff k - alpha (I - kk^T) grad_k R is parallel to k iff the tangent gradient vanishes. In the

@@ -1,4 +1,4 @@
-"""The paper's experiment settings (Section 5 and Appendix E; reference section 11), defined once.
+"""The paper's experiment settings (Section 5 and Appendix E; `docs/MATH.md` §11), defined once.
 
 Each :class:`Setting` carries the initialisation (``"sphere"`` or ``"M"``), d, L, gamma^2, the
 inverse-temperature schedule (constant, or lam_t = lam0 / (1 + 1e-4 t)), the step size alpha, the

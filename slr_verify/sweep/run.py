@@ -1,4 +1,4 @@
-"""Running a sweep on Dask and storing it in Zarr (reference section 13).
+"""Running a sweep on Dask and storing it in Zarr (`docs/MATH.md` §13).
 
 * **One grid point** (:func:`run_point`): ``runs`` sphere initialisations drawn d-free from the
   exact law (:func:`~slr_verify.model.sampling.initial_overlaps_exact`) with the grid point's own

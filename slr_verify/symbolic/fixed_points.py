@@ -1,4 +1,4 @@
-r"""Propositions 9-10 (reference section 10): the structure of the manifold gradient, the
+r"""Propositions 9-10 (`docs/MATH.md` §10): the structure of the manifold gradient, the
 stationary points on M, the Hessians at them and the Jacobian of the reduced PGD map, derived.
 
 From Theorem 1 restricted to M (Lemma 6), :func:`structure` extracts and proves
@@ -105,7 +105,7 @@ def gradient_bounds():
 
 @lru_cache(maxsize=None)
 def off_M_family():
-    """The stationary family off M (reference section 12): at kappa = nu = rho = 0 Theorem 1's partials
+    """The stationary family off M (`docs/MATH.md` §12): at kappa = nu = rho = 0 Theorem 1's partials
     R_kappa, R_nu, R_rho vanish identically and R_theta is affine in theta with slope d zeta_{gamma lam}(0) > 0.
     With k = eta v* the tangent gradients are 0 (for k: grad_k R = R_eta v* is radial) and R_theta k*
     (for v), so (k, v) is stationary iff theta = theta* (unique). Returns (theta* as an expression

@@ -1,4 +1,4 @@
-r"""The two mechanisms that bound the oracle's window (reference section 13), derived.
+r"""The two mechanisms that bound the oracle's window (`docs/MATH.md` §13), derived.
 
 **The oracle's Hessian** (:func:`oracle_hessian`). At (k, v) = (k*, v*), in the chart k = P(k* + a2 v*
 + a3 e3 + a4 e4), v = P(v* + b1 k* + b3 e3 + b4 e4), the chain rule through the overlaps gives the

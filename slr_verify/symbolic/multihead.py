@@ -1,5 +1,5 @@
 r"""Multiple-location regression and the multi-head erf predictor: the risk in closed form
-(reference section 15; the paper's eqs. 30-31 give the model, not its risk).
+(`docs/MATH.md` §15; the paper's eqs. 30-31 give the model, not its risk).
 
 Model: K distinct positions :math:`J_1..J_K`; :math:`X_{J_j} \sim N(\sqrt{d/2}\,k^*_j, \gamma^2 I_d)`,
 the other L - K tokens :math:`N(0, I_d)`; :math:`Y = \sum_j X_{J_j}^\top v^*_j + \xi`,
