@@ -1,6 +1,6 @@
 """Throughput of the Monte Carlo route (printed, not asserted).
 
-Target (issue 3, item 2b): the d-free sampler draws >= 2e7 token projections per second per
+Target: the d-free sampler draws >= 2e7 token projections per second per
 core, a token projection being one token's vector (X^T k, X^T v, X^T k*, X^T v*). BLAS and
 OpenMP are pinned to one thread so that the figures are per core.
 

@@ -1,4 +1,4 @@
-"""Throughput of the generated kernels vs a quadrature baseline (issue 2, item 8).
+"""Throughput of the generated kernels vs a quadrature baseline.
 
 Prints points per second of ``slr_verify.risk`` and ``slr_verify.risk_gradient`` at 10^6
 realisable points (validation included), side by side with a baseline that evaluates the same

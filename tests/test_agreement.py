@@ -1,4 +1,4 @@
-"""Agreement of the three routes (issue 3): closed form (SymPy -> float64 kernels) vs mpmath
+"""Agreement of the three routes: closed form (SymPy -> float64 kernels) vs mpmath
 quadrature of the definition vs Monte Carlo simulation of the model.
 
 The quadrature and Monte Carlo routes share no formula with the symbolic route (see

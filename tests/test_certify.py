@@ -187,7 +187,7 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
 
 
 def test_oracle_window_enclosures_fig4b():
-    """Issue: the window's ends enclosed narrower than 1e-9; the enclosures contain the 30-digit
+    """The window's ends enclosed narrower than 1e-9; the enclosures contain the 30-digit
     roots of the mechanism functions (mpmath, an independent evaluation of the same closed forms)."""
     from slr_verify.certify import oracle_window
     from slr_verify.landscape import oracle_window as float_window
@@ -200,7 +200,7 @@ def test_oracle_window_enclosures_fig4b():
 
 
 def test_off_M_family_is_a_certified_strict_local_minimum():
-    """Issue: off-M local minimality by a Hessian enclosure. Independent reference for the
+    """Off-M local minimality by a Hessian enclosure. Independent reference for the
     smallest non-flat eigenvalue: finite differences of Theorem 1's risk on vectors of R^6
     (family.finite_difference_spectrum); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
     import numpy as np

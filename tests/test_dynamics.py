@@ -1,4 +1,4 @@
-"""Training dynamics (issue 4): runners agree, Lemma 4, Propositions 9-10, Theorem 5, validation.
+"""Training dynamics: runners agree, Lemma 4, Propositions 9-10, Theorem 5, validation.
 
 Expected values come from independent routes: the full-dimensional runner (linear algebra in
 R^d), direct NumPy updates of explicit vectors, finite differences, SymPy.

@@ -1,4 +1,4 @@
-"""Monte Carlo route (issue 3, items 2-3): samplers, predictors, and agreement with exact values.
+"""Monte Carlo route: samplers, predictors, and agreement with exact values.
 
 Every expected value comes from a reference independent of slr_verify's closed forms: a 1-D
 ``scipy.integrate.quad`` integral derived in the test, a formula typed from the paper

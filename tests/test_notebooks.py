@@ -1,4 +1,4 @@
-"""Issue 5, item 3: every notebook under notebooks/ runs headless, top to bottom, in quick mode.
+"""Every notebook under notebooks/ runs headless, top to bottom, in quick mode.
 
 Each notebook is executed with nbclient in a fresh kernel (working directory notebooks/, so
 ``import slr_nb`` works) with ``SLR_QUICK=1`` (fewer repetitions and steps) and

@@ -1,4 +1,4 @@
-"""Tests of the mpmath quadrature route (slr_verify.routes.quadrature), issue 3 items 1 and 3.
+"""Tests of the mpmath quadrature route (slr_verify.routes.quadrature): its digits, and its agreement with the closed form.
 
 Every expected value comes from a route independent of the code under test, named in the test:
 exact identities typed in here (`docs/MATH.md` §4 zeta(0), `docs/MATH.md` §5 oracle, `docs/MATH.md` §9 Lemma 6), brute-force
@@ -317,7 +317,7 @@ def test_gradient_at_nonrealisable_neighbour_is_fine_but_point_is_checked():
 
 
 # ------------------------------------------------------------------------------------------
-# Digit count claimed by the route (issue 3 item 1)
+# Digit count claimed by the route
 # ------------------------------------------------------------------------------------------
 
 def test_claimed_digits_at_two_precisions():
@@ -338,7 +338,7 @@ def test_claimed_digits_detects_disagreement():
 
 
 # ------------------------------------------------------------------------------------------
-# Agreement with the closed form (symbolic route's float64 kernels), issue 3 item 3
+# Agreement with the closed form (symbolic route's float64 kernels)
 # ------------------------------------------------------------------------------------------
 
 AGREE_POINTS = [

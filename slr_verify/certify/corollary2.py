@@ -28,7 +28,7 @@ def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
 def compare_log_bayes_gap(points, prec=128):
     """For each point (dict of lam, gamma, d, L): the enclosure of log gap, the float64 kernel's
     value, and its error relative to max(1, |log gap|) measured against the enclosure's midpoint
-    (plus the enclosure's half-width). Returns (worst error, widest relative enclosure, rows)."""
+    (plus the enclosure's half-width). Returns (worst error, widest relative enclosure, rows, seconds)."""
     t0 = time.perf_counter()
     rows, worst, widest = [], 0.0, 0.0
     for p in points:

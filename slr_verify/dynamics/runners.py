@@ -126,7 +126,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     initial tuple; each must be realisable, `docs/MATH.md` §3). ``lam`` a positive number or a callable
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
     ``progress``: a stream for a progress bar (None: quiet). ``backend``: ``"fused"`` (one compiled
-    loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`OverlapStep`)
+    loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`~slr_verify.kernels.steps.OverlapStep`)
     or ``"auto"`` (fused when Numba is importable, except for a lam schedule with fewer than 200
     runs, where the per-step Owen-T tables cost more than they save). Both are generated from the same expressions and
     agree to round-off per step.

@@ -1,7 +1,7 @@
 """The public, validated numeric API (re-exported by :mod:`slr_verify`).
 
 Every function checks its input (`docs/MATH.md` §3 realisability, lam > 0, gamma > 0, eps >= 0, integer
-d >= 1 and L >= 1, finite numbers) and raises ``ValueError`` naming the parameter and the
+d >= 2 and L >= 1, finite numbers) and raises ``ValueError`` naming the parameter and the
 constraint; then it calls a kernel generated from the SymPy expressions. Arguments broadcast;
 scalar input gives a float.
 """

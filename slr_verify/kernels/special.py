@@ -144,7 +144,7 @@ def zeta_abs(t, g):
 def erf_variance(t, g):
     r""":math:`D = \operatorname{Var}\operatorname{erf}(t + gZ) = \zeta_g(t) - \operatorname{erf}(t/\sqrt{1+2g^2})^2`.
 
-    Full relative accuracy in the tetrachoric regime (r <= 1/4, s <= 1), absolute accuracy
+    Full relative accuracy in the tetrachoric regime (r <= 1/4, s <= 1/2), absolute accuracy
     ~1e-17 elsewhere (see :func:`log_zetac` for the far tail).
     """
     t, g2, alpha, s, r, a = _params(t, g)
