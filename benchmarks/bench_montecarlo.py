@@ -15,8 +15,8 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from slr_verify.routes import montecarlo as mc  # noqa: E402
 from slr_verify.model.validation import gram_matrix  # noqa: E402
+from slr_verify.routes import montecarlo as mc  # noqa: E402
 
 OV = (0.3, 0.2, 0.1, 0.1, 0.1)  # generic point: Gram matrix of full rank 4
 

@@ -37,9 +37,9 @@ def zeta_by_quad(t, g):
 def baseline_risk(ov, kw):
     """The same generated closed form with zeta computed by quadrature per evaluation."""
     import sympy as sp
-    from slr_verify.symbolic import risk as srisk
 
-    from slr_verify.kernels.codegen import KernelPrinter, _SETTINGS
+    from slr_verify.kernels.codegen import _SETTINGS, KernelPrinter
+    from slr_verify.symbolic import risk as srisk
 
     f = sp.lambdify(srisk.OVERLAPS + srisk.PARAMS, srisk.theorem1_risk(), printer=KernelPrinter(dict(_SETTINGS)),
                     modules=[dict(generated.NAMESPACE, slr_zeta=np.vectorize(zeta_by_quad)), "numpy"], cse=True)

@@ -14,7 +14,7 @@ Layers (imports go one way, top to bottom):
 """
 __version__ = "0.1.0"
 
-from .kernels import api as _api  # noqa: E402
+from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
 from .kernels.api import (  # noqa: E402
     bayes_gap,
     linear_risk,
@@ -27,9 +27,16 @@ from .kernels.api import (  # noqa: E402
 )
 from .kernels.multihead import multihead_risk  # noqa: E402
 from .routes import mc_risk, mc_risk_overlaps, quad_bayes_gap, quad_risk, quad_risk_gradient, quad_zeta  # noqa: E402
-from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
 
-__all__ = list(_api.__all__) + [
+__all__ = [
+    "zeta",
+    "risk",
+    "risk_gradient",
+    "oracle_risk",
+    "manifold_risk",
+    "bayes_gap",
+    "log_bayes_gap",
+    "linear_risk",
     "multihead_risk",
     "mc_risk",
     "mc_risk_overlaps",

@@ -19,8 +19,8 @@ import sympy as sp
 from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
-from .symbolic import risk as srisk
 from .symbolic import multihead as smh
+from .symbolic import risk as srisk
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
 

@@ -6,13 +6,14 @@ slr_verify/routes). Monte Carlo is asserted within 4.5 standard errors, at fixed
 """
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import realisable_overlaps
 
 import slr_verify
 from slr_verify import routes
 from slr_verify.claims import risk_claims as core
 from slr_verify.routes import montecarlo as mc
-from strategies import realisable_overlaps
 
 Z_MAX = 4.5
 RTOL = 1e-12

@@ -204,6 +204,7 @@ def test_off_M_family_is_a_certified_strict_local_minimum():
     smallest non-flat eigenvalue: finite differences of Theorem 1's risk on vectors of R^6
     (family.finite_difference_spectrum); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
     import numpy as np
+
     from slr_verify.certify import off_M_family_minimality
     from slr_verify.dynamics import family
 

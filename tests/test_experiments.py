@@ -8,6 +8,7 @@ reported outcome for the full run (slow marker).
 """
 import json
 import math
+
 import numpy as np
 import pytest
 

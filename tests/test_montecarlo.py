@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy import integrate, special
 
-from slr_verify.routes import montecarlo as mc
 from slr_verify.model.validation import gram_matrix
+from slr_verify.routes import montecarlo as mc
 
 Z_TOL = 4.5
 GAMMA = math.sqrt(0.5)  # the paper's gamma^2 = 1/2 (Section 5)

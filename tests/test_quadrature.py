@@ -409,7 +409,6 @@ def test_mutations_are_detected():
 @pytest.mark.slow
 def test_closed_form_agrees_with_quadrature_fuzzed():
     from hypothesis import given
-
     from strategies import params, realisable_overlaps
     K = _kernels()
 

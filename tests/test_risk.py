@@ -15,13 +15,14 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import params, realisable_overlaps
 
 import slr_verify
 from slr_verify.kernels import special
 from slr_verify.symbolic import risk as R
 from slr_verify.symbolic.zeta import zeta, zetac
-from strategies import params, realisable_overlaps
 
 ARGS = R.OVERLAPS + R.PARAMS
 # Plain lambdify with names chosen here (not the project's printer): zeta and zetac are replaced by

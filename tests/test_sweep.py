@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from slr_verify.sweep import VARIABLES, Grid, open_sweep, run_point, sweep
 from slr_verify.dynamics import overlap_pgd
 from slr_verify.model.sampling import initial_overlaps_exact
+from slr_verify.sweep import VARIABLES, Grid, open_sweep, run_point, sweep
 
 GRID = Grid(lam=(0.1, 0.9), d=(80, 400), L=(10,), gamma2=(0.5,), alpha=(4e-3,), runs=6, steps=300, seed=7)
 

@@ -12,7 +12,8 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import slr_verify
 from slr_verify.kernels import special

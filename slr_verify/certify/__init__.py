@@ -9,8 +9,8 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`oracle_window`: enclosures of the end points of the oracle's window, each the root of
   its mechanism function.
 """
-from .manifold import Certificate, stationary_points_on_M
 from .family import off_M_family_minimality, off_M_family_point
+from .manifold import Certificate, stationary_points_on_M
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .window import WindowEnclosure, oracle_window
 

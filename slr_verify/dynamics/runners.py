@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import validation as V
 from ..kernels import fused as FK
 from ..kernels import steps as PK
+from ..model import validation as V
 from .trajectory import (
     Trajectory,
-    progress_range,
     check_run_args,
     coefficient_table,
     lam_schedule,
+    progress_range,
     record_steps,
     risk_at_records,
 )

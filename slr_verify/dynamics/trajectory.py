@@ -5,10 +5,10 @@ import numbers
 
 import numpy as np
 
-from ..model import validation as V
-from ..model.params import D_MIN
 from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
+from ..model import validation as V
+from ..model.params import D_MIN
 
 __all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "progress_range"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.intervals import clopper_pearson
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
+from ..model.intervals import clopper_pearson
 from ..model.sampling import initial_overlaps_exact
 from .stationary import stationary_points
 

@@ -47,21 +47,45 @@ from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN
 from slr_verify.model.sampling import (
     BLOCK,
-    STREAM_FULL as _STREAM_FULL,
-    STREAM_PROJ as _STREAM_PROJ,
-    STREAM_TRAIN as _STREAM_TRAIN,
-    draw_full as _draw_full,
-    draw_locations as _draw_locations,
-    generators as _generators,
-    instance as _instance,
-    int_at_least as _int,
-    law as _law,
+    count_at_least,
     random_instance,
     random_unit,
-    count_at_least,
-    sample_full as _sample_full,
-    scalar as _scalar,
     sample_slr,
+)
+from slr_verify.model.sampling import (
+    STREAM_FULL as _STREAM_FULL,
+)
+from slr_verify.model.sampling import (
+    STREAM_PROJ as _STREAM_PROJ,
+)
+from slr_verify.model.sampling import (
+    STREAM_TRAIN as _STREAM_TRAIN,
+)
+from slr_verify.model.sampling import (
+    draw_full as _draw_full,
+)
+from slr_verify.model.sampling import (
+    draw_locations as _draw_locations,
+)
+from slr_verify.model.sampling import (
+    generators as _generators,
+)
+from slr_verify.model.sampling import (
+    instance as _instance,
+)
+from slr_verify.model.sampling import (
+    int_at_least as _int,
+)
+from slr_verify.model.sampling import (
+    law as _law,
+)
+from slr_verify.model.sampling import (
+    sample_full as _sample_full,
+)
+from slr_verify.model.sampling import (
+    scalar as _scalar,
+)
+from slr_verify.model.sampling import (
     seed_int as _seed,
 )
 

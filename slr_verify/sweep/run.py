@@ -23,8 +23,8 @@ import pathlib
 import numpy as np
 
 from ..dynamics.convergence import converge, tangent_norm
-from ..kernels.api import risk
 from ..dynamics.runners import overlap_pgd
+from ..kernels.api import risk
 from ..model.sampling import count_at_least, initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
