@@ -12,7 +12,6 @@ from slr_verify.certify.manifold import ball
 from slr_verify.kernels.arb import generate_arb
 from slr_verify.kernels.certified import manifold_gradient_arb, manifold_sign_system_arb
 from slr_verify.kernels.steps import reduced_map_kernels
-from slr_verify.symbolic.risk import S
 
 G4B = dict(gamma=0.5**0.5, d=400, L=10)
 
@@ -141,7 +140,8 @@ def test_zetac_enclosure_beyond_float64():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("gamma,d,L,lam", [(0.3, 80, 10, (0.05, 2.0)), (1.5, 1000, 3, (0.01, 0.5)), (0.5**0.5, 400, 10, (0.001, 1.5))])
+@pytest.mark.parametrize("gamma,d,L,lam",
+                         [(0.3, 80, 10, (0.05, 2.0)), (1.5, 1000, 3, (0.01, 0.5)), (0.5**0.5, 400, 10, (0.001, 1.5))])
 def test_proposition9_certified_other_settings(gamma, d, L, lam):
     from slr_verify.certify import hessian_signs
 

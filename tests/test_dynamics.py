@@ -149,7 +149,8 @@ def test_jacobian_eigenvalues_vs_finite_differences_off_fixed_points():
         x = rng.uniform(-0.9, 0.9, 2)
         J, _ = F.jacobian_at(tuple(x), **P4B, d=D, alpha=0.1)
         h = 1e-6
-        fd = np.column_stack([(F.map_numeric(*(x + e), **P4B, d=D, alpha=0.1) - F.map_numeric(*(x - e), **P4B, d=D, alpha=0.1)) / (2 * h)
+        fd = np.column_stack([(F.map_numeric(*(x + e), **P4B, d=D, alpha=0.1)
+                               - F.map_numeric(*(x - e), **P4B, d=D, alpha=0.1)) / (2 * h)
                               for e in (np.array([h, 0]), np.array([0, h]))])
         assert np.max(np.abs(fd - J)) < 1e-7
 

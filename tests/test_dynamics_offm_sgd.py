@@ -53,7 +53,8 @@ def test_off_M_point_is_stationary_and_a_local_minimum():
         R = G.risk_and_gradient_kernel()
         th = float(rf["theta"])
         e = float(rf["eta"])
-        lo, hi = (R(0, 0, th - 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3], R(0, 0, th + 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3])
+        lo, hi = (R(0, 0, th - 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3],
+                  R(0, 0, th + 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3])
         assert lo * hi < 0
     c = family.finite_difference_spectrum(float(pts[0]["refined"]["theta"]), 1.0, alpha=4e-3, **P)
     assert c["kind"] == "minimum" and c["n_flat"] == 3 and c["unstable_directions"] == 0
@@ -133,7 +134,8 @@ def test_sgd_short_run_reduces_risk_and_validates():
     rng = np.random.default_rng(4)
     k, v, ks, vs = draw_problem(rng, 3, 80, False)
     # start partly aligned (kappa = 0.6, v tilted towards v*): the risk there is ~40 (Theorem 1)
-    k = 0.6 * ks + 0.8 * (v - np.sum(v * ks, -1, keepdims=True) * ks) / np.linalg.norm(v - np.sum(v * ks, -1, keepdims=True) * ks, axis=-1, keepdims=True)
+    w = v - np.sum(v * ks, -1, keepdims=True) * ks
+    k = 0.6 * ks + 0.8 * w / np.linalg.norm(w, axis=-1, keepdims=True)
     v = 0.5 * vs + v
     v /= np.linalg.norm(v, axis=-1, keepdims=True)
     tr = sgd(k, v, ks, vs, lam=lambda t: 2 / (1 + 1e-4 * t), gamma=float(np.sqrt(0.5)), eps=0.1, L=10, alpha=1e-3,

@@ -52,8 +52,11 @@ def test_jax_sampler_law():
     s = _check_settings(2, 1, 1, 0, dict(paper_settings(2)))
     _, _, vsample = _build(s)
     rng = np.random.default_rng(0)
-    ks = rng.normal(size=(1, 2, 80)); ks /= np.linalg.norm(ks, axis=2, keepdims=True)
-    vs = rng.normal(size=(1, 2, 80)); vs -= np.sum(vs * ks, 2, keepdims=True) * ks; vs /= np.linalg.norm(vs, axis=2, keepdims=True)
+    ks = rng.normal(size=(1, 2, 80))
+    ks /= np.linalg.norm(ks, axis=2, keepdims=True)
+    vs = rng.normal(size=(1, 2, 80))
+    vs -= np.sum(vs * ks, 2, keepdims=True) * ks
+    vs /= np.linalg.norm(vs, axis=2, keepdims=True)
     fixed = {"k_star": ks.astype(np.float32), "v_star": vs.astype(np.float32), "register": np.zeros((1, 80), np.float32)}
     X, Y = vsample(jax.random.split(jax.random.PRNGKey(1), 1), fixed, 20000)
     Y = np.asarray(Y[0], float)

@@ -82,11 +82,13 @@ def test_saddle_hessian_against_finite_differences(points_01):
 
     def f(z):
         kk, vv = k + z[:m - 1] @ Tk, v + z[m - 1:] @ Tv
-        return float(risk(*Overlaps.from_vectors(kk / np.linalg.norm(kk), vv / np.linalg.norm(vv), ks, vs), 0.1, G2, 0.0, 400, 10))
+        ov = Overlaps.from_vectors(kk / np.linalg.norm(kk), vv / np.linalg.norm(vv), ks, vs)
+        return float(risk(*ov, 0.1, G2, 0.0, 400, 10))
 
     n, h = 2 * (m - 1), 1e-4
     E = np.eye(n) * h
-    H = np.array([[(f(E[i] + E[j]) - f(E[i] - E[j]) - f(-E[i] + E[j]) + f(-E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
+    H = np.array([[(f(E[i] + E[j]) - f(E[i] - E[j]) - f(-E[i] + E[j]) + f(-E[i] - E[j])) / (4 * h * h) for j in range(n)]
+                  for i in range(n)])
     ev = np.sort(np.linalg.eigvalsh(H))
     ref = np.sort(np.r_[p.core, np.repeat(p.block, 2)])
     assert np.max(np.abs(ev - ref)) < 1e-3 * max(1, np.max(np.abs(ref)))

@@ -21,7 +21,8 @@ def test_import_contracts():
 
 @pytest.mark.parametrize("layer", ["dynamics", "routes", "model", "landscape"])
 def test_no_sympy_or_symbolic_import_in_numeric_layers(layer):
-    pat = re.compile(r"^\s*(import sympy|from sympy|from \.\.symbolic|from slr_verify\.symbolic|import slr_verify\.symbolic)", re.M)
+    pat = re.compile(r"^\s*(import sympy|from sympy|from \.\.symbolic|from slr_verify\.symbolic|import slr_verify\.symbolic)",
+                     re.M)
     bad = [str(p.relative_to(ROOT)) for p in (PKG / layer).rglob("*.py") if pat.search(p.read_text())]
     assert not bad
 

@@ -1,7 +1,8 @@
 """Proposition 3 (best linear predictor).
 
 References: SymPy (the full 3L x 3L normal equations built from the model's law by the Gaussian
-engine, with every cross-token moment, and solved for explicit L; the uniform form and its limit), and exact hand-checkable special cases (L = 1 and a constant J0 give eps^2).
+engine, with every cross-token moment, and solved for explicit L; the uniform form and its limit),
+and exact hand-checkable special cases (L = 1 and a constant J0 give eps^2).
 The Monte Carlo least-squares check lives in test_montecarlo.py.
 """
 import math

@@ -172,9 +172,11 @@ def test_manifold_risk_lemma6_and_oracle_formula(kappa, nu):
     d, L, lam, gamma, eps = 400, 10, 0.1, GAMMA, 0.1
     c = lam * math.sqrt(d / 2)
     ref = (eps**2 + gamma**2 + (L - 1) * zeta_quad(lam, 0.0)
-           + gamma**2 * (zeta_quad(lam * gamma, c * kappa) - 2 * nu * special.erf(c * kappa / math.sqrt(1 + 2 * lam**2 * gamma**2))))
+           + gamma**2 * (zeta_quad(lam * gamma, c * kappa)
+                         - 2 * nu * special.erf(c * kappa / math.sqrt(1 + 2 * lam**2 * gamma**2))))
     est = mc.mc_risk_overlaps(kappa, nu, 0.0, 0.0, 0.0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, n=400_000, seed=51)
-    print(f"Lemma 6 at ({kappa}, {nu}): MC {est.estimate:.6g} +- {est.standard_error:.2g}, formula {ref:.6g}, z={zscore(*est, ref):.2f}")
+    print(f"Lemma 6 at ({kappa}, {nu}): MC {est.estimate:.6g} +- {est.standard_error:.2g}, formula {ref:.6g}, "
+          f"z={zscore(*est, ref):.2f}")
     assert abs(zscore(*est, ref)) < Z_TOL
 
 

@@ -12,7 +12,6 @@ test command executes them; they skip cleanly where those packages are missing.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

@@ -62,7 +62,8 @@ def test_zeta_at_g_zero_is_erf_squared(t):
     assert z == 0 if t == 0 else rel(z, ref) < 1e-35
 
 
-@pytest.mark.parametrize("t,g", [(0.7, 0.2), pytest.param(3.0, 1.5, marks=pytest.mark.slow), (1e3, 1e3), pytest.param(12.0, 1e-3, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("t,g", [(0.7, 0.2), pytest.param(3.0, 1.5, marks=pytest.mark.slow), (1e3, 1e3),
+                                 pytest.param(12.0, 1e-3, marks=pytest.mark.slow)])
 def test_zeta_is_even(t, g):
     assert rel(quad_zeta(-t, g, dps=20), quad_zeta(t, g, dps=20)) < 1e-19
 
@@ -81,7 +82,8 @@ def test_zeta_tends_to_one_and_stays_below(t, g):
         assert rel(1 - z, ref) < 1e-20
 
 
-@pytest.mark.parametrize("t,g", [(0.4, 0.3), pytest.param(1.7, 1.2, marks=pytest.mark.slow), pytest.param(-0.9, 2.0, marks=pytest.mark.slow), (2.0, 0.05)])
+@pytest.mark.parametrize("t,g", [(0.4, 0.3), pytest.param(1.7, 1.2, marks=pytest.mark.slow),
+                                 pytest.param(-0.9, 2.0, marks=pytest.mark.slow), (2.0, 0.05)])
 def test_zeta_derivative_identity(t, g):
     # `docs/MATH.md` §4: d/dt zeta_g(t) = 2/sqrt(1+2g^2) erf(t / sqrt((1+2g^2)(1+4g^2))) erf'(t / sqrt(1+2g^2)),
     # checked against a central difference of the quadrature (mpmath.diff with an explicit step).
@@ -131,7 +133,8 @@ def lemma6(kappa, nu, lam, gamma, eps, d, L):
         quad_zeta(a, lam * gamma, dps=40) - 2 * nu * mpmath.erf(a / mpmath.sqrt(1 + 2 * lam**2 * gamma**2))))
 
 
-@pytest.mark.parametrize("kappa,nu", [(0.0, 0.0), pytest.param(0.5, -0.3, marks=pytest.mark.slow), (-0.9, 0.99), pytest.param(1.0, -1.0, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("kappa,nu", [(0.0, 0.0), pytest.param(0.5, -0.3, marks=pytest.mark.slow), (-0.9, 0.99),
+                                      pytest.param(1.0, -1.0, marks=pytest.mark.slow)])
 def test_manifold_risk_matches_lemma6_and_quad_risk(kappa, nu):
     with mpmath.workdps(40):
         ref = lemma6(kappa, nu, **MODEL)

@@ -111,7 +111,8 @@ def test_cli_unknown_id_exits_2(capsys):
 
 
 def test_json_and_markdown_reports():
-    out = subprocess.run([sys.executable, "-m", "slr_verify", "check", "--json", "--quiet", "--fast", "--only", "lemma-6", "zeta"],
+    out = subprocess.run([sys.executable, "-m", "slr_verify", "check", "--json", "--quiet", "--fast", "--only", "lemma-6",
+                          "zeta"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     claims = json.loads(out.stdout)["claims"]

@@ -150,7 +150,8 @@ def test_oracle_risk_against_section5_at_80_digits(pr):
 
 @pytest.mark.parametrize(
     "lam,gamma,d,L",
-    [(0.1, 0.7071, 400, 1), (0.05, 0.7071, 1e4, 1), (1e-2, 0.5, 1e8, 1), (1e-3, 0.7071, 1e12, 1), (1e-3, 0.7071, 1e12, 10), (0.9, 0.7071, 400, 10)],
+    [(0.1, 0.7071, 400, 1), (0.05, 0.7071, 1e4, 1), (1e-2, 0.5, 1e8, 1), (1e-3, 0.7071, 1e12, 1), (1e-3, 0.7071, 1e12, 10),
+     (0.9, 0.7071, 400, 10)],
 )
 def test_bayes_gap_full_relative_accuracy(lam, gamma, d, L):
     """Corollary 2's gap against mpmath (`docs/MATH.md` §6 form gamma^2 E erfc^2 + (L-1) zeta_lam(0)),

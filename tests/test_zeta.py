@@ -143,7 +143,8 @@ def test_zetac_is_complement_where_no_cancellation():
     np.testing.assert_allclose(special.zetac(t, g), rhs, rtol=2e-15)
 
 
-@pytest.mark.parametrize("bad", [{"t": np.nan, "g": 1.0}, {"t": 1.0, "g": -1.0}, {"t": np.inf, "g": 1.0}, {"t": 1.0, "g": np.nan}])
+@pytest.mark.parametrize("bad", [{"t": np.nan, "g": 1.0}, {"t": 1.0, "g": -1.0}, {"t": np.inf, "g": 1.0},
+                                 {"t": 1.0, "g": np.nan}])
 def test_invalid_input(bad):
     with pytest.raises(ValueError, match="t|g"):
         slr_verify.zeta(**bad)

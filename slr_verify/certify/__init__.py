@@ -14,5 +14,6 @@ from .manifold import Certificate, stationary_points_on_M
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .window import WindowEnclosure, oracle_window
 
-__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point", "off_M_family_minimality",
+__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point",
+           "off_M_family_minimality",
            "oracle_window", "WindowEnclosure"]

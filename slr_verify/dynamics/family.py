@@ -124,7 +124,8 @@ def _tangent_basis(x):
 
 
 def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
-    """By finite differences (an independent route for :func:`slr_verify.landscape.classify`): the Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
+    """By finite differences (an independent route for :func:`slr_verify.landscape.classify`): the
+    Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
     S^{m-1} x S^{m-1} (central differences of Theorem 1's risk in the chart
     (a, b) -> (P(k + a.Tk), P(v + b.Tv))), and the eigenvalues of the Jacobian of one full-dimensional
     PGD step (finite differences of ``pgd``, the same chart). Returns a dict with both, the
@@ -177,4 +178,5 @@ def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6,
     rest = hev[~flat]
     kind = "minimum" if rest.min() > 0 else "maximum" if rest.max() < 0 else "saddle"
     return {"hessian_eigenvalues": hev, "jacobian_eigenvalues": jev, "predicted_jacobian": np.sort(1 - alpha * hev),
-            "kind": kind, "n_flat": int(flat.sum()), "n_negative": int(np.sum(rest < 0)), "unstable_directions": int(np.sum(jev > 1 + 1e-6))}
+            "kind": kind, "n_flat": int(flat.sum()), "n_negative": int(np.sum(rest < 0)),
+            "unstable_directions": int(np.sum(jev > 1 + 1e-6))}

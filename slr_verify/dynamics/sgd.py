@@ -92,7 +92,8 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
             Xb = np.empty((runs, m, batch, a["L"], d))
             Yb = np.empty((runs, m, batch))
             for r in range(runs):
-                X, _, Y = sample_slr(Ks[r], Vs[r], gamma=a["gamma"], eps=a["eps"], L=a["L"], n=m * batch, seed=int(seeds[r, t // block]))
+                X, _, Y = sample_slr(Ks[r], Vs[r], gamma=a["gamma"], eps=a["eps"], L=a["L"], n=m * batch,
+                                     seed=int(seeds[r, t // block]))
                 Xb[r], Yb[r] = X.reshape(m, batch, a["L"], d), Y.reshape(m, batch)
         gk, gv = batch_gradient(K, Vv, Xb[:, j], Yb[:, j], lams[t])
         K, Vv = sphere_step(K, gk, alpha_), sphere_step(Vv, gv, alpha_)

@@ -26,7 +26,6 @@ regression (:mod:`slr_verify.model.multilocation`'s law, drawn in JAX).
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 

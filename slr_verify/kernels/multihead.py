@@ -10,7 +10,6 @@ r"""Float64 kernels of the multi-head risk (`docs/MATH.md` §15), generated from
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -19,7 +18,7 @@ import sympy as sp
 from ..model import validation as VAL
 from ..model.multilocation import validate_heads
 from ..symbolic import multihead as SM
-from ..symbolic.risk import PARAMS, S
+from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
 
 __all__ = ["functional_kernels", "functional_kernels_mp", "gram_of", "risk_from_gram", "risk_gradient_kernel",
@@ -50,7 +49,8 @@ def risk_from_gram(Gm, H, K, *, lam, gamma, eps, d, L, kernels=None):
     functionals (``kernels``: the float64 ones by default, or :func:`functional_kernels_mp` with
     mpmath numbers in ``Gm`` and the parameters)."""
     f = functional_kernels() if kernels is None else kernels
-    names = [f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)] + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)]
+    names = ([f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)]
+             + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)])
     index = {x: i for i, x in enumerate(names)}
     g = lambda x, y: Gm[index[x]][index[y]]
     return SM.risk_from_overlaps(H, K, g, f, lam=lam, gamma=gamma, eps=eps, L=L, shift=(d / 2) ** 0.5)

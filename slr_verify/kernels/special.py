@@ -39,8 +39,8 @@ evaluations of D, each used where it keeps full relative accuracy:
       \quad J = \int_a^1 \frac{e^{-c(x^2-a^2)}}{1+x^2}\,dx,
 
   a positive integrand; back in the variable x, J is integrated by a *fixed* (non-adaptive)
-  105-node double-exponential rule on :math:`[a, \min(1, \sqrt{a^2 + 64/c})]`; ``log_zetac`` returns the logarithm so that the value
-  survives when it underflows float64.
+  105-node double-exponential rule on :math:`[a, \min(1, \sqrt{a^2 + 64/c})]`; ``log_zetac`` returns the
+  logarithm so that the value survives when it underflows float64.
 
 The mpmath versions (``zeta_mp``, ``zetac_mp``) evaluate the same closed form at any precision.
 """
@@ -230,7 +230,8 @@ def log_zetac(t, g):
 
 
 def alpha_of(g):
-    r""":math:`\alpha = \sqrt{1 + 2g^2}`, the scale in :math:`\mathbb E\operatorname{erf}(t+gZ) = \operatorname{erf}(t/\alpha)`."""
+    r""":math:`\alpha = \sqrt{1 + 2g^2}`, the scale in
+    :math:`\mathbb E\operatorname{erf}(t+gZ) = \operatorname{erf}(t/\alpha)`."""
     return np.sqrt(1.0 + 2.0 * np.asarray(g, dtype=float) ** 2)
 
 

@@ -6,5 +6,6 @@ from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
 from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points
 from .window import MECHANISMS, Window, global_minimum, mechanism_values, oracle_window, phase_diagram
 
-__all__ = ["basin_rates", "label_ends", "sample_basins", "global_minimum", "oracle_window", "phase_diagram", "Window", "MECHANISMS", "mechanism_values", "StationaryPoint", "stationary_points", "canonical", "classify", "refine", "SYMMETRIES", "realise", "orbit_dimension",
-           "partials", "riemannian_spectrum"]
+__all__ = ["basin_rates", "label_ends", "sample_basins", "global_minimum", "oracle_window", "phase_diagram", "Window",
+           "MECHANISMS", "mechanism_values", "StationaryPoint", "stationary_points", "canonical", "classify", "refine",
+           "SYMMETRIES", "realise", "orbit_dimension", "partials", "riemannian_spectrum"]

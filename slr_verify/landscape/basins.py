@@ -40,7 +40,8 @@ def label_ends(ends, converged, points, match=1e-3):
     if ends.ndim != 2 or ends.shape[0] != 5:
         raise ValueError(f"ends must have shape (5, runs) (kappa, nu, theta, eta, rho), got {ends.shape}")
     if converged.shape != (ends.shape[1],) or converged.dtype != bool:
-        raise ValueError(f"converged must be a boolean array of shape ({ends.shape[1]},), got {converged.dtype} {converged.shape}")
+        raise ValueError(f"converged must be a boolean array of shape ({ends.shape[1]},), "
+                         f"got {converged.dtype} {converged.shape}")
     if not np.all(np.isfinite(ends)):
         raise ValueError("ends must be finite")
     if not match > 0:

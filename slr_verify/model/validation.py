@@ -16,7 +16,6 @@ is positive semidefinite and its rank is at most d.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 

@@ -474,7 +474,7 @@ def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
     r = mpmath.sqrt(d / 2)
     g2 = gamma * gamma
     c, s = lam * r * kappa, lam * gamma
-    c_bb, c_be, c_ee = g2 * (1 - rho * rho), g2 * (nu - rho * eta), g2 * (1 - eta * eta)
+    c_bb, c_be = g2 * (1 - rho * rho), g2 * (nu - rho * eta)
     lin = (L - 1) * m0
     two_over_sqrt_pi = 2 / mpmath.sqrt(mpmath.pi)
     features = _erf_features(c, s)

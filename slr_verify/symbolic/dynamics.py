@@ -193,5 +193,6 @@ def pgd_identities() -> dict:
         "reduced map = section 9 formula (kappa)": sp.simplify(red[0] - spec[0]) == 0,
         "reduced map = section 9 formula (nu)": sp.simplify(red[1] - spec[1]) == 0,
         "reduced numerators / norms = reduced map": all(
-            sp.simplify(n / sp.sqrt(q) - r) == 0 for n, q, r in zip(reduced_map_numerators()[:2], reduced_map_numerators()[2:], red)),
+            sp.simplify(n / sp.sqrt(q) - r) == 0
+            for n, q, r in zip(reduced_map_numerators()[:2], reduced_map_numerators()[2:], red)),
     }

@@ -24,7 +24,8 @@ import sympy as sp
 from .fixed_points import off_M_family
 from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian, theorem1_risk
 
-__all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian", "family_hessian", "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
+__all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian", "family_hessian",
+           "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
 
 #: the parameters of the mechanism functions (eps cancels in both)
 LAM_PARAMS = (S.lam, S.gamma, S.d, S.L)
@@ -59,7 +60,8 @@ def chain_rule(do, d2o, g, h):
     M = sp.zeros(m, m)
     for p in range(m):
         for q in range(m):
-            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q] for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
+            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q]
+                          for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
                 g[i] * d2o[i][p][q] for i in range(5) if d2o[i][p][q] != 0)
     return grad, M
 

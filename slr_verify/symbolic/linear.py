@@ -27,8 +27,8 @@ import sympy as sp
 from .gaussian import GaussianVector
 from .risk import S
 
-__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr", "nonneg_form_identity", "linear_risk_uniform", "normal_equations",
-           "solve_full_system"]
+__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr",
+           "nonneg_form_identity", "linear_risk_uniform", "normal_equations", "solve_full_system"]
 
 p = sp.IndexedBase("p", real=True)
 l = sp.Idx("l")

@@ -30,7 +30,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from .gaussian import ERF, ERF2, ONE, GaussianVector
-from .zeta import erf_mean, zeta, zeta_at_zero, zetac
+from .zeta import zeta, zeta_at_zero, zetac
 
 __all__ = [
     "S",
@@ -149,7 +149,8 @@ def manifold_point() -> dict:
 
 
 def oracle_risk_spec() -> sp.Expr:
-    r"""`docs/MATH.md` §5, as printed: :math:`\varepsilon^2 + \gamma^2[1 - 2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1+2\lambda^2\gamma^2})
+    r"""`docs/MATH.md` §5, as printed:
+    :math:`\varepsilon^2 + \gamma^2[1 - 2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1+2\lambda^2\gamma^2})
     + \zeta_{\lambda\gamma}(\lambda\sqrt{d/2})] + (L-1)\zeta_\lambda(0)`."""
     lam, gamma, d, L = S.lam, S.gamma, S.d, S.L
     A = lam * sp.sqrt(d / 2)
