@@ -9,13 +9,12 @@ when a committed file differs.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import sympy as sp
 
+from .dynamics.cli import write_atomic
 from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
@@ -134,17 +133,6 @@ def load(path):
     return {k: eval(v["srepr"], ns) for k, v in data["formulas"].items()}  # srepr is SymPy's own repr
 
 
-def _write_atomic(path: Path, text: str):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    os.replace(tmp, path)
-
-
 #: the project's derivations folder (next to the package in a source checkout)
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "derivations" / "generated"
 
@@ -169,7 +157,8 @@ def main(names=None, out=None, check=False, stream=sys.stderr) -> int:
                 if not path.exists() or path.read_text() != text:
                     stale.append(str(path))
             else:
-                _write_atomic(path, text)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, lambda fh, text=text: fh.write(text.encode()))
                 print(f"wrote {path}", file=stream)
     if check:
         for p in stale:

@@ -25,7 +25,7 @@ from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.sampling import STREAM_TRAIN, generators
 from ..model.settings import FIGURES, decreasing
-from .sgd import sphere_step
+from .sgd import batches_per_block, sphere_step
 from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
 
 __all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
@@ -168,7 +168,7 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     rec = record_steps(a["steps"], a["every"])
     want = set(int(r) for r in rec)
-    block = max(1, min(1000, (64 << 20) // (8 * runs * batch * a["L"] * (d + 1))))
+    block = batches_per_block(runs, batch, a["L"], d)
     grams = []
     Xb = Yb = None
     for t in progress_range(a["steps"] + 1, progress, "multihead sgd"):

@@ -19,6 +19,7 @@ from .trajectory import (
     progress_range,
     record_steps,
     risk_at_records,
+    trajectory_from_records,
 )
 
 __all__ = ["pgd", "overlap_pgd", "reduced_pgd"]
@@ -255,9 +256,4 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
             Y = C @ X  # (runs, 2, d): the unnormalised k_{t+1}, v_{t+1}
             Y /= np.sqrt(_vecdot(Y, Y))[..., None]  # P(x) = x / |x|
             X[:, :2] = Y
-    arr = np.stack(out)  # (records, 5, runs)
-    if not batched:
-        arr = arr[..., 0]
-    ov = [arr[:, i] for i in range(5)]
-    risk = risk_at_records(lams[rec], ov, a["gamma"], a["eps"], d, a["L"])
-    return Trajectory(rec, *ov, risk, lams[rec], dict(a, lam=lam, dtype=str(dtype), runner="full"))
+    return trajectory_from_records(out, batched, rec, lams, a, d, dict(a, lam=lam, dtype=str(dtype), runner="full"))

@@ -21,9 +21,9 @@ from scipy import special as sc
 from ..model import validation as V
 from ..model.overlaps import Overlaps
 from ..model.sampling import sample_slr
-from .trajectory import Trajectory, check_run_args, lam_schedule, progress_range, record_steps, risk_at_records
+from .trajectory import check_run_args, lam_schedule, progress_range, record_steps, trajectory_from_records
 
-__all__ = ["sgd", "batch_gradient", "sphere_step"]
+__all__ = ["sgd", "batch_gradient", "sphere_step", "batches_per_block"]
 
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 
@@ -45,6 +45,12 @@ def batch_gradient(k, v, X, Y, lam):
 BLOCK_BYTES = 64 << 20
 
 
+def batches_per_block(runs, batch, L, d):
+    """Batches drawn at once per run: at most 1000, and a block of samples for every run fits in
+    :data:`BLOCK_BYTES`."""
+    return max(1, min(1000, BLOCK_BYTES // (8 * runs * batch * int(L) * (d + 1))))
+
+
 def sphere_step(x, g, alpha):
     """One projected normalised step of Definition 1: P(x - alpha (I - x x^T) g), P(y) = y / |y|
     (rows of x, g are the runs)."""
@@ -55,7 +61,7 @@ def sphere_step(x, g, alpha):
 def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, block=None, progress=None):
     """Projected SGD (Definition 1 with the batch gradient) from (k0, v0); shapes (d,) or
     (runs, d) (each run its own k*, v* and its own sample stream). ``lam`` a number or a callable
-    t -> lam_t. Returns a :class:`Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)
+    t -> lam_t. Returns a :class:`~.trajectory.Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)
     at the recorded iterates."""
     vecs = [V.unit_vectors(n, x) for n, x in (("k0", k0), ("v0", v0), ("k_star", k_star), ("v_star", v_star))]
     if len({x.shape[-1] for x in vecs}) != 1:
@@ -65,7 +71,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
     batch = int(V.integer_at_least("batch", batch, 1))
     runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
     if block is None:  # batches per block, so that a block of samples for every run fits in BLOCK_BYTES
-        block = max(1, min(1000, BLOCK_BYTES // (8 * runs_ * batch * int(a["L"]) * (d + 1))))
+        block = batches_per_block(runs_, batch, a["L"], d)
     block = int(V.integer_at_least("block", block, 1))
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
@@ -97,9 +103,4 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
                 Xb[r], Yb[r] = X.reshape(m, batch, a["L"], d), Y.reshape(m, batch)
         gk, gv = batch_gradient(K, Vv, Xb[:, j], Yb[:, j], lams[t])
         K, Vv = sphere_step(K, gk, alpha_), sphere_step(Vv, gv, alpha_)
-    arr = np.stack(out)
-    if not batched:
-        arr = arr[..., 0]
-    ov = [arr[:, i] for i in range(5)]
-    risk = risk_at_records(lams[rec], ov, a["gamma"], a["eps"], d, a["L"])
-    return Trajectory(rec, *ov, risk, lams[rec], dict(a, lam=lam, batch=batch, seed=int(seed), runner="sgd"))
+    return trajectory_from_records(out, batched, rec, lams, a, d, dict(a, lam=lam, batch=batch, seed=int(seed), runner="sgd"))
