@@ -14,6 +14,7 @@ from slr_verify.kernels import generated as G
 from slr_verify.kernels import steps as PK
 from slr_verify.model.overlaps import Overlaps
 from slr_verify.model.sampling import draw_problem, sample_slr
+from slr_verify.model.settings import FIGURES
 
 P = dict(lam=0.1, gamma=float(np.sqrt(0.5)), d=400, L=10)
 
@@ -138,7 +139,7 @@ def test_sgd_short_run_reduces_risk_and_validates():
     k = 0.6 * ks + 0.8 * w / np.linalg.norm(w, axis=-1, keepdims=True)
     v = 0.5 * vs + v
     v /= np.linalg.norm(v, axis=-1, keepdims=True)
-    tr = sgd(k, v, ks, vs, lam=lambda t: 2 / (1 + 1e-4 * t), gamma=float(np.sqrt(0.5)), eps=0.1, L=10, alpha=1e-3,
+    tr = sgd(k, v, ks, vs, lam=FIGURES["5"].lam, gamma=float(np.sqrt(0.5)), eps=0.1, L=10, alpha=1e-3,
              steps=1000, batch=5, seed=0, every=500, block=500)
     assert tr.risk.shape == (3, 3)
     assert np.all(tr.risk[-1] < 0.5 * tr.risk[0])
