@@ -25,13 +25,10 @@ from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.sampling import STREAM_TRAIN, generators
 from ..model.settings import FIGURES, decreasing
-from .sgd import batches_per_block, sphere_step
+from .sgd import batches_per_block, loss_weights, sphere_step
 from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
 
 __all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
-
-_TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
-
 
 #: Figure 9's schedule (``docs/MATH.md`` section 15): Figure 5's lam_t = 2/(1 + 1e-4 t), constant after t = 25k
 figure9_lam = decreasing(FIGURES["5"].lam0, until=25_000)
@@ -144,9 +141,7 @@ def batch_gradient_heads(Kh, Vh, X, Y, lam):
     b = np.einsum("rbld,rhd->rblh", X, Vh)
     e = sc.erf(lam * a)
     r = Y - np.einsum("rblh,rblh->rb", e, b)
-    B = X.shape[1]
-    wk = (-2.0 / B) * r[:, :, None, None] * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * a) ** 2) * b
-    wv = (-2.0 / B) * r[:, :, None, None] * e
+    wk, wv = loss_weights(r[:, :, None, None], a, b, e, lam, X.shape[1])
     return np.einsum("rblh,rbld->rhd", wk, X), np.einsum("rblh,rbld->rhd", wv, X)
 
 

@@ -23,9 +23,19 @@ from ..model.overlaps import Overlaps
 from ..model.sampling import sample_slr
 from .trajectory import check_run_args, lam_schedule, progress_range, record_steps, trajectory_from_records
 
-__all__ = ["sgd", "batch_gradient", "sphere_step", "batches_per_block"]
+__all__ = ["sgd", "batch_gradient", "loss_weights", "sphere_step", "batches_per_block"]
 
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
+
+
+def loss_weights(r, s, u, e, lam, B):
+    r"""The token weights of the batch gradient: with residuals ``r`` = Y_b - T(X_b) (broadcast to the
+    tokens), s = X^T k, u = X^T v, e = erf(lam s) and batch size B,
+    :math:`w_k = -\frac2B r\,\lambda\operatorname{erf}'(\lambda s)\,u`, :math:`w_v = -\frac2B r\,e`, so that
+    grad_k = sum w_k X and grad_v = sum w_v X (the module's formulas; one head or several)."""
+    wk = (-2.0 / B) * r * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * s) ** 2) * u
+    wv = (-2.0 / B) * r * e
+    return wk, wv
 
 
 def batch_gradient(k, v, X, Y, lam):
@@ -35,9 +45,7 @@ def batch_gradient(k, v, X, Y, lam):
     u = np.einsum("...bld,...d->...bl", X, v)
     e = sc.erf(lam * s)
     r = Y - np.sum(e * u, axis=-1)  # (..., B)
-    B = X.shape[-3]
-    wk = (-2.0 / B) * r[..., None] * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * s) ** 2) * u
-    wv = (-2.0 / B) * r[..., None] * e
+    wk, wv = loss_weights(r[..., None], s, u, e, lam, X.shape[-3])
     return np.einsum("...bl,...bld->...d", wk, X), np.einsum("...bl,...bld->...d", wv, X)
 
 
