@@ -69,27 +69,9 @@ def test_riemannian_hessian_against_finite_differences(points_01):
 def test_saddle_hessian_against_finite_differences(points_01):
     """A point off M with k_perp, v_perp spanning a line: same comparison, negative eigenvalues included."""
     p = [q for q in points_01 if q.kind == "saddle" and not q.name][0]
-    kc, vc, ks, vs = np.array(LS.realise(p.overlaps).tolist(), dtype=float)[[2, 3, 0, 1]]
-    from slr_verify.kernels import generated as G
-    from slr_verify.model.overlaps import Overlaps
-
-    m = 6
-    emb = lambda x: np.r_[x, np.zeros(m - 4)]
-    k, v, ks, vs = emb(kc), emb(vc), emb(ks), emb(vs)
-    T = lambda x: np.linalg.qr(np.column_stack([x, np.eye(m)]))[0][:, 1:m].T
-    Tk, Tv = T(k), T(v)
-    risk = G.risk_kernel()
-
-    def f(z):
-        kk, vv = k + z[:m - 1] @ Tk, v + z[m - 1:] @ Tv
-        ov = Overlaps.from_vectors(kk / np.linalg.norm(kk), vv / np.linalg.norm(vv), ks, vs)
-        return float(risk(*ov, 0.1, G2, 0.0, 400, 10))
-
-    n, h = 2 * (m - 1), 1e-4
-    E = np.eye(n) * h
-    H = np.array([[(f(E[i] + E[j]) - f(E[i] - E[j]) - f(-E[i] + E[j]) + f(-E[i] - E[j])) / (4 * h * h) for j in range(n)]
-                  for i in range(n)])
-    ev = np.sort(np.linalg.eigvalsh(H))
+    X = np.array(LS.realise(p.overlaps).tolist(), dtype=float)  # rows k*, v*, k, v in R^4
+    k, v, ks, vs = (np.r_[x, 0.0, 0.0] for x in X[[2, 3, 0, 1]])  # in R^6
+    ev = family.finite_difference_hessian(k, v, ks, vs, lam=0.1, **FIG4B)
     ref = np.sort(np.r_[p.core, np.repeat(p.block, 2)])
     assert np.max(np.abs(ev - ref)) < 1e-3 * max(1, np.max(np.abs(ref)))
 

@@ -37,7 +37,7 @@ from ..model.overlaps import Overlaps
 from .convergence import tangent_gradient_norms
 from .sgd import sphere_step
 
-__all__ = ["find_stationary_points_off_M", "finite_difference_spectrum", "theta_star"]
+__all__ = ["find_stationary_points_off_M", "finite_difference_hessian", "finite_difference_spectrum", "theta_star"]
 
 def theta_star(lam, gamma, d, eta=1):
     r"""theta* of the family k = eta v*: the root of R_theta(0, 0, theta, eta, 0) = 0, in closed form
@@ -123,22 +123,27 @@ def _tangent_basis(x):
     return q[:, 1:m].T
 
 
-def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
-    """By finite differences (an independent route for :func:`slr_verify.landscape.classify`): the
-    Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
-    S^{m-1} x S^{m-1} (central differences of Theorem 1's risk in the chart
-    (a, b) -> (P(k + a.Tk), P(v + b.Tv))), and the eigenvalues of the Jacobian of one full-dimensional
-    PGD step (finite differences of ``pgd``, the same chart). Returns a dict with both, the
-    predicted 1 - alpha h, and the kind ("minimum", "saddle", "maximum")."""
-    k, v, ks, vs = _frame(theta, eta, m)
+def _chart(k, v):
+    """The retraction chart z -> (P(k + z[:m-1] Tk), P(v + z[m-1:] Tv)) at (k, v) in R^m, and (Tk, Tv)."""
+    m = len(k)
     Tk, Tv = _tangent_basis(k), _tangent_basis(v)
-    n = 2 * (m - 1)
-    risk = G.risk_kernel()
 
     def point(z):
         kk = k + z[: m - 1] @ Tk
         vv = v + z[m - 1:] @ Tv
         return kk / np.linalg.norm(kk), vv / np.linalg.norm(vv)
+
+    return point, Tk, Tv
+
+
+def finite_difference_hessian(k, v, ks, vs, *, lam, gamma, d, L, h=1e-4):
+    """Eigenvalues (ascending) of the Riemannian Hessian of R at unit vectors (k, v) of R^m (with k*, v*
+    in R^m, the risk of dimension d) on S^{m-1} x S^{m-1}: central differences of Theorem 1's risk
+    in the retraction chart (a, b) -> (P(k + a.Tk), P(v + b.Tv)), step ``h``. At a stationary point
+    this is the Riemannian Hessian; R^6 represents every direction of R^d by symmetry."""
+    point, _, _ = _chart(k, v)
+    n = 2 * (len(k) - 1)
+    risk = G.risk_kernel()
 
     def f(z):
         kk, vv = point(z)
@@ -153,7 +158,19 @@ def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6,
                 H[i, i] = (f(ei) - 2 * f0 + f(-ei)) / h**2
             else:
                 H[i, j] = H[j, i] = (f(ei + ej) - f(ei - ej) - f(-ei + ej) + f(-ei - ej)) / (4 * h**2)
-    hev = np.linalg.eigvalsh(H)
+    return np.linalg.eigvalsh(H)
+
+
+def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
+    """By finite differences (an independent route for :func:`slr_verify.landscape.classify`): the
+    Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
+    S^{m-1} x S^{m-1} (:func:`finite_difference_hessian`), and the eigenvalues of the Jacobian of one
+    full-dimensional PGD step (finite differences of ``pgd``, the same chart). Returns a dict with
+    both, the predicted 1 - alpha h, and the kind ("minimum", "saddle", "maximum")."""
+    k, v, ks, vs = _frame(theta, eta, m)
+    point, Tk, Tv = _chart(k, v)
+    n = 2 * (m - 1)
+    hev = finite_difference_hessian(k, v, ks, vs, lam=lam, gamma=gamma, d=d, L=L, h=h)
 
     # PGD step in R^m with the risk of dimension d: the full runner takes d from the vectors, so
     # do the step here with Theorem 1's gradient at dimension d (chain rule through the overlaps)
