@@ -13,8 +13,10 @@ PKG = ROOT / "slr_verify"
 
 
 def test_import_contracts():
-    out = subprocess.run(["lint-imports", "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)
+    # the console script of this interpreter's environment (it need not be on PATH)
+    cmd = [sys.executable, "-c",
+           "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"]
+    out = subprocess.run([*cmd, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout
 
