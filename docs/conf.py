@@ -51,7 +51,7 @@ html_static_path: list[str] = []
 # sources, so that a docstring reads the same in ``help()`` and on the page:
 #   * a bar outside a literal would open a substitution reference: it is escaped;
 #   * a heading underlined shorter than its title is lengthened to the title.
-import re  # noqa: E402
+import re
 
 _LITERAL = re.compile(r"(``.+?``|`[^`]+`)")
 _UNDERLINE = re.compile(r"^\s*([-=~^])\1{2,}\s*$")
