@@ -12,9 +12,8 @@ from slr_verify.certify.manifold import ball
 from slr_verify.kernels.arb import generate_arb
 from slr_verify.kernels.certified import manifold_gradient_arb, manifold_sign_system_arb
 from slr_verify.kernels.steps import reduced_map_kernels
-from slr_verify.symbolic.risk import S
 
-G4B = dict(gamma=0.5**0.5, d=400, L=10)
+from paper import G4B
 
 
 def test_ball_kernels_enclose_the_float64_gradient():
@@ -49,17 +48,6 @@ def test_ball_printer_keeps_rationals_exact_and_powers_of_balls_around_zero():
         generate_arb((x,), [sp.Float(0.1) * x])
 
 
-def test_proposition9_certified_for_all_lam():
-    """The Done-when setting: gamma^2 = 1/2, d = 400, L = 10, every lam in [0.01, 1]."""
-    c = stationary_points_on_M((0.01, 1.0), eps=0.0, **G4B)
-    assert c.proved and c.failure is None
-    assert len(c.boxes) == 5
-    for (kl, kh), (nl, nh) in c.boxes:
-        inside = [p for p in [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)] if kl <= p[0] <= kh and nl <= p[1] <= nh]
-        assert len(inside) == 1
-    assert c.seconds < 120
-
-
 def test_certificate_agrees_with_a_float_scan():
     """Independent: on a fine float grid the projected gradient is small only near the five points
     (at lam <= 0.1: for larger lam the factor P of g_kappa falls to 1e-20 near |kappa| = 1 and a
@@ -88,25 +76,6 @@ def test_invalid_interval():
         stationary_points_on_M((1.0, 0.5), **G4B)
     with pytest.raises(ValueError, match="d must be"):
         stationary_points_on_M((0.1, 0.5), gamma=0.7, d=1, L=10)
-
-
-def test_proposition10_certificates():
-    from slr_verify.certify import alpha_attract, alpha_diffeo, hessian_signs
-    from slr_verify.dynamics import fixed_points as F
-
-    p = dict(lam=0.1, **G4B)
-    assert hessian_signs((0.01, 1.0), **G4B)["proved"]
-    lo, hi = alpha_attract(**p)
-    ref, _ = F.alpha_attract(**p)  # float64 route
-    assert lo <= ref <= hi and hi - lo < 1e-12
-    a_num = F.alpha_max_diffeo(**p, n=81)
-    res = alpha_diffeo(alpha_numeric=a_num, **p)
-    assert res["ratio"] >= 0.9 and res["alpha_upper"] is not None
-    assert res["alpha_certified"] <= a_num <= res["alpha_upper"]
-    # independent float64 checks on both sides of the bracket
-    k, n = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
-    assert F.det_jacobian(k, n, alpha=res["alpha_certified"], **p).min() > 0
-    assert F.det_jacobian(0.0, 0.0, alpha=res["alpha_upper"], **p) < 0
 
 
 def test_alpha_certificate_refuses_a_wrong_guess():

@@ -15,7 +15,7 @@ from slr_verify.kernels import steps as PK
 from slr_verify.model.overlaps import Overlaps
 from slr_verify.model.sampling import draw_problem, sample_slr
 
-P = dict(lam=0.1, gamma=float(np.sqrt(0.5)), d=400, L=10)
+from paper import P4B as P
 
 
 def test_monomial_gradient_matches_closed_form_kernel():

@@ -13,7 +13,7 @@ PKG = ROOT / "slr_verify"
 
 
 def test_import_contracts():
-    out = subprocess.run(["lint-imports", "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
+    out = subprocess.run([str(pathlib.Path(sys.executable).parent / "lint-imports"), "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout
@@ -29,7 +29,7 @@ def test_no_sympy_or_symbolic_import_in_numeric_layers(layer):
 def test_identities_checked_under_python_O():
     """The claims check identities with code, not ``assert``: under -O a mutation-free run still
     gathers and evaluates the symbolic evidence (a skipped assert would leave no evidence)."""
-    code = ("from slr_verify.claims import Context, get; ev = get('lemma-4').check(Context('fast')); "
+    code = ("from slr_verify.claims import get; c = get('lemma-4'); ev = c.check(c.context('fast')); "
             "sym = [e for e in ev if e.tier == 'proved (symbolic)']; "
             "assert len(sym) == 2 and all(e.size['identities'] > 0 for e in sym); "
             "import sys; sys.exit(0 if all(e.holds for e in sym) else 3)")

@@ -48,27 +48,10 @@ def as_mp(ov, pr):
 
 
 # ----------------------------------------------------------------- symbolic proofs
-def test_oracle_specialisation_is_spec5():
-    assert sp.simplify(R.theorem1_risk().subs(R.oracle_point()) - R.oracle_risk_spec()) == 0
-
-
-def test_manifold_specialisation_is_lemma6():
-    assert sp.simplify(R.theorem1_risk().subs(R.manifold_point()) - R.lemma6_spec()) == 0
-
-
 def test_bayes_gap_complement_form():
     lhs = R.bayes_gap_expr().replace(zetac, lambda t, g: zetac(t, g).rewrite(zeta)).rewrite(sp.asin)
     rhs = (R.oracle_risk_spec() - R.S.eps**2).rewrite(sp.asin)
     assert sp.simplify(lhs - rhs) == 0
-
-
-@pytest.mark.parametrize("L", [1, 2, 3, 4])
-def test_risk_does_not_depend_on_law_of_J0(L):
-    """R_j (conditional on J0 = j, summed token pair by token pair) is the same for every j,
-    and equals Theorem 1 at that L; so sum_j p_j R_j = R for every law p (reference section 2)."""
-    Rt = R.theorem1_risk().subs(R.S.L, L)
-    for j in range(L):
-        assert sp.simplify(R.risk_given_location(j, L) - Rt) == 0
 
 
 def test_lemma4_prerequisite_gradient_vanishes_off_M_directions():

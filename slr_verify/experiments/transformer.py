@@ -218,7 +218,7 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
         import jax
         import jax.numpy as jnp
     except ImportError as exc:  # pragma: no cover - exercised without the extra
-        raise ImportError("the Transformer experiment needs JAX: pip install 'slr-verify[jax]'") from exc
+        raise ImportError("the Transformer experiment needs JAX, a core dependency: reinstall slr-verify") from exc
     if isinstance(heads, bool) or not isinstance(heads, (int, np.integer)) or heads < 1:
         raise ValueError(f"heads must be an integer >= 1, got {heads!r}")
     base = paper_settings(int(heads))

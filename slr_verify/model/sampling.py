@@ -19,7 +19,7 @@ import numpy as np
 from . import validation as V
 from .overlaps import Overlaps
 
-__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "seed_int", "generators", "law", "instance",
+__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "seed_int", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
            "initial_overlaps", "initial_overlaps_exact", "int_at_least", "sample_full", "scalar",
            "count_at_least"]
@@ -30,6 +30,7 @@ BLOCK = 1 << 15
 STREAM_FULL = 0
 STREAM_PROJ = 1
 STREAM_TRAIN = 2
+STREAM_TILTED = 3  # importance-sampling draws of the Bayes and softmax routes (reference section 18)
 
 
 def count_at_least(name, value, minimum) -> int:

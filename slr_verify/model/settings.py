@@ -65,9 +65,28 @@ class Setting:
         """The model parameters at step t (lam = lam_t)."""
         return Params(lam=self.lam_at(t), gamma=self.gamma, eps=self.eps, d=self.d, L=self.L)
 
+    @property
+    def model_text(self) -> str:
+        """The model's parameters as text: ``gamma^2 = 1/2, d = 400, L = 10`` (eps when nonzero)."""
+        g2 = "1/2" if self.gamma2 == 0.5 else f"{self.gamma2:g}"
+        eps = f", eps = {self.eps:g}" if self.eps else ""
+        return f"gamma^2 = {g2}{eps}, d = {self.d}, L = {self.L}"
+
+    @property
+    def text(self) -> str:
+        """The whole setting as text, for the domains of the claims (never retyped by hand)."""
+        batch = f", SGD batch {self.batch}" if self.batch else ""
+        return (f"Figure {self.figure}: {self.model_text}, lam = {self.lam_text}, alpha = {self.alpha:g}{batch}, "
+                f"{_count(self.steps)} steps, {self.init} init")
+
     def describe(self) -> dict:
         return dict(figure=self.figure, init=self.init, d=self.d, L=self.L, gamma2=self.gamma2, lam=self.lam_text,
                     alpha=self.alpha, steps=self.steps, runs=self.runs, eps=self.eps, batch=self.batch)
+
+
+def _count(n) -> str:
+    """120000 -> '120k'."""
+    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
 
 
 #: Section 5 and Appendix E: 30 repetitions each, k*, v*, k0, v0 drawn at random.
