@@ -7,6 +7,7 @@ experiments; they are mocked here all the same, so a docs environment needs neit
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -51,8 +52,6 @@ html_static_path: list[str] = []
 # sources, so that a docstring reads the same in ``help()`` and on the page:
 #   * a bar outside a literal would open a substitution reference: it is escaped;
 #   * a heading underlined shorter than its title is lengthened to the title.
-import re
-
 _LITERAL = re.compile(r"(``.+?``|`[^`]+`)")
 _UNDERLINE = re.compile(r"^\s*([-=~^])\1{2,}\s*$")
 

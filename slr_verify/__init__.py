@@ -16,23 +16,25 @@ Layers (imports go one way, top to bottom):
 """
 __version__ = "0.1.0"
 
-from .kernels import api as _api  # noqa: E402
-from .kernels.api import (  # noqa: E402
-    bayes_gap,
-    linear_risk,
-    log_bayes_gap,
-    manifold_risk,
-    oracle_risk,
-    risk,
-    risk_gradient,
-    zeta,
-)
-from .kernels.multihead import multihead_risk  # noqa: E402
-from .routes import mc_risk, mc_risk_overlaps, quad_bayes_gap, quad_risk, quad_risk_gradient, quad_zeta  # noqa: E402
-from .routes import bayes_excess, bayes_risk, softmax_excess, softmax_risk  # noqa: E402
 from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
+from .kernels import api as _api  # noqa: E402
+from .kernels.api import *  # noqa: E402, F403 (the validated numeric API, listed once in kernels.api.__all__)
+from .kernels.multihead import multihead_risk  # noqa: E402
+from .routes import (  # noqa: E402  # noqa: E402
+    bayes_excess,
+    bayes_risk,
+    mc_risk,
+    mc_risk_overlaps,
+    quad_bayes_gap,
+    quad_risk,
+    quad_risk_gradient,
+    quad_zeta,
+    softmax_excess,
+    softmax_risk,
+)
 
-__all__ = list(_api.__all__) + [
+__all__ = [
+    *_api.__all__,
     "multihead_risk",
     "mc_risk",
     "mc_risk_overlaps",

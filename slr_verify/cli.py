@@ -66,12 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--allow-pending", action="store_true", help="a pending claim does not make the exit code 1")
     check.add_argument("--quiet", action="store_true", help="no progress on stderr")
     check.set_defaults(func=_check)
-    from .dynamics.cli import add_pgd_parser
     from .derive import add_derive_parser
-
-    from .sweep.cli import add_sweep_parser
-
+    from .dynamics.cli import add_pgd_parser
     from .experiments.cli import add_experiment_parser
+    from .sweep.cli import add_sweep_parser
 
     add_pgd_parser(sub)
     add_experiment_parser(sub)

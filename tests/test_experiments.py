@@ -1,4 +1,4 @@
-"""The trained Transformer layer (reference section 15; Figures 8 and 10), in JAX.
+"""The trained Transformer layer (`docs/MATH.md` §15; Figures 8 and 10), in JAX.
 
 References: the law of multiple-location regression (Y has mean 0 and variance
 K gamma^2 + eps^2; Monte Carlo with 4.5 standard errors); a structural identity (with W_q = 0 at
@@ -8,10 +8,10 @@ reported outcome for the full run (slow marker).
 """
 import json
 import math
-import numpy as np
-import pytest
 
 import jax  # noqa: F401  (a core dependency)
+import numpy as np
+import pytest
 
 from slr_verify.experiments import quick_settings, transformer_layer  # noqa: E402
 from slr_verify.experiments.transformer import _build, _check_settings, paper_settings  # noqa: E402
@@ -40,13 +40,14 @@ def test_rank_one_is_structural(quick_run):
 
 
 def test_jax_sampler_law():
-    import jax
-
     s = _check_settings(2, 1, 1, 0, dict(paper_settings(2)))
     _, _, vsample = _build(s)
     rng = np.random.default_rng(0)
-    ks = rng.normal(size=(1, 2, 80)); ks /= np.linalg.norm(ks, axis=2, keepdims=True)
-    vs = rng.normal(size=(1, 2, 80)); vs -= np.sum(vs * ks, 2, keepdims=True) * ks; vs /= np.linalg.norm(vs, axis=2, keepdims=True)
+    ks = rng.normal(size=(1, 2, 80))
+    ks /= np.linalg.norm(ks, axis=2, keepdims=True)
+    vs = rng.normal(size=(1, 2, 80))
+    vs -= np.sum(vs * ks, 2, keepdims=True) * ks
+    vs /= np.linalg.norm(vs, axis=2, keepdims=True)
     fixed = {"k_star": ks.astype(np.float32), "v_star": vs.astype(np.float32), "register": np.zeros((1, 80), np.float32)}
     X, Y = vsample(jax.random.split(jax.random.PRNGKey(1), 1), fixed, 20000)
     Y = np.asarray(Y[0], float)

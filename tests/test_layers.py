@@ -13,15 +13,18 @@ PKG = ROOT / "slr_verify"
 
 
 def test_import_contracts():
-    out = subprocess.run([str(pathlib.Path(sys.executable).parent / "lint-imports"), "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)
+    # the console script of this interpreter's environment (it need not be on PATH)
+    cmd = [sys.executable, "-c",
+           "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"]
+    out = subprocess.run([*cmd, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout
 
 
 @pytest.mark.parametrize("layer", ["dynamics", "routes", "model", "landscape"])
 def test_no_sympy_or_symbolic_import_in_numeric_layers(layer):
-    pat = re.compile(r"^\s*(import sympy|from sympy|from \.\.symbolic|from slr_verify\.symbolic|import slr_verify\.symbolic)", re.M)
+    pat = re.compile(r"^\s*(import sympy|from sympy|from \.\.symbolic|from slr_verify\.symbolic|import slr_verify\.symbolic)",
+                     re.M)
     bad = [str(p.relative_to(ROOT)) for p in (PKG / layer).rglob("*.py") if pat.search(p.read_text())]
     assert not bad
 

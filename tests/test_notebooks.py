@@ -10,7 +10,6 @@ anew), two thirds of the default run's budget: they run in ``tox -e notebooks`` 
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

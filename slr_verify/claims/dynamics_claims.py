@@ -8,7 +8,6 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ..kernels import api
 from ..certify import (
     alpha_attract,
     alpha_diffeo,
@@ -17,15 +16,16 @@ from ..certify import (
     off_M_family_point,
     stationary_points_on_M,
 )
+from ..dynamics import family
 from ..dynamics import fixed_points as F
-from ..dynamics import offM
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd, pgd, reduced_pgd
+from ..kernels import api
+from ..model.intervals import clopper_pearson
 from ..model.sampling import draw_problem, initial_overlaps
 from ..model.settings import FIGURES
 from ..symbolic import dynamics as sdyn
 from ..symbolic import fixed_points as sfix
-from ..model.intervals import clopper_pearson
 from .base import claim
 from .landscape_claims import figure7a_saddle
 from .vocabulary import Counterexample, Identities, Measured, Proof, Rate
@@ -379,7 +379,7 @@ def off_M_stationary(ctx, seed=0):
     tr = overlap_pgd(ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps)
     ends = np.stack(_ends(tr), axis=1)
     off = tr.distance_to_M[-1] > 0.1
-    pts = offM.find_stationary_points_off_M(ends[off], lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    pts = family.find_stationary_points_off_M(ends[off], lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     fam = [q for q in pts if "refined" in q]
     if not fam:
         return [
@@ -395,9 +395,9 @@ def off_M_stationary(ctx, seed=0):
         ]
     rf = fam[0]["refined"]
     th, et = float(rf["theta"]), float(rf["eta"])
-    c = offM.classify(th, et, alpha=S.alpha, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    c = family.finite_difference_spectrum(th, et, alpha=S.alpha, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     jac_err = float(np.max(np.abs(c["jacobian_eigenvalues"] - c["predicted_jacobian"])))
-    theta_cf = float(offM.theta_star_closed_form(S.lam0, S.gamma, S.d, S.L)) * np.sign(th)
+    theta_cf = float(family.theta_star(S.lam0, S.gamma, S.d)) * np.sign(th)
     risk_here = api.risk(0, 0, th, et, 0, lam=S.lam0, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
     details = {
         "theta_50_digits": mpmath.nstr(rf["theta"], 30),

@@ -2,8 +2,8 @@
 
 The claims are the decorated checks of the modules imported below (definition order). A check
 that raises is a failed check with the error recorded; nothing is silently pending; a claim whose
-optional extra is missing is reported as ``not run``. :func:`run_claims` runs them in parallel
-processes (one per core by default), longest first.
+optional extra is missing is reported as ``not run``. :func:`run_claims` runs them in this process or in
+parallel worker processes (``slr-verify check``: one per core), longest first.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The model's parameters (lam, gamma, eps, d, L), validated in one place (reference section 1-2).
+"""The model's parameters (lam, gamma, eps, d, L), validated in one place (`docs/MATH.md` §1-2).
 
 * lam > 0     the inverse temperature of the erf attention (paper, Section 2);
 * gamma > 0   the noise scale of the relevant token;

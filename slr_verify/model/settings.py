@@ -1,4 +1,4 @@
-"""The paper's experiment settings (Section 5 and Appendix E; reference section 11), defined once.
+"""The paper's experiment settings (Section 5 and Appendix E; `docs/MATH.md` §11), defined once.
 
 Each :class:`Setting` carries the initialisation (``"sphere"`` or ``"M"``), d, L, gamma^2, the
 inverse-temperature schedule (constant, or lam_t = lam0 / (1 + 1e-4 t)), the step size alpha, the
@@ -18,16 +18,21 @@ DECAY = 1e-4
 
 
 class decreasing:
-    """lam_t = lam0 / (1 + 1e-4 t), the schedule of Figures 4a and 5 (a picklable callable)."""
+    """lam_t = lam0 / (1 + 1e-4 t), the schedule of Figures 4a and 5 (a picklable callable); with
+    ``until``, lam_t stays at its value at t = until afterwards (Figure 9: until = 25k)."""
 
-    def __init__(self, lam0):
+    def __init__(self, lam0, until=None):
         self.lam0 = float(lam0)
+        self.until = None if until is None else int(until)
 
     def __call__(self, t):
+        if self.until is not None:
+            t = min(t, self.until)
         return self.lam0 / (1.0 + DECAY * t)
 
     def __repr__(self):
-        return f"{self.lam0:g}/(1+1e-4 t)"
+        t = "t" if self.until is None else f"min(t, {self.until})"
+        return f"{self.lam0:g}/(1+1e-4 {t})"
 
 
 @dataclass(frozen=True)

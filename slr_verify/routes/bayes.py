@@ -30,7 +30,8 @@ the tilt never pushes D_m's mean below 0, where p_m saturates); the balance-heur
 choices is (L - 1) M(theta) / sum_m exp(-theta D_m), M(theta) = exp(-theta mu + theta^2 (1 + gamma^2)/2).
 
 The Gaussian algebra (score, h, B, the tilt) is typed here from the definitions (this route imports no formula
-layer) and derived by SymPy in :mod:`slr_verify.symbolic.bayes`; tests/test_bayes.py compares the two. Seeding, blocks and chunking are those of :mod:`slr_verify.routes.montecarlo`.
+layer) and derived by SymPy in :mod:`slr_verify.symbolic.bayes`; tests/test_bayes.py compares the two. Seeding, blocks and
+chunking are those of :mod:`slr_verify.routes.montecarlo`.
 """
 from __future__ import annotations
 

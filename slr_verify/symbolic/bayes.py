@@ -102,7 +102,8 @@ def bound_identities() -> dict:
     moment = [sp.integrate(y**k * _normal(y, 0, v_h), (y, -sp.oo, sp.oo), conds="none") for k in (1, 2)]
     second = 2 * moment[1] - 2 * moment[0] ** 2  # E(y1 - y2)^2 for independent copies
     return {
-        "a + b - 2 sqrt(a b) = (sqrt(a) - sqrt(b))^2": sp.expand((sp.sqrt(a) - sp.sqrt(b)) ** 2 - (a + b - 2 * sp.sqrt(a * b))) == 0,
+        "a + b - 2 sqrt(a b) = (sqrt(a) - sqrt(b))^2":
+            sp.expand((sp.sqrt(a) - sp.sqrt(b)) ** 2 - (a + b - 2 * sp.sqrt(a * b))) == 0,
         "E_h[(w_l - w_m)^2] = 4 gamma^2 / (1 + gamma^2)": sp.simplify(second - 4 * gamma**2 / (1 + gamma**2)) == 0,
     }
 
