@@ -73,10 +73,30 @@ def flip_sign(tr):
     return tr.kappa * s, tr.nu * s
 
 
-def plot_runs(tr, excess, *, title, excess_label, floor=1e-300):
+#: where a run is at the last logged step, with the colour its trajectory is drawn in
+GROUPS = (("near +-(k*, v*)", "C0"), ("near k = +-v*", "C3"), ("elsewhere", "0.45"))
+
+
+def horizon_groups(tr, tol=0.05):
+    """Per run, the index in :data:`GROUPS` of where it is at the last logged step T (a snapshot,
+    not an end point: a run may still be moving): near the oracle +-(k*, v*) (kappa_T > 0.9,
+    nu_T > 0.99 after folding, as in :func:`summary`), near the stationary point k = +-v*
+    off M (|kappa_T|, |nu_T|, |rho_T| < tol, |eta_T| > 1 - tol; reference section 13), or elsewhere."""
+    kappa, nu = flip_sign(tr)
+    oracle = (kappa[-1] > 0.9) & (nu[-1] > 0.99)
+    at_v = ((np.abs(tr.kappa[-1]) < tol) & (np.abs(tr.nu[-1]) < tol) & (np.abs(tr.rho[-1]) < tol)
+            & (np.abs(tr.eta[-1]) > 1 - tol))
+    return np.where(oracle, 0, np.where(at_v, 1, 2))
+
+
+def plot_runs(tr, excess, *, title, excess_label, floor=1e-300, groups=None):
     """Four panels against the step: kappa_t, nu_t (sign-folded), distance to M (log axis, exact
     zeros clipped at ``floor``), excess risk (symmetric-log axis: it can be negative, the oracle
-    is not always the minimiser); every run faint, the median over runs bold."""
+    is not always the minimiser); every run faint, the median over runs bold.
+
+    With ``groups`` (per run, an index in :data:`GROUPS`, e.g. from :func:`horizon_groups`) the
+    runs are coloured by group and each group has its own median and count: runs that split
+    between end points are not summarised by one median that lies between them."""
     kappa, nu = flip_sign(tr)
     panels = [
         (kappa, r"$\kappa_t = k_t^\top k^\star$ (sign-folded)", "linear", "C0"),
@@ -85,14 +105,24 @@ def plot_runs(tr, excess, *, title, excess_label, floor=1e-300):
         (excess, excess_label, "symlog", "C3"),
     ]
     runs = np.shape(kappa)[1]
+    T = int(np.asarray(tr.step)[-1])
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
     for ax, (y, label, yscale, c) in zip(axes, panels):
         y = np.asarray(y, dtype=float)
         if yscale == "log":
             y = np.maximum(y, floor)
-        ax.plot(tr.step, y, color=c, alpha=0.25, lw=0.7)
-        ax.plot([], [], color=c, alpha=0.4, lw=0.7, label=f"{runs} runs")
-        ax.plot(tr.step, np.median(y, axis=1), color=c, lw=2.2, label="median")
+        if groups is None:
+            ax.plot(tr.step, y, color=c, alpha=0.25, lw=0.7)
+            ax.plot([], [], color=c, alpha=0.4, lw=0.7, label=f"{runs} runs")
+            ax.plot(tr.step, np.median(y, axis=1), color=c, lw=2.2, label="median")
+        else:
+            for g, (name, gc) in enumerate(GROUPS):
+                sel = np.asarray(groups) == g
+                if not sel.any():
+                    continue
+                ax.plot(tr.step, y[:, sel], color=gc, alpha=0.3, lw=0.7)
+                ax.plot(tr.step, np.median(y[:, sel], axis=1), color=gc, lw=2.2,
+                        label=f"{name} at $t={T:,}$: {sel.sum()} of {runs} (median bold)")
         if yscale == "symlog":
             ax.set_yscale("symlog", linthresh=1e-8)
             ax.axhline(0, color="k", lw=0.6)
@@ -102,7 +132,8 @@ def plot_runs(tr, excess, *, title, excess_label, floor=1e-300):
         ax.ticklabel_format(axis="x", style="sci", scilimits=(3, 3))
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
-        ax.legend(loc="best", fontsize=8)
+        if groups is None or ax is axes[0]:
+            ax.legend(loc="best", fontsize=8 if groups is None else 7)
     axes[0].set_ylim(-1.05, 1.05)
     axes[1].set_ylim(-1.05, 1.05)
     fig.suptitle(title, y=1.02)
@@ -119,8 +150,10 @@ def summary(tr, excess):
     for r in range(np.shape(kappa)[1]):
         print(f"{r:4d} {kappa[-1, r]:8.4f} {nu[-1, r]:8.4f} {th[r]:8.4f} {et[r]:8.4f} {tr.rho[-1, r]:8.4f} "
               f"{tr.distance_to_M[-1, r]:9.2e} {excess[-1, r]:10.2e}")
-    near = (kappa[-1] > 0.9) & (nu[-1] > 0.99)
+    groups = horizon_groups(tr)
+    near, at_v = groups == 0, groups == 1
     print(f"near +-(k*, v*) at the end (kappa_T > 0.9, nu_T > 0.99 after folding): {near.sum()} of {near.size} runs")
+    print(f"near k = +-v* at the end (|kappa_T|, |nu_T|, |rho_T| < 0.05, |eta_T| > 0.95): {at_v.sum()} of {at_v.size} runs")
     print(f"off M at the end (distance > 1e-3): {(tr.distance_to_M[-1] > 1e-3).sum()}; "
           f"below the oracle risk at lam_T (excess < 0): {(excess[-1] < 0).sum()}")
 
@@ -129,7 +162,8 @@ def figure(fig, seed=0):
     """Figures 4a, 4b, 7a, 7b in one place: draw the runs of the setting
     ``slr_verify.model.settings.FIGURES[fig]`` (k*, v*, k0, v0 per run, seeded), run PGD (the
     d-free five-overlap runner from a sphere initialisation, the full-dimensional runner from M),
-    plot the four panels, save ``fig<fig>.png`` and print the per-run summary. Returns
+    plot the four panels (runs coloured by where they are at the last step, :func:`horizon_groups`),
+    save ``fig<fig>.png`` and print the per-run summary. Returns
     (trajectory, excess risk over the oracle at the same lam)."""
     from slr_verify import oracle_risk
     from slr_verify.dynamics import overlap_pgd, pgd
@@ -151,8 +185,8 @@ def figure(fig, seed=0):
     where = r"$\mathcal{M}$" if S.init == "M" else "the sphere"
     title = (rf"Figure {fig} (paper): init on {where}, $d={S.d}$, $L={S.L}$, $\gamma^2={S.gamma2}$, "
              rf"$\lambda_t={S.lam_text}$, $\alpha={S.alpha:g}$ ({mode_text(runs, steps)})")
-    save(plot_runs(tr, excess, title=title, excess_label=r"$R_{\lambda_t}(k_t,v_t) - R_{\lambda_t}(k^\star,v^\star)$"),
-         f"fig{fig}")
+    save(plot_runs(tr, excess, title=title, excess_label=r"$R_{\lambda_t}(k_t,v_t) - R_{\lambda_t}(k^\star,v^\star)$",
+                   groups=horizon_groups(tr)), f"fig{fig}")
     summary(tr, excess)
     print(f"max distance to M over the run: {tr.distance_to_M.max():.2e}; min excess risk: {excess.min():.2e}")
     return tr, excess
