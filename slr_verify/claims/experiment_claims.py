@@ -17,6 +17,7 @@ import sympy as sp
 from ..dynamics.multihead import FIGURE9, figure9
 from ..kernels import multihead as KM
 from ..kernels import special
+from ..model.intervals import clopper_pearson
 from ..model.multilocation import random_heads, random_locations
 from ..routes.multilocation import mc_multihead_risk, quad_head_pair
 from ..symbolic import multihead as SM
@@ -251,19 +252,25 @@ def rank_one(ctx, seed=1):
     "figure-10",
     where="Appendix E.3, Figure 10",
     statement="with two heads (output matrix W_O) on two locations the layer reaches a low excess risk (below K gamma^2/10) "
-    "with only partial recovery (no head with both alignments > 0.95), in every run",
+    "in every run, and recovery is partial: not every run ends with each location recovered by some head (both "
+    "alignments > 0.95); the runs split (recorded: 4 of 10 separate the locations at the paper's settings)",
     domain=lambda s: f"H = K = 2, r = 40, lr 2e-2, the rest as Figure 8; {s.runs} runs of {s.steps} steps",
     sizes=dict(runs=(1, 1, 10), steps=(3000, 10_000, 10_000)),
     heavy=True,
 )
 def figure10(ctx, seed=0):
-    """Figure 10: two heads, two locations: excess risk below a tenth of the null predictor's
-    (K gamma^2) in every run, and only partial recovery (no head with both alignments above 0.95
-    for any location)."""
+    """Figure 10: two heads, two locations. Every run: excess risk below a tenth of the null
+    predictor's (K gamma^2). 'Partial recovery' is existential (one converged-at-the-horizon run
+    that does not recover both locations shows it); the split of the runs (how many recover both
+    locations) is reported with its 95% interval. The paper's Figure 10 averages the runs; with
+    10 runs of 10k steps at seed 0, 4 separate the locations and 6 stay mixed (docs/figures.md)."""
     runs, steps = ctx.size.runs, ctx.size.steps
     r = _transformer(ctx, 2, runs, steps, seed)
     ex = r.excess_risk[-1]
     full = (r.align_k[-1] > 0.95) & (r.align_v[-1] > 0.95)  # (runs, H, K)
+    recovered = full.any(axis=1).all(axis=1)  # every location has a head with both alignments > 0.95
+    k = int(recovered.sum())
+    lo, hi = clopper_pearson(k, runs)
     return [
         EveryRun(
             "transformer_layer, 2 heads with W_O (JAX, float32)",
@@ -271,15 +278,18 @@ def figure10(ctx, seed=0):
             ex < r.null_excess_risk / 10,
             why="a run holds when excess < K gamma^2 / 10",
             details={"excess_risk": ex.tolist(), "null": r.null_excess_risk},
-            size={"runs": runs, "steps": steps},
+            size={"runs": runs, "steps": steps, "seed": seed},
         ),
-        EveryRun(
-            "transformer_layer, 2 heads with W_O",
-            "Figure 10's description: partial recovery",
-            ~full.any(axis=(1, 2)),
-            why="a run holds when no (head, location) has both alignments > 0.95",
-            details={"align_k": r.align_k[-1].tolist(), "align_v": r.align_v[-1].tolist()},
-            size={"runs": runs, "steps": steps},
+        Measured(
+            "transformer_layer, 2 heads with W_O: per run, does every location have a head with both alignments > 0.95?",
+            "Figure 10's description: partial recovery (some run does not recover every location)",
+            0.0 if k < runs else 1.0,
+            0.0,
+            "'partial' is refuted only if every run recovers every location",
+            unit="missing run without full recovery",
+            size={"runs": runs, "steps": steps, "seed": seed},
+            details={"runs_recovering_both_locations": {"count": k, "runs": runs, "ci95": [lo, hi]},
+                     "align_k": r.align_k[-1].tolist(), "align_v": r.align_v[-1].tolist()},
         ),
     ]
 
