@@ -78,8 +78,9 @@ class zeta(_Zeta):
         t, g = self.args
         if argindex == 1:
             return dzeta_dt(t, g)
-        if argindex == 2:
-            return g * sp.diff(dzeta_dt(t, g), t)
+        if argindex == 2:  # heat equation: d/dg = g d^2/dt^2 (t may be a number, e.g. zeta_lam(0))
+            tt = sp.Dummy("t")
+            return g * sp.diff(dzeta_dt(tt, g), tt).subs(tt, t)
         raise sp.ArgumentIndexError(self, argindex)
 
     def _eval_rewrite_as_asin(self, t, g, **kwargs):

@@ -1,0 +1,33 @@
+"""Kernels of the profile's trust-region subproblem (reference section 17), generated from
+:mod:`slr_verify.symbolic.profile`: the entries [c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]
+of (kappa, eta, r, lam, gamma, eps, d, L), and their partials in (kappa, eta, r, lam), in float64
+(NumPy, broadcast), mpmath and arb balls."""
+from __future__ import annotations
+
+from functools import lru_cache
+from types import SimpleNamespace
+
+from ..symbolic import profile as sprof
+from .arb import generate_arb
+from .codegen import generate, generate_mp
+
+__all__ = ["trs_kernels", "trs_partials_kernels", "NENTRIES"]
+
+#: the number of entries [c, a0, H (6), g (3)]
+NENTRIES = 11
+
+
+@lru_cache(maxsize=None)
+def trs_kernels():
+    """``f64``, ``mp``, ``arb``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries."""
+    ent = sprof.trs_entries()
+    args = sprof.TRS_ARGS
+    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=generate_arb(args, ent))
+
+
+@lru_cache(maxsize=None)
+def trs_partials_kernels():
+    """``f64``, ``arb``: the same arguments -> 44 partials (d/dkappa, d/deta, d/dr, d/dlam of the 11 entries)."""
+    der = sprof.trs_entry_partials()
+    args = sprof.TRS_ARGS
+    return SimpleNamespace(f64=generate(args, der), arb=generate_arb(args, der))
