@@ -4,20 +4,20 @@ of (kappa, eta, r, lam, gamma, eps, d, L), and their partials in (kappa, eta, r,
 (NumPy, broadcast), mpmath and arb balls."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 from ..symbolic import profile as sprof
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["trs_kernels", "trs_partials_kernels", "NENTRIES"]
+__all__ = ["NENTRIES", "trs_kernels", "trs_partials_kernels"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
 
 
-@lru_cache(maxsize=None)
+@cache
 def trs_kernels():
     """``f64``, ``mp``, ``arb``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries."""
     ent = sprof.trs_entries()
@@ -25,7 +25,7 @@ def trs_kernels():
     return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=generate_arb(args, ent))
 
 
-@lru_cache(maxsize=None)
+@cache
 def trs_partials_kernels():
     """``f64``, ``arb``: the same arguments -> 44 partials (d/dkappa, d/deta, d/dr, d/dlam of the 11 entries)."""
     der = sprof.trs_entry_partials()

@@ -27,10 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.profile import trs_kernels, trs_partials_kernels
-from ..model import validation as V
 from ..model.params import check_params
 
-__all__ = ["Profile", "profile", "profile_mp", "profile_gradient", "trs_matrices"]
+__all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices"]
 
 
 def _check_disk(kappa, eta, d):

@@ -38,8 +38,18 @@ from ..model.params import Params
 from .profile import profile, profile_gradient, profile_mp
 from .stationary import stationary_points
 
-__all__ = ["global_minimum", "minimise_profile", "GlobalMinimiser", "oracle_window", "phase_diagram", "Window", "EndPoints",
-           "mechanism_values", "MECHANISMS", "angle_chart"]
+__all__ = [
+    "MECHANISMS",
+    "EndPoints",
+    "GlobalMinimiser",
+    "Window",
+    "angle_chart",
+    "global_minimum",
+    "mechanism_values",
+    "minimise_profile",
+    "oracle_window",
+    "phase_diagram",
+]
 
 MECHANISMS = {
     "local": "the oracle stops being a local minimum (a curvature of the profile at k* crosses 0: a pitchfork)",
@@ -112,7 +122,7 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     cands = [c for c in cands if c[0] < orc - TIE_RTOL * abs(orc)]
     cands.append((orc, 0.0, 0.0))  # the oracle, always a candidate, and the winner of ties
     cands.sort()
-    r, a, b = cands[0]
+    _r, a, b = cands[0]
     is_oracle = a < _ORACLE_TOL and b < _ORACLE_TOL
     k, e = angle_chart(a, b)
     pr = profile(k, e, **kw)
@@ -221,7 +231,7 @@ def _end(lam_in, lam_out, kw, rtol):
         x = brentq(lambda lam: F(lam)[0], min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-15)
         return x, "crossing", {"competitor": g.overlaps, "at": lam_out}
     # it merges into k* at lam_in: the oracle stops being a local minimum
-    kappa, eta = angle_chart(a, b)
+    _kappa, eta = angle_chart(a, b)
     direction = 0 if eta >= np.sin(b) else 1
     C = lambda lam: _curvature(lam, direction, kw)
     ci, co = C(lam_in), C(lam_out)

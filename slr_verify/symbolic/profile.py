@@ -32,14 +32,14 @@ H acts as :math:`a_0` on :math:`e'` and g has no :math:`e'` component, so the tr
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 import sympy as sp
 
-from .risk import S, TAU, risk_parts, theorem1_risk
+from .risk import TAU, S, risk_parts, theorem1_risk
 
-__all__ = ["R_SYM", "X", "coefficients", "trs", "proofs", "TRS_ARGS", "trs_entries", "trs_entry_partials"]
+__all__ = ["R_SYM", "TRS_ARGS", "X", "coefficients", "proofs", "trs", "trs_entries", "trs_entry_partials"]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
 R_SYM = sp.Symbol("r", nonnegative=True)
@@ -49,7 +49,7 @@ X = sp.symbols("x1:5", real=True)
 TRS_ARGS = (S.kappa, S.eta, R_SYM, S.lam, S.gamma, S.eps, S.d, S.L)
 
 
-@lru_cache(maxsize=None)
+@cache
 def coefficients() -> SimpleNamespace:
     """c, a0, a_tt, a_tr, a_rr, p_theta, p_nu, p_rho (see the module's docstring) and the remainders
     of the two extractions (``rest_quad``, ``rest_lin``: both must be 0)."""
@@ -68,7 +68,7 @@ def coefficients() -> SimpleNamespace:
                            rest_quad=rest_quad, rest_lin=rest_lin)
 
 
-@lru_cache(maxsize=None)
+@cache
 def trs() -> SimpleNamespace:
     """H (3 x 3 on (k*, v*, e)), g (3), a0 (H on e') and c in (kappa, eta, r; lam, gamma, eps, d, L)."""
     co = coefficients()
@@ -95,7 +95,7 @@ def trs_entry_partials() -> list:
     return [sp.diff(e, s) for s in (S.kappa, S.eta, R_SYM, S.lam) for e in ent]
 
 
-@lru_cache(maxsize=None)
+@cache
 def proofs() -> dict:
     """SymPy proofs (each a bool) that the quadratic in v is Theorem 1 before |v| = 1 is used."""
     co = coefficients()
