@@ -31,3 +31,18 @@ def trs_partials_kernels():
     der = sprof.trs_entry_partials()
     args = sprof.TRS_ARGS
     return SimpleNamespace(f64=generate(args, der), arb=generate_arb(args, der))
+
+
+@cache
+def trs_second_partials_arb():
+    """arb: (kappa, eta, r, lam, gamma, eps, d, L) -> 33 second partials (d2/dkappa2, d2/dkappa deta,
+    d2/deta2 of the 11 entries)."""
+    return generate_arb(sprof.TRS_ARGS, sprof.trs_entry_second_partials())
+
+
+@cache
+def oracle_arb():
+    """arb: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam]."""
+    from ..symbolic.risk import PARAMS
+
+    return generate_arb(PARAMS, sprof.oracle_risk_and_slope())

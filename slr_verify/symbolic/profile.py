@@ -39,7 +39,8 @@ import sympy as sp
 
 from .risk import TAU, S, risk_parts, theorem1_risk
 
-__all__ = ["R_SYM", "TRS_ARGS", "X", "coefficients", "proofs", "trs", "trs_entries", "trs_entry_partials"]
+__all__ = ["R_SYM", "TRS_ARGS", "X", "coefficients", "oracle_risk_and_slope", "proofs", "trs", "trs_entries", "trs_entry_partials",
+           "trs_entry_second_partials"]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
 R_SYM = sp.Symbol("r", nonnegative=True)
@@ -93,6 +94,22 @@ def trs_entry_partials() -> list:
     the caller), flattened as [d/dkappa (11), d/deta (11), d/dr (11), d/dlam (11)]."""
     ent = trs_entries()
     return [sp.diff(e, s) for s in (S.kappa, S.eta, R_SYM, S.lam) for e in ent]
+
+
+def trs_entry_second_partials() -> list:
+    """The second partials of :func:`trs_entries` in (kappa, eta), flattened as [d2/dkappa2 (11),
+    d2/dkappa deta (11), d2/deta2 (11)] (the curvature along eta of the certificate's strip)."""
+    ent = trs_entries()
+    return [sp.diff(e, *pair) for pair in ((S.kappa, S.kappa), (S.kappa, S.eta), (S.eta, S.eta)) for e in ent]
+
+
+def oracle_risk_and_slope() -> list:
+    """[R(k*, v*), dR(k*, v*)/dlam] in (lam, gamma, eps, d, L), from the complement form of the oracle
+    risk (:func:`slr_verify.symbolic.risk.bayes_gap_expr`, every term >= 0)."""
+    from .risk import bayes_gap_expr
+
+    R = S.eps**2 + bayes_gap_expr()
+    return [R, sp.diff(R, S.lam)]
 
 
 @cache

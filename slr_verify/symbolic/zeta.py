@@ -110,7 +110,10 @@ class zetac(_Zeta):
 
     def fdiff(self, argindex=1):
         t, g = self.args
-        return sp.diff(self.rewrite(zeta), self.args[argindex - 1]) if argindex in (1, 2) else None
+        if argindex not in (1, 2):
+            raise sp.ArgumentIndexError(self, argindex)
+        tt, gg = sp.Dummy("t"), sp.Dummy("g")  # the arguments may be expressions, not symbols
+        return sp.diff(zetac(tt, gg).rewrite(zeta), (tt, gg)[argindex - 1]).subs({tt: t, gg: g}, simultaneous=True)
 
     def _eval_rewrite_as_zeta(self, t, g, **kwargs):
         return 1 - 2 * erf_mean(t, g) + zeta(t, g)
