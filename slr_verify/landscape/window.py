@@ -5,7 +5,7 @@ W(d, L, gamma, eps) = {lam : (k*, v*) is a global minimiser of R_lam on S^{d-1} 
 **Global minimum** (:func:`global_minimum`). min over S^{d-1} x S^{d-1} of R_lam is the minimum of the
 profile m_lam(kappa, eta) (:mod:`.profile`) over the quarter disk, a two-dimensional problem:
 a grid in the angle chart kappa = cos(b) cos(a), eta = cos(b) sin(a), r = sin(b) (a, b in [0, pi/2]),
-every grid local minimum refined by L-BFGS-B with the envelope-theorem gradient, the oracle
+every grid local minimum refined by a vectorised pattern search (:func:`_zoom`), the oracle
 (a = b = 0) always a candidate, and candidates that float64 cannot separate compared by the mpmath
 profile at 40 to 320 digits (the flat valley nu = 1 of reference section 17, where m - R(k*, v*) is
 1e-15 to 1e-44). No random starts.
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
-from scipy.optimize import brentq, minimize
+from scipy.optimize import brentq
 
 from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
 from ..model.params import Params
-from .profile import profile, profile_gradient, profile_mp
+from .profile import profile, profile_mp
 from .stationary import stationary_points
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "global_minimum",
     "mechanism_values",
     "minimise_profile",
+    "oracle_is_global",
     "oracle_window",
     "phase_diagram",
 ]
@@ -62,21 +63,35 @@ def angle_chart(a, b):
     return np.cos(b) * np.cos(a), np.cos(b) * np.sin(a)
 
 
-def _fun_grad(z, kw):
-    a, b = float(z[0]), float(z[1])
-    k, e = angle_chart(a, b)
-    p = profile(k, e, **kw)
-    mk, me, mr, _ = profile_gradient(k, e, p.x, **kw)
-    ca, sa, cb, sb = np.cos(a), np.sin(a), np.cos(b), np.sin(b)
-    ga = -mk * cb * sa + me * cb * ca
-    gb = -mk * sb * ca - me * sb * sa + mr * cb
-    return float(p.risk), np.array([float(ga), float(gb)])
+def _zoom(a, b, h, kw, h_min=1e-11, iters=400):
+    """Local minima of m from the seeds (a, b) (arrays) by a pattern search on the angle chart, all
+    seeds at once: a 5 x 5 stencil of spacing h around each seed (clipped to [0, pi/2]^2), the seed
+    moved to the stencil's best point, h divided by 3 when the best is the centre. Returns (m, a, b)."""
+    a, b = np.atleast_1d(np.asarray(a, dtype=float)).copy(), np.atleast_1d(np.asarray(b, dtype=float)).copy()
+    h = np.full(a.shape, float(h))
+    off = np.arange(-2, 3, dtype=float)
+    da, db = (x.ravel() for x in np.meshgrid(off, off, indexing="ij"))
+    m = profile(*angle_chart(a, b), **kw).risk
+    for _ in range(int(iters)):
+        if np.all(h < h_min):
+            break
+        A = np.clip(a[:, None] + h[:, None] * da, 0.0, np.pi / 2)
+        B = np.clip(b[:, None] + h[:, None] * db, 0.0, np.pi / 2)
+        M = profile(*angle_chart(A, B), **kw).risk
+        j = np.argmin(M, axis=1)
+        rows = np.arange(len(a))
+        better = M[rows, j] < m
+        a = np.where(better, A[rows, j], a)
+        b = np.where(better, B[rows, j], b)
+        m = np.where(better, M[rows, j], m)
+        h = np.where(better, h, h / 3)
+    return m, a, b
 
 
-def _local_min(a, b, kw):
-    res = minimize(_fun_grad, [a, b], args=(kw,), jac=True, method="L-BFGS-B", bounds=[(0.0, np.pi / 2)] * 2,
-                   options={"ftol": 1e-16, "gtol": 1e-13, "maxiter": 1000})
-    return float(res.fun), float(res.x[0]), float(res.x[1])
+def _local_min(a, b, kw, h=1e-2):
+    """The local minimum of m reached from (a, b) by :func:`_zoom`: (m, a, b)."""
+    m, a, b = _zoom([a], [b], h, kw)
+    return float(m[0]), float(a[0]), float(b[0])
 
 
 @dataclass
@@ -98,16 +113,31 @@ _ORACLE_TOL = 1e-6
 TIE_RTOL = 1e-12
 
 
+def _chart_grid(na, nb):
+    return np.meshgrid(np.linspace(0, np.pi / 2, na), np.linspace(0, np.pi / 2, nb), indexing="ij")
+
+
+def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
+    """Whether the oracle is the global minimiser of R_lam (float64, ties to ``TIE_RTOL`` go to the
+    oracle): False as soon as a grid point of the chart is below it, else :func:`minimise_profile`."""
+    kw = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    A, B = _chart_grid(*grid)
+    orc = float(profile(1.0, 0.0, **kw).risk)
+    if np.any(profile(*angle_chart(A, B), **kw).risk < orc - TIE_RTOL * abs(orc)):
+        return False
+    return minimise_profile(grid=grid, **kw).is_oracle
+
+
 def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> GlobalMinimiser:
     """The global minimiser of R_lam on S^{d-1} x S^{d-1} through the profile (see the module): the
-    ``seeds`` best grid local minima of m on a ``grid`` of the angle chart, each refined by L-BFGS-B,
+    ``seeds`` best grid local minima of m on a ``grid`` of the angle chart, refined together by :func:`_zoom`,
     and the oracle. A candidate within ``TIE_RTOL`` (relative) of the oracle's risk is a tie that
     float64 cannot break (the flat valley nu = 1, where m - R(k*, v*) is 1e-15 to 1e-44): the oracle
     is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     kw = p.kw()
     na, nb = (int(x) for x in grid)
-    A, B = np.meshgrid(np.linspace(0, np.pi / 2, na), np.linspace(0, np.pi / 2, nb), indexing="ij")
+    A, B = _chart_grid(na, nb)
     m = profile(*angle_chart(A, B), **kw).risk
     orc = float(profile(1.0, 0.0, **kw).risk)
     P = np.pad(m, 1, constant_values=np.inf)
@@ -118,8 +148,11 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
                 loc &= m <= P[1 + di:1 + di + na, 1 + dj:1 + dj + nb]
     loc &= m < orc - TIE_RTOL * abs(orc)  # grid points tied with the oracle: the valley's float noise
     best_seeds = sorted(zip(*np.nonzero(loc)), key=lambda ij: m[ij])[:int(seeds)]
-    cands = [_local_min(A[i, j], B[i, j], kw) for i, j in best_seeds]
-    cands = [c for c in cands if c[0] < orc - TIE_RTOL * abs(orc)]
+    cands = []
+    if best_seeds:
+        i, j = (np.array(x) for x in zip(*best_seeds))
+        ms, As, Bs = _zoom(A[i, j], B[i, j], np.pi / 2 / (na - 1), kw)
+        cands = [(float(x), float(y), float(z)) for x, y, z in zip(ms, As, Bs) if x < orc - TIE_RTOL * abs(orc)]
     cands.append((orc, 0.0, 0.0))  # the oracle, always a candidate, and the winner of ties
     cands.sort()
     _r, a, b = cands[0]
@@ -209,7 +242,7 @@ def _curvature(lam, direction, kw, dps=40, h=1e-12):
 def _end(lam_in, lam_out, kw, rtol):
     """Bisect the oracle's status between lam_in (oracle global) and lam_out (not), then resolve the end
     by the mechanism read off the minimiser just outside. Returns (end, mechanism, record)."""
-    is_orc = lambda lam: minimise_profile(lam=lam, **kw).is_oracle
+    is_orc = lambda lam: oracle_is_global(lam=lam, **kw)
     while abs(np.log(lam_out / lam_in)) > rtol:
         mid = float(np.sqrt(lam_in * lam_out))
         if is_orc(mid):
@@ -231,12 +264,13 @@ def _end(lam_in, lam_out, kw, rtol):
         x = brentq(lambda lam: F(lam)[0], min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-15)
         return x, "crossing", {"competitor": g.overlaps, "at": lam_out}
     # it merges into k* at lam_in: the oracle stops being a local minimum
-    _kappa, eta = angle_chart(a, b)
-    direction = 0 if eta >= np.sin(b) else 1
-    C = lambda lam: _curvature(lam, direction, kw)
-    ci, co = C(lam_in), C(lam_out)
-    if not ci > 0 > co:
-        raise RuntimeError(f"the oracle's curvature does not change sign in [{lam_in}, {lam_out}]: {ci}, {co}")
+    for direction in (0, 1):  # the direction whose curvature changes sign: towards v* or towards e
+        C = lambda lam, dr=direction: _curvature(lam, dr, kw)
+        ci, co = C(lam_in), C(lam_out)
+        if ci > 0 > co:
+            break
+    else:
+        raise RuntimeError(f"no curvature of the profile at k* changes sign in [{lam_in}, {lam_out}]")
     x = brentq(C, min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-13)
     return x, "local", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
 
@@ -258,7 +292,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-3, 1e1), grid=25, verif
     if int(grid) < 3:
         raise ValueError(f"grid must be >= 3, got {grid!r}")
     lams = np.geomspace(lo_r, hi_r, int(grid))
-    ok = np.array([minimise_profile(lam=lam, **kw).is_oracle for lam in lams])
+    ok = np.array([oracle_is_global(lam=lam, **kw) for lam in lams])
     if not ok.any():
         raise RuntimeError("the oracle is never the global minimum on the scanned range")
     idx = np.flatnonzero(ok)
