@@ -12,7 +12,7 @@ import pytest
 from scipy.optimize import brentq, minimize
 
 from slr_verify.kernels.generated import oracle_kernel, risk_kernel
-from slr_verify.landscape import profile as LP
+from slr_verify.landscape import trs as LP
 from slr_verify.landscape import window as LW
 from slr_verify.routes import quad_risk
 

@@ -1,7 +1,7 @@
 r"""Certified global minimisation of R_lam through the profile (reference sections 14 and 17).
 
 The profile m(a, b; lam) = min over unit v of R_lam(k, v) in the angle chart kappa = cos(b) cos(a),
-eta = cos(b) sin(a), r = sin(b), (a, b) in [0, pi/2]^2 (:mod:`slr_verify.landscape.profile`), carries the
+eta = cos(b) sin(a), r = sin(b), (a, b) in [0, pi/2]^2 (:mod:`slr_verify.landscape.trs`), carries the
 global minimum of R_lam on S^{d-1} x S^{d-1}. Two rigorous tools, both on arb balls from the generated
 TRS kernels (:mod:`slr_verify.kernels.profile`):
 
@@ -39,7 +39,7 @@ import numpy as np
 from flint import arb, arb_mat, ctx
 
 from ..kernels.profile import oracle_arb, trs_kernels, trs_partials_kernels, trs_second_partials_arb
-from ..landscape.profile import profile, profile_gradient
+from ..landscape.trs import profile, profile_gradient
 from ..landscape.window import angle_chart, minimise_profile
 from ..model.params import Params
 from ..symbolic import fixed_points as sfix
@@ -172,7 +172,7 @@ def _float_mu(ev, a, b, lam, rads):
     """The TRS multiplier at (a, b, lam), lowered below the smallest eigenvalue's variation over the box."""
     kappa, eta = angle_chart(a, b)
     p = profile(kappa, eta, lam=lam, **ev.kw)
-    from ..landscape.profile import trs_matrices
+    from ..landscape.trs import trs_matrices
 
     r = math.sqrt(max(0.0, 1 - kappa**2 - eta**2))
     _, H, _ = trs_matrices(kappa, eta, r, lam, ev.gamma, ev.eps, ev.d, ev.L)

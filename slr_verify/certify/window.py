@@ -73,7 +73,7 @@ def risk_at_arb(kappa, eta, x, *, lam, gamma, eps, d, L):
 
 def _witness(lam_out, gamma, eps, d, L):
     """A certified point with lower risk than the oracle at lam_out (or None): (R enclosure, oracle enclosure)."""
-    from ..landscape.profile import profile
+    from ..landscape.trs import profile
     from ..landscape.window import angle_chart
 
     g = minimise_profile(lam=lam_out, gamma=gamma, eps=eps, d=d, L=L)

@@ -3,7 +3,7 @@ the product of spheres and their Riemannian Hessians, the profile risk (referenc
 the oracle's window, and the basins of sphere-initialised PGD."""
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
 from .basins import basin_rates, label_ends, sample_basins
-from .profile import Profile, profile, profile_mp
+from .trs import Profile, profile, profile_mp
 from .window import MECHANISMS, GlobalMinimiser, Window, global_minimum, mechanism_values, minimise_profile, oracle_window, phase_diagram
 from .stationary import StationaryPoint, canonical, classify, refine, stationary_points, SYMMETRIES
 

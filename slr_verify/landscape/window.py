@@ -3,7 +3,7 @@ r"""The global minimiser of R_lam and the oracle's window (reference sections 13
 W(d, L, gamma, eps) = {lam : (k*, v*) is a global minimiser of R_lam on S^{d-1} x S^{d-1}}.
 
 **Global minimum** (:func:`global_minimum`). min over S^{d-1} x S^{d-1} of R_lam is the minimum of the
-profile m_lam(kappa, eta) (:mod:`.profile`) over the quarter disk, a two-dimensional problem:
+profile m_lam(kappa, eta) (:mod:`.trs`) over the quarter disk, a two-dimensional problem:
 a grid in the angle chart kappa = cos(b) cos(a), eta = cos(b) sin(a), r = sin(b) (a, b in [0, pi/2]),
 every grid local minimum refined by a vectorised pattern search (:func:`_zoom`), the oracle
 (a = b = 0) always a candidate, and candidates that float64 cannot separate compared by the mpmath
@@ -35,7 +35,7 @@ from scipy.optimize import brentq
 from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
 from ..model.params import Params
-from .profile import profile, profile_mp
+from .trs import profile, profile_mp
 from .stationary import stationary_points
 
 __all__ = [
