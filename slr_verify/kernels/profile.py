@@ -22,7 +22,8 @@ def trs_kernels():
     """``f64``, ``mp``, ``arb``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries."""
     ent = sprof.trs_entries()
     args = sprof.TRS_ARGS
-    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=generate_arb(args, ent))
+    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True),
+                           arb=generate_arb(args, [sprof.ball_form(e) for e in ent]))
 
 
 @cache
@@ -30,14 +31,14 @@ def trs_partials_kernels():
     """``f64``, ``arb``: the same arguments -> 44 partials (d/dkappa, d/deta, d/dr, d/dlam of the 11 entries)."""
     der = sprof.trs_entry_partials()
     args = sprof.TRS_ARGS
-    return SimpleNamespace(f64=generate(args, der), arb=generate_arb(args, der))
+    return SimpleNamespace(f64=generate(args, der), arb=generate_arb(args, [sprof.ball_form(e) for e in der]))
 
 
 @cache
 def trs_second_partials_arb():
     """arb: (kappa, eta, r, lam, gamma, eps, d, L) -> 33 second partials (d2/dkappa2, d2/dkappa deta,
     d2/deta2 of the 11 entries)."""
-    return generate_arb(sprof.TRS_ARGS, sprof.trs_entry_second_partials())
+    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_second_partials()])
 
 
 @cache

@@ -47,6 +47,7 @@ __all__ = [
     "global_minimum",
     "mechanism_values",
     "minimise_profile",
+    "minimiser_diagram",
     "oracle_is_global",
     "oracle_window",
     "phase_diagram",
@@ -162,6 +163,27 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     ov = (1.0, 1.0, 0.0, 0.0, 0.0) if is_oracle else tuple(float(x) for x in pr.overlaps[()])
     out = [(c[0], *(float(x) for x in angle_chart(c[1], c[2]))) for c in cands]
     return GlobalMinimiser(float(pr.risk), ov, (a, b), bool(is_oracle), out)
+
+
+def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
+    """The global minimiser against lam (reference section 17's diagram), numeric (float64 profile):
+    arrays ``lam``, ``risk``, ``kappa``, ``eta``, ``r`` (= sin b: r = 0 iff k in span(k*, v*)),
+    ``angle`` (atan2(eta, kappa), the angle a* of k on the circle when r = 0) and ``is_oracle``. A
+    sampled statement about r = 0 (every lam of ``lams``), not a proof."""
+    lams = np.asarray(lams, dtype=float)
+    it = lams
+    if progress is not None:
+        from tqdm.auto import tqdm
+
+        it = tqdm(lams, desc="minimiser diagram", file=progress, mininterval=0.5)
+    rows = []
+    for lam in it:
+        g = minimise_profile(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)
+        kappa, eta = angle_chart(*g.chart)
+        rows.append((g.risk, kappa, eta, np.sin(g.chart[1]), g.is_oracle))
+    risk, kappa, eta, r, orc = (np.array(x) for x in zip(*rows))
+    return {"lam": lams, "risk": risk, "kappa": kappa, "eta": eta, "r": r, "angle": np.arctan2(eta, kappa),
+            "is_oracle": orc.astype(bool)}
 
 
 def global_minimum(*, lam, gamma, eps=0.0, d, L, **search):

@@ -40,7 +40,7 @@ import sympy as sp
 from .risk import TAU, S, risk_parts, theorem1_risk
 
 __all__ = ["R_SYM", "TRS_ARGS", "X", "coefficients", "oracle_risk_and_slope", "proofs", "trs", "trs_entries", "trs_entry_partials",
-           "trs_entry_second_partials"]
+           "trs_entry_second_partials", "ball_form"]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
 R_SYM = sp.Symbol("r", nonnegative=True)
@@ -79,6 +79,18 @@ def trs() -> SimpleNamespace:
     H = co.a0 * sp.eye(3) + co.a_tt * e1 * e1.T + co.a_tr * (e1 * w.T + w * e1.T) + co.a_rr * w * w.T
     g = -(co.p_theta * e1 + co.p_nu * e2 + co.p_rho * w) / 2
     return SimpleNamespace(H=H, g=g, a0=co.a0, c=co.c, w=w)
+
+
+def ball_form(expr):
+    """The same expression written for ball arithmetic: each term of its expansion as one fraction with
+    the exponentials combined (1/(c e^A e^B) -> e^(-A-B)/c). Midpoint-radius balls of e^A and e^B over a
+    box have relative widths near 1, and a sum of their products can straddle 0 (a NaN after division);
+    e^(-A-B) keeps its ball tight. Equal to ``expr`` (rewriting only)."""
+    out = sp.Integer(0)
+    for t in sp.Add.make_args(sp.expand(expr)):
+        n, den = sp.fraction(sp.factor_terms(t))
+        out += sp.powsimp(n / sp.factor(den), combine="exp")
+    return out
 
 
 def trs_entries() -> list:
