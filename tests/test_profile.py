@@ -44,7 +44,7 @@ def _brute_force(kappa, eta, kw, starts=4, seed=0):
     return best.fun
 
 
-@pytest.mark.parametrize("lam", [0.03, pytest.param(0.3, marks=pytest.mark.slow), 0.9, pytest.param(3.0, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("lam", [0.03] + [pytest.param(x, marks=pytest.mark.slow) for x in (0.3, 0.9, 3.0)])
 def test_profile_against_brute_force_over_v(lam):
     kw = dict(FIG4B, lam=lam)
     pts = [(1.0, 0.0), (0.0, 1.0), (0.3, 0.5), (0.2, 0.97)]

@@ -30,7 +30,6 @@ their lower bounds with the witness's risk enclose the global minimum.
 """
 from __future__ import annotations
 
-import heapq
 import math
 import time
 from dataclasses import dataclass, field
@@ -38,8 +37,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..kernels.profile import oracle_arb, trs_kernels, trs_partials_kernels, trs_second_partials_arb
-from ..landscape.trs import profile, profile_gradient
+from ..kernels.profile import (
+    oracle_arb,
+    trs_kernels,
+    trs_partials_kernels,
+    trs_second_partials_arb,
+)
+from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model.params import Params
 from ..symbolic import fixed_points as sfix
@@ -107,7 +111,7 @@ class _Evaluator:
 
     def second_a(self, A, B, lam):
         """(d/da, d^2/da^2) of the 11 entries."""
-        kappa, eta, r, (ca, sa, cb, sb) = self.chart(A, B)
+        kappa, eta, r, (ca, sa, cb, _sb) = self.chart(A, B)
         P = trs_partials_kernels().arb(kappa, eta, r, lam, self.G, self.E, self.D, self.Lb)
         Q = trs_second_partials_arb()(kappa, eta, r, lam, self.G, self.E, self.D, self.Lb)
         Ek, Ee = P[0:11], P[11:22]
@@ -229,13 +233,13 @@ def _strip_test(ev, box):
     A, B, Lm = ev.ball(*box.a), ev.ball(*box.b), ev.ball(*box.lam)
     e0 = ev.entries(arb(0), B, Lm)  # at a = 0: mu(b) = a0 - g2
     mu = e0[1] - e0[9]
-    c, a0, H, g = _mats(ev.entries(A, B, Lm))
+    _c, a0, H, g = _mats(ev.entries(A, B, Lm))
     ok, D = _pd(H, mu, a0)
     if not ok:
         return False
     y = D.solve(g)
     da, daa = ev.second_a(A, B, Lm)
-    Ha, ga, ca, _ = _dmat(da)
+    Ha, ga, _ca, _ = _dmat(da)
     Haa, gaa, caa, _ = _dmat(daa)
     z = ga - Ha * y
     G2 = caa - 2 * (gaa.transpose() * y)[0, 0] + _quad(y, Haa, y) - 2 * _quad(z, arb_mat([[1, 0, 0], [0, 1, 0], [0, 0, 1]]), D.solve(z))

@@ -19,19 +19,41 @@ NENTRIES = 11
 
 @cache
 def trs_kernels():
-    """``f64``, ``mp``, ``arb``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries."""
+    """``f64``, ``mp``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries; ``arb`` (generated on first
+    use: the ball form takes seconds)."""
     ent = sprof.trs_entries()
     args = sprof.TRS_ARGS
-    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True),
-                           arb=generate_arb(args, [sprof.ball_form(e) for e in ent]))
+    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=_Lazy(trs_entries_arb))
+
+
+class _Lazy:
+    """A kernel generated on its first call."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __call__(self, *args):
+        return self.make()(*args)
+
+
+@cache
+def trs_entries_arb():
+    """arb: the 11 entries in their ball form (:func:`slr_verify.symbolic.profile.ball_form`)."""
+    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entries()])
 
 
 @cache
 def trs_partials_kernels():
-    """``f64``, ``arb``: the same arguments -> 44 partials (d/dkappa, d/deta, d/dr, d/dlam of the 11 entries)."""
+    """``f64``, ``arb`` (generated on first use): the same arguments -> 44 partials (d/dkappa, d/deta,
+    d/dr, d/dlam of the 11 entries)."""
     der = sprof.trs_entry_partials()
-    args = sprof.TRS_ARGS
-    return SimpleNamespace(f64=generate(args, der), arb=generate_arb(args, [sprof.ball_form(e) for e in der]))
+    return SimpleNamespace(f64=generate(sprof.TRS_ARGS, der), arb=_Lazy(trs_partials_arb))
+
+
+@cache
+def trs_partials_arb():
+    """arb: the 44 partials in their ball form."""
+    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_partials()])
 
 
 @cache

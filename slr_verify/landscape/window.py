@@ -35,8 +35,8 @@ from scipy.optimize import brentq
 from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
 from ..model.params import Params
-from .trs import profile, profile_mp
 from .stationary import stationary_points
+from .trs import profile, profile_mp
 
 __all__ = [
     "MECHANISMS",

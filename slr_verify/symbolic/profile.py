@@ -39,8 +39,19 @@ import sympy as sp
 
 from .risk import TAU, S, risk_parts, theorem1_risk
 
-__all__ = ["R_SYM", "TRS_ARGS", "X", "coefficients", "oracle_risk_and_slope", "proofs", "trs", "trs_entries", "trs_entry_partials",
-           "trs_entry_second_partials", "ball_form"]
+__all__ = [
+    "R_SYM",
+    "TRS_ARGS",
+    "X",
+    "ball_form",
+    "coefficients",
+    "oracle_risk_and_slope",
+    "proofs",
+    "trs",
+    "trs_entries",
+    "trs_entry_partials",
+    "trs_entry_second_partials",
+]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
 R_SYM = sp.Symbol("r", nonnegative=True)
