@@ -1,6 +1,6 @@
 """Throughput of the Monte Carlo route (printed, not asserted).
 
-Target (issue 3, item 2b): the d-free sampler draws >= 2e7 token projections per second per
+Target: the d-free sampler draws >= 2e7 token projections per second per
 core, a token projection being one token's vector (X^T k, X^T v, X^T k*, X^T v*). BLAS and
 OpenMP are pinned to one thread so that the figures are per core.
 
@@ -15,8 +15,8 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from slr_verify.routes import montecarlo as mc  # noqa: E402
 from slr_verify.model.validation import gram_matrix  # noqa: E402
+from slr_verify.routes import montecarlo as mc  # noqa: E402
 
 OV = (0.3, 0.2, 0.1, 0.1, 0.1)  # generic point: Gram matrix of full rank 4
 

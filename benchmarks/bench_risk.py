@@ -1,4 +1,4 @@
-"""Throughput of the generated kernels vs a quadrature baseline (issue 2, item 8).
+"""Throughput of the generated kernels vs a quadrature baseline.
 
 Prints points per second of ``slr_verify.risk`` and ``slr_verify.risk_gradient`` at 10^6
 realisable points (validation included), side by side with a baseline that evaluates the same
@@ -37,9 +37,9 @@ def zeta_by_quad(t, g):
 def baseline_risk(ov, kw):
     """The same generated closed form with zeta computed by quadrature per evaluation."""
     import sympy as sp
-    from slr_verify.symbolic import risk as srisk
 
-    from slr_verify.kernels.codegen import KernelPrinter, _SETTINGS
+    from slr_verify.kernels.codegen import _SETTINGS, KernelPrinter
+    from slr_verify.symbolic import risk as srisk
 
     f = sp.lambdify(srisk.OVERLAPS + srisk.PARAMS, srisk.theorem1_risk(), printer=KernelPrinter(dict(_SETTINGS)),
                     modules=[dict(generated.NAMESPACE, slr_zeta=np.vectorize(zeta_by_quad)), "numpy"], cse=True)

@@ -151,7 +151,8 @@ def figure(fig, seed=0):
     where = r"$\mathcal{M}$" if S.init == "M" else "the sphere"
     title = (rf"Figure {fig} (paper): init on {where}, $d={S.d}$, $L={S.L}$, $\gamma^2={S.gamma2}$, "
              rf"$\lambda_t={S.lam_text}$, $\alpha={S.alpha:g}$ ({mode_text(runs, steps)})")
-    save(plot_runs(tr, excess, title=title, excess_label=r"$R_{\lambda_t}(k_t,v_t) - R_{\lambda_t}(k^\star,v^\star)$"), f"fig{fig}")
+    save(plot_runs(tr, excess, title=title, excess_label=r"$R_{\lambda_t}(k_t,v_t) - R_{\lambda_t}(k^\star,v^\star)$"),
+         f"fig{fig}")
     summary(tr, excess)
     print(f"max distance to M over the run: {tr.distance_to_M.max():.2e}; min excess risk: {excess.min():.2e}")
     return tr, excess

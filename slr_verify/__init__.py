@@ -8,28 +8,33 @@ Layers (imports go one way, top to bottom):
 * ``slr_verify.symbolic``  SymPy: zeta, the Gaussian-expectation engine, Theorem 1, Lemma 6,
   the oracle risk, Proposition 3, the dynamics' maps.
 * ``slr_verify.kernels``   float64 kernels generated from those expressions (lambdify).
-* ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo.
+* ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo (the Bayes risk and softmax
+  attention at (k*, v*) in ``routes.bayes``).
+* ``slr_verify.predictors`` erf, softmax, linear and Bayes predictors side by side (reference section 18).
 * ``slr_verify.claims``    the claim registry and the ``slr-verify check`` report.
 * ``slr_verify.dynamics``  PGD runners (use the kernels only).
 """
 __version__ = "0.1.0"
 
-from .kernels import api as _api  # noqa: E402
-from .kernels.api import (  # noqa: E402
-    bayes_gap,
-    linear_risk,
-    log_bayes_gap,
-    manifold_risk,
-    oracle_risk,
-    risk,
-    risk_gradient,
-    zeta,
-)
-from .kernels.multihead import multihead_risk  # noqa: E402
-from .routes import mc_risk, mc_risk_overlaps, quad_bayes_gap, quad_risk, quad_risk_gradient, quad_zeta  # noqa: E402
 from .dynamics import overlap_pgd, pgd, reduced_pgd  # noqa: E402
+from .kernels import api as _api  # noqa: E402
+from .kernels.api import *  # noqa: E402, F403 (the validated numeric API, listed once in kernels.api.__all__)
+from .kernels.multihead import multihead_risk  # noqa: E402
+from .routes import (  # noqa: E402  # noqa: E402
+    bayes_excess,
+    bayes_risk,
+    mc_risk,
+    mc_risk_overlaps,
+    quad_bayes_gap,
+    quad_risk,
+    quad_risk_gradient,
+    quad_zeta,
+    softmax_excess,
+    softmax_risk,
+)
 
-__all__ = list(_api.__all__) + [
+__all__ = [
+    *_api.__all__,
     "multihead_risk",
     "mc_risk",
     "mc_risk_overlaps",
@@ -37,6 +42,10 @@ __all__ = list(_api.__all__) + [
     "quad_risk_gradient",
     "quad_zeta",
     "quad_bayes_gap",
+    "bayes_risk",
+    "bayes_excess",
+    "softmax_risk",
+    "softmax_excess",
     "pgd",
     "overlap_pgd",
     "reduced_pgd",

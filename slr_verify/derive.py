@@ -9,18 +9,17 @@ when a committed file differs.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import sympy as sp
 
+from .dynamics.cli import write_atomic
 from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
-from .symbolic import risk as srisk
 from .symbolic import multihead as smh
+from .symbolic import risk as srisk
 from .symbolic import profile as sprof
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
@@ -75,7 +74,7 @@ def _dynamics():
 
 def _multihead():
     x = sp.symbols("t1 t2 s11 s22 s12", real=True)
-    out = {f"zeta2_d{n}": (f"d zeta2 / d {n} (bivariate zeta, reference section 15)", sp.diff(zeta2(*x), v))
+    out = {f"zeta2_d{n}": (f"d zeta2 / d {n} (bivariate zeta, `docs/MATH.md` §15)", sp.diff(zeta2(*x), v))
            for n, v in zip(("t1", "t2", "s11", "s22", "s12"), x)}
     labels = {"head_mean": "E[erf(lam a) b]", "head_target": "E[e erf(lam a) b]", "head_square": "E[erf(lam a)^2 b^2]",
               "head_pair": "E[erf(lam a) erf(lam a') b b'] (two heads on one token)"}
@@ -114,8 +113,8 @@ DERIVATIONS = {
     "linear": ("Proposition 3", _linear),
     "dynamics": ("Definition 1, Lemma 4 (PGD maps)", _dynamics),
     "asymptotics": ("Corollary 2", _asymptotics),
-    "multihead": ("Multiple-location regression, multi-head risk (reference section 15)", lambda: _multihead()),
-    "profile": ("The risk as a quadratic in v and the profile's TRS (reference section 17)", _profile),
+    "multihead": ("Multiple-location regression, multi-head risk (`docs/MATH.md` §15)", lambda: _multihead()),
+    "profile": ("The risk as a quadratic in v and the profile's TRS (`docs/MATH.md` §17)", _profile),
 }
 
 
@@ -149,17 +148,6 @@ def load(path):
     return {k: eval(v["srepr"], ns) for k, v in data["formulas"].items()}  # srepr is SymPy's own repr
 
 
-def _write_atomic(path: Path, text: str):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    os.replace(tmp, path)
-
-
 #: the project's derivations folder (next to the package in a source checkout)
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "derivations" / "generated"
 
@@ -184,7 +172,8 @@ def main(names=None, out=None, check=False, stream=sys.stderr) -> int:
                 if not path.exists() or path.read_text() != text:
                     stale.append(str(path))
             else:
-                _write_atomic(path, text)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, lambda fh, text=text: fh.write(text.encode()))
                 print(f"wrote {path}", file=stream)
     if check:
         for p in stale:

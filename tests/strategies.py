@@ -2,7 +2,7 @@
 
 Realisable overlap tuples come from actual vectors: k and v are random unit vectors of R^4
 (or of a lower-dimensional subspace, to hit the boundary of the realisable set), and
-k* = e1, v* = e2; the overlaps are their inner products (reference section 3).
+k* = e1, v* = e2; the overlaps are their inner products (`docs/MATH.md` §3).
 """
 import numpy as np
 from hypothesis import strategies as st

@@ -6,15 +6,13 @@ import numpy as np
 import pytest
 import sympy as sp
 from flint import arb, ctx
+from paper import G4B
 
 from slr_verify.certify import stationary_points_on_M
 from slr_verify.certify.manifold import ball
 from slr_verify.kernels.arb import generate_arb
 from slr_verify.kernels.certified import manifold_gradient_arb, manifold_sign_system_arb
 from slr_verify.kernels.steps import reduced_map_kernels
-from slr_verify.symbolic.risk import S
-
-G4B = dict(gamma=0.5**0.5, d=400, L=10)
 
 
 def test_ball_kernels_enclose_the_float64_gradient():
@@ -23,9 +21,7 @@ def test_ball_kernels_enclose_the_float64_gradient():
     G, _ = manifold_gradient_arb()
     g = reduced_map_kernels().g
     rng = np.random.default_rng(0)
-    old = ctx.prec
-    ctx.prec = 192
-    try:
+    with ctx.workprec(192):
         for _ in range(20):
             k, n, lam = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.01, 1.5)
             enc = G(arb(k), arb(n), arb(lam), arb(G4B["gamma"]), arb(400), arb(10))
@@ -33,8 +29,6 @@ def test_ball_kernels_enclose_the_float64_gradient():
             for e, r in zip(enc, ref):
                 assert e.rad() < 1e-40
                 assert abs(float(e.mid()) - float(r)) <= 1e-13 * max(1.0, abs(float(r)))
-    finally:
-        ctx.prec = old
 
 
 def test_ball_printer_keeps_rationals_exact_and_powers_of_balls_around_zero():
@@ -47,17 +41,6 @@ def test_ball_printer_keeps_rationals_exact_and_powers_of_balls_around_zero():
         assert w.contains(arb(str(mpmath.mpf(1) / 3 * 9 - 27 + mpmath.sqrt(10))))
     with pytest.raises(ValueError, match="float"):
         generate_arb((x,), [sp.Float(0.1) * x])
-
-
-def test_proposition9_certified_for_all_lam():
-    """The Done-when setting: gamma^2 = 1/2, d = 400, L = 10, every lam in [0.01, 1]."""
-    c = stationary_points_on_M((0.01, 1.0), eps=0.0, **G4B)
-    assert c.proved and c.failure is None
-    assert len(c.boxes) == 5
-    for (kl, kh), (nl, nh) in c.boxes:
-        inside = [p for p in [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)] if kl <= p[0] <= kh and nl <= p[1] <= nh]
-        assert len(inside) == 1
-    assert c.seconds < 120
 
 
 def test_certificate_agrees_with_a_float_scan():
@@ -90,25 +73,6 @@ def test_invalid_interval():
         stationary_points_on_M((0.1, 0.5), gamma=0.7, d=1, L=10)
 
 
-def test_proposition10_certificates():
-    from slr_verify.certify import alpha_attract, alpha_diffeo, hessian_signs
-    from slr_verify.dynamics import fixed_points as F
-
-    p = dict(lam=0.1, **G4B)
-    assert hessian_signs((0.01, 1.0), **G4B)["proved"]
-    lo, hi = alpha_attract(**p)
-    ref, _ = F.alpha_attract(**p)  # float64 route
-    assert lo <= ref <= hi and hi - lo < 1e-12
-    a_num = F.alpha_max_diffeo(**p, n=81)
-    res = alpha_diffeo(alpha_numeric=a_num, **p)
-    assert res["ratio"] >= 0.9 and res["alpha_upper"] is not None
-    assert res["alpha_certified"] <= a_num <= res["alpha_upper"]
-    # independent float64 checks on both sides of the bracket
-    k, n = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
-    assert F.det_jacobian(k, n, alpha=res["alpha_certified"], **p).min() > 0
-    assert F.det_jacobian(0.0, 0.0, alpha=res["alpha_upper"], **p) < 0
-
-
 def test_alpha_certificate_refuses_a_wrong_guess():
     """Seeded with twice the numeric alpha_max, the first candidate (0.9 x 0.612, above the true
     alpha_max) cannot be certified, so nothing is; the upper bound stays valid."""
@@ -137,19 +101,16 @@ def test_zetac_enclosure_beyond_float64():
     from slr_verify.kernels import special
     from slr_verify.kernels.special_arb import zetac_arb
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ctx.workprec(128):
         z = zetac_arb(arb(1000), arb("0.01"))
         assert z.lower() > 0 and float(special.zetac(1000.0, 0.01)) == 0.0  # below float64's range
         lz = z.log()
         assert abs(float(lz.mid()) - float(special.log_zetac(1000.0, 0.01))) < 1e-15 * abs(float(lz.mid())) + lz.rad()
-    finally:
-        ctx.prec = old
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("gamma,d,L,lam", [(0.3, 80, 10, (0.05, 2.0)), (1.5, 1000, 3, (0.01, 0.5)), (0.5**0.5, 400, 10, (0.001, 1.5))])
+@pytest.mark.parametrize("gamma,d,L,lam",
+                         [(0.3, 80, 10, (0.05, 2.0)), (1.5, 1000, 3, (0.01, 0.5)), (0.5**0.5, 400, 10, (0.001, 1.5))])
 def test_proposition9_certified_other_settings(gamma, d, L, lam):
     from slr_verify.certify import hessian_signs
 
@@ -159,17 +120,17 @@ def test_proposition9_certified_other_settings(gamma, d, L, lam):
 
 
 def test_off_M_family_point_enclosure():
-    """theta* enclosed; the 50-digit mpmath root of R_theta (an independent solve, dynamics.offM)
+    """theta* enclosed; the 50-digit mpmath root of R_theta (an independent solve)
     lies inside; eta = -1 gives -theta*."""
     from slr_verify.certify import off_M_family_point
-    from slr_verify.dynamics import offM
+    from slr_verify.kernels.steps import mp_gradient_kernel
 
     p = dict(lam=0.1, **G4B)
     res = off_M_family_point(**p)
     assert res["proved"] and all(res["proofs"].values())
     lo, hi = res["theta_star"]
     with mpmath.workdps(50):
-        ref = float(mpmath.findroot(lambda x: offM.mp_gradient_kernel()(0, 0, x, 1, 0, 0.1, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
+        ref = float(mpmath.findroot(lambda x: mp_gradient_kernel()(0, 0, x, 1, 0, 0.1, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
     assert lo - 1e-16 <= ref <= hi + 1e-16 and hi - lo < 1e-14
     lo2, hi2 = off_M_family_point(eta=-1, **p)["theta_star"]
     assert abs(lo2 + hi) < 1e-15 and abs(hi2 + lo) < 1e-15
@@ -183,9 +144,7 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
     from slr_verify.kernels import special
     from slr_verify.kernels.special_arb import zetac_arb
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ctx.workprec(128):
         for t in np.linspace(0.6, 30, 25):
             for g in (0.01, 0.25, 1.0, 3.0):
                 z = float(special.zetac(t, g))
@@ -194,8 +153,6 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
                 ref = zetac_arb(arb(float(t)), arb(g))
                 m = float(ref.mid())
                 assert abs(z - m) <= 4 * 2.2e-16 * max(1.0, abs(np.log(m))) * m
-    finally:
-        ctx.prec = old
 
 
 @pytest.mark.slow
@@ -216,16 +173,17 @@ def test_oracle_window_enclosures_fig4b():
 
 
 def test_off_M_family_is_a_certified_strict_local_minimum():
-    """Issue: off-M local minimality by a Hessian enclosure. Independent reference for the
+    """Off-M local minimality by a Hessian enclosure. Independent reference for the
     smallest non-flat eigenvalue: finite differences of Theorem 1's risk on vectors of R^6
-    (offM.classify); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
+    (family.finite_difference_spectrum); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
     import numpy as np
+
     from slr_verify.certify import off_M_family_minimality
-    from slr_verify.dynamics import offM
+    from slr_verify.dynamics import family
 
     m = off_M_family_minimality(lam=0.1, gamma=0.5**0.5, d=400, L=10)
     assert m["proved"] and all(lo > 0 for lo, _ in m["minors"])
-    fd = offM.classify(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
+    fd = family.finite_difference_spectrum(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
     ev = np.sort(fd["hessian_eigenvalues"])[3:]  # three flat directions in R^6
     mk = sum(m["minus_mu_k"]) / 2
     det5 = np.prod(ev) / mk**2  # R^6 adds two orthogonal directions, each -mu_k

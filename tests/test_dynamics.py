@@ -1,4 +1,4 @@
-"""Training dynamics (issue 4): runners agree, Lemma 4, Propositions 9-10, Theorem 5, validation.
+"""Training dynamics: runners agree, Lemma 4, Propositions 9-10, Theorem 5, validation.
 
 Expected values come from independent routes: the full-dimensional runner (linear algebra in
 R^d), direct NumPy updates of explicit vectors, finite differences, SymPy.
@@ -6,6 +6,7 @@ R^d), direct NumPy updates of explicit vectors, finite differences, SymPy.
 import numpy as np
 import pytest
 import sympy as sp
+from paper import FIG4B
 
 from slr_verify.dynamics import fixed_points as F
 from slr_verify.dynamics import overlap_pgd, pgd, reduced_pgd
@@ -14,11 +15,10 @@ from slr_verify.kernels.codegen import ZetaAbs, generate
 from slr_verify.kernels.steps import reduced_map_kernels
 from slr_verify.model.sampling import draw_problem
 from slr_verify.symbolic import dynamics as sdyn
-from slr_verify.symbolic import fixed_points as sfix
 from slr_verify.symbolic.risk import OVERLAPS
 
-P4B = dict(lam=0.1, gamma=float(np.sqrt(0.5)), L=10)
-D = 400
+P4B = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, L=FIG4B.L)  # d is passed apart (D)
+D = FIG4B.d
 FIELDS = ("kappa", "nu", "theta", "eta", "rho")
 
 
@@ -52,11 +52,6 @@ def test_overlap_map_matches_direct_vector_update():
         expect = [k1 @ ks, v1 @ vs, v1 @ ks, k1 @ vs, k1 @ v1]
         got = F5(k @ ks, v @ vs, v @ ks, k @ vs, k @ v, Rk, Rn, Rt, Re, Rr, alpha)
         assert np.max(np.abs(np.array(got) - expect)) < 1e-12
-
-
-def test_reduced_map_is_spec_formula_and_lemma4_symbolic():
-    ids = {**sdyn.pgd_identities(), **sdyn.lemma4_identities()}
-    assert all(ids.values()), [k for k, v in ids.items() if not v]
 
 
 def test_zeta_abs_matches_mpmath():
@@ -127,11 +122,6 @@ def test_trajectory_object_and_shapes():
 
 
 # ----------------------------------------------------------------- Propositions 9-10
-def test_stationary_points_proved():
-    proofs = sfix.stationary_point_proofs()
-    assert all(proofs.values()) and len(sfix.POINTS) == 5
-
-
 def test_stationary_points_numeric_scan():
     """Independent scan: the projected gradient vanishes on a fine grid only near the 5 points."""
     k, n = np.meshgrid(np.linspace(-1, 1, 401), np.linspace(-1, 1, 401))
@@ -149,7 +139,8 @@ def test_jacobian_eigenvalues_vs_finite_differences_off_fixed_points():
         x = rng.uniform(-0.9, 0.9, 2)
         J, _ = F.jacobian_at(tuple(x), **P4B, d=D, alpha=0.1)
         h = 1e-6
-        fd = np.column_stack([(F.map_numeric(*(x + e), **P4B, d=D, alpha=0.1) - F.map_numeric(*(x - e), **P4B, d=D, alpha=0.1)) / (2 * h)
+        fd = np.column_stack([(F.map_numeric(*(x + e), **P4B, d=D, alpha=0.1)
+                               - F.map_numeric(*(x - e), **P4B, d=D, alpha=0.1)) / (2 * h)
                               for e in (np.array([h, 0]), np.array([0, h]))])
         assert np.max(np.abs(fd - J)) < 1e-7
 
@@ -207,15 +198,15 @@ def test_invalid_vectors_and_overlaps():
 
 
 def test_tangent_norm_resolution_at_the_off_M_family():
-    """At k = v* (eta = 1, kappa = nu = rho = 0; theta* from the 50-digit root, an independent route)
+    """At k = v* (eta = 1, kappa = nu = rho = 0; theta* from its closed form)
     the float64 tangent norm is rounding noise: it stays below its stated resolution when eta is
     rounded one or four ulps below 1 (where the vectors are fixed only to ~sqrt(eps)), and a real
     displacement of theta by 1e-6 is seen far above it."""
     from slr_verify.dynamics.convergence import tangent_norm
-    from slr_verify.dynamics.offM import theta_star_closed_form
+    from slr_verify.dynamics.family import theta_star
 
     lam, g, d, L = 0.1, float(np.sqrt(0.5)), 400, 10
-    th = float(theta_star_closed_form(lam, g, d, L))
+    th = float(theta_star(lam, g, d))
     for eta in (1.0, np.nextafter(1.0, 0), 1.0 - 4 * np.finfo(float).eps / 2):
         norm, res = tangent_norm((0.0, 0.0, th, eta, 0.0), lam=lam, gamma=g, d=d, L=L, resolution=True)
         assert norm <= res < 1e-7

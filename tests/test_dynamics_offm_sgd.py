@@ -7,15 +7,15 @@ import os
 
 import numpy as np
 import pytest
+from paper import P4B as P
 
-from slr_verify.dynamics import offM, pgd, reduced_pgd
+from slr_verify.dynamics import family, pgd, reduced_pgd
 from slr_verify.dynamics.sgd import batch_gradient, sgd, sphere_step
 from slr_verify.kernels import generated as G
 from slr_verify.kernels import steps as PK
 from slr_verify.model.overlaps import Overlaps
 from slr_verify.model.sampling import draw_problem, sample_slr
-
-P = dict(lam=0.1, gamma=float(np.sqrt(0.5)), d=400, L=10)
+from slr_verify.model.settings import FIGURES
 
 
 def test_monomial_gradient_matches_closed_form_kernel():
@@ -43,7 +43,7 @@ def test_reduced_runner_small_and_large_batch_paths_agree():
 
 def test_off_M_point_is_stationary_and_a_local_minimum():
     end = np.array([[0.0, 0.0, 0.63, 1.0, 0.0], [0.0, 0.0, -0.63, -1.0, 0.0]])
-    pts = offM.find_stationary_points_off_M(end, **P)
+    pts = family.find_stationary_points_off_M(end, **P)
     assert len(pts) == 2
     for q in pts:
         rf = q["refined"]
@@ -53,9 +53,10 @@ def test_off_M_point_is_stationary_and_a_local_minimum():
         R = G.risk_and_gradient_kernel()
         th = float(rf["theta"])
         e = float(rf["eta"])
-        lo, hi = (R(0, 0, th - 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3], R(0, 0, th + 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3])
+        lo, hi = (R(0, 0, th - 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3],
+                  R(0, 0, th + 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3])
         assert lo * hi < 0
-    c = offM.classify(float(pts[0]["refined"]["theta"]), 1.0, alpha=4e-3, **P)
+    c = family.finite_difference_spectrum(float(pts[0]["refined"]["theta"]), 1.0, alpha=4e-3, **P)
     assert c["kind"] == "minimum" and c["n_flat"] == 3 and c["unstable_directions"] == 0
     assert np.max(np.abs(c["jacobian_eigenvalues"] - c["predicted_jacobian"])) < 1e-5
 
@@ -133,10 +134,11 @@ def test_sgd_short_run_reduces_risk_and_validates():
     rng = np.random.default_rng(4)
     k, v, ks, vs = draw_problem(rng, 3, 80, False)
     # start partly aligned (kappa = 0.6, v tilted towards v*): the risk there is ~40 (Theorem 1)
-    k = 0.6 * ks + 0.8 * (v - np.sum(v * ks, -1, keepdims=True) * ks) / np.linalg.norm(v - np.sum(v * ks, -1, keepdims=True) * ks, axis=-1, keepdims=True)
+    w = v - np.sum(v * ks, -1, keepdims=True) * ks
+    k = 0.6 * ks + 0.8 * w / np.linalg.norm(w, axis=-1, keepdims=True)
     v = 0.5 * vs + v
     v /= np.linalg.norm(v, axis=-1, keepdims=True)
-    tr = sgd(k, v, ks, vs, lam=lambda t: 2 / (1 + 1e-4 * t), gamma=float(np.sqrt(0.5)), eps=0.1, L=10, alpha=1e-3,
+    tr = sgd(k, v, ks, vs, lam=FIGURES["5"].lam, gamma=float(np.sqrt(0.5)), eps=0.1, L=10, alpha=1e-3,
              steps=1000, batch=5, seed=0, every=500, block=500)
     assert tr.risk.shape == (3, 3)
     assert np.all(tr.risk[-1] < 0.5 * tr.risk[0])

@@ -1,4 +1,4 @@
-"""The landscape beyond M (reference section 13): stationary points, Hessians, the window.
+"""The landscape beyond M (`docs/MATH.md` §13): stationary points, Hessians, the window.
 
 Independent routes: the full-dimensional sampler (law of the initial overlaps, Kolmogorov-Smirnov
 at a fixed seed), finite differences of Theorem 1's float64 risk on explicit vectors in R^6 (the
@@ -9,16 +9,15 @@ mechanism functions in float64 (the window's end points).
 import mpmath
 import numpy as np
 import pytest
+from paper import G4B as FIG4B
 from scipy import stats
 
 from slr_verify import landscape as LS
-from slr_verify.dynamics import offM
+from slr_verify.dynamics import family
 from slr_verify.model.sampling import initial_overlaps, initial_overlaps_exact
 from slr_verify.routes import quad_risk
-from slr_verify.symbolic import landscape as sland
 
-G2 = float(np.sqrt(0.5))
-FIG4B = dict(gamma=G2, d=400, L=10)
+G2 = FIG4B["gamma"]
 
 
 @pytest.mark.parametrize("d", [4, 5, 40])
@@ -58,9 +57,9 @@ def test_stationary_points_at_fig4b(points_01):
 
 def test_riemannian_hessian_against_finite_differences(points_01):
     """The k = v* minimum: eigenvalues of the generated Riemannian Hessian vs finite differences of
-    Theorem 1's risk on explicit vectors in R^6 (offM.classify), which represent every direction."""
+    Theorem 1's risk on explicit vectors in R^6 (family.finite_difference_spectrum), which represent every direction."""
     fam = [p for p in points_01 if p.name == "k = +-v*"][0]
-    fd = offM.classify(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
+    fd = family.finite_difference_spectrum(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
     ev = np.sort(np.r_[fam.core, np.repeat(fam.block, 2)])  # R^6 = R^4 + 2 orthogonal directions
     assert np.max(np.abs(ev - fd["hessian_eigenvalues"])) < 1e-4
     assert fam.flat == 400 - 3 and fam.index == 0
@@ -69,32 +68,11 @@ def test_riemannian_hessian_against_finite_differences(points_01):
 def test_saddle_hessian_against_finite_differences(points_01):
     """A point off M with k_perp, v_perp spanning a line: same comparison, negative eigenvalues included."""
     p = [q for q in points_01 if q.kind == "saddle" and not q.name][0]
-    kc, vc, ks, vs = np.array(LS.realise(p.overlaps).tolist(), dtype=float)[[2, 3, 0, 1]]
-    from slr_verify.kernels import generated as G
-    from slr_verify.model.overlaps import Overlaps
-
-    m = 6
-    emb = lambda x: np.r_[x, np.zeros(m - 4)]
-    k, v, ks, vs = emb(kc), emb(vc), emb(ks), emb(vs)
-    T = lambda x: np.linalg.qr(np.column_stack([x, np.eye(m)]))[0][:, 1:m].T
-    Tk, Tv = T(k), T(v)
-    risk = G.risk_kernel()
-
-    def f(z):
-        kk, vv = k + z[:m - 1] @ Tk, v + z[m - 1:] @ Tv
-        return float(risk(*Overlaps.from_vectors(kk / np.linalg.norm(kk), vv / np.linalg.norm(vv), ks, vs), 0.1, G2, 0.0, 400, 10))
-
-    n, h = 2 * (m - 1), 1e-4
-    E = np.eye(n) * h
-    H = np.array([[(f(E[i] + E[j]) - f(E[i] - E[j]) - f(-E[i] + E[j]) + f(-E[i] - E[j])) / (4 * h * h) for j in range(n)] for i in range(n)])
-    ev = np.sort(np.linalg.eigvalsh(H))
+    X = np.array(LS.realise(p.overlaps).tolist(), dtype=float)  # rows k*, v*, k, v in R^4
+    k, v, ks, vs = (np.r_[x, 0.0, 0.0] for x in X[[2, 3, 0, 1]])  # in R^6
+    ev = family.finite_difference_hessian(k, v, ks, vs, lam=0.1, **FIG4B)
     ref = np.sort(np.r_[p.core, np.repeat(p.block, 2)])
     assert np.max(np.abs(ev - ref)) < 1e-3 * max(1, np.max(np.abs(ref)))
-
-
-def test_oracle_hessian_structure_is_proved():
-    out = sland.oracle_structure()
-    assert out and all(out.values()), out
 
 
 def test_oracle_block_matches_numeric_spectrum():
@@ -130,9 +108,12 @@ def test_oracle_window_at_fig4b(window):
 
 def test_window_lower_end_by_quadrature(window):
     """At lo the family point and the oracle have the same risk: both by mpmath quadrature of the
-    definition (theta* from the 30-digit root of R_theta = 0)."""
+    definition (theta* from the 30-digit root of R_theta = 0, not the closed form the window uses)."""
+    from slr_verify.kernels.steps import mp_gradient_kernel
+
     lam = window.lo
-    th = float(offM.theta_star_closed_form(lam, G2, 400, 10))
+    with mpmath.workdps(30):
+        th = float(mpmath.findroot(lambda x: mp_gradient_kernel()(0, 0, x, 1, 0, lam, mpmath.sqrt(0.5), 400, 10)[2], 0.5))
     a = quad_risk(0.0, 0.0, th, 1.0, 0.0, lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25)
     b = quad_risk(1.0, 1.0, 0.0, 0.0, 0.0, lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25)
     assert abs(float(a) - float(b)) < 1e-12

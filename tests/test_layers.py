@@ -13,15 +13,18 @@ PKG = ROOT / "slr_verify"
 
 
 def test_import_contracts():
-    out = subprocess.run(["lint-imports", "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)
+    # the console script of this interpreter's environment (it need not be on PATH)
+    cmd = [sys.executable, "-c",
+           "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"]
+    out = subprocess.run([*cmd, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout
 
 
 @pytest.mark.parametrize("layer", ["dynamics", "routes", "model", "landscape"])
 def test_no_sympy_or_symbolic_import_in_numeric_layers(layer):
-    pat = re.compile(r"^\s*(import sympy|from sympy|from \.\.symbolic|from slr_verify\.symbolic|import slr_verify\.symbolic)", re.M)
+    pat = re.compile(r"^\s*(import sympy|from sympy|from \.\.symbolic|from slr_verify\.symbolic|import slr_verify\.symbolic)",
+                     re.M)
     bad = [str(p.relative_to(ROOT)) for p in (PKG / layer).rglob("*.py") if pat.search(p.read_text())]
     assert not bad
 
@@ -29,7 +32,7 @@ def test_no_sympy_or_symbolic_import_in_numeric_layers(layer):
 def test_identities_checked_under_python_O():
     """The claims check identities with code, not ``assert``: under -O a mutation-free run still
     gathers and evaluates the symbolic evidence (a skipped assert would leave no evidence)."""
-    code = ("from slr_verify.claims import Context, get; ev = get('lemma-4').check(Context('fast')); "
+    code = ("from slr_verify.claims import get; c = get('lemma-4'); ev = c.check(c.context('fast')); "
             "sym = [e for e in ev if e.tier == 'proved (symbolic)']; "
             "assert len(sym) == 2 and all(e.size['identities'] > 0 for e in sym); "
             "import sys; sys.exit(0 if all(e.holds for e in sym) else 3)")

@@ -1,7 +1,8 @@
 """Proposition 3 (best linear predictor).
 
-References: SymPy (the full 3L x 3L normal equations solved for explicit L, the uniform form
-and its limit), and exact hand-checkable special cases (L = 1 and a constant J0 give eps^2).
+References: SymPy (the full 3L x 3L normal equations built from the model's law by the Gaussian
+engine, with every cross-token moment, and solved for explicit L; the uniform form and its limit),
+and exact hand-checkable special cases (L = 1 and a constant J0 give eps^2).
 The Monte Carlo least-squares check lives in test_montecarlo.py.
 """
 import math
@@ -9,7 +10,8 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import slr_verify
 from slr_verify.symbolic import linear
@@ -30,6 +32,23 @@ def test_full_normal_equations_agree_with_block_formula(L):
     _, risk_full = linear.solve_full_system(probs)
     blockwise = linear.linear_risk_expr().subs(S.L, L).doit().subs({linear.p[i]: probs[i] for i in range(L)})
     assert sp.simplify(risk_full - blockwise) == 0
+
+
+@pytest.mark.parametrize("L", [2, 3])
+def test_block_step_of_the_normal_equations(L):
+    """The block step itself: the full system built from the model's law (the Gaussian engine, all
+    cross-token moments) has zero off-diagonal blocks and the diagonal blocks and right-hand side
+    of ``token_blocks``."""
+    ps = sp.symbols(f"q0:{L - 1}", positive=True)
+    probs = [*ps, 1 - sum(ps)]
+    A, b, EY2 = linear.normal_equations(probs)
+    for i in range(L):
+        diag, xy = linear.token_blocks(probs[i])
+        for j in range(L):
+            blk = A[3 * i:3 * i + 3, 3 * j:3 * j + 3]
+            assert sp.simplify(blk - (diag if i == j else sp.zeros(3, 3))) == sp.zeros(3, 3)
+        assert sp.simplify(b[3 * i:3 * i + 3, 0] - xy) == sp.zeros(3, 1)
+    assert sp.simplify(EY2 - S.gamma**2 - S.eps**2) == 0
 
 
 def test_nonnegative_form_is_the_same_risk():

@@ -1,4 +1,4 @@
-"""Monte Carlo route (issue 3, items 2-3): samplers, predictors, and agreement with exact values.
+"""Monte Carlo route: samplers, predictors, and agreement with exact values.
 
 Every expected value comes from a reference independent of slr_verify's closed forms: a 1-D
 ``scipy.integrate.quad`` integral derived in the test, a formula typed from the paper
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy import integrate, special
 
-from slr_verify.routes import montecarlo as mc
 from slr_verify.model.validation import gram_matrix
+from slr_verify.routes import montecarlo as mc
 
 Z_TOL = 4.5
 GAMMA = math.sqrt(0.5)  # the paper's gamma^2 = 1/2 (Section 5)
@@ -26,7 +26,7 @@ def gauss_mean(f):
 
 
 def zeta_quad(g, t):
-    """zeta_g(t) = E[erf(t + g Z)^2] (reference section 4), by quadrature."""
+    """zeta_g(t) = E[erf(t + g Z)^2] (`docs/MATH.md` §4), by quadrature."""
     return gauss_mean(lambda z: special.erf(t + g * z) ** 2)
 
 
@@ -43,7 +43,7 @@ def unit(x):
 
 
 # ----------------------------------------------------------------------------------------------
-# the two samplers agree, and the risk of T does not depend on the law of J0 (reference section 2)
+# the two samplers agree, and the risk of T does not depend on the law of J0 (`docs/MATH.md` §2)
 
 LAWS = {
     "uniform": None,
@@ -97,7 +97,7 @@ def test_law_of_J0_does_move_a_non_symmetric_predictor():
 def test_oracle_L1_eps0_matches_quadrature(d, lam, sampler):
     """L = 1, eps = 0, (k, v) = (k*, v*): Y - T = s erfc(lam a) with s = X^T v* ~ N(0, gamma^2)
     independent of a = X^T k* ~ N(sqrt(d/2), gamma^2), so R = gamma^2 E[erfc(lam sqrt(d/2) +
-    lam gamma Z)^2] (reference section 6), evaluated by quadrature."""
+    lam gamma Z)^2] (`docs/MATH.md` §6), evaluated by quadrature."""
     gamma = GAMMA
     a = lam * math.sqrt(d / 2)
     ref = gamma**2 * gauss_mean(lambda z: special.erfc(a + lam * gamma * z) ** 2)
@@ -120,7 +120,7 @@ def test_null_value_vector_matches_exact_risk(L, lam, eps):
     or gamma^2 (relevant token), so E[Y T] = 0 and the cross terms of E[T^2] vanish:
         R = eps^2 + gamma^2 + (L - 1) zeta_lam(0) + gamma^2 zeta_{lam gamma}(lam sqrt(d/2) kappa),
     with zeta_g(t) = E[erf(t + g Z)^2] by quadrature (zeta_lam(0) also checked against the
-    arcsine form of reference section 4)."""
+    arcsine form of `docs/MATH.md` §4)."""
     d, gamma = 20, GAMMA
     ks, vs = mc.random_instance(d, 21)
     k = mc.random_unit(d, 22)
@@ -165,16 +165,18 @@ def test_softmax_is_stable_for_huge_lam():
 
 @pytest.mark.parametrize("kappa, nu", [(0.0, 0.0), (0.6, -0.4), (-0.9, 0.8), (1.0, 1.0)])
 def test_manifold_risk_lemma6_and_oracle_formula(kappa, nu):
-    """Claim check (reference section 9, Lemma 6; at (1, 1) the oracle risk of reference section 5): on M the risk is
+    """Claim check (`docs/MATH.md` §9, Lemma 6; at (1, 1) the oracle risk of `docs/MATH.md` §5): on M the risk is
     eps^2 + gamma^2 + (L-1) zeta_lam(0) + gamma^2 [zeta_{lam gamma}(c kappa) - 2 nu erf(c kappa /
     sqrt(1 + 2 lam^2 gamma^2))], c = lam sqrt(d/2); zeta by quadrature, the risk by simulation
     at the paper's d = 400, L = 10, lam = 0.1 (Figure 4b)."""
     d, L, lam, gamma, eps = 400, 10, 0.1, GAMMA, 0.1
     c = lam * math.sqrt(d / 2)
     ref = (eps**2 + gamma**2 + (L - 1) * zeta_quad(lam, 0.0)
-           + gamma**2 * (zeta_quad(lam * gamma, c * kappa) - 2 * nu * special.erf(c * kappa / math.sqrt(1 + 2 * lam**2 * gamma**2))))
+           + gamma**2 * (zeta_quad(lam * gamma, c * kappa)
+                         - 2 * nu * special.erf(c * kappa / math.sqrt(1 + 2 * lam**2 * gamma**2))))
     est = mc.mc_risk_overlaps(kappa, nu, 0.0, 0.0, 0.0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, n=400_000, seed=51)
-    print(f"Lemma 6 at ({kappa}, {nu}): MC {est.estimate:.6g} +- {est.standard_error:.2g}, formula {ref:.6g}, z={zscore(*est, ref):.2f}")
+    print(f"Lemma 6 at ({kappa}, {nu}): MC {est.estimate:.6g} +- {est.standard_error:.2g}, formula {ref:.6g}, "
+          f"z={zscore(*est, ref):.2f}")
     assert abs(zscore(*est, ref)) < Z_TOL
 
 
@@ -183,7 +185,7 @@ def test_manifold_risk_lemma6_and_oracle_formula(kappa, nu):
 
 
 def r_lin_paper(p, gamma, eps):
-    """Proposition 3 as printed (reference section 7): R_lin = eps^2 + gamma^2 - sum p_l^2 gamma^4 / (1 - p_l + p_l gamma^2)."""
+    """Proposition 3 as printed (`docs/MATH.md` §7): R_lin = eps^2 + gamma^2 - sum p_l^2 gamma^4 / (1 - p_l + p_l gamma^2)."""
     p = np.asarray(p, dtype=float)
     return eps**2 + gamma**2 - float(np.sum(p**2 * gamma**4 / (1 - p + p * gamma**2)))
 
@@ -228,7 +230,7 @@ def test_least_squares_fit_matches_proposition_3_for_nonuniform_p():
     ids=["rank4", "oracle-rank2", "rank3", "k=v*"],
 )
 def test_projection_sampler_has_the_exact_moments(ov):
-    """Null tokens ~ N(0, G), relevant token ~ N(sqrt(d/2)(kappa, theta, 1, 0), gamma^2 G) (reference section 1, 3),
+    """Null tokens ~ N(0, G), relevant token ~ N(sqrt(d/2)(kappa, theta, 1, 0), gamma^2 G) (`docs/MATH.md` §1, 3),
     including singular G. Each empirical mean / second moment (around the true mean) is compared
     with the truth within 4.5 of its own standard error: Var(x_i x_j) = S_ii S_jj + S_ij^2."""
     d, L, gamma, n = 50, 4, 0.8, 60_000

@@ -1,9 +1,9 @@
-"""Multiple-location regression and the multi-head erf predictor (reference section 15).
+"""Multiple-location regression and the multi-head erf predictor (`docs/MATH.md` §15).
 
 References, by test:
 * ``zeta2_mp``: mpmath quadrature over A of E[erf(A) E[erf(B) | A]] (no Owen's T), and its
   numerical derivatives (mpmath.diff) for the derivative rules;
-* zeta (reference section 4) and products of erf means for zeta2's special cases;
+* zeta (`docs/MATH.md` §4) and products of erf means for zeta2's special cases;
 * a tensor Gauss-Hermite rule over (a, a') for the two-head cross term (no Stein, no zeta2);
 * Theorem 1 (SymPy, and ``slr_verify.risk``) for H = K = 1;
 * the Monte Carlo route (both samplers) with 4.5 standard errors.
@@ -85,8 +85,12 @@ def test_assemble_does_not_depend_on_positions_by_explicit_token_sums():
     """For explicit L and K, summing E[(Y - T)^2] token pair by token pair (positions 0..K-1)
     gives the assembled formula (generic per-token moments as symbols)."""
     Lv, Kv = 4, 2
-    e = sp.symbols("e0:2"); m = sp.symbols("m0:2"); q = sp.symbols("q0:2"); gam = sp.Symbol("gamma")
-    c = sp.symbols("c0:2"); m0, q0, eps = sp.symbols("m_0 q_0 eps")
+    e = sp.symbols("e0:2")
+    m = sp.symbols("m0:2")
+    q = sp.symbols("q0:2")
+    gam = sp.Symbol("gamma")
+    c = sp.symbols("c0:2")
+    m0, q0, eps = sp.symbols("m_0 q_0 eps")
     tot = eps**2 + sum(gam**2 + x**2 for x in e) + 2 * e[0] * e[1]  # E e_j^2 = gamma^2 + ebar_j^2
     mean = lambda l: m[l] if l < Kv else m0
     for j in range(Kv):
@@ -166,7 +170,9 @@ def test_functionals_float64_against_mpmath():
             vals = [rng.uniform(0.1, 1.5)] + list(rng.uniform(-1.5, 1.5, len(args) - 1))
             vals[args.index(SM.F.s2)] = rng.uniform(0.2, 1.5)
             # a valid covariance: correlations from a random Gram matrix
-            W = rng.normal(size=(5, 8)); W /= np.linalg.norm(W, axis=1, keepdims=True); Gm = W @ W.T
+            W = rng.normal(size=(5, 8))
+            W /= np.linalg.norm(W, axis=1, keepdims=True)
+            Gm = W @ W.T
             corr = {SM.F.r_ab: Gm[0, 1], SM.F.r_ae: Gm[0, 4], SM.F.r_be: Gm[1, 4], SM.F.r_aa2: Gm[0, 2],
                     SM.F.r_ab2: Gm[0, 3], SM.F.r_ba2: Gm[1, 2], SM.F.r_bb2: Gm[1, 3], SM.F.r_a2b2: Gm[2, 3]}
             for i, a in enumerate(args):
@@ -241,7 +247,8 @@ def test_gram_step_is_the_full_dimensional_projected_step():
                 Mp, Mm = M.copy(), M.copy()
                 Mp[i, c] += h
                 Mm[i, c] -= h
-                Mp[i] /= np.linalg.norm(Mp[i]); Mm[i] /= np.linalg.norm(Mm[i])
+                Mp[i] /= np.linalg.norm(Mp[i])
+                Mm[i] /= np.linalg.norm(Mm[i])
                 args_p = (Mp, Vh) if which == "k" else (Kh, Mp)
                 args_m = (Mm, Vh) if which == "k" else (Kh, Mm)
                 g[c] = (R(*args_p) - R(*args_m)) / (2 * h)  # the tangent gradient (radial part removed by normalising)

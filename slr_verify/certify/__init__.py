@@ -1,5 +1,5 @@
 """Computer-assisted proofs with ball arithmetic (python-flint's arb): claims that are
-inequalities or hold 'for all' parameters in a box (reference section 14).
+inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 
 * :func:`stationary_points_on_M` (Proposition 9): for every lam of an interval at once, the
   tangent gradient of the manifold risk vanishes on [-1, 1]^2 exactly at the five points.
@@ -9,10 +9,11 @@ inequalities or hold 'for all' parameters in a box (reference section 14).
 * :func:`oracle_window`: enclosures of the end points of the oracle's window, each the root of
   its mechanism function.
 """
+from .family import off_M_family_minimality, off_M_family_point
 from .manifold import Certificate, stationary_points_on_M
-from .offm import off_M_family_minimality, off_M_family_point
-from .steps import alpha_attract, alpha_diffeo, hessian_signs
+from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .window import WindowEnclosure, oracle_window
 
-__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point", "off_M_family_minimality",
+__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point",
+           "off_M_family_minimality",
            "oracle_window", "WindowEnclosure"]

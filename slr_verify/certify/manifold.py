@@ -1,7 +1,7 @@
 r"""Proposition 9 by ball arithmetic, for a whole interval of lam at once.
 
 On M the tangent gradient of the risk is :math:`F = ((1-\kappa^2) g_\kappa, (1-\nu^2) g_\nu)`
-(reference section 10), and F = 0 iff one factor of each component vanishes:
+(`docs/MATH.md` §10), and F = 0 iff one factor of each component vanishes:
 
 1. :math:`\kappa = \pm1` and :math:`\nu = \pm1`: the four corners (exact zeros);
 2. :math:`\kappa = \pm1` and :math:`g_\nu = 0`: excluded by enclosures of :math:`g_\nu(\pm1; \lambda)`;
@@ -132,9 +132,7 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         raise ValueError(f"lam must be an interval (lo, hi) with 0 < lo <= hi, got {lam!r}")
     check_params(lo, gamma, eps, d, L)
     t0 = time.perf_counter()
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         G, J, sign_proofs = manifold_sign_system_arb()
         if not all(sign_proofs.values()):
             return Certificate(False, [], [], (lo, hi), prec, 0, time.perf_counter() - t0, {"symbolic": sign_proofs},
@@ -184,5 +182,3 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         steps["lam pieces"] = n_pieces
         return Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
                            time.perf_counter() - t0, steps, failure)
-    finally:
-        ctx.prec = old

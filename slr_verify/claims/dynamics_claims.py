@@ -2,26 +2,44 @@
 
 Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`.
 """
+
 from __future__ import annotations
 
 import mpmath
 import numpy as np
 
-from ..kernels import api
-from ..certify import (alpha_attract, alpha_diffeo, hessian_signs, off_M_family_minimality, off_M_family_point,
-                       stationary_points_on_M)
+from ..certify import (
+    alpha_attract,
+    alpha_diffeo,
+    hessian_signs,
+    off_M_family_minimality,
+    off_M_family_point,
+    stationary_points_on_M,
+)
+from ..dynamics import family
 from ..dynamics import fixed_points as F
-from ..dynamics import offM
-from ..dynamics.convergence import converge, tangent_norm
+from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd, pgd, reduced_pgd
+from ..kernels import api
+from ..model.intervals import clopper_pearson
 from ..model.sampling import draw_problem, initial_overlaps
 from ..model.settings import FIGURES
 from ..symbolic import dynamics as sdyn
 from ..symbolic import fixed_points as sfix
-from .model import Evidence, clopper_pearson, counterexample, identities, numeric, rate
+from .base import claim
+from .landscape_claims import figure7a_saddle
+from .vocabulary import Counterexample, Identities, Measured, Proof, Rate
 
-__all__ = ["check_lemma4", "check_proposition9", "check_proposition10", "check_theorem5", "check_off_M",
-           "check_figure4a_recovery", "check_constant_lam_not_always", "FIG4A_COUNTEREXAMPLE"]
+__all__ = [
+    "lemma4",
+    "proposition9",
+    "proposition10",
+    "theorem5",
+    "off_M_stationary",
+    "figure4a_recovery",
+    "constant_lam_not_always",
+    "FIG4A_COUNTEREXAMPLE",
+]
 
 FIG4B = FIGURES["4b"]
 _P4B = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
@@ -29,10 +47,13 @@ _NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 #: Initial overlaps of run 22 of ``initial_overlaps(seed=0, runs=30, d=400)`` (Figure 4a's setting):
 #: the decreasing schedule takes it to k = v*, not to +-(k*, v*). Kept as the reproducible
-#: counterexample; :func:`check_figure4a_recovery` reruns it in every mode.
-FIG4A_COUNTEREXAMPLE = dict(seed=0, runs=30, run=22,
-                            overlaps=(-0.047121467469451686, 0.009872176087688133, 0.007566925969492055,
-                                      0.06410363126744445, -0.013815803856665951))
+#: counterexample; :func:`figure4a_recovery` reruns it in every mode.
+FIG4A_COUNTEREXAMPLE = dict(
+    seed=0,
+    runs=30,
+    run=22,
+    overlaps=(-0.047121467469451686, 0.009872176087688133, 0.007566925969492055, 0.06410363126744445, -0.013815803856665951),
+)
 
 
 def _ends(tr):
@@ -54,82 +75,160 @@ def _classify_runs(ends, S, lam, ctx, tol=1e-8):
     idx = np.flatnonzero(~rec)
     if idx.size:
         sub = [np.asarray(x)[idx] for x in ends]
-        end, nrm, _, conv = converge(sub, lam=lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, tol=tol,
-                                     max_steps=ctx.pick(100_000, 200_000, 1_000_000))
+        end, nrm, _, conv = converge(
+            sub, lam=lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, tol=tol, max_steps=ctx.pick(100_000, 200_000, 1_000_000)
+        )
         elsewhere[idx] = conv & ~_recovered(end)
         norms[idx] = nrm
     return rec, elsewhere, norms
 
 
-def check_lemma4(ctx, seed=0):
+@claim(
+    "lemma-4",
+    where="Lemma 4",
+    statement="M = {theta = eta = rho = 0} is invariant under PGD",
+    domain=lambda s: f"all parameters (SymPy); {FIG4B.text}, {s.runs} runs x {s.steps} steps in float64",
+    sizes=dict(steps=(300, 2000, 20000), runs=(4, 8, 30)),
+)
+def lemma4(ctx, seed=0):
     """Lemma 4: M is invariant under PGD, symbolically (the five-overlap map and Theorem 1's
     gradient), and float64 full-dimensional PGD started on M stays at round-off distance from it
     (Figure 4b setting; float32 for comparison)."""
-    steps, runs = ctx.pick((300, 4), (2000, 8), (20000, 30))
+    steps, runs = ctx.size.steps, ctx.size.runs
     k, v, ks, vs = draw_problem(np.random.default_rng(seed), runs, FIG4B.d, True)
     p = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, L=FIG4B.L, alpha=FIG4B.alpha, steps=steps, every=max(1, steps // 100))
     d64 = float(np.max(pgd(k, v, ks, vs, **p).distance_to_M))
     d32 = float(np.max(pgd(k, v, ks, vs, dtype=np.float32, **p).distance_to_M))
     return [
-        identities("SymPy: five-overlap map on M, Theorem 1's gradient on M", "Lemma 4", sdyn.lemma4_identities()),
-        identities("SymPy: the step's squared norm, the reduced map", "Definition 1, reference section 9", sdyn.pgd_identities()),
-        numeric("full-dimensional float64 PGD from M (d = 400)", "distance to M, exactly 0 in exact arithmetic", d64, 1e-12,
-                "float64 round-off accumulates to ~1e-16 per step at most; 1e-12 is far below any real drift",
-                unit="max distance to M", size={"runs": runs, "steps": steps, "seed": seed}, details={"float32_max_distance": d32}),
+        Identities("SymPy: five-overlap map on M, Theorem 1's gradient on M", "Lemma 4", sdyn.lemma4_identities()),
+        Identities("SymPy: the step's squared norm, the reduced map", "Definition 1, reference section 9", sdyn.pgd_identities()),
+        Measured(
+            "full-dimensional float64 PGD from M (d = 400)",
+            "distance to M, exactly 0 in exact arithmetic",
+            d64,
+            1e-12,
+            "float64 round-off accumulates to ~1e-16 per step at most; 1e-12 is far below any real drift",
+            unit="max distance to M",
+            corroborates=True,
+            size={"runs": runs, "steps": steps, "seed": seed},
+            details={"float32_max_distance": d32},
+        ),
     ]
 
 
 _G4B = dict(gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
 
 
-def _ball_evidence(route, reference, res, **kw):
-    """Evidence of the ball-arithmetic tier from a certificate dict with 'proved'."""
-    details = {k: v for k, v in res.items() if k not in ("proved", "seconds")}
-    return Evidence(route, reference, "proved (ball arithmetic)", 0.0 if res["proved"] else 1.0, "certification failures",
-                    0.0, "a computer-assisted proof closes or it does not", size={"seconds": round(res["seconds"], 2)},
-                    details=details, **kw)
+_PROP9_LAM = (0.01, 1.0)
 
 
-def check_proposition9(ctx):
+@claim(
+    "proposition-9",
+    where="Proposition 9",
+    statement="the stationary points of R on M are exactly (0, 0) and the four corners; (1, 1), (-1, -1) minima, (1, -1), "
+    "(-1, 1) maxima, (0, 0) a saddle",
+    domain=f"all parameters (sign argument, SymPy); every lam in {list(_PROP9_LAM)} at {FIG4B.model_text} (ball arithmetic)",
+)
+def proposition9(ctx):
     """Proposition 9: the stationary points on M are exactly (0, 0) and the four corners (sign
     argument, SymPy); their Hessians classify them; they are fixed points of the reduced map; a
     fixed point that is not stationary appears when alpha exceeds the closed-form bound."""
-    params = [_P4B, dict(_P4B, lam=0.9)] + ctx.pick([], [], [dict(lam=2.0, gamma=0.3, d=80, L=10), dict(lam=0.05, gamma=1.5, d=1000, L=3)])
+    params = [_P4B, dict(_P4B, lam=0.9)] + ctx.pick(
+        [], [], [dict(lam=2.0, gamma=0.3, d=80, L=10), dict(lam=0.05, gamma=1.5, d=1000, L=3)]
+    )
     expect = {(0, 0): "saddle", (1, 1): "min", (-1, -1): "min", (1, -1): "max", (-1, 1): "max"}
     wrong, fixed_err, mirror_err, details = 0, 0.0, 0.0, {}
     for p in params:
         cls = {str(pt): F.classify_point(pt, **p) for pt in F.POINTS}
         wrong += sum(cls[str(pt)] != kind for pt, kind in expect.items())
-        fixed_err = max(fixed_err, max(float(np.max(np.abs(F.map_numeric(*pt, alpha=0.1, **p) - np.array(pt)))) for pt in F.POINTS))
+        fixed_err = max(
+            fixed_err, max(float(np.max(np.abs(F.map_numeric(*pt, alpha=0.1, **p) - np.array(pt)))) for pt in F.POINTS)
+        )
         a_fix, a_mirror = F.alpha_fixed_bound(**p), F.mirror_fixed_point(0.9, **p)
         if a_mirror < 1e6:  # beyond, g_kappa(0.9, 1) is so small that the step is pure round-off
             img = F.map_numeric(0.9, 1.0, alpha=a_mirror, **p)
             mirror_err = max(mirror_err, float(np.max(np.abs(img - [0.9, 1.0]))), 0.0 if a_mirror > a_fix else 1.0)
         details["lam=%g gamma=%g d=%d L=%d" % (p["lam"], p["gamma"], p["d"], p["L"])] = {
-            "classification": cls, "alpha_fixed_bound": a_fix, "alpha_mirror(0.9, 1)": a_mirror}
-    cert = stationary_points_on_M((0.01, 1.0), gamma=FIG4B.gamma, eps=0.0, d=FIG4B.d, L=FIG4B.L)
+            "classification": cls,
+            "alpha_fixed_bound": a_fix,
+            "alpha_mirror(0.9, 1)": a_mirror,
+        }
+    cert = stationary_points_on_M(_PROP9_LAM, gamma=FIG4B.gamma, eps=0.0, d=FIG4B.d, L=FIG4B.L)
     return [
-        identities("SymPy sign argument on Lemma 6's gradient", "Proposition 9 (exactly five stationary points on M)",
-                   sfix.stationary_point_proofs()),
-        Evidence("ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate",
-                 "Proposition 9 for every lam in [0.01, 1] at once (gamma^2 = 1/2, d = 400, L = 10)", "proved (ball arithmetic)",
-                 0.0 if cert.proved and len(cert.boxes) == 5 else 1.0, "certification failures", 0.0,
-                 "a computer-assisted proof closes or it does not",
-                 size={"boxes": cert.n_boxes, "lam_pieces": cert.steps.get("lam pieces"), "prec_bits": cert.prec,
-                       "seconds": round(cert.seconds, 2)},
-                 details={"certified_boxes": cert.boxes, "failure": cert.failure}),
-        _ball_evidence("ball arithmetic: Hessian entries at the five points, lam a box coordinate",
-                       "Proposition 9's classification for every lam in [0.01, 1]", hessian_signs((0.01, 1.0), **_G4B)),
-        numeric("Hessians at the five points (angle coordinates at the corners)", "Proposition 9's classification", wrong, 0,
-                "a sign of an eigenvalue: any mismatch fails", unit="misclassified points", size={"settings": len(params)}, details=details),
-        numeric("reduced map at the five points (alpha = 0.1)", "the points themselves", fixed_err, 1e-14,
-                "a fixed point maps to itself up to float64 round-off", unit="max abs error"),
-        numeric("reduced map at (0.9, 1) with the mirror alpha", "a non-stationary fixed point above the alpha bound", mirror_err, 1e-9,
-                "the overshoot solves a closed-form equation: round-off only", unit="max abs error"),
+        Identities(
+            "SymPy sign argument on Lemma 6's gradient",
+            "Proposition 9 (exactly five stationary points on M)",
+            sfix.stationary_point_proofs(),
+        ),
+        Proof(
+            "ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate",
+            f"exactly five stationary points for every lam in {list(_PROP9_LAM)} at once ({FIG4B.model_text})",
+            bool(cert.proved and len(cert.boxes) == 5 and all(len(_points_in(b)) == 1 for b in cert.boxes)),
+            size={
+                "boxes": cert.n_boxes,
+                "lam_pieces": cert.steps.get("lam pieces"),
+                "prec_bits": cert.prec,
+                "seconds": round(cert.seconds, 2),
+            },
+            details={"certified_boxes": cert.boxes, "failure": cert.failure},
+        ),
+        _proof_of(
+            "ball arithmetic: Hessian entries at the five points, lam a box coordinate",
+            f"Proposition 9's classification for every lam in {list(_PROP9_LAM)}",
+            hessian_signs(_PROP9_LAM, **_G4B),
+        ),
+        Measured(
+            "Hessians at the five points (angle coordinates at the corners)",
+            "Proposition 9's classification",
+            wrong,
+            0,
+            "a sign of an eigenvalue: any mismatch fails",
+            unit="misclassified points",
+            size={"settings": len(params)},
+            details=details,
+            corroborates=True,
+        ),
+        Measured(
+            "reduced map at the five points (alpha = 0.1)",
+            "the points themselves",
+            fixed_err,
+            1e-14,
+            "a fixed point maps to itself up to float64 round-off",
+            unit="max abs error",
+            corroborates=True,
+        ),
+        Measured(
+            "reduced map at (0.9, 1) with the mirror alpha",
+            "a non-stationary fixed point above the alpha bound",
+            mirror_err,
+            1e-9,
+            "the overshoot solves a closed-form equation: round-off only",
+            unit="max abs error",
+            corroborates=True,
+        ),
     ]
 
 
-def check_proposition10(ctx):
+def _points_in(box):
+    """The five stationary points of Proposition 9 inside a certified box ((k_lo, k_hi), (n_lo, n_hi))."""
+    (kl, kh), (nl, nh) = box
+    return [p for p in F.POINTS if kl <= p[0] <= kh and nl <= p[1] <= nh]
+
+
+def _proof_of(route, reference, res, **kw):
+    """A :func:`Proof` from a certificate dict with 'proved' and 'seconds'."""
+    return Proof(
+        route, reference, {k: v for k, v in res.items() if k != "seconds"}, size={"seconds": round(res["seconds"], 2)}, **kw
+    )
+
+
+@claim(
+    "proposition-10",
+    where="Proposition 10",
+    statement="Jacobians of the PGD map at the fixed points, attraction, two-timescale rates",
+    domain=f"{FIG4B.text}",
+)
+def proposition10(ctx):
     """Proposition 10: the Jacobian of the reduced map at the fixed points vs central finite
     differences; the attraction bound; a numeric alpha_max (invertible Jacobian on a grid of the
     square, not certified); the two-timescale rates at (1, 1) vs a measured trajectory."""
@@ -144,112 +243,244 @@ def check_proposition10(ctx):
             e[j] = h
             if abs(x[j]) == 1:  # one-sided, inward, second order
                 s = -np.sign(x[j])
-                fd[:, j] = (-3 * F.map_numeric(*x, alpha=alpha, **p) + 4 * F.map_numeric(*(x + s * e), alpha=alpha, **p)
-                            - F.map_numeric(*(x + 2 * s * e), alpha=alpha, **p)) / (2 * h * s)
+                fd[:, j] = (
+                    -3 * F.map_numeric(*x, alpha=alpha, **p)
+                    + 4 * F.map_numeric(*(x + s * e), alpha=alpha, **p)
+                    - F.map_numeric(*(x + 2 * s * e), alpha=alpha, **p)
+                ) / (2 * h * s)
             else:
                 fd[:, j] = (F.map_numeric(*(x + e), alpha=alpha, **p) - F.map_numeric(*(x - e), alpha=alpha, **p)) / (2 * h)
         worst = max(worst, float(np.max(np.abs(fd - J))))
         jac[str(pt)] = {"J": J.tolist(), "eigenvalues": np.sort(np.real(ev)).tolist()}
     a_att, gmin = F.alpha_attract(**p)
-    a_max = F.alpha_max_diffeo(**p, n=ctx.pick(41, 81, 161))
+    a_max = F.alpha_max_diffeo(**p, n=ctx.pick(41, 81, 161))  # grid of the numeric value (the proof is below)
     rk, rn = F.predicted_rates(alpha=alpha, **p)
     steps = ctx.pick(12000, 12000, 40000)
     tr = reduced_pgd(np.cos(0.02), np.cos(0.3), alpha=alpha, steps=steps, **p)
     one_k, one_n = 1 - tr.kappa, 1 - tr.nu
     sel_n = (one_n > 1e-13) & (one_n < 1e-5)
     sel_k = (one_k < 1e-4) & (one_k > 1e-13)
-    fit = lambda sel, y: float(np.exp(np.polyfit(tr.step[sel], np.log(y[sel]), 1)[0])) if sel.sum() > 10 else float("nan")
+
+    def fit(sel, y):
+        return float(np.exp(np.polyfit(tr.step[sel], np.log(y[sel]), 1)[0])) if sel.sum() > 10 else float("nan")
+
     mn, mk = fit(sel_n, one_n), fit(sel_k, one_k)
     rate_err = max(abs(np.log(mn) / np.log(rn) - 1), abs(np.log(mk) / np.log(rk) - 1))
     att = alpha_attract(lam=p["lam"], **_G4B)
     dif = alpha_diffeo(lam=p["lam"], alpha_numeric=a_max, **_G4B)
     bracket_ok = dif["alpha_upper"] is not None and dif["alpha_certified"] <= a_max <= dif["alpha_upper"]
+    # float64 on both sides of the certified bracket: det J > 0 on a grid below it, < 0 at (0, 0) above it
+    k, n = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
+    det_below = float(F.det_jacobian(k, n, alpha=dif["alpha_certified"], **p).min())
+    det_above = float(F.det_jacobian(0.0, 0.0, alpha=dif["alpha_upper"], **p)) if dif["alpha_upper"] is not None else 1.0
     return [
-        _ball_evidence("ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound)",
-                       "Proposition 10: alpha_max, certified at >= 0.9 of the numeric value, and the numeric value inside "
-                       "the certified bracket",
-                       dict(dif, proved=bool(dif["ratio"] >= 0.9 and bracket_ok))),
-        _ball_evidence("ball arithmetic: 2 / max|g| at (1, 1)", "the minima attract at the paper's alpha = 4e-3",
-                       {"proved": att[0] > alpha, "alpha_attract_enclosure": att, "alpha": alpha, "seconds": 0.0}),
-        numeric("SymPy Jacobian of the reduced map (generated)", "central / one-sided finite differences, h = 1e-6", worst, 1e-6,
-                "finite-difference truncation ~h^2 and round-off ~1e-16/h", unit="max abs error", details=jac),
-        numeric("measured linear rates of 1 - kappa_t, 1 - nu_t at (1, 1)", "the Jacobian's eigenvalues (1 - alpha|g|)^2",
-                rate_err, 0.02, "a log-linear fit over a finite window", unit="relative error of log rate",
-                details={"predicted": [rk, rn], "measured": [mk, mn], "timescale_ratio": float(np.log(rn) / np.log(rk))}),
-        numeric("ordering alpha = 4e-3 < alpha_max(numeric) < alpha_attract", "Proposition 10's step-size bounds",
-                0.0 if alpha < a_max < a_att else 1.0, 0.0, "an ordering holds or not", unit="violations",
-                details={"alpha_max_numeric_not_certified": a_max, "alpha_attract": a_att, "|g| at (1, 1)": gmin.tolist()}),
+        _proof_of(
+            "ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound)",
+            "Proposition 10: alpha_max, certified at >= 0.9 of the numeric value, and the numeric value inside "
+            "the certified bracket",
+            dict(dif, proved=bool(dif["ratio"] >= 0.9 and bracket_ok)),
+        ),
+        _proof_of(
+            "ball arithmetic: 2 / max|g| at (1, 1)",
+            "the minima attract at the paper's alpha = 4e-3",
+            {"proved": att[0] > alpha, "alpha_attract_enclosure": att, "alpha": alpha, "seconds": 0.0},
+        ),
+        Measured(
+            "SymPy Jacobian of the reduced map (generated)",
+            "central / one-sided finite differences, h = 1e-6",
+            worst,
+            1e-6,
+            "finite-difference truncation ~h^2 and round-off ~1e-16/h",
+            unit="max abs error",
+            details=jac,
+            corroborates=True,
+        ),
+        Measured(
+            "measured linear rates of 1 - kappa_t, 1 - nu_t at (1, 1)",
+            "the Jacobian's eigenvalues (1 - alpha|g|)^2",
+            rate_err,
+            0.02,
+            "a log-linear fit over a finite window",
+            unit="relative error of log rate",
+            details={"predicted": [rk, rn], "measured": [mk, mn], "timescale_ratio": float(np.log(rn) / np.log(rk))},
+        ),
+        Measured(
+            "float64 det J of the reduced map on a 201^2 grid at the certified alpha, and at (0, 0) at the upper bound",
+            "the certified bracket of alpha_max (signs: > 0 below, < 0 above)",
+            float(det_below <= 0) + float(det_above >= 0) + float(not att[0] <= a_att <= att[1]),
+            0.0,
+            "signs and an enclosure of the float64 attraction step: any violation fails",
+            unit="violations",
+            corroborates=True,
+            details={"min_det_below": det_below, "det_above_at_origin": det_above, "alpha_attract_float64": a_att},
+        ),
+        Measured(
+            "ordering alpha = 4e-3 < alpha_max(numeric) < alpha_attract",
+            "Proposition 10's step-size bounds",
+            0.0 if alpha < a_max < a_att else 1.0,
+            0.0,
+            "an ordering holds or not",
+            unit="violations",
+            details={"alpha_max_numeric_not_certified": a_max, "alpha_attract": a_att, "|g| at (1, 1)": gmin.tolist()},
+        ),
     ]
 
 
-def check_theorem5(ctx, seed=0):
+@claim(
+    "theorem-5",
+    where="Theorem 5",
+    statement="for alpha < alpha_max, PGD on M converges to +-(k*, v*) from almost every initialisation",
+    domain=lambda s: (
+        f"{FIG4B.model_text}, lam = {FIG4B.lam0:g}, alpha = 0.8 alpha_max; {s.runs} uniform initial angles, {s.steps} steps"
+    ),
+    sizes=dict(runs=(500, 2000, 10000), steps=(4000, 4000, 8000)),
+)
+def theorem5(ctx, seed=0):
     """Theorem 5: for alpha < alpha_max and constant lam, PGD from almost every initial point on M
     converges to +-(k*, v*); measured as a rate over uniform initial angles, each run's end point
     checked against the tangent-gradient rule."""
     p = _P4B
     alpha = 0.8 * F.alpha_max_diffeo(**p, n=61)
-    n, steps = ctx.pick((500, 4000), (2000, 4000), (10000, 8000))
+    n, steps = ctx.size.runs, ctx.size.steps
     phi, psi = np.random.default_rng(seed).uniform(0, 2 * np.pi, (2, n))
     tr = reduced_pgd(np.cos(phi), np.cos(psi), alpha=alpha, steps=steps, every=steps, **p)
     kf, nf = tr.kappa[-1], tr.nu[-1]
     conv = (np.abs(kf) > 1 - 1e-6) & (np.abs(nf) > 1 - 1e-9) & (kf * nf > 0)
-    return [rate("reduced PGD on M from uniform angles", "Theorem 5 (convergence from almost every point)", int(conv.sum()), n,
-                 minimum=0.99, why="'almost every': the exceptional set (the stable curve of (0, 0)) has measure 0, so the rate's "
-                 "95% lower bound must exceed 0.99", size={"runs": n, "steps": steps, "seed": seed, "alpha": alpha})]
+    return [
+        Rate(
+            "reduced PGD on M from uniform angles",
+            "Theorem 5 (convergence from almost every point)",
+            int(conv.sum()),
+            n,
+            minimum=0.99,
+            why="'almost every': the exceptional set (the stable curve of (0, 0)) has measure 0, so the rate's "
+            "95% lower bound must exceed 0.99",
+            size={"runs": n, "steps": steps, "seed": seed, "alpha": alpha},
+        )
+    ]
 
 
-def check_off_M(ctx, seed=0):
+@claim(
+    "off-M-stationary",
+    where="finding (docs/MATH.md section 12)",
+    kind="finding",
+    statement="constant-lam runs from the sphere can end at a stationary point off M, k = +-v*, kappa = nu = rho = 0, "
+    "which is a local minimum",
+    domain=lambda s: f"{FIGURES['7b'].text}; {s.runs} runs",
+    sizes=dict(runs=(8, 8, 30)),
+)
+def off_M_stationary(ctx, seed=0):
     """Finding: constant-lam PGD from the sphere (Figure 7b) can end off M, at
     kappa = nu = rho = 0, k = +-v*, v = +-theta* k* + ...; the point is a genuine stationary point
     (50-digit refinement) and a local minimum (Riemannian Hessian, PGD-step Jacobian)."""
     S = FIGURES["7b"]
-    runs = ctx.pick(8, 8, 30)
+    runs = ctx.size.runs
     ov0 = initial_overlaps(seed, runs, S.d)
     tr = overlap_pgd(ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps)
     ends = np.stack(_ends(tr), axis=1)
     off = tr.distance_to_M[-1] > 0.1
-    pts = offM.find_stationary_points_off_M(ends[off], lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    pts = family.find_stationary_points_off_M(ends[off], lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     fam = [q for q in pts if "refined" in q]
     if not fam:
-        return [numeric("five-overlap runner, Figure 7b setting", "a run ending at the family k = +-v*", 1.0, 0.0,
-                        "the family must be reached by some run", unit="missing", size={"runs": runs, "seed": seed})]
+        return [
+            Measured(
+                "five-overlap runner, Figure 7b setting",
+                "a run ending at the family k = +-v*",
+                1.0,
+                0.0,
+                "the family must be reached by some run",
+                unit="missing",
+                size={"runs": runs, "seed": seed},
+            )
+        ]
     rf = fam[0]["refined"]
     th, et = float(rf["theta"]), float(rf["eta"])
-    c = offM.classify(th, et, alpha=S.alpha, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    c = family.finite_difference_spectrum(th, et, alpha=S.alpha, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     jac_err = float(np.max(np.abs(c["jacobian_eigenvalues"] - c["predicted_jacobian"])))
-    theta_cf = float(offM.theta_star_closed_form(S.lam0, S.gamma, S.d, S.L)) * np.sign(th)
+    theta_cf = float(family.theta_star(S.lam0, S.gamma, S.d)) * np.sign(th)
     risk_here = api.risk(0, 0, th, et, 0, lam=S.lam0, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
-    details = {"theta_50_digits": mpmath.nstr(rf["theta"], 30), "eta": et, "hessian_eigenvalues": c["hessian_eigenvalues"].tolist(),
-               "n_flat": c["n_flat"], "risk": risk_here, "runs_ending_off_M": int(off.sum()), "runs": runs}
+    details = {
+        "theta_50_digits": mpmath.nstr(rf["theta"], 30),
+        "eta": et,
+        "hessian_eigenvalues": c["hessian_eigenvalues"].tolist(),
+        "n_flat": c["n_flat"],
+        "risk": risk_here,
+        "runs_ending_off_M": int(off.sum()),
+        "runs": runs,
+    }
     fam = off_M_family_point(lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, eta=int(np.sign(et)))
     in_enclosure = fam["theta_star"][0] - 1e-15 <= th <= fam["theta_star"][1] + 1e-15
     mini = off_M_family_minimality(lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
     return [
-        identities("SymPy: Theorem 1's partials at kappa = nu = rho = 0", "the family k = +-v* is stationary iff theta = theta*",
-                   fam["proofs"]),
-        Evidence("ball arithmetic: theta* enclosed, |theta*| < 1", "existence of the stationary point (realisable)",
-                 "proved (ball arithmetic)", 0.0 if fam["proved"] and in_enclosure else 1.0, "certification failures", 0.0,
-                 "an enclosure excludes or it does not; the refined float theta must lie inside",
-                 details={"theta_star_enclosure": fam["theta_star"], "refined_theta": th}),
-        Evidence("ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors",
-                 "strict local minimum modulo the rotations fixing k*, v*; hence locally unique modulo the symmetries",
-                 "proved (ball arithmetic)", 0.0 if mini["proved"] else 1.0, "certification failures", 0.0,
-                 "positive definite off the orbit's tangent, which SymPy shows is exactly the kernel",
-                 details={"leading_minors": mini["minors"], "minus_mu_k": mini["minus_mu_k"], "proofs": mini["proofs"]}),
-        numeric("mpmath 50-digit refinement of Theorem 1's gradient", "stationarity (all partials 0)",
-                float(max(abs(rf["partials"][i]) for i in (0, 1, 2, 4))), 1e-30, "50 digits leave 1e-30 far above round-off",
-                unit="max abs partial", details=details),
-        numeric("refined theta", "theta* from R_theta affine in theta (closed form)", abs(theta_cf - th), 1e-12, "two float64 roundings",
-                unit="abs error"),
-        numeric("Riemannian Hessian (finite differences) on S^5 x S^5", "local minimum: positive off the 3 flat symmetry directions",
-                (0.0 if c["kind"] == "minimum" else 1.0) + abs(c["n_flat"] - 3), 0.0,
-                "the smallest non-flat eigenvalue is ~0.2, far above the finite-difference error ~1e-6", unit="violations"),
-        numeric("Jacobian of an explicit-vector PGD step", "1 - alpha x Hessian eigenvalues", jac_err, 1e-5,
-                "two finite-difference routes (h = 1e-4 and 1e-6)", unit="max abs error"),
+        Identities(
+            "SymPy: Theorem 1's partials at kappa = nu = rho = 0",
+            "the family k = +-v* is stationary iff theta = theta*",
+            fam["proofs"],
+        ),
+        Proof(
+            "ball arithmetic: theta* enclosed, |theta*| < 1",
+            "existence of the stationary point (realisable)",
+            bool(fam["proved"] and in_enclosure),
+            why="an enclosure excludes or it does not; the refined float theta must lie inside",
+            details={"theta_star_enclosure": fam["theta_star"], "refined_theta": th},
+        ),
+        Proof(
+            "ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors",
+            "strict local minimum modulo the rotations fixing k*, v*; hence locally unique modulo the symmetries",
+            bool(mini["proved"]),
+            why="positive definite off the orbit's tangent, which SymPy shows is exactly the kernel",
+            details={"leading_minors": mini["minors"], "minus_mu_k": mini["minus_mu_k"], "proofs": mini["proofs"]},
+        ),
+        Measured(
+            "mpmath 50-digit refinement of Theorem 1's gradient",
+            "stationarity (all partials 0)",
+            float(max(abs(rf["partials"][i]) for i in (0, 1, 2, 4))),
+            1e-30,
+            "50 digits leave 1e-30 far above round-off",
+            unit="max abs partial",
+            details=details,
+            corroborates=True,
+        ),
+        Measured(
+            "refined theta",
+            "theta* from R_theta affine in theta (closed form)",
+            abs(theta_cf - th),
+            1e-12,
+            "two float64 roundings",
+            unit="abs error",
+            corroborates=True,
+        ),
+        Measured(
+            "Riemannian Hessian (finite differences) on S^5 x S^5",
+            "local minimum: positive off the 3 flat symmetry directions",
+            (0.0 if c["kind"] == "minimum" else 1.0) + abs(c["n_flat"] - 3),
+            0.0,
+            "the smallest non-flat eigenvalue is ~0.2, far above the finite-difference error ~1e-6",
+            unit="violations",
+            corroborates=True,
+        ),
+        Measured(
+            "Jacobian of an explicit-vector PGD step",
+            "1 - alpha x Hessian eigenvalues",
+            jac_err,
+            1e-5,
+            "two finite-difference routes (h = 1e-4 and 1e-6)",
+            unit="max abs error",
+            corroborates=True,
+        ),
     ]
 
 
-def check_figure4a_recovery(ctx, seed=0):
+@claim(
+    "figure-4a-recovery",
+    where="Section 5, Figure 4a",
+    statement="from a sphere initialisation, PGD with lam_t = 1/(1 + 1e-4 t) recovers +-(k*, v*)",
+    domain=lambda s: f"{FIGURES['4a'].text}; the recorded counterexample and {s.runs} further runs",
+    sizes=dict(runs=(0, 8, 30)),
+    expect="refuted",
+    reason="run 22 of initial_overlaps(seed=0, runs=30, d=400) converges to k = v*, with a risk below the oracle's",
+)
+def figure4a_recovery(ctx, seed=0):
     """Figure 4a (paper, Section 5): from a sphere initialisation the decreasing schedule
     lam_t = 1/(1 + 1e-4 t) recovers +-(k*, v*). Each run is continued at lam_T until its tangent
     gradient is below 1e-10 and classified; a run that converges elsewhere refutes 'recovers'.
@@ -257,50 +488,95 @@ def check_figure4a_recovery(ctx, seed=0):
     S = FIGURES["4a"]
     lamT = S.lam_at(S.steps)
     cx = FIG4A_COUNTEREXAMPLE
-    tr = overlap_pgd(list(cx["overlaps"]), lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
-                     progress=ctx.stream)
+    tr = overlap_pgd(
+        list(cx["overlaps"]),
+        lam=S.lam,
+        gamma=S.gamma,
+        d=S.d,
+        L=S.L,
+        alpha=S.alpha,
+        steps=S.steps,
+        every=S.steps,
+        progress=ctx.stream,
+    )
     end, norm, extra, conv = converge(_ends(tr), lam=lamT, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, tol=1e-10)
     end = [float(x[0]) for x in end]
     risk_end = api.risk(*end, lam=lamT, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
     risk_oracle = api.oracle_risk(lam=lamT, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)
     out = []
     if bool(conv[0]) and not bool(_recovered(end)):
-        out.append(counterexample(
-            "five-overlap runner, Figure 4a schedule, then constant lam_T until the tangent gradient < max(1e-10, its float64 resolution)",
-            "+-(k*, v*) (the oracle)", "numeric",
-            {"initial_overlaps": list(cx["overlaps"]), "drawn_as": f"initial_overlaps(seed={cx['seed']}, runs={cx['runs']}, d=400)[{cx['run']}]",
-             "end_overlaps": end, "tangent_norm": float(norm[0]), "extra_steps": int(extra), "lam_T": lamT,
-             "risk_end": risk_end, "risk_oracle": risk_oracle},
-            "a converged run ending at a stationary point other than +-(k*, v*), with lower risk than the oracle"))
-    runs = ctx.pick(0, 8, 30)
+        out.append(
+            Counterexample(
+                "five-overlap runner, Figure 4a schedule, then constant lam_T until the tangent gradient < max(1e-10, its "
+                "float64 resolution)",
+                "+-(k*, v*) (the oracle)",
+                "numeric",
+                {
+                    "initial_overlaps": list(cx["overlaps"]),
+                    "drawn_as": f"initial_overlaps(seed={cx['seed']}, runs={cx['runs']}, d=400)[{cx['run']}]",
+                    "end_overlaps": end,
+                    "tangent_norm": float(norm[0]),
+                    "extra_steps": int(extra),
+                    "lam_T": lamT,
+                    "risk_end": risk_end,
+                    "risk_oracle": risk_oracle,
+                },
+                why="a converged run ending at a stationary point other than +-(k*, v*), with lower risk than the oracle",
+            )
+        )
+    runs = ctx.size.runs
     if runs:
         ov0 = initial_overlaps(seed, runs, S.d)
-        tr = overlap_pgd(ov0, lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
-                         progress=ctx.stream)
+        tr = overlap_pgd(
+            ov0, lam=S.lam, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps, progress=ctx.stream
+        )
         rec, elsewhere, _ = _classify_runs(_ends(tr), S, lamT, ctx)
-        out.append(rate("five-overlap runner, Figure 4a; runs not at +-(k*, v*) continued at lam_T to convergence",
-                        "recovery of +-(k*, v*) in every run", int(rec.sum()), runs, minimum=1.0,
-                        why="'recovers' claims every run; the rate and its interval are reported",
-                        size={"runs": runs, "seed": seed},
-                        details={"recovered": int(rec.sum()), "converged_elsewhere": int(elsewhere.sum())}))
+        out.append(
+            Rate(
+                "five-overlap runner, Figure 4a; runs not at +-(k*, v*) continued at lam_T to convergence",
+                "recovery of +-(k*, v*) in every run",
+                int(rec.sum()),
+                runs,
+                minimum=1.0,
+                why="'recovers' claims every run; the rate and its interval are reported",
+                size={"runs": runs, "seed": seed},
+                details={"recovered": int(rec.sum()), "converged_elsewhere": int(elsewhere.sum())},
+            )
+        )
     return out
 
 
-def check_constant_lam_not_always(ctx, seed=0):
+@claim(
+    "constant-lam-not-always",
+    where="Appendix E.2, Figures 7a-7b",
+    statement="with a constant lam, PGD from the sphere does not always recover +-(k*, v*)",
+    domain=lambda s: f"{FIGURES['7b'].text}, {s.runs} runs; lam = {FIGURES['7a'].lam0:g} (Figure 7a: the oracle's Hessian)",
+    sizes=dict(runs=(8, 8, 30)),
+)
+def constant_lam_not_always(ctx, seed=0):
     """Figures 7a-7b (Appendix E): with a constant lam, PGD from the sphere does not always
     recover +-(k*, v*). One converged run ending elsewhere proves it; the rate is reported."""
     S = FIGURES["7b"]
-    runs = ctx.pick(8, 8, 30)
+    runs = ctx.size.runs
     ov0 = initial_overlaps(seed, runs, S.d)
-    tr = overlap_pgd(ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps,
-                     progress=ctx.stream)
+    tr = overlap_pgd(
+        ov0, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, alpha=S.alpha, steps=S.steps, every=S.steps, progress=ctx.stream
+    )
     rec, elsewhere, norms = _classify_runs(_ends(tr), S, S.lam0, ctx)
     k, n = int(elsewhere.sum()), runs
     return [
-        numeric("five-overlap runner, Figure 7b, continued to a tangent gradient < max(1e-8, its float64 resolution)", "'not always': some converged run ends elsewhere",
-                0.0 if k else 1.0, 0.0, "one converged counterexample suffices", unit="missing counterexample",
-                size={"runs": runs, "seed": seed},
-                details={"rate_recovered": {"count": int(rec.sum()), "runs": n, "ci95": clopper_pearson(int(rec.sum()), n)},
-                         "rate_elsewhere": {"count": k, "runs": n, "ci95": clopper_pearson(k, n)},
-                         "max_tangent_norm": float(np.max(norms))}),
-    ]
+        Measured(
+            "five-overlap runner, Figure 7b, continued to a tangent gradient < max(1e-8, its float64 resolution)",
+            "'not always': some converged run ends elsewhere",
+            0.0 if k else 1.0,
+            0.0,
+            "one converged counterexample suffices",
+            unit="missing counterexample",
+            size={"runs": runs, "seed": seed},
+            details={
+                "rate_recovered": {"count": int(rec.sum()), "runs": n, "ci95": clopper_pearson(int(rec.sum()), n)},
+                "rate_elsewhere": {"count": k, "runs": n, "ci95": clopper_pearson(k, n)},
+                "max_tangent_norm": float(np.max(norms)),
+            },
+        ),
+    ] + figure7a_saddle(ctx)

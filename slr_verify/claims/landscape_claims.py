@@ -3,6 +3,7 @@ the oracle's window and where the paper's settings sit in it.
 
 Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,17 +12,33 @@ from .. import landscape as LS
 from ..certify import oracle_window as window_enclosure
 from ..model.settings import FIGURES, decreasing
 from ..symbolic import landscape as sland
-from .model import Evidence, identities, numeric
+from .base import claim
+from .vocabulary import Identities, Measured, Proof
 
-__all__ = ["check_landscape", "check_oracle_window", "check_figure7a_saddle", "check_basins", "schedule_in_window", "oracle_saddle_at"]
+__all__ = [
+    "landscape",
+    "oracle_window",
+    "figure7a_saddle",
+    "basins",
+    "window_phase_diagram",
+    "schedule_in_window",
+    "oracle_saddle_at",
+]
 
 FIG4B = FIGURES["4b"]
 _P = dict(gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
 
 
 def _summary(p):
-    return {"overlaps": [round(float(x), 12) for x in p.overlaps], "risk": p.risk, "kind": p.kind, "index": p.index,
-            "flat": p.flat, "name": p.name, "min_nonflat_eigenvalue": p.min_nonflat}
+    return {
+        "overlaps": [round(float(x), 12) for x in p.overlaps],
+        "risk": p.risk,
+        "kind": p.kind,
+        "index": p.index,
+        "flat": p.flat,
+        "name": p.name,
+        "min_nonflat_eigenvalue": p.min_nonflat,
+    }
 
 
 def oracle_saddle_at(lam, starts):
@@ -32,123 +49,258 @@ def oracle_saddle_at(lam, starts):
     return pts, orc, best
 
 
-def check_landscape(ctx):
+@claim(
+    "landscape",
+    where="finding (docs/MATH.md section 13)",
+    kind="finding",
+    statement="all stationary points of R_lam on the product of spheres, classified by the Riemannian Hessian: at lam = 0.1 the "
+    "only minima are the oracle and k = +-v*; at lam = 0.9 the oracle is a saddle of index 1 and the global minimum "
+    "lies off M (sampled: a deflated multistart search)",
+    domain=lambda s: f"lam in {{0.1, 0.9}}, {FIG4B.model_text}; {s.starts} starts per round",
+    sizes=dict(starts=(120, 300, 1000)),
+)
+def landscape(ctx):
     """All stationary points at lam = 0.1 (Figures 4b, 7b) and lam = 0.9 (Figure 7a), by the deflated
     multistart search refined at 40 digits."""
-    starts = ctx.pick(120, 300, 1000)
+    starts = ctx.size.starts
     out = []
     for lam, fig in ((0.1, "4b/7b"), (0.9, "7a")):
         pts, orc, best = oracle_saddle_at(lam, starts)
         worst = max(p.tangent_norm for p in pts)
-        out.append(numeric(f"deflated multistart Newton, Riemannian Newton at 40 digits (lam = {lam}, Figure {fig})",
-                           "Riemannian gradient of every reported point (working precision)", worst, 1e-28,
-                           "a refined stationary point has a gradient at the 40-digit round-off level", unit="max tangent-gradient norm",
-                           size={"starts_per_round": starts, "orbits": len(pts)},
-                           details={"points": [_summary(p) for p in pts], "global_minimum": _summary(best),
-                                    "oracle": _summary(orc),
-                                    "rejected_float64_roots": pts[0].extra.get("rejected_candidates", 0)}))
+        out.append(
+            Measured(
+                f"deflated multistart Newton, Riemannian Newton at 40 digits (lam = {lam}, Figure {fig})",
+                "Riemannian gradient of every reported point (working precision)",
+                worst,
+                1e-28,
+                "a refined stationary point has a gradient at the 40-digit round-off level",
+                unit="max tangent-gradient norm",
+                size={"starts_per_round": starts, "orbits": len(pts)},
+                details={
+                    "points": [_summary(p) for p in pts],
+                    "global_minimum": _summary(best),
+                    "oracle": _summary(orc),
+                    "rejected_float64_roots": pts[0].extra.get("rejected_candidates", 0),
+                },
+            )
+        )
     return out
 
 
 def schedule_in_window(lo, hi, lam0=1.0, steps=120_000):
     """Steps t of lam_t = lam0/(1 + 1e-4 t), t = 0..steps, with lam_t above, inside and below [lo, hi]."""
     lam = decreasing(lam0)(np.arange(steps + 1))
-    return {"above": int(np.sum(lam > hi)), "inside": int(np.sum((lam >= lo) & (lam <= hi))), "below": int(np.sum(lam < lo)),
-            "first_step_inside": int(np.argmax(lam <= hi)), "first_step_below": int(np.argmax(lam < lo)) if np.any(lam < lo) else None}
+    return {
+        "above": int(np.sum(lam > hi)),
+        "inside": int(np.sum((lam >= lo) & (lam <= hi))),
+        "below": int(np.sum(lam < lo)),
+        "first_step_inside": int(np.argmax(lam <= hi)),
+        "first_step_below": int(np.argmax(lam < lo)) if np.any(lam < lo) else None,
+    }
 
 
-def check_oracle_window(ctx):
+@claim(
+    "oracle-window",
+    where="finding (docs/MATH.md section 13)",
+    kind="finding",
+    statement="the oracle is the global minimiser of R_lam exactly for lam in W = [0.0907218276, 0.8924379482]: below, the "
+    "point k = +-v* has lower risk; above, the oracle is a saddle (end points enclosed; 'global' sampled by a "
+    "complete search at a few lam)",
+    domain=lambda s: f"{FIG4B.model_text}, lam in [1e-4, 1e2]; complete search at {s.verify} lam with {s.starts} starts",
+    sizes=dict(verify=(2, 4, 10), starts=(100, 200, 400)),
+)
+def oracle_window(ctx):
     """The window at the Figure 4b setting: end points by mechanism (30-digit roots), verified by the
     complete search inside; the block structure of the oracle's Hessian proved by SymPy; the paper's
     settings placed in it."""
-    verify = ctx.pick(2, 4, 10)
-    w = LS.oracle_window(verify=verify, starts=ctx.pick(100, 200, 400), **_P)
-    det, _, gap = LS.mechanism_values(np.array([w.lo * (1 - 1e-9), w.lo * (1 + 1e-9), w.hi * (1 - 1e-9), w.hi * (1 + 1e-9)]), **_P)
+    w = LS.oracle_window(verify=ctx.size.verify, starts=ctx.size.starts, **_P)
+    det, _, gap = LS.mechanism_values(
+        np.array([w.lo * (1 - 1e-9), w.lo * (1 + 1e-9), w.hi * (1 - 1e-9), w.hi * (1 + 1e-9)]), **_P
+    )
     f = {"local": det, "crossing": gap}
     sign_ok = (f[w.mechanism_lo][0] < 0 < f[w.mechanism_lo][1]) and (f[w.mechanism_hi][2] > 0 > f[w.mechanism_hi][3])
-    settings = {"4b/7b (lam = 0.1)": bool(w.lo <= 0.1 <= w.hi), "7a (lam = 0.9)": bool(w.lo <= 0.9 <= w.hi),
-                "4a schedule (steps of 120k)": schedule_in_window(w.lo, w.hi)}
+    settings = {
+        "4b/7b (lam = 0.1)": bool(w.lo <= 0.1 <= w.hi),
+        "7a (lam = 0.9)": bool(w.lo <= 0.9 <= w.hi),
+        "4a schedule (steps of 120k)": schedule_in_window(w.lo, w.hi),
+    }
     enc = window_enclosure(window=w, **_P)
     width = max(enc.lo[1] - enc.lo[0], enc.hi[1] - enc.hi[0])
     return [
-        Evidence("arb balls of the mechanism functions (generated from SymPy) at the ends of each enclosure",
-                 "a certified sign change of the mechanism function encloses each end point", "proved (ball arithmetic)",
-                 width if enc.proved else float("inf"), "widest enclosure", 1e-9,
-                 "opposite certified signs at both ends of the enclosure prove a root inside (continuity)",
-                 details={"lo": list(enc.lo), "hi": list(enc.hi), "mechanisms": list(enc.mechanisms), "signs": enc.values}),
-        identities("SymPy: the oracle's Riemannian Hessian in a retraction chart, by the chain rule", "block structure",
-                   sland.oracle_structure(), why="the window's upper mechanism is det B = 0 only if the other eigenvalues are -R_kappa, -R_nu"),
-        numeric("mechanism functions generated from SymPy: 30-digit roots (mpmath), sign change in float64 at +-1e-9 relative",
-                "W = [lo, hi] at gamma^2 = 1/2, d = 400, L = 10", 0.0 if sign_ok else 1.0, 0.0,
-                "each end point is a simple root of its mechanism", unit="ends without a sign change",
-                details={"lo": str(w.lo_mp), "hi": str(w.hi_mp), "mechanism_lo": LS.MECHANISMS[w.mechanism_lo],
-                         "mechanism_hi": LS.MECHANISMS[w.mechanism_hi], "paper_settings_inside": settings}),
-        numeric("complete search (deflated Newton, 40-digit refinement) at lam just inside each end and inside",
-                "the oracle is the global minimum inside W", float(sum(r["global_min"] != "oracle" for r in w.verified)), 0.0,
-                "the mechanisms explain the whole window only if nothing else beats the oracle inside",
-                unit="lam inside W where another point is lower", size={"lam_checked": len(w.verified)},
-                details={"records": w.verified}),
+        Proof(
+            "arb balls of the mechanism functions (generated from SymPy) at the ends of each enclosure",
+            "a certified sign change of the mechanism function encloses each end point, within 1e-9",
+            bool(enc.proved and width <= 1e-9),
+            why="opposite certified signs at both ends of the enclosure prove a root inside (continuity)",
+            details={
+                "lo": list(enc.lo),
+                "hi": list(enc.hi),
+                "widest": width,
+                "mechanisms": list(enc.mechanisms),
+                "signs": enc.values,
+            },
+        ),
+        Identities(
+            "SymPy: the oracle's Riemannian Hessian in a retraction chart, by the chain rule",
+            "block structure",
+            sland.oracle_structure(),
+            why="the window's upper mechanism is det B = 0 only if the other eigenvalues are -R_kappa, -R_nu",
+            corroborates=True,
+        ),
+        Measured(
+            "mechanism functions generated from SymPy: 30-digit roots (mpmath), sign change in float64 at +-1e-9 relative",
+            "W = [lo, hi] at gamma^2 = 1/2, d = 400, L = 10",
+            0.0 if sign_ok else 1.0,
+            0.0,
+            "each end point is a simple root of its mechanism",
+            unit="ends without a sign change",
+            details={
+                "lo": str(w.lo_mp),
+                "hi": str(w.hi_mp),
+                "mechanism_lo": LS.MECHANISMS[w.mechanism_lo],
+                "mechanism_hi": LS.MECHANISMS[w.mechanism_hi],
+                "paper_settings_inside": settings,
+            },
+        ),
+        Measured(
+            "complete search (deflated Newton, 40-digit refinement) at lam just inside each end and inside",
+            "the oracle is the global minimum inside W",
+            float(sum(r["global_min"] != "oracle" for r in w.verified)),
+            0.0,
+            "the mechanisms explain the whole window only if nothing else beats the oracle inside",
+            unit="lam inside W where another point is lower",
+            size={"lam_checked": len(w.verified)},
+            details={"records": w.verified},
+        ),
     ]
 
 
-def check_figure7a_saddle(ctx):
+def figure7a_saddle(ctx):
     """Figure 7a's lam = 0.9: the oracle is a strict saddle (a negative Riemannian Hessian eigenvalue),
     so the starts that converge to it form a set of measure zero; the global minimum lies elsewhere."""
     pts, orc, best = oracle_saddle_at(0.9, ctx.pick(120, 300, 1000))
-    return [numeric("Riemannian Hessian at the oracle, 40-160 digits (lam = 0.9, Figure 7a)",
-                    "a strict saddle is not a limit of PGD from almost every start", float(orc.index == 0), 0.0,
-                    "index >= 1 with a negative eigenvalue well above round-off", unit="oracle not a strict saddle",
-                    details={"oracle": _summary(orc), "global_minimum": _summary(best)})]
+    return [
+        Measured(
+            "Riemannian Hessian at the oracle, 40-160 digits (lam = 0.9, Figure 7a)",
+            "a strict saddle is not a limit of PGD from almost every start",
+            float(orc.index == 0),
+            0.0,
+            "index >= 1 with a negative eigenvalue well above round-off",
+            unit="oracle not a strict saddle",
+            details={"oracle": _summary(orc), "global_minimum": _summary(best)},
+        )
+    ]
 
 
-def check_basins(ctx, seed=0):
+@claim(
+    "basins",
+    where="finding (docs/MATH.md section 13)",
+    kind="finding",
+    statement="from uniform sphere starts, constant-lam PGD at Figure 7b's setting converges to the oracle or to k = +-v*, "
+    "each with a probability measured with its 95% interval",
+    domain=lambda s: f"{FIGURES['7b'].text}; {s.runs} starts from the exact sphere law",
+    sizes=dict(runs=(100, 300, 1000)),
+)
+def basins(ctx, seed=0):
     """Basins at Figure 7b's setting (lam = 0.1, alpha = 4e-3): sphere starts from the exact law,
     20k steps, continued until the tangent gradient is below 1e-6; end points matched to the
     complete list of stationary points; rates with 95% Clopper-Pearson intervals."""
     S = FIGURES["7b"]
-    runs = ctx.pick(100, 300, 1000)
-    rates, _, _, steps = LS.sample_basins(np.random.SeedSequence(seed), runs, lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L,
-                                          alpha=S.alpha, steps=S.steps, tol=1e-6, max_steps=600_000,
-                                          starts=ctx.pick(100, 200, 300), progress=ctx.stream)
+    runs = ctx.size.runs
+    rates, _, _, steps = LS.sample_basins(
+        np.random.SeedSequence(seed),
+        runs,
+        lam=S.lam0,
+        gamma=S.gamma,
+        d=S.d,
+        L=S.L,
+        alpha=S.alpha,
+        steps=S.steps,
+        tol=1e-6,
+        max_steps=600_000,
+        starts=ctx.pick(100, 200, 300),
+        progress=ctx.stream,
+    )
     unexplained = sum(v["count"] for k, v in rates.items() if k in ("unmatched", "not converged"))
-    return [numeric("five-overlap PGD from the exact sphere law, continued to a tangent gradient < 1e-6, matched to the "
-                    "stationary points", "every run ends at a listed stationary point", float(unexplained), 0.0,
-                    "an end point counts only when converged; rates are per run with 95% Clopper-Pearson intervals",
-                    unit="runs unconverged or unmatched", size={"runs": runs, "seed": seed, "steps": S.steps + int(steps)},
-                    details={"rates": rates})]
+    return [
+        Measured(
+            "five-overlap PGD from the exact sphere law, continued to a tangent gradient < 1e-6, matched to the "
+            "stationary points",
+            "every run ends at a listed stationary point",
+            float(unexplained),
+            0.0,
+            "an end point counts only when converged; rates are per run with 95% Clopper-Pearson intervals",
+            unit="runs unconverged or unmatched",
+            size={"runs": runs, "seed": seed, "steps": S.steps + int(steps)},
+            details={"rates": rates},
+        )
+    ]
 
 
-def check_window_phase_diagram(ctx):
+@claim(
+    "window-phase-diagram",
+    where="finding (docs/MATH.md section 13; Corollary 2)",
+    kind="finding",
+    statement="over d in [10, 1e6] and L in [1, 1000] the window's lower end depends on d only, and Corollary 2's regime "
+    "lam = d^-a (a < 1/2) lies inside W for large d",
+    domain=lambda s: f"gamma^2 = 1/2, eps = 0, lam in [1e-4, 1e2]; d in {s.d}, L in {s.L}",
+    sizes=dict(
+        d=([100, 10**4, 10**6], [10, 10**3, 10**4, 10**6], [10, 100, 10**3, 10**4, 10**5, 10**6]),
+        L=([1, 10, 1000], [1, 10, 100, 1000], [1, 3, 10, 30, 100, 300, 1000]),
+    ),
+)
+def window_phase_diagram(ctx):
     """The window W(d, L) at gamma^2 = 1/2 over d (10 to 1e6) and L (1 to 1000), by the mechanisms
     (30-digit roots); compared with Corollary 2's regime lam = d^-a (0 < a < 1/2), where lam -> 0 and
     lam sqrt(d) -> infinity."""
-    d_values = ctx.pick([100, 10**4, 10**6], [10, 100, 10**3, 10**4, 10**5, 10**6], [10, 100, 10**3, 10**4, 10**5, 10**6])
-    L_values = ctx.pick([1, 10, 1000], [1, 3, 10, 30, 100, 300, 1000], [1, 3, 10, 30, 100, 300, 1000])
-    ds = LS.phase_diagram(d_values, L_values, gamma=_P["gamma"], progress=ctx.stream)
+    ds = LS.phase_diagram(ctx.size.d, ctx.size.L, gamma=_P["gamma"], progress=ctx.stream)
     lo = ds.lo.values
     spread = float(np.nanmax(np.abs(lo - lo[:, :1]) / lo[:, :1]))
     ok = ds.status.values == "ok"
     hi = np.where(ok, ds.hi.values, np.nan)
     # Corollary 2's path lam = d^-a: inside W at the largest d for a = 0.1, 0.25, 0.4, every resolved L
     dmax = int(ds.d.values[-1])
-    path = {a: bool(np.all((lo[-1] < dmax ** -a) & ((dmax ** -a < hi[-1]) | ~ok[-1]))) for a in (0.1, 0.25, 0.4)}
+    path = {a: bool(np.all((lo[-1] < dmax**-a) & ((dmax**-a < hi[-1]) | ~ok[-1]))) for a in (0.1, 0.25, 0.4)}
     rescaled = {int(d): float(lo[i, 0] * np.sqrt(d / np.log(d))) for i, d in enumerate(ds.d.values)}
     gap_hi = {int(L): float(hi[-1, j] - np.sqrt(3) / 2) for j, L in enumerate(ds.L.values) if ok[-1, j]}
-    table = {"d": [int(x) for x in ds.d.values], "L": [int(x) for x in ds.L.values],
-             "lo": [[float(x) for x in row] for row in lo], "hi": [[float(x) for x in row] for row in ds.hi.values],
-             "status": [list(row) for row in ds.status.values]}
+    table = {
+        "d": [int(x) for x in ds.d.values],
+        "L": [int(x) for x in ds.L.values],
+        "lo": [[float(x) for x in row] for row in lo],
+        "hi": [[float(x) for x in row] for row in ds.hi.values],
+        "status": [list(row) for row in ds.status.values],
+    }
     free = sorted(str(x) for x in sland.family_gap().free_symbols)
     return [
-        Evidence("SymPy: the crossing mechanism (risk of k = +-v* at its theta* minus the oracle's risk), free symbols",
-                 "the lower end does not depend on L", "proved (symbolic)", float(str(sland.S.L) in free), "L among the free symbols",
-                 0.0, "the null tokens' terms cancel between the two risks", details={"free_symbols": free}),
-        numeric("mechanism roots (30 digits) over the (d, L) grid", "the lower end does not depend on L", spread, 1e-12,
-                "the grid's roots agree across L (the float route of the symbolic statement)",
-                unit="max relative spread of lo over L", details={"lo_times_sqrt(d/log d)": rescaled, "grid": table}),
-        numeric("mechanism roots over the grid", "Corollary 2's regime lam = d^-a lies inside W at the largest d",
-                float(sum(not v for v in path.values())), 0.0,
-                "lo ~ c sqrt(log d / d) goes to 0 faster than d^-a for a < 1/2, and hi stays near sqrt(3)/2",
-                unit="exponents a in (0.1, 0.25, 0.4) outside W", details={"d": dmax, "inside": {str(a): v for a, v in path.items()},
-                                                                       "hi_minus_sqrt3/2_at_dmax": gap_hi,
-                                                                       "unresolved_cells": int(np.sum(ds.status.values == "unresolved"))}),
+        Identities(
+            "SymPy: the crossing mechanism (risk of k = +-v* at its theta* minus the oracle's risk), free symbols",
+            "the lower end does not depend on L",
+            {"L not among the free symbols": str(sland.S.L) not in free},
+            why="the null tokens' terms cancel between the two risks",
+            details={"free_symbols": free},
+        ),
+        Measured(
+            "mechanism roots (30 digits) over the (d, L) grid",
+            "the lower end does not depend on L",
+            spread,
+            1e-12,
+            "the grid's roots agree across L (the float route of the symbolic statement)",
+            unit="max relative spread of lo over L",
+            corroborates=True,
+            details={"lo_times_sqrt(d/log d)": rescaled, "grid": table},
+        ),
+        Measured(
+            "mechanism roots over the grid",
+            "Corollary 2's regime lam = d^-a lies inside W at the largest d",
+            float(sum(not v for v in path.values())),
+            0.0,
+            "lo ~ c sqrt(log d / d) goes to 0 faster than d^-a for a < 1/2, and hi stays near sqrt(3)/2",
+            unit="exponents a in (0.1, 0.25, 0.4) outside W",
+            details={
+                "d": dmax,
+                "inside": {str(a): v for a, v in path.items()},
+                "hi_minus_sqrt3/2_at_dmax": gap_hi,
+                "unresolved_cells": int(np.sum(ds.status.values == "unresolved")),
+            },
+        ),
     ]

@@ -9,6 +9,7 @@ Tolerances:
   and still catches any wrong constant, sign or factor (a factor 1 + 1e-6 is caught).
 * ``Z_MAX = 4.5``: Monte Carlo vs closed form, in standard errors.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,17 +22,31 @@ from .. import routes
 from ..certify.corollary2 import compare_log_bayes_gap
 from ..kernels import api, special
 from ..model.overlaps import Overlaps
+from ..model.params import ParamBox, Params
 from ..routes import montecarlo as mc
 from ..symbolic import asymptotics as sasym
 from ..symbolic import linear as slin
 from ..symbolic import risk as srisk
-from .model import Z_MAX, Evidence, identities, numeric, statistical
+from ..symbolic import zeta as szeta
+from .base import claim
+from .vocabulary import Agreement, Identities, Measured, MonteCarlo, Proof
 
 EXACT_RTOL = 1e-12
 _EXACT_WHY = "kernels evaluate O(1) closed-form terms to ~1e-15; 1e-12 leaves room for conditioning, catches any factor 1 + 1e-6"
 
-__all__ = ["EXACT_RTOL", "random_overlaps", "random_params", "check_zeta", "check_theorem1", "check_oracle_risk",
-           "check_law_of_J0", "check_lemma6", "check_corollary2", "check_proposition3"]
+__all__ = [
+    "EXACT_RTOL",
+    "RANDOM_PARAMS",
+    "random_overlaps",
+    "random_params",
+    "zeta",
+    "theorem1",
+    "oracle_risk",
+    "law_of_J0",
+    "lemma6",
+    "corollary2",
+    "proposition3",
+]
 
 
 def _rel(a, b):
@@ -50,144 +65,274 @@ def random_overlaps(rng, n):
     return [tuple(float(x[i]) for x in ov) for i in range(n)]
 
 
+#: the box the randomised checks draw their settings from
+RANDOM_PARAMS = ParamBox()
+
+
 def random_params(rng):
-    return dict(
-        lam=float(rng.uniform(0.05, 2.0)),
-        gamma=float(rng.uniform(0.2, 1.5)),
-        eps=float(rng.uniform(0.0, 0.5)),
-        d=int(rng.integers(4, 2000)),
-        L=int(rng.integers(1, 30)),
-    )
+    return RANDOM_PARAMS.draw(rng)
 
 
 # --------------------------------------------------------------------------- zeta
-def check_zeta(ctx):
-    """zeta (reference section 4): float64 kernel vs the 60-digit Owen-T closed form on a grid
-    (t in [-1e3, 1e3], g in [1e-12, 1e3]); closed form vs direct quadrature over Z; zeta_g(0)
-    against the arcsin formula."""
-    nt, ng = ctx.pick((6, 5), (12, 10), (40, 30))
-    t = np.concatenate([[0.0], np.geomspace(1e-6, 1e3, nt), -np.geomspace(1e-2, 1e3, 3)])
-    g = np.geomspace(1e-12, 1e3, ng)
-    worst_kernel = 0.0
-    for gi in ctx.steps(g, "zeta grid"):
-        ref = np.array([float(special.zeta_mp(ti, gi, dps=60)) for ti in t])
-        worst_kernel = max(worst_kernel, float(np.max(np.abs(api.zeta(t, gi) - ref) / ref)))
+_T_RANGE, _G_RANGE = (-1e3, 1e3), (1e-12, 1e3)
+
+
+@claim(
+    "zeta",
+    where="Section 3 (zeta in Theorem 1)",
+    statement="zeta_g(t) = E erf(t + gZ)^2 has a closed form (Owen's T); its float64 kernel keeps full relative accuracy",
+    domain=lambda s: (
+        f"t in [{_T_RANGE[0]:g}, {_T_RANGE[1]:g}] ({s.nt + 4} values), g in [{_G_RANGE[0]:g}, {_G_RANGE[1]:g}] "
+        f"({s.ng} values, log-spaced)"
+    ),
+    sizes=dict(nt=(6, 12, 40), ng=(5, 10, 30)),
+)
+def zeta(ctx):
+    """zeta (docs/MATH.md section 4): float64 kernel vs the 60-digit Owen-T closed form on a grid;
+    closed form vs direct quadrature over Z; zeta_g(0) against the arcsin formula (SymPy's
+    :func:`slr_verify.symbolic.zeta.zeta_at_zero`, evaluated at 40 digits)."""
+    t = np.concatenate([[0.0], np.geomspace(1e-6, _T_RANGE[1], ctx.size.nt), -np.geomspace(1e-2, -_T_RANGE[0], 3)])
+    g = np.geomspace(*_G_RANGE, ctx.size.ng)
+    grid = [(ti, gi) for gi in g for ti in t]
     pts = [(0.0, 1e-12), (0.7, 0.05), (2.5, 1.0), (-4.0, 0.2), (30.0, 10.0), (0.01, 1e3)]
-    worst_route = max(_rel(special.zeta_mp(ti, gi, dps=40), routes.quad_zeta(ti, gi, dps=30)) for ti, gi in pts)
-    with mpmath.workdps(40):
-        worst_zero = max(_rel(api.zeta(0.0, gi), 2 / mpmath.pi * mpmath.asin(2 * mpmath.mpf(gi) ** 2 / (1 + 2 * mpmath.mpf(gi) ** 2)))
-                         for gi in g)
-    grid = {"t": t.size, "g": g.size, "t_range": [-1e3, 1e3], "g_range": [1e-12, 1e3]}
+    gs = sp.Symbol("g", positive=True)
+    zero = sp.lambdify(gs, szeta.zeta_at_zero(gs), "mpmath")
+
+    def zero_ref(gi):
+        with mpmath.workdps(40):
+            return zero(mpmath.mpf(gi))
+
     return [
-        numeric("float64 zeta kernel", "60-digit mpmath Owen-T closed form", worst_kernel, 1e-13,
-                "closed form evaluated with non-negative terms: a few ulps; 1e-13 catches any regime switch gone wrong", size=grid),
-        numeric("mpmath Owen-T closed form (40 digits)", "mpmath quadrature of E erf(t+gZ)^2 over Z (30 digits)", worst_route, 1e-20,
-                "two 30+-digit evaluations of one number", size={"points": len(pts)}),
-        numeric("float64 zeta kernel at t = 0", "(2/pi) asin(2g^2/(1+2g^2)) at 40 digits", worst_zero, 1e-14,
-                "a one-term closed form: a few ulps", size={"g": g.size}),
+        Agreement(
+            "float64 zeta kernel",
+            "60-digit mpmath Owen-T closed form",
+            lambda ti, gi: api.zeta(ti, gi),
+            lambda ti, gi: special.zeta_mp(ti, gi, dps=60),
+            grid,
+            4e-15,
+            "closed form evaluated with non-negative terms: ~18 ulps (measured worst 2.4e-15 on 400 random points over the "
+            "whole domain); any regime switch gone wrong shows far above it",
+            details={"t": t.size, "g": g.size},
+        ).evidence(lambda it: ctx.steps(it, "zeta grid")),
+        Agreement(
+            "mpmath Owen-T closed form (40 digits)",
+            "mpmath quadrature of E erf(t+gZ)^2 over Z (30 digits)",
+            lambda ti, gi: special.zeta_mp(ti, gi, dps=40),
+            lambda ti, gi: routes.quad_zeta(ti, gi, dps=30),
+            pts,
+            1e-20,
+            "two 30+-digit evaluations of one number",
+        ).evidence(),
+        Agreement(
+            "float64 zeta kernel at t = 0",
+            "SymPy's zeta_g(0) = (2/pi) asin(2g^2/(1+2g^2)) at 40 digits",
+            lambda gi: api.zeta(0.0, gi),
+            zero_ref,
+            [(gi,) for gi in g],
+            1e-14,
+            "a one-term closed form: a few ulps",
+            corroborates=True,
+        ).evidence(),
     ]
 
 
 # --------------------------------------------------------------------------- Theorem 1
-def check_theorem1(ctx, seed=1):
+@claim(
+    "theorem-1",
+    where="Theorem 1, Appendix C",
+    statement="R_lam(k, v) is a closed form in (kappa, nu, theta, eta, rho)",
+    domain=lambda s: (
+        f"{s.points} random realisable overlap tuples with settings drawn from {RANDOM_PARAMS.text}; "
+        f"Monte Carlo with {s.samples} samples"
+    ),
+    sizes=dict(points=(4, 10, 100), grad=(2, 4, 100), mc=(2, 4, 12), samples=(100_000, 200_000, 2_000_000)),
+)
+def theorem1(ctx, seed=1):
     """Theorem 1: the generated risk and gradient vs mpmath quadrature of the definition at random
     realisable points; Monte Carlo of the model (d-free sampler at those points, full-dimensional
     sampler at d = 20)."""
     rng = np.random.default_rng(seed)
-    npts, ngrad, nmc = ctx.pick((4, 2, 2), (10, 4, 4), (100, 100, 12))
-    n_samples = ctx.pick(100_000, 200_000, 2_000_000)
-    pts = random_overlaps(rng, npts)
-    prs = [random_params(rng) for _ in range(npts)]
-    worst_r = worst_g = worst_z = 0.0
-    for i in ctx.steps(range(npts), "Theorem 1 points"):
-        ov, pr = pts[i], prs[i]
-        worst_r = max(worst_r, _rel(api.risk(*ov, **pr), routes.quad_risk(*ov, **pr, dps=20)))
-        if i < ngrad:
-            q = routes.quad_risk_gradient(*ov, **pr, dps=20)
-            g = api.risk_gradient(*ov, **pr)
-            scale = max(abs(float(x)) for x in q.values())
-            worst_g = max(worst_g, max(abs(g[n] - float(q[n])) / scale for n in g))
-        if i < nmc:
-            est, se = mc.mc_risk_overlaps(*ov, **pr, n=n_samples, seed=seed + i)
-            worst_z = max(worst_z, abs(est - api.risk(*ov, **pr)) / se)
+    n = ctx.size.samples
+    pts = [
+        dict(zip(("kappa", "nu", "theta", "eta", "rho"), ov), **random_params(rng))
+        for ov in random_overlaps(rng, ctx.size.points)
+    ]
+
+    def grad_err(**p):
+        q = routes.quad_risk_gradient(**p, dps=20)
+        g = api.risk_gradient(**p)
+        return max(abs(g[k] - float(q[k])) for k in g) / max(abs(float(x)) for x in q.values())
+
+    mcs = [(*mc.mc_risk_overlaps(**p, n=n, seed=seed + i), api.risk(**p)) for i, p in enumerate(pts[: ctx.size.mc])]
     d = 20
     ks, vs = mc.random_instance(d, seed)
     k, v = mc.random_unit(d, seed + 1), mc.random_unit(d, seed + 2)
     pr = dict(lam=0.6, gamma=0.7071067811865476, eps=0.1, L=5)
-    est, se = mc.mc_risk(k, v, ks, vs, **pr, n=n_samples // 4, seed=seed)
-    z_full = abs(est - api.risk(*Overlaps.from_vectors(k, v, ks, vs), **pr, d=d)) / se
-    size = {"points": npts, "seed": seed}
+    full = [(*mc.mc_risk(k, v, ks, vs, **pr, n=n // 4, seed=seed), api.risk(*Overlaps.from_vectors(k, v, ks, vs), **pr, d=d))]
     return [
-        numeric("risk kernel (SymPy -> float64)", "mpmath quadrature of the definition (20 digits)", worst_r, EXACT_RTOL, _EXACT_WHY, size=size),
-        numeric("gradient kernel", "mpmath quadrature of the gradient (20 digits)", worst_g, EXACT_RTOL, _EXACT_WHY,
-                unit="error relative to the largest partial", size={"points": ngrad, "seed": seed}),
-        statistical("risk kernel", "Monte Carlo, d-free sampler", worst_z, size={"points": nmc, "samples": n_samples, "seeds": [seed, seed + nmc - 1]}),
-        statistical("risk kernel", "Monte Carlo, full-dimensional sampler (d = 20)", z_full, size={"samples": n_samples // 4, "seed": seed}),
+        Agreement(
+            "risk kernel (SymPy -> float64)",
+            "mpmath quadrature of the definition (20 digits)",
+            api.risk,
+            lambda **p: routes.quad_risk(**p, dps=20),
+            pts,
+            EXACT_RTOL,
+            _EXACT_WHY,
+            size={"seed": seed},
+        ).evidence(lambda it: ctx.steps(it, "Theorem 1 points")),
+        Measured(
+            "gradient kernel",
+            "mpmath quadrature of the gradient (20 digits)",
+            max(grad_err(**p) for p in pts[: ctx.size.grad]),
+            EXACT_RTOL,
+            _EXACT_WHY,
+            unit="error relative to the largest partial",
+            size={"points": ctx.size.grad, "seed": seed},
+        ),
+        MonteCarlo(
+            "risk kernel",
+            "Monte Carlo, d-free sampler",
+            mcs,
+            corroborates=True,
+            size={"samples": n, "seeds": [seed, seed + len(mcs) - 1]},
+        ),
+        MonteCarlo(
+            "risk kernel",
+            "Monte Carlo, full-dimensional sampler (d = 20)",
+            full,
+            corroborates=True,
+            size={"samples": n // 4, "seed": seed},
+        ),
     ]
 
 
-def check_oracle_risk(ctx, seed=2):
-    """The oracle risk (reference section 5): SymPy shows Theorem 1 at (k*, v*) equals the stated
+@claim(
+    "oracle-risk",
+    where="Theorem 1 at (k*, v*)",
+    statement="R_lam(k*, v*) = eps^2 + gamma^2 [1 - 2 erf(.) + zeta_{lam gamma}(lam sqrt(d/2))] + (L - 1) zeta_lam(0)",
+    domain=lambda s: f"all parameters (SymPy); {s.points} settings drawn from {RANDOM_PARAMS.text} (numeric, Monte Carlo)",
+    sizes=dict(points=(2, 3, 8), samples=(100_000, 200_000, 1_000_000)),
+)
+def oracle_risk(ctx, seed=2):
+    """The oracle risk (docs/MATH.md section 5): SymPy shows Theorem 1 at (k*, v*) equals the stated
     formula; the kernel (complement form) vs mpmath quadrature; Monte Carlo of the oracle predictor."""
     exact = sp.simplify(srisk.theorem1_risk().subs(srisk.oracle_point()) - srisk.oracle_risk_spec()) == 0
     rng = np.random.default_rng(seed)
-    worst = worst_z = 0.0
-    n = ctx.pick(100_000, 200_000, 1_000_000)
-    m = ctx.pick(2, 3, 8)
-    for i in ctx.steps(range(m), "oracle points"):
-        pr = random_params(rng)
-        worst = max(worst, _rel(api.oracle_risk(**pr), routes.quad_oracle_risk(**pr, dps=20)))
-        est, se = mc.mc_risk_overlaps(1, 1, 0, 0, 0, **pr, n=n, seed=seed + i, predictor="oracle")
-        worst_z = max(worst_z, abs(est - api.oracle_risk(**pr)) / se)
+    prs = [random_params(rng) for _ in range(ctx.size.points)]
+    n = ctx.size.samples
+    mcs = [
+        (*mc.mc_risk_overlaps(1, 1, 0, 0, 0, **p, n=n, seed=seed + i, predictor="oracle"), api.oracle_risk(**p))
+        for i, p in enumerate(prs)
+    ]
     return [
-        identities("SymPy: Theorem 1 at kappa = nu = 1, theta = eta = rho = 0", "the oracle formula of reference section 5",
-                   {"Theorem 1 at the oracle = stated formula": exact}),
-        numeric("oracle kernel (complement form)", "mpmath quadrature (20 digits)", worst, EXACT_RTOL, _EXACT_WHY, size={"points": m, "seed": seed}),
-        statistical("oracle kernel", "Monte Carlo of the oracle predictor", worst_z, size={"points": m, "samples": n, "seed": seed}),
+        Identities(
+            "SymPy: Theorem 1 at kappa = nu = 1, theta = eta = rho = 0",
+            "the oracle formula of docs/MATH.md section 5",
+            {"Theorem 1 at the oracle = stated formula": exact},
+        ),
+        Agreement(
+            "oracle kernel (complement form)",
+            "mpmath quadrature (20 digits)",
+            api.oracle_risk,
+            lambda **p: routes.quad_oracle_risk(**p, dps=20),
+            prs,
+            EXACT_RTOL,
+            _EXACT_WHY,
+            corroborates=True,
+            size={"seed": seed},
+        ).evidence(),
+        MonteCarlo(
+            "oracle kernel", "Monte Carlo of the oracle predictor", mcs, corroborates=True, size={"samples": n, "seed": seed}
+        ),
     ]
 
 
-def check_law_of_J0(ctx, seed=3):
+_J0_SYMBOLIC_L = (1, 2, 3)
+_J0_LAWS = ([0.7, 0.1, 0.1, 0.1], [0, 0, 1.0, 0], [0.25] * 4)
+_J0_SETTING = dict(lam=0.8, gamma=0.7071067811865476, eps=0.2, d=50, L=4)
+
+
+@claim(
+    "law-of-J0",
+    where="Section 2",
+    statement="R_lam(k, v) does not depend on the law of J0",
+    domain=lambda s: (
+        f"L <= {max(_J0_SYMBOLIC_L)}, all parameters (SymPy); {Params(**_J0_SETTING).label()} under laws {list(_J0_LAWS)} "
+        f"(Monte Carlo, {s.samples} samples each)"
+    ),
+    sizes=dict(samples=(100_000, 200_000, 1_000_000)),
+)
+def law_of_J0(ctx, seed=3):
     """The risk does not depend on the law of J0 (paper, Section 2): SymPy (the conditional risk is
-    the same for every location, L <= 3) and Monte Carlo under skewed and point-mass laws."""
-    checks = {f"R given J0 = {j + 1} equals R (L = {L})":
-              sp.simplify(srisk.risk_given_location(j, L) - srisk.theorem1_risk().subs(srisk.S.L, L)) == 0
-              for L in (1, 2, 3) for j in range(L)}
+    the same for every location, L <= 3) and Monte Carlo under skewed and point-mass laws (L = 4)."""
+    checks = {
+        f"R given J0 = {j + 1} equals R (L = {L})": sp.simplify(
+            srisk.risk_given_location(j, L) - srisk.theorem1_risk().subs(srisk.S.L, L)
+        )
+        == 0
+        for L in _J0_SYMBOLIC_L
+        for j in range(L)
+    }
     rng = np.random.default_rng(seed)
     (ov,) = random_overlaps(rng, 1)
-    pr = dict(lam=0.8, gamma=0.7071067811865476, eps=0.2, d=50, L=4)
-    ref = api.risk(*ov, **pr)
-    n = ctx.pick(100_000, 200_000, 1_000_000)
-    worst_z = 0.0
-    laws = ([0.7, 0.1, 0.1, 0.1], [0, 0, 1.0, 0], [0.25] * 4)
-    for i, p in enumerate(laws):
-        est, se = mc.mc_risk_overlaps(*ov, **pr, n=n, seed=seed + i, p=p)
-        worst_z = max(worst_z, abs(est - ref) / se)
+    ref = api.risk(*ov, **_J0_SETTING)
+    n = ctx.size.samples
+    mcs = [(*mc.mc_risk_overlaps(*ov, **_J0_SETTING, n=n, seed=seed + i, p=p), ref) for i, p in enumerate(_J0_LAWS)]
     return [
-        identities("SymPy: conditional risk per location, summed token pair by token pair", "Theorem 1's risk", checks),
-        statistical("risk kernel (law-free)", "Monte Carlo under skewed, point-mass and uniform laws of J0", worst_z,
-                    size={"laws": len(laws), "samples": n, "seed": seed}),
+        Identities("SymPy: conditional risk per location, summed token pair by token pair", "Theorem 1's risk", checks),
+        MonteCarlo(
+            "risk kernel (law-free)",
+            "Monte Carlo under skewed, point-mass and uniform laws of J0",
+            mcs,
+            size={"laws": len(_J0_LAWS), "samples": n, "seed": seed},
+        ),
     ]
 
 
-def check_lemma6(ctx, seed=4):
+@claim(
+    "lemma-6",
+    where="Lemma 6",
+    statement="on M the risk depends on (kappa, nu) only, by the stated formula",
+    domain=lambda s: f"all parameters (SymPy); {s.points} settings drawn from {RANDOM_PARAMS.text} (numeric, Monte Carlo)",
+    sizes=dict(points=(2, 3, 10), samples=(100_000, 200_000, 1_000_000)),
+)
+def lemma6(ctx, seed=4):
     """Lemma 6: on M the risk is the stated function of (kappa, nu): SymPy identity, kernel vs
     quadrature, Monte Carlo."""
     exact = sp.simplify(srisk.theorem1_risk().subs(srisk.manifold_point()) - srisk.lemma6_spec()) == 0
     rng = np.random.default_rng(seed)
-    worst = worst_z = 0.0
-    n = ctx.pick(100_000, 200_000, 1_000_000)
-    m = ctx.pick(2, 3, 10)
-    for i in ctx.steps(range(m), "Lemma 6 points"):
+    pts = []
+    for _ in range(ctx.size.points):
         kappa, nu = rng.uniform(-1, 1, 2)
-        pr = random_params(rng)
-        worst = max(worst, _rel(api.manifold_risk(kappa, nu, **pr), routes.quad_manifold_risk(kappa, nu, **pr, dps=20)))
-        est, se = mc.mc_risk_overlaps(kappa, nu, 0, 0, 0, **pr, n=n, seed=seed + i)
-        worst_z = max(worst_z, abs(est - api.manifold_risk(kappa, nu, **pr)) / se)
+        pts.append(dict(kappa=kappa, nu=nu, **random_params(rng)))
+    n = ctx.size.samples
+    mcs = [
+        (
+            *mc.mc_risk_overlaps(
+                p["kappa"], p["nu"], 0, 0, 0, **{k: v for k, v in p.items() if k not in ("kappa", "nu")}, n=n, seed=seed + i
+            ),
+            api.manifold_risk(**p),
+        )
+        for i, p in enumerate(pts)
+    ]
     return [
-        identities("SymPy: Theorem 1 at theta = eta = rho = 0", "Lemma 6's formula (reference section 9)", {"Theorem 1 on M = Lemma 6": exact}),
-        numeric("manifold-risk kernel", "mpmath quadrature (20 digits)", worst, EXACT_RTOL, _EXACT_WHY, size={"points": m, "seed": seed}),
-        statistical("manifold-risk kernel", "Monte Carlo", worst_z, size={"points": m, "samples": n, "seed": seed}),
+        Identities(
+            "SymPy: Theorem 1 at theta = eta = rho = 0",
+            "Lemma 6's formula (docs/MATH.md section 9)",
+            {"Theorem 1 on M = Lemma 6": exact},
+        ),
+        Agreement(
+            "manifold-risk kernel",
+            "mpmath quadrature (20 digits)",
+            api.manifold_risk,
+            lambda **p: routes.quad_manifold_risk(**p, dps=20),
+            pts,
+            EXACT_RTOL,
+            _EXACT_WHY,
+            corroborates=True,
+            size={"seed": seed},
+        ).evidence(lambda it: ctx.steps(it, "Lemma 6 points")),
+        MonteCarlo("manifold-risk kernel", "Monte Carlo", mcs, corroborates=True, size={"samples": n, "seed": seed}),
     ]
 
 
@@ -195,10 +340,20 @@ def check_lemma6(ctx, seed=4):
 _COR2_PATHS = [(0.25, 0.0), (0.4, 0.5), (0.1, 0.1), (0.45, 0.0)]
 
 
-def check_corollary2(ctx):
+@claim(
+    "corollary-2",
+    where="Corollary 2",
+    statement="lam -> 0, lam sqrt(d) -> oo, lam sqrt(L) -> 0 imply R_lam(k*, v*) -> eps^2",
+    domain=lambda s: (
+        f"gamma^2 = 1/2, eps = 0 along lam = d^-a, L = d^b for (a, b) in {_COR2_PATHS}, {s.d} values of d from 1e2 to 1e12"
+    ),
+    sizes=dict(d=(3, 6, 11)),
+)
+def corollary2(ctx):
     """Corollary 2: along lam = d^-a, L = d^b (0 < a < 1/2, 0 <= b < 2a) the Bayes gap -> 0. SymPy
-    leading orders; the log-domain kernel vs mpmath quadrature up to d = 1e12; the gap decreases
-    along each path with the predicted power; counter-cases where a condition fails keep a gap."""
+    leading orders; the log-domain kernel vs mpmath quadrature and arb enclosures up to d = 1e12;
+    the gap decreases along each path with the predicted power; counter-cases where a condition
+    fails keep a gap."""
     sym = sasym.leading_orders()
     a_, b_ = sasym.SYM["a"], sasym.SYM["b"]
     sym_checks = {
@@ -208,7 +363,7 @@ def check_corollary2(ctx):
         "null part ~ d^(b - 2a)": sp.simplify(sym["null_exponent"] - (b_ - 2 * a_)) == 0,
     }
     gamma = 0.7071067811865476
-    ds = np.round(np.logspace(2, 12, ctx.pick(3, 6, 11)))
+    ds = np.round(np.logspace(2, 12, ctx.size.d))
     worst = 0.0
     sequences = {}
     for a, b in ctx.steps(_COR2_PATHS, "Corollary 2 paths"):
@@ -224,34 +379,81 @@ def check_corollary2(ctx):
     # vanishing: decreasing over the last three d, with a log-log slope at least half the
     # predicted null-token exponent 2a - b (the relevant-token part decays faster than any power)
     slopes = {k: (v[-1] - v[-3]) / math.log(ds[-1] / ds[-3]) for k, v in sequences.items()}
-    shortfall = max(max(0.0, slopes[(a, b)] + 0.5 * (2 * a - b)) + (0.0 if np.all(np.diff(v[-3:]) < 0) else 1.0)
-                    for (a, b), v in sequences.items())
-    pts = [dict(lam=float(d) ** (-a), gamma=gamma, d=float(d), L=max(1, int(round(float(d) ** b)))) for a, b in _COR2_PATHS for d in ds]
+    shortfall = max(
+        max(0.0, slopes[(a, b)] + 0.5 * (2 * a - b)) + (0.0 if np.all(np.diff(v[-3:]) < 0) else 1.0)
+        for (a, b), v in sequences.items()
+    )
+    pts = [
+        dict(lam=float(d) ** (-a), gamma=gamma, d=float(d), L=max(1, int(round(float(d) ** b))))
+        for a, b in _COR2_PATHS
+        for d in ds
+    ]
     ball_err, ball_width, _, ball_secs = compare_log_bayes_gap(pts)
     d = 1e12
-    c1 = api.bayes_gap(lam=2 / math.sqrt(d), gamma=gamma, eps=0.0, d=d, L=1)          # lam sqrt(d) bounded
-    c2 = api.bayes_gap(lam=d**-0.25, gamma=gamma, eps=0.0, d=d, L=int(d**0.5))       # lam sqrt(L) = 1
-    details = {"log_gap": {f"a={a},b={b}": [float(x) for x in v] for (a, b), v in sequences.items()},
-               "d": [float(x) for x in ds], "slopes": {f"a={a},b={b}": s_ for (a, b), s_ in slopes.items()}}
+    c1 = api.bayes_gap(lam=2 / math.sqrt(d), gamma=gamma, eps=0.0, d=d, L=1)  # lam sqrt(d) bounded
+    c2 = api.bayes_gap(lam=d**-0.25, gamma=gamma, eps=0.0, d=d, L=int(d**0.5))  # lam sqrt(L) = 1
+    details = {
+        "log_gap": {f"a={a},b={b}": [float(x) for x in v] for (a, b), v in sequences.items()},
+        "d": [float(x) for x in ds],
+        "slopes": {f"a={a},b={b}": s_ for (a, b), s_ in slopes.items()},
+    }
     return [
-        identities("SymPy limits and series", "Corollary 2's leading orders", sym_checks),
-        numeric("log-domain Bayes-gap kernel", "mpmath quadrature of the gap (20 digits), up to d = 1e12", worst, 1e-12,
-                _EXACT_WHY, unit="error of log(gap), relative to max(1, |log gap|)", size={"paths": len(_COR2_PATHS), "d": ds.size}),
-        Evidence("ball arithmetic (arb): the derived gap with zetac enclosed by rigorous integration",
-                 "the float64 log-domain kernel, at every point of the paths up to d = 1e12", "proved (ball arithmetic)",
-                 ball_err, "error of log(gap) against the enclosure, relative to max(1, |log gap|)", 1e-12,
-                 "the enclosures are ~5e-16 wide (one-ulp inputs); the kernel's claimed accuracy is 1e-12",
-                 size={"points": len(pts), "seconds": round(ball_secs, 2)}, details={"widest_enclosure_relative": ball_width}),
-        numeric("log-domain Bayes-gap kernel along lam = d^-a, L = d^b", "the predicted decay d^(b - 2a)", shortfall, 0.0,
-                "the gap must decrease over the last three d with a slope <= -(2a - b)/2", unit="slope shortfall", details=details),
-        numeric("Bayes-gap kernel at d = 1e12 where a condition fails", "Corollary 2's hypotheses are needed",
-                max(0.0, 1e-3 - c1) + max(0.0, 1.0 - c2), 0.0, "lam sqrt(d) = 2 keeps a gap > 1e-3; lam sqrt(L) = 1 keeps a gap > 1",
-                unit="gap shortfall", details={"lam_sqrt_d_bounded": c1, "lam_sqrt_L_one": c2}),
+        Identities("SymPy limits and series", "Corollary 2's leading orders", sym_checks),
+        Measured(
+            "log-domain Bayes-gap kernel",
+            "mpmath quadrature of the gap (20 digits), up to d = 1e12",
+            worst,
+            1e-12,
+            _EXACT_WHY,
+            unit="error of log(gap), relative to max(1, |log gap|)",
+            corroborates=True,
+            size={"paths": len(_COR2_PATHS), "d": ds.size},
+        ),
+        Proof(
+            "ball arithmetic (arb): the derived gap with zetac enclosed by rigorous integration",
+            "the float64 log-domain kernel, at every point of the paths up to d = 1e12, within 1e-12 of the enclosure",
+            bool(ball_err <= 1e-12),
+            corroborates=True,
+            why="the enclosures are ~5e-16 wide (one-ulp inputs); the kernel's claimed accuracy is 1e-12",
+            size={"points": len(pts), "seconds": round(ball_secs, 2)},
+            details={"worst_log_error": ball_err, "widest_enclosure_relative": ball_width},
+        ),
+        Measured(
+            "log-domain Bayes-gap kernel along lam = d^-a, L = d^b",
+            "the predicted decay d^(b - 2a)",
+            shortfall,
+            0.0,
+            "the gap must decrease over the last three d with a slope <= -(2a - b)/2",
+            unit="slope shortfall",
+            details=details,
+        ),
+        Measured(
+            "Bayes-gap kernel at d = 1e12 where a condition fails",
+            "Corollary 2's hypotheses are needed",
+            max(0.0, 1e-3 - c1) + max(0.0, 1.0 - c2),
+            0.0,
+            "lam sqrt(d) = 2 keeps a gap > 1e-3; lam sqrt(L) = 1 keeps a gap > 1",
+            unit="gap shortfall",
+            details={"lam_sqrt_d_bounded": c1, "lam_sqrt_L_one": c2},
+        ),
     ]
 
 
 # --------------------------------------------------------------------------- Proposition 3
-def check_proposition3(ctx, seed=5):
+_P3 = dict(p=[0.6, 0.3, 0.1], gamma=0.7071067811865476, eps=0.1, L=3, d=6)
+
+
+@claim(
+    "proposition-3",
+    where="Proposition 3",
+    statement="the best linear predictor is w_l = p_l gamma^2/(1 - p_l + p_l gamma^2) v*, with the stated risk",
+    domain=lambda s: (
+        f"L = 3, any p (SymPy); p = {_P3['p']}, {Params(lam=1, **{k: _P3[k] for k in ('gamma', 'eps', 'd', 'L')}).label()[6:]} "
+        f"(Monte Carlo, {s.samples} samples)"
+    ),
+    sizes=dict(samples=(50_000, 100_000, 400_000)),
+)
+def proposition3(ctx, seed=5):
     """Proposition 3: SymPy (full normal equations for L = 3, uniform form, L -> infinity); Monte
     Carlo: the Proposition 3 predictor's risk, and least squares fitted on samples (non-uniform p)
     cannot beat it."""
@@ -263,21 +465,34 @@ def check_proposition3(ctx, seed=5):
     uni = slin.linear_risk_uniform()
     checks = {
         "normal equations (L = 3, any p) = stated R_lin": sp.simplify(full - block) == 0,
-        "uniform p: eps^2 + gamma^2 (L-1)/(L-1+gamma^2)": sp.simplify(uni - (S.eps**2 + S.gamma**2 * (S.L - 1) / (S.L - 1 + S.gamma**2))) == 0,
+        "uniform p: eps^2 + gamma^2 (L-1)/(L-1+gamma^2)": sp.simplify(
+            uni - (S.eps**2 + S.gamma**2 * (S.L - 1) / (S.L - 1 + S.gamma**2))
+        )
+        == 0,
         "L -> oo: eps^2 + gamma^2": sp.simplify(sp.limit(uni, S.L, sp.oo) - S.eps**2 - S.gamma**2) == 0,
     }
-    p = [0.6, 0.3, 0.1]
-    gamma, eps, L, d = 0.7071067811865476, 0.1, 3, 6
+    p, gamma, eps, L, d = _P3["p"], _P3["gamma"], _P3["eps"], _P3["L"], _P3["d"]
     ref = api.linear_risk(gamma=gamma, eps=eps, L=L, p=p)
     ks, vs = mc.random_instance(d, seed)
-    n = ctx.pick(50_000, 100_000, 400_000)
+    n = ctx.size.samples
     est, se = mc.mc_risk(None, None, ks, vs, lam=1.0, gamma=gamma, eps=eps, L=L, n=n, seed=seed, p=p, predictor="linear")
     fit = mc.fit_linear_risk(ks, vs, gamma=gamma, eps=eps, L=L, n_train=20_000, n_test=n, seed=seed, p=p)
     return [
-        identities("SymPy normal equations", "Proposition 3's weights and risk", checks),
-        statistical("linear-risk kernel", "Monte Carlo of the Proposition 3 predictor (p = 0.6, 0.3, 0.1)", abs(est - ref) / se,
-                    size={"samples": n, "seed": seed}, details={"R_lin": ref, "estimate": [est, se]}),
-        statistical("Proposition 3 predictor", "least squares fitted on 20k samples, paired held-out excess >= 0",
-                    max(0.0, -fit.excess / fit.excess_se), size={"train": 20_000, "test": n, "seed": seed},
-                    details={"excess": [fit.excess, fit.excess_se]}),
+        Identities("SymPy normal equations", "Proposition 3's weights and risk", checks),
+        MonteCarlo(
+            "linear-risk kernel",
+            "Monte Carlo of the Proposition 3 predictor (p = 0.6, 0.3, 0.1)",
+            [(est, se, ref)],
+            corroborates=True,
+            size={"samples": n, "seed": seed},
+            details={"R_lin": ref, "estimate": [est, se]},
+        ),
+        MonteCarlo(
+            "Proposition 3 predictor",
+            "least squares fitted on 20k samples: paired held-out excess >= 0 (one-sided)",
+            [(min(fit.excess, 0.0), fit.excess_se, 0.0)],
+            corroborates=True,
+            size={"train": 20_000, "test": n, "seed": seed},
+            details={"excess": [fit.excess, fit.excess_se]},
+        ),
     ]

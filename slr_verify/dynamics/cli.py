@@ -35,7 +35,7 @@ def _int_at_least(minimum):
 def add_pgd_parser(subparsers):
     from ..model.settings import FIGURES
 
-    p = subparsers.add_parser("pgd", help="run one of the paper's PGD experiments (reference section 11)")
+    p = subparsers.add_parser("pgd", help="run one of the paper's PGD experiments (`docs/MATH.md` §11)")
     p.add_argument("--figure", required=True, choices=sorted(FIGURES))
     p.add_argument("--repeats", type=_int_at_least(1), default=30)
     p.add_argument("--steps", type=_int_at_least(1), default=None, help="override the figure's number of steps")

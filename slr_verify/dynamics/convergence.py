@@ -1,4 +1,4 @@
-r"""Runs continued to convergence, and the stopping rule (reference section 13).
+r"""Runs continued to convergence, and the stopping rule (`docs/MATH.md` §13).
 
 An end point counts only when the run has converged: the Riemannian (tangent) gradient
 :math:`\|(I - kk^\top)\nabla_k R\|^2 + \|(I - vv^\top)\nabla_v R\|^2` is below a stated tolerance.
@@ -6,21 +6,30 @@ The norms are generated from the symbolic PGD map (:func:`slr_verify.symbolic.dy
 """
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 
 from ..kernels import generated as G
-from ..model.overlaps import Overlaps
 from ..kernels.steps import tangent_norm_kernels
-from .offM import tangent_gradient_norms
+from ..model.overlaps import Overlaps
 from .runners import overlap_pgd
 
-__all__ = ["tangent_norm", "converge"]
+__all__ = ["tangent_gradient_norms", "tangent_norm", "converge"]
 
 
 #: the float64 tangent norm's resolution, in units of sqrt(eps) |grad R|: |tan|^2 is computed as a
 #: difference |grad|^2 - <k, grad>^2, whose rounding error is a few eps |grad|^2 (measured: 4 eps
 #: |grad|^2 at k = v*, where |grad R| ~ 1 is almost all normal); 4 allows 16 eps |grad|^2
 RESOLUTION = 4.0
+
+
+def tangent_gradient_norms(ov, grads):
+    """|(I - k k^T) grad_k R|^2 and |(I - v v^T) grad_v R|^2 from the overlaps and the partials
+    (floats or arrays: float64; mpmath numbers: at the working precision), generated from the
+    symbolic map (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`)."""
+    K = tangent_norm_kernels()
+    f = K.mp if any(isinstance(x, mpmath.mpf) for x in (*ov, *grads)) else K.f64
+    return tuple(f(*ov, *grads))
 
 
 def tangent_norm(ov, *, lam, gamma, d, L, resolution=False):

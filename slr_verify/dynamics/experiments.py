@@ -1,4 +1,4 @@
-"""The paper's PGD experiments (reference section 11): run one of the settings of
+"""The paper's PGD experiments (`docs/MATH.md` §11): run one of the settings of
 :data:`slr_verify.model.settings.FIGURES` with the full-dimensional runner (Figure 5: SGD)."""
 from __future__ import annotations
 

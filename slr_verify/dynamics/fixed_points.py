@@ -1,4 +1,4 @@
-r"""Propositions 9-10 and Theorem 5, numerically (reference section 10).
+r"""Propositions 9-10 and Theorem 5, numerically (`docs/MATH.md` §10).
 
 The algebra (the structure of the manifold gradient, the sign argument, the Hessians in angle
 coordinates, the Jacobian of the reduced map) is derived in :mod:`slr_verify.symbolic.fixed_points`
@@ -35,8 +35,8 @@ def det_jacobian(kappa, nu, *, lam, gamma, d, L, alpha):
 
 
 def hessian_at(point, *, lam, gamma, d, L):
-    """The Hessian of the manifold risk at a stationary point (angle coordinates at the corners)
-    and its eigenvalues."""
+    """The Hessian of the manifold risk at a stationary point (angle coordinates at the corners;
+    derived by :func:`slr_verify.symbolic.fixed_points.manifold_hessian`) and its eigenvalues."""
     H = np.array(reduced_map_kernels().H[tuple(point)](lam, gamma, d, L), dtype=float).reshape(2, 2)
     return H, np.linalg.eigvalsh(0.5 * (H + H.T))
 

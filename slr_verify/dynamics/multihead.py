@@ -1,4 +1,4 @@
-r"""Multi-head dynamics on multiple-location regression (reference section 15; paper Figure 9).
+r"""Multi-head dynamics on multiple-location regression (`docs/MATH.md` §15; paper Figure 9).
 
 * :func:`multihead_pgd`: projected gradient descent (Definition 1, each head's k_h and v_h
   updated by its own projected normalised step, all from the same iterate) on the exact risk,
@@ -24,17 +24,14 @@ from ..kernels import multihead as KM
 from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.sampling import STREAM_TRAIN, generators
-from .sgd import sphere_step
+from ..model.settings import FIGURES, decreasing
+from .sgd import batches_per_block, loss_weights, sphere_step
 from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
 
 __all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
 
-_TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
-
-
-def figure9_lam(t):
-    """Figure 9's schedule (reference section 15): lam_t = 2/(1 + 1e-4 t), constant after t = 25k."""
-    return 2.0 / (1.0 + 1e-4 * min(t, 25_000))
+#: Figure 9's schedule (``docs/MATH.md`` section 15): Figure 5's lam_t = 2/(1 + 1e-4 t), constant after t = 25k
+figure9_lam = decreasing(FIGURES["5"].lam0, until=25_000)
 
 
 @dataclass
@@ -144,9 +141,7 @@ def batch_gradient_heads(Kh, Vh, X, Y, lam):
     b = np.einsum("rbld,rhd->rblh", X, Vh)
     e = sc.erf(lam * a)
     r = Y - np.einsum("rblh,rblh->rb", e, b)
-    B = X.shape[1]
-    wk = (-2.0 / B) * r[:, :, None, None] * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * a) ** 2) * b
-    wv = (-2.0 / B) * r[:, :, None, None] * e
+    wk, wv = loss_weights(r[:, :, None, None], a, b, e, lam, X.shape[1])
     return np.einsum("rblh,rbld->rhd", wk, X), np.einsum("rblh,rbld->rhd", wv, X)
 
 
@@ -168,7 +163,7 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     rec = record_steps(a["steps"], a["every"])
     want = set(int(r) for r in rec)
-    block = max(1, min(1000, (64 << 20) // (8 * runs * batch * a["L"] * (d + 1))))
+    block = batches_per_block(runs, batch, a["L"], d)
     grams = []
     Xb = Yb = None
     for t in progress_range(a["steps"] + 1, progress, "multihead sgd"):
@@ -192,8 +187,9 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
                        dict(a, lam=lam, H=H, K=K, batch=batch, seed=int(seed), runner="multihead_sgd"))
 
 
-#: Figure 9 (reference section 15): Figure 5's settings with H = K = 2, 100k steps, 20 repetitions.
-FIGURE9 = dict(d=80, L=10, gamma=np.sqrt(0.5), eps=0.1, alpha=1e-3, batch=5, steps=100_000, runs=20, H=2, K=2)
+#: Figure 9 (``docs/MATH.md`` section 15): Figure 5's settings with H = K = 2, 100k steps, 20 repetitions.
+FIGURE9 = dict(d=FIGURES["5"].d, L=FIGURES["5"].L, gamma=FIGURES["5"].gamma, eps=FIGURES["5"].eps, alpha=FIGURES["5"].alpha,
+               batch=FIGURES["5"].batch, steps=100_000, runs=20, H=2, K=2)
 
 
 def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):

@@ -1,4 +1,4 @@
-"""The three PGD runners (Definition 1; reference section 8): full-dimensional, five-overlap, reduced on M.
+"""The three PGD runners (Definition 1; `docs/MATH.md` §8): full-dimensional, five-overlap, reduced on M.
 
 All three use lam_t for the update from step t to t + 1, record steps 0, every, 2 every, ...
 and the last step, and compute the risk at the recorded points with Theorem 1's kernel (eps
@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import validation as V
 from ..kernels import fused as FK
 from ..kernels import steps as PK
+from ..model import validation as V
 from .trajectory import (
     Trajectory,
-    progress_range,
     check_run_args,
     coefficient_table,
     lam_schedule,
+    progress_range,
     record_steps,
     risk_at_records,
+    trajectory_from_records,
 )
 
 __all__ = ["pgd", "overlap_pgd", "reduced_pgd"]
@@ -120,13 +121,13 @@ def _iterate_fused(x0, lams, const, a, rec, progress=None):
 
 
 def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, progress=None, backend="auto"):
-    """PGD on the sphere run as the exact five-overlap map (reference section 12), d-free and batched.
+    """PGD on the sphere run as the exact five-overlap map (`docs/MATH.md` §12), d-free and batched.
 
     ``overlaps`` = (kappa, nu, theta, eta, rho), numbers or broadcastable arrays (one entry per
-    initial tuple; each must be realisable, reference section 3). ``lam`` a positive number or a callable
+    initial tuple; each must be realisable, `docs/MATH.md` §3). ``lam`` a positive number or a callable
     t -> lam_t. Returns a :class:`Trajectory` with arrays of shape (records,) + batch shape.
     ``progress``: a stream for a progress bar (None: quiet). ``backend``: ``"fused"`` (one compiled
-    loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`OverlapStep`)
+    loop, :mod:`slr_verify.kernels.fused`), ``"numpy"`` (whole-array passes, :class:`~slr_verify.kernels.steps.OverlapStep`)
     or ``"auto"`` (fused when Numba is importable, except for a lam schedule with fewer than 200
     runs, where the per-step Owen-T tables cost more than they save). Both are generated from the same expressions and
     agree to round-off per step.
@@ -159,7 +160,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
 
 
 def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
-    """PGD on the manifold M as the reduced map on (kappa, nu) (reference section 9), vectorised over arrays
+    """PGD on the manifold M as the reduced map on (kappa, nu) (`docs/MATH.md` §9), vectorised over arrays
     of initial points. theta, eta, rho of the result are zero."""
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     k0, n0 = (V.as_finite(n, x) for n, x in (("kappa0", kappa0), ("nu0", nu0)))
@@ -227,12 +228,11 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     X[:, 0], X[:, 1], X[:, 2], X[:, 3] = K, Vv, Ks, Vs
     C = np.zeros((runs, 2, 4), dtype=dtype)  # update coefficients (rows k', v'; columns k, v, k*, v*)
     out = []
-    # (kappa, nu, theta, eta, rho) = (k.k*, v.v*, v.k*, k.v*, k.v): entries of the rows k, v of the Gram matrix
-    OV_ROW, OV_COL = np.array([0, 1, 1, 0, 0]), np.array([2, 3, 2, 3, 1])
-    # grad_k R = R_kappa k* + R_eta v* + R_rho v  -> row 0, columns (v, k*, v*) = (R_rho, R_kappa, R_eta)
-    # grad_v R = R_nu v* + R_theta k* + R_rho k   -> row 1, columns (k, k*, v*) = (R_rho, R_theta, R_nu)
-    K_COLS, K_PART = np.array([1, 2, 3]), np.array([4, 0, 3])
-    V_COLS, V_PART = np.array([0, 2, 3]), np.array([4, 2, 1])
+    # the overlaps are entries of the rows k, v of the Gram matrix, and grad_k R, grad_v R have the
+    # partials as coefficients in the basis (k, v, k*, v*): tables read off the symbolic map
+    T = PK.chain_rule_tables()
+    OV_ROW, OV_COL = T.ov_row, T.ov_col
+    (K_COLS, V_COLS), (K_PART, V_PART) = T.cols, T.parts
     Xk, Xa = X[:, :2, None, :], X[:, None, :, :]
     ov64 = np.empty((5, runs))
     with np.errstate(all="ignore"):
@@ -256,9 +256,4 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
             Y = C @ X  # (runs, 2, d): the unnormalised k_{t+1}, v_{t+1}
             Y /= np.sqrt(_vecdot(Y, Y))[..., None]  # P(x) = x / |x|
             X[:, :2] = Y
-    arr = np.stack(out)  # (records, 5, runs)
-    if not batched:
-        arr = arr[..., 0]
-    ov = [arr[:, i] for i in range(5)]
-    risk = risk_at_records(lams[rec], ov, a["gamma"], a["eps"], d, a["L"])
-    return Trajectory(rec, *ov, risk, lams[rec], dict(a, lam=lam, dtype=str(dtype), runner="full"))
+    return trajectory_from_records(out, batched, rec, lams, a, d, dict(a, lam=lam, dtype=str(dtype), runner="full"))

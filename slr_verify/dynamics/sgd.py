@@ -1,4 +1,4 @@
-r"""SGD on sampled batches (Figure 5; reference section 11).
+r"""SGD on sampled batches (Figure 5; `docs/MATH.md` §11).
 
 Each step draws a batch of SLR samples (X, Y) with the Monte Carlo sampler
 (:func:`slr_verify.model.sampling.sample_slr`, drawn in blocks of ``block`` batches with one
@@ -21,11 +21,21 @@ from scipy import special as sc
 from ..model import validation as V
 from ..model.overlaps import Overlaps
 from ..model.sampling import sample_slr
-from .trajectory import Trajectory, check_run_args, lam_schedule, progress_range, record_steps, risk_at_records
+from .trajectory import check_run_args, lam_schedule, progress_range, record_steps, trajectory_from_records
 
-__all__ = ["sgd", "batch_gradient", "sphere_step"]
+__all__ = ["sgd", "batch_gradient", "loss_weights", "sphere_step", "batches_per_block"]
 
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
+
+
+def loss_weights(r, s, u, e, lam, B):
+    r"""The token weights of the batch gradient: with residuals ``r`` = Y_b - T(X_b) (broadcast to the
+    tokens), s = X^T k, u = X^T v, e = erf(lam s) and batch size B,
+    :math:`w_k = -\frac2B r\,\lambda\operatorname{erf}'(\lambda s)\,u`, :math:`w_v = -\frac2B r\,e`, so that
+    grad_k = sum w_k X and grad_v = sum w_v X (the module's formulas; one head or several)."""
+    wk = (-2.0 / B) * r * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * s) ** 2) * u
+    wv = (-2.0 / B) * r * e
+    return wk, wv
 
 
 def batch_gradient(k, v, X, Y, lam):
@@ -35,14 +45,18 @@ def batch_gradient(k, v, X, Y, lam):
     u = np.einsum("...bld,...d->...bl", X, v)
     e = sc.erf(lam * s)
     r = Y - np.sum(e * u, axis=-1)  # (..., B)
-    B = X.shape[-3]
-    wk = (-2.0 / B) * r[..., None] * (lam * _TWO_OVER_SQRT_PI) * np.exp(-(lam * s) ** 2) * u
-    wv = (-2.0 / B) * r[..., None] * e
+    wk, wv = loss_weights(r[..., None], s, u, e, lam, X.shape[-3])
     return np.einsum("...bl,...bld->...d", wk, X), np.einsum("...bl,...bld->...d", wv, X)
 
 
 #: memory bound of one block of sampled batches (all runs): Figure 5 stays far below 1 GiB
 BLOCK_BYTES = 64 << 20
+
+
+def batches_per_block(runs, batch, L, d):
+    """Batches drawn at once per run: at most 1000, and a block of samples for every run fits in
+    :data:`BLOCK_BYTES`."""
+    return max(1, min(1000, BLOCK_BYTES // (8 * runs * batch * int(L) * (d + 1))))
 
 
 def sphere_step(x, g, alpha):
@@ -55,7 +69,7 @@ def sphere_step(x, g, alpha):
 def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, block=None, progress=None):
     """Projected SGD (Definition 1 with the batch gradient) from (k0, v0); shapes (d,) or
     (runs, d) (each run its own k*, v* and its own sample stream). ``lam`` a number or a callable
-    t -> lam_t. Returns a :class:`Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)
+    t -> lam_t. Returns a :class:`~.trajectory.Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)
     at the recorded iterates."""
     vecs = [V.unit_vectors(n, x) for n, x in (("k0", k0), ("v0", v0), ("k_star", k_star), ("v_star", v_star))]
     if len({x.shape[-1] for x in vecs}) != 1:
@@ -65,7 +79,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
     batch = int(V.integer_at_least("batch", batch, 1))
     runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
     if block is None:  # batches per block, so that a block of samples for every run fits in BLOCK_BYTES
-        block = max(1, min(1000, BLOCK_BYTES // (8 * runs_ * batch * int(a["L"]) * (d + 1))))
+        block = batches_per_block(runs_, batch, a["L"], d)
     block = int(V.integer_at_least("block", block, 1))
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
@@ -92,13 +106,9 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
             Xb = np.empty((runs, m, batch, a["L"], d))
             Yb = np.empty((runs, m, batch))
             for r in range(runs):
-                X, _, Y = sample_slr(Ks[r], Vs[r], gamma=a["gamma"], eps=a["eps"], L=a["L"], n=m * batch, seed=int(seeds[r, t // block]))
+                X, _, Y = sample_slr(Ks[r], Vs[r], gamma=a["gamma"], eps=a["eps"], L=a["L"], n=m * batch,
+                                     seed=int(seeds[r, t // block]))
                 Xb[r], Yb[r] = X.reshape(m, batch, a["L"], d), Y.reshape(m, batch)
         gk, gv = batch_gradient(K, Vv, Xb[:, j], Yb[:, j], lams[t])
         K, Vv = sphere_step(K, gk, alpha_), sphere_step(Vv, gv, alpha_)
-    arr = np.stack(out)
-    if not batched:
-        arr = arr[..., 0]
-    ov = [arr[:, i] for i in range(5)]
-    risk = risk_at_records(lams[rec], ov, a["gamma"], a["eps"], d, a["L"])
-    return Trajectory(rec, *ov, risk, lams[rec], dict(a, lam=lam, batch=batch, seed=int(seed), runner="sgd"))
+    return trajectory_from_records(out, batched, rec, lams, a, d, dict(a, lam=lam, batch=batch, seed=int(seed), runner="sgd"))

@@ -5,12 +5,12 @@ import numbers
 
 import numpy as np
 
-from ..model import validation as V
-from ..model.params import D_MIN
 from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
+from ..model import validation as V
+from ..model.params import D_MIN
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "progress_range"]
+__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "progress_range", "trajectory_from_records"]
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
@@ -110,6 +110,18 @@ def risk_at_records(rec_lams, ov, gamma, eps, d, L):
     lam = np.asarray(rec_lams, dtype=float).reshape((-1,) + (1,) * (np.ndim(ov[0]) - 1))
     with np.errstate(all="ignore"):
         return np.asarray(G.risk_kernel()(*[np.asarray(x, dtype=float) for x in ov], lam, gamma, eps, d, L), dtype=float)
+
+
+def trajectory_from_records(out, batched, rec, lams, a, d, settings):
+    """The :class:`Trajectory` of a runner on vectors (full-dimensional PGD, SGD): ``out`` the
+    overlaps recorded at the steps ``rec`` (each (5, runs)), ``batched`` False for one run given
+    as vectors of shape (d,); the risk is Theorem 1's at lam_t (``lams``) with ``a``'s gamma, eps, L."""
+    arr = np.stack(out)  # (records, 5, runs)
+    if not batched:
+        arr = arr[..., 0]
+    ov = [arr[:, i] for i in range(5)]
+    risk = risk_at_records(lams[rec], ov, a["gamma"], a["eps"], d, a["L"])
+    return Trajectory(rec, *ov, risk, lams[rec], settings)
 
 
 def progress_range(n, progress, desc):

@@ -1,4 +1,4 @@
-"""The paper's experiments beyond Sections 3-5 (reference sections 15-16): the trained
+"""The paper's experiments beyond Sections 3-5 (`docs/MATH.md` §§15-16): the trained
 Transformer layer (JAX, the ``jax`` extra) and the linear probing of [CLS] (torch, the
 ``probing`` extra). Importing this package needs neither; calling an experiment does."""
 from .transformer import TransformerRun, paper_settings, quick_settings, transformer_layer  # noqa: F401

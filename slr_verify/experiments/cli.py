@@ -14,7 +14,7 @@ __all__ = ["add_experiment_parser"]
 def add_experiment_parser(subparsers):
     p = subparsers.add_parser("experiment", help="the Transformer layer (Figures 8, 10) or [CLS] probing (Figure 1b)")
     sub = p.add_subparsers(dest="experiment", required=True)
-    t = sub.add_parser("transformer", help="train the Transformer layer of Appendix E.3 in JAX (the 'jax' extra)")
+    t = sub.add_parser("transformer", help="train the Transformer layer of Appendix E.3 in JAX")
     t.add_argument("--heads", type=_int_at_least(1), default=1, help="1: Figure 8; 2: Figure 10 (K = 2 locations)")
     t.add_argument("--quick", action="store_true", help="a few hundred steps, 2 runs (for tests)")
     t.add_argument("--runs", type=_int_at_least(1), default=None)

@@ -1,4 +1,4 @@
-r"""Linear probing of the [CLS] token (paper Section 2, Figure 1b, Appendix E.1; reference section 16).
+r"""Linear probing of the [CLS] token (paper Section 2, Figure 1b, Appendix E.1; `docs/MATH.md` §16).
 
 **Sentences.** Two patterns,
 
@@ -75,9 +75,11 @@ def sentence_sets() -> dict:
     """name -> (sentences, labels) for the five sets (module docstring)."""
     s_train = WORDS["sent_train"][0] + WORDS["sent_train"][1]
     sets = {
-        "train": [x for p in _PATTERNS for x in _fill(p, s_train, WORDS["sent_train"], WORDS["animal_train"], WORDS["adv_train"])],
+        "train": [x for p in _PATTERNS
+                  for x in _fill(p, s_train, WORDS["sent_train"], WORDS["animal_train"], WORDS["adv_train"])],
         "test": [x for p in _PATTERNS for x in _fill(p, s_train, WORDS["sent_train"], WORDS["animal_test"], WORDS["adv_test"])],
-        "ood_tokens": [x for p in _PATTERNS for x in _fill(p, s_train, WORDS["sent_ood"], WORDS["animal_test"], WORDS["adv_test"])],
+        "ood_tokens": [x for p in _PATTERNS
+                       for x in _fill(p, s_train, WORDS["sent_ood"], WORDS["animal_test"], WORDS["adv_test"])],
         "ood_structure": _fill(_OOD_PATTERN, ("",), WORDS["sent_train"], WORDS["animal_test"][:3], WORDS["adv_test"][:2]),
         "ood_both": _fill(_OOD_PATTERN, ("",), WORDS["sent_ood"], WORDS["animal_test"][:3], WORDS["adv_test"][:2]),
     }

@@ -1,5 +1,5 @@
 r"""The trained Transformer layer of Appendix E.3 (Figure 8) and its multi-head version
-(Figure 10), in JAX (reference section 15).
+(Figure 10), in JAX (`docs/MATH.md` §15).
 
 **The layer** (paper eq. 29). A register token :math:`z_0` (entries N(0, 1/d), drawn once per run,
 not trained) is prepended to the L x d input: :math:`Z \in \mathbb R^{(L+1)\times d}`.
@@ -26,7 +26,6 @@ regression (:mod:`slr_verify.model.multilocation`'s law, drawn in JAX).
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -38,7 +37,7 @@ __all__ = ["paper_settings", "quick_settings", "transformer_layer", "Transformer
 
 
 def paper_settings(heads: int = 1) -> dict:
-    """Appendix E.3 (heads = 1, Figure 8) and Figure 10 (heads = 2), reference section 15."""
+    """Appendix E.3 (heads = 1, Figure 8) and Figure 10 (heads = 2), `docs/MATH.md` §15."""
     base = dict(L=10, d=80, m=200, gamma2=0.5, eps2=0.01, batch=128, test_size=1000, log_every=100,
                 dtype="float32")
     if heads == 1:
@@ -218,7 +217,7 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
         import jax
         import jax.numpy as jnp
     except ImportError as exc:  # pragma: no cover - exercised without the extra
-        raise ImportError("the Transformer experiment needs JAX: pip install 'slr-verify[jax]'") from exc
+        raise ImportError("the Transformer experiment needs JAX, a core dependency: reinstall slr-verify") from exc
     if isinstance(heads, bool) or not isinstance(heads, (int, np.integer)) or heads < 1:
         raise ValueError(f"heads must be an integer >= 1, got {heads!r}")
     base = paper_settings(int(heads))

@@ -1,7 +1,7 @@
 """The public, validated numeric API (re-exported by :mod:`slr_verify`).
 
-Every function checks its input (reference section 3 realisability, lam > 0, gamma > 0, eps >= 0, integer
-d >= 1 and L >= 1, finite numbers) and raises ``ValueError`` naming the parameter and the
+Every function checks its input (`docs/MATH.md` §3 realisability, lam > 0, gamma > 0, eps >= 0, integer
+d >= 2 and L >= 1, finite numbers) and raises ``ValueError`` naming the parameter and the
 constraint; then it calls a kernel generated from the SymPy expressions. Arguments broadcast;
 scalar input gives a float.
 """
@@ -42,7 +42,7 @@ def _fast(*values) -> bool:
 
 
 def zeta(t, g):
-    r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (reference section 4)."""
+    r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (`docs/MATH.md` §4)."""
     return _out(special.zeta(V.as_finite("t", t), V.nonnegative("g", g)))
 
 
@@ -70,7 +70,7 @@ def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
 
 
 def oracle_risk(*, lam, gamma, eps, d, L):
-    """R_lam(k*, v*) (reference section 5)."""
+    """R_lam(k*, v*) (`docs/MATH.md` §5)."""
     if _fast(lam, gamma, eps, d, L):
         return G.scalar_kernels().oracle(lam, gamma, eps, d, L)
     return _out(G.oracle_kernel()(*_params(lam, gamma, eps, d, L)))
@@ -91,7 +91,7 @@ def log_bayes_gap(*, lam, gamma, eps, d, L):
 
 
 def bayes_gap(*, lam, gamma, eps, d, L):
-    """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (reference section 6).
+    """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (`docs/MATH.md` §6).
 
     The gap is always > 0; where it is below the smallest float64 (about 5e-324) this raises
     ``ValueError`` pointing to :func:`log_bayes_gap` instead of returning 0.0."""

@@ -7,7 +7,7 @@ quotients, pi is ``arb.pi()``, erf, erfc, exp, sqrt, asin, log call arb's rigoro
 zeta, zetac the enclosures of :mod:`.special_arb` (rigorous integration of the Owen-T form). The working
 precision is ``flint.ctx.prec`` (bits) at the time of the call.
 
-Reference section 14 (evidence tiers): these kernels are the route of the ``proved (ball
+`docs/MATH.md` §14 (evidence tiers): these kernels are the route of the ``proved (ball
 arithmetic)`` tier.
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ from ..symbolic.risk import S
 from .arb import generate_arb
 
 __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
-           "bayes_gap_arb", "theta_star_arb", "family_hessian_arb"]
+           "bayes_gap_arb"]
 
 
 @lru_cache(maxsize=None)
@@ -58,9 +58,9 @@ def reduced_map_det_arb():
 @lru_cache(maxsize=None)
 def hessians_arb():
     """{point: H(lam, gamma, d, L) -> the 4 entries of the Hessian of the manifold risk at that
-    stationary point} (angle coordinates at the corners; :func:`slr_verify.symbolic.fixed_points.hessian_at`)."""
+    stationary point} (angle coordinates at the corners; :func:`slr_verify.symbolic.fixed_points.manifold_hessian`)."""
     args = (S.lam, S.gamma, S.d, S.L)
-    return {pt: generate_arb(args, list(sfix.hessian_at(pt))) for pt in sfix.POINTS}
+    return {pt: generate_arb(args, list(sfix.manifold_hessian(pt))) for pt in sfix.POINTS}
 
 
 @lru_cache(maxsize=None)
@@ -78,30 +78,3 @@ def bayes_gap_arb():
     from ..symbolic.risk import bayes_gap_expr
 
     return generate_arb((S.lam, S.gamma, S.d, S.L), [bayes_gap_expr()])
-
-
-@lru_cache(maxsize=None)
-def theta_star_arb():
-    """theta*(eta, lam, gamma, d) of the stationary family off M on arb balls, and the SymPy proofs."""
-    theta_star, proofs = sfix.off_M_family()
-    return generate_arb((S.eta, S.lam, S.gamma, S.d), [theta_star]), proofs
-
-
-@lru_cache(maxsize=None)
-def family_hessian_arb():
-    """The Riemannian Hessian at the point k = v* (:func:`slr_verify.symbolic.landscape.family_hessian`)
-    on arb balls: (theta, lam, gamma, d, L) -> [the 25 entries of the block without the orbit
-    coordinate (row-major), -mu_k]; and the SymPy proofs that the orbit coordinate's row is
-    (0, ..., 0, -mu_v) and R_rho = 0 there."""
-    from ..symbolic import landscape as sland
-    from ..symbolic.risk import theorem1_gradient
-
-    M, _, (mu_k, mu_v) = sland.family_hessian()
-    point = {S.kappa: 0, S.nu: 0, S.eta: 1, S.rho: 0}
-    proofs = {
-        "orbit row vanishes off the diagonal": all(sp.simplify(M[5, j]) == 0 for j in range(5)),
-        "orbit diagonal = -mu_v = -theta R_theta (0 at theta*)": sp.simplify(M[5, 5] + mu_v) == 0,
-        "R_rho = 0 at kappa = nu = rho = 0": sp.simplify(theorem1_gradient()[4].subs(point)) == 0,
-    }
-    entries = [M[i, j] for i in range(5) for j in range(5)]
-    return generate_arb((S.theta, S.lam, S.gamma, S.d, S.L), entries + [-mu_k]), proofs

@@ -20,7 +20,7 @@ from scipy import special as sc
 from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 
-from ..symbolic.zeta import zeta, zetac
+from ..symbolic.zeta import zeta
 from . import special
 
 __all__ = ["LogZetac", "ZetaAbs", "KernelPrinter", "ScalarPrinter", "MpKernelPrinter", "NAMESPACE", "SCALAR_NAMESPACE",

@@ -1,6 +1,6 @@
 r"""The five-overlap PGD step fused into one compiled loop (Numba), generated from SymPy.
 
-One step of the five-overlap runner (reference section 12) is, per run,
+One step of the five-overlap runner (`docs/MATH.md` §12) is, per run,
 
 1. the kappa atoms of Theorem 1's gradient: erf(c kappa), exp(b kappa^2) (``math.erf``,
    ``math.exp``) and zeta(c kappa, g) = 1 - 8 T(h |kappa|, a) (Owen's T from the piecewise

@@ -14,7 +14,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from ..symbolic import linear, risk, zeta as szeta
+from ..symbolic import linear, risk
+from ..symbolic import zeta as szeta
 from .codegen import NAMESPACE, LogZetac, generate, generate_scalar
 
 __all__ = [

@@ -1,4 +1,4 @@
-r"""Float64 kernels of the multi-head risk (reference section 15), generated from
+r"""Float64 kernels of the multi-head risk (`docs/MATH.md` §15), generated from
 :mod:`slr_verify.symbolic.multihead`.
 
 * :func:`functional_kernels`: the four token functionals (head_mean, head_target, head_square,
@@ -10,7 +10,6 @@ r"""Float64 kernels of the multi-head risk (reference section 15), generated fro
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -19,7 +18,7 @@ import sympy as sp
 from ..model import validation as VAL
 from ..model.multilocation import validate_heads
 from ..symbolic import multihead as SM
-from ..symbolic.risk import PARAMS, S
+from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
 
 __all__ = ["functional_kernels", "functional_kernels_mp", "gram_of", "risk_from_gram", "risk_gradient_kernel",
@@ -46,11 +45,12 @@ def gram_of(K, V_, K_star, V_star) -> np.ndarray:
 
 def risk_from_gram(Gm, H, K, *, lam, gamma, eps, d, L, kernels=None):
     """The multi-head risk from the Gram matrix of (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K)
-    (reference section 15): ``symbolic.multihead.risk_from_overlaps`` with the generated
+    (`docs/MATH.md` §15): ``symbolic.multihead.risk_from_overlaps`` with the generated
     functionals (``kernels``: the float64 ones by default, or :func:`functional_kernels_mp` with
     mpmath numbers in ``Gm`` and the parameters)."""
     f = functional_kernels() if kernels is None else kernels
-    names = [f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)] + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)]
+    names = ([f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)]
+             + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)])
     index = {x: i for i, x in enumerate(names)}
     g = lambda x, y: Gm[index[x]][index[y]]
     return SM.risk_from_overlaps(H, K, g, f, lam=lam, gamma=gamma, eps=eps, L=L, shift=(d / 2) ** 0.5)
@@ -78,7 +78,7 @@ def risk_gradient_kernel(H: int, K: int):
 def multihead_risk(K, V, K_star, V_star, *, lam, gamma, eps, L):
     r"""The risk :math:`\mathbb E(Y - T)^2` of the multi-head erf predictor
     :math:`T = \sum_h\sum_l \operatorname{erf}(\lambda X_l^\top k_h) X_l^\top v_h` on multiple-location
-    regression (paper eqs. 30-31; reference section 15), in closed form.
+    regression (paper eqs. 30-31; `docs/MATH.md` §15), in closed form.
 
     K, V: heads, shape (H, d), unit rows. K_star, V_star: locations, shape (K, d), unit rows,
     each k*_j orthogonal to v*_j. L >= K tokens. For H = K = 1 this is Theorem 1

@@ -1,4 +1,4 @@
-r"""Float64 and mpmath evaluations of zeta and its complement (reference sections 4 and 6).
+r"""Float64 and mpmath evaluations of zeta and its complement (`docs/MATH.md` §§4 and 6).
 
 Write :math:`s = |t|/\alpha`, :math:`\alpha = \sqrt{1+2g^2}`, :math:`h = \sqrt2\,s`,
 :math:`a = 1/\sqrt{1+4g^2}`, :math:`r = 2g^2/(1+2g^2)`, :math:`c = s^2`. Since
@@ -39,8 +39,8 @@ evaluations of D, each used where it keeps full relative accuracy:
       \quad J = \int_a^1 \frac{e^{-c(x^2-a^2)}}{1+x^2}\,dx,
 
   a positive integrand; back in the variable x, J is integrated by a *fixed* (non-adaptive)
-  105-node double-exponential rule on :math:`[a, \min(1, \sqrt{a^2 + 64/c})]`; ``log_zetac`` returns the logarithm so that the value
-  survives when it underflows float64.
+  105-node double-exponential rule on :math:`[a, \min(1, \sqrt{a^2 + 64/c})]`; ``log_zetac`` returns the
+  logarithm so that the value survives when it underflows float64.
 
 The mpmath versions (``zeta_mp``, ``zetac_mp``) evaluate the same closed form at any precision.
 """
@@ -144,7 +144,7 @@ def zeta_abs(t, g):
 def erf_variance(t, g):
     r""":math:`D = \operatorname{Var}\operatorname{erf}(t + gZ) = \zeta_g(t) - \operatorname{erf}(t/\sqrt{1+2g^2})^2`.
 
-    Full relative accuracy in the tetrachoric regime (r <= 1/4, s <= 1), absolute accuracy
+    Full relative accuracy in the tetrachoric regime (r <= 1/4, s <= 1/2), absolute accuracy
     ~1e-17 elsewhere (see :func:`log_zetac` for the far tail).
     """
     t, g2, alpha, s, r, a = _params(t, g)
@@ -162,7 +162,7 @@ def erf_variance(t, g):
 
 
 def zeta(t, g):
-    r"""Float64 :math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t+gZ)^2]`, vectorised (reference section 4).
+    r"""Float64 :math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t+gZ)^2]`, vectorised (`docs/MATH.md` §4).
 
     :math:`\operatorname{erf}(t/\sqrt{1+2g^2})^2 + D`, both terms >= 0; relative error within a
     few ulps over t in [-1e3, 1e3], g in [0, 1e3] (tested against 60-digit mpmath).
@@ -230,13 +230,14 @@ def log_zetac(t, g):
 
 
 def alpha_of(g):
-    r""":math:`\alpha = \sqrt{1 + 2g^2}`, the scale in :math:`\mathbb E\operatorname{erf}(t+gZ) = \operatorname{erf}(t/\alpha)`."""
+    r""":math:`\alpha = \sqrt{1 + 2g^2}`, the scale in
+    :math:`\mathbb E\operatorname{erf}(t+gZ) = \operatorname{erf}(t/\alpha)`."""
     return np.sqrt(1.0 + 2.0 * np.asarray(g, dtype=float) ** 2)
 
 
 def zetac(t, g):
     r"""Float64 :math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2] = 1 - 2\operatorname{erf}(t/\alpha) + \zeta_g(t)`,
-    down to the float64 underflow threshold (reference section 6). The relative error is about
+    down to the float64 underflow threshold (`docs/MATH.md` §6). The relative error is about
     |log zetac| ulps (measured against arb enclosures: <= 3.4e-13 where zetac ~ 1e-254): that is
     zetac's own condition number in t, so the value is exact for inputs within a few ulps;
     :func:`log_zetac` keeps the log to ~1e-16 relative."""
@@ -283,7 +284,7 @@ def zetac_mp(t, g, dps=50):
 # --------------------------------------------------------------------------- bivariate zeta
 def zeta2(t1, t2, s11, s22, s12):
     r"""Float64 :math:`\zeta_2(t_1, t_2; s_{11}, s_{22}, s_{12}) = \mathbb E[\operatorname{erf}(A)\operatorname{erf}(B)]`
-    (reference section 15), vectorised, by Owen's formula for the bivariate normal orthant:
+    (`docs/MATH.md` §15), vectorised, by Owen's formula for the bivariate normal orthant:
 
     .. math::
 

@@ -1,4 +1,4 @@
-r"""Enclosures of zeta and its complement on arb balls (reference sections 4 and 6).
+r"""Enclosures of zeta and its complement on arb balls (`docs/MATH.md` §§4 and 6).
 
 With :math:`\alpha = \sqrt{1+2g^2}`, :math:`s = t/\alpha \ge 0`, :math:`c = s^2`, :math:`a = 1/\sqrt{1+4g^2}`,
 

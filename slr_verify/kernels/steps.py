@@ -19,9 +19,10 @@ the coefficients and the atom arguments all come from the SymPy expressions.
 
 The kappa atoms are recognised structurally (:func:`kappa_atoms`) and evaluated in one ufunc call
 per kind; zeta, which enters the gradient only additively through d theta zeta (so absolute
-accuracy is what matters there), is evaluated per step by its one-call Owen's-T form (:func:`~.special.zeta_abs`, whose
-arguments come from :func:`~.special.owen_args`; absolute error ~1e-17). The project's relative-accuracy zeta kernel (``slr_zeta``) costs ~250 us per
-call on a batch of 30, more than the whole step, and is used for the recorded risk values.
+accuracy is what matters there), is evaluated per step by its one-call Owen's-T form
+(:func:`~.special.zeta_abs`, whose arguments come from :func:`~.special.owen_args`; absolute error
+~1e-17). The project's relative-accuracy zeta kernel (``slr_zeta``) costs ~250 us per call on a
+batch of 30, more than the whole step, and is used for the recorded risk values.
 """
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ from .codegen import PolyKernel, bind_levels, coefficient_array, generate, gener
 
 __all__ = ["kappa_atoms", "GradientKernel", "gradient_poly_kernel", "manifold_gradient_poly_kernel", "map_poly_kernel",
            "reduced_map_poly_kernel", "OverlapStep", "ReducedStep", "reduced_step_kernel", "reduced_map_kernels",
-           "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "coefficient_array", "POINTS", "NORMS"]
+           "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "chain_rule_tables", "coefficient_array", "POINTS",
+           "NORMS"]
 
 S = srisk.S
 #: the five stationary points of Proposition 9 on M (from the symbolic layer)
@@ -298,7 +300,7 @@ def reduced_map_kernels():
         F=generate(args, list(sfix.reduced_map_exprs())),
         J=generate(args, list(sfix.reduced_jacobian())),
         g=generate(X + _GRAD_PARAMS4, [st.gk, st.gn]),
-        H={pt: generate(_GRAD_PARAMS4, list(sfix.hessian_at(pt))) for pt in sfix.POINTS},
+        H={pt: generate(_GRAD_PARAMS4, list(sfix.manifold_hessian(pt))) for pt in sfix.POINTS},
         bounds=generate(_GRAD_PARAMS4, list(sfix.gradient_bounds())),
     )
 
@@ -327,3 +329,35 @@ def tangent_norm_kernels():
     exprs = list(sdyn.tangent_norms_sq())
     return SimpleNamespace(f64=generate(args, exprs), mp=generate_mp(args, exprs),
                            scale=generate(args, list(sdyn.gradient_norms_sq())))
+
+
+@lru_cache(maxsize=None)
+def chain_rule_tables():
+    """Index tables of the chain rule in R^d, read off the symbolic map (:mod:`slr_verify.symbolic.dynamics`)
+    in the basis (k, v, k*, v*) (indices 0..3):
+
+    * ``ov_row``, ``ov_col``: overlap i is the inner product of basis vectors ``ov_row[i]`` (k or v)
+      and ``ov_col[i]`` (the entry of :func:`~slr_verify.symbolic.dynamics.gram`);
+    * ``cols[x]``, ``parts[x]`` for x = 0 (k), 1 (v): grad_x R = sum_j R_{parts[x][j]} e_{cols[x][j]}
+      (:func:`~slr_verify.symbolic.dynamics.update_vectors`' grad_k, grad_v, whose coefficients are
+      single partials).
+
+    Returns a namespace of int arrays."""
+    from types import SimpleNamespace
+
+    G = sdyn.gram()
+    ov = list(srisk.OVERLAPS)
+    pos = [next((r, c) for r in (0, 1) for c in range(4) if c != r and G[r, c] == o) for o in ov]
+    u = sdyn.update_vectors()
+    cols, parts = [], []
+    for grad in (u.grad_k, u.grad_v):
+        cj, pj = [], []
+        for j in range(4):
+            if grad[j] == 0:
+                continue
+            (i,) = [i for i, R in enumerate(sdyn.PARTIALS) if grad[j] == R]  # a single partial, coefficient 1
+            cj.append(j)
+            pj.append(i)
+        cols.append(np.array(cj))
+        parts.append(np.array(pj))
+    return SimpleNamespace(ov_row=np.array([r for r, _ in pos]), ov_col=np.array([c for _, c in pos]), cols=cols, parts=parts)

@@ -1,4 +1,4 @@
-r"""Basins of sphere-initialised PGD (reference section 13).
+r"""Basins of sphere-initialised PGD (`docs/MATH.md` §13).
 
 k_0, v_0 independent and uniform on S^{d-1}: the initial overlaps are drawn d-free from their exact
 law (:func:`~slr_verify.model.sampling.initial_overlaps_exact`). Each run is continued at its last
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.intervals import clopper_pearson
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
+from ..model.intervals import clopper_pearson
 from ..model.sampling import initial_overlaps_exact
 from .stationary import stationary_points
 
@@ -40,7 +40,8 @@ def label_ends(ends, converged, points, match=1e-3):
     if ends.ndim != 2 or ends.shape[0] != 5:
         raise ValueError(f"ends must have shape (5, runs) (kappa, nu, theta, eta, rho), got {ends.shape}")
     if converged.shape != (ends.shape[1],) or converged.dtype != bool:
-        raise ValueError(f"converged must be a boolean array of shape ({ends.shape[1]},), got {converged.dtype} {converged.shape}")
+        raise ValueError(f"converged must be a boolean array of shape ({ends.shape[1]},), "
+                         f"got {converged.dtype} {converged.shape}")
     if not np.all(np.isfinite(ends)):
         raise ValueError("ends must be finite")
     if not match > 0:

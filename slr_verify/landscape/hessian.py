@@ -1,5 +1,5 @@
 r"""The Riemannian gradient and Hessian of R_lam on S^{d-1} x S^{d-1}, from the five overlaps
-(reference section 13).
+(`docs/MATH.md` §13).
 
 R(k, v) = R~(o(k, v)) with o = (k.k*, v.v*, v.k*, k.v*, k.v). Every configuration is realised in
 R^4 with k* = e1, v* = e2:

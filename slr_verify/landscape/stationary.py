@@ -1,4 +1,4 @@
-r"""All stationary points of R_lam on S^{d-1} x S^{d-1}, in the five overlaps (reference section 13).
+r"""All stationary points of R_lam on S^{d-1} x S^{d-1}, in the five overlaps (`docs/MATH.md` §13).
 
 **Equation.** A point (k, v) is stationary iff one PGD step (Definition 1) leaves it in place: k' = k
 iff k - alpha (I - kk^T) grad_k R is parallel to k iff the tangent gradient vanishes. In the
@@ -9,7 +9,7 @@ Riemannian gradient, :func:`~.hessian.riemannian_spectrum`, and kept only if tha
 
 **Search.** Newton's method on r, batched over many starts drawn from the exact law of the
 overlaps of two independent uniform unit vectors in R^4 (full support on the realisable set), with
-the Jacobian dF/do + dF/dR . Hess R~ generated from SymPy (:func:`~slr_verify.kernels.steps.overlap_map_jacobian_kernel`,
+the Jacobian dF/do + dF/dR . Hess R~ generated from SymPy (:func:`~slr_verify.kernels.landscape.fixed_point_kernels`,
 Theorem 1's second partials), and *deflation* (Farrell, Birkisson and Funke 2015): once roots s_i
 are known, Newton is run on r(o) prod_i (1/|o - s_i|^2 + 1), which no longer converges to them, from
 fresh starts, round after round until a round finds nothing new.
@@ -241,9 +241,9 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     digits (see the module's docstring), classified, sorted by risk, one per symmetry orbit.
 
     ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new).
-    ``extra`` of each point: ``found_in_round``; the list's attribute-free companion
-    :func:`search_report` is not needed: rejected float64 roots are counted in each point's
-    ``extra["rejected"]`` of the first point."""
+    ``extra`` of each point: ``found_in_round`` and ``rejected_candidates`` (the float64 roots the
+    whole search rejected: not realisable, not refined, or not stationary at ``dps`` digits; the
+    same number on every point)."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     if d < 4:

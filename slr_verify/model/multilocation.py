@@ -1,4 +1,4 @@
-r"""Multiple-location regression (paper eq. 30; reference section 15): validation and sampling.
+r"""Multiple-location regression (paper eq. 30; `docs/MATH.md` §15): validation and sampling.
 
 K distinct positions :math:`J_1..J_K` (a uniformly random ordered K-subset of {0..L-1});
 :math:`X_{J_j} \sim N(\sqrt{d/2}\,k^*_j, \gamma^2 I_d)`, the other tokens :math:`N(0, I_d)`,
@@ -107,7 +107,7 @@ def sample_multi(K_star, V_star, *, gamma, eps, L, n, seed):
 
 def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
     """K pairs (k*_j, v*_j), independent, each uniform on the sphere with v*_j uniform among the
-    unit vectors orthogonal to k*_j (the paper's draw, reference section 15)."""
+    unit vectors orthogonal to k*_j (the paper's draw, `docs/MATH.md` §15)."""
     ks = rng.standard_normal((K, d))
     ks /= np.linalg.norm(ks, axis=1, keepdims=True)
     vs = rng.standard_normal((K, d))

@@ -1,4 +1,4 @@
-"""The five overlaps of (k, v) with (k*, v*) (reference section 3).
+"""The five overlaps of (k, v) with (k*, v*) (`docs/MATH.md` §3).
 
 kappa = k.k*, nu = v.v*, theta = v.k*, eta = k.v*, rho = k.v. A tuple is realisable iff the Gram
 matrix of (k, v, k*, v*) is positive semidefinite (and of rank <= d). :class:`Overlaps` is the one

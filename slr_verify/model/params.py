@@ -1,4 +1,4 @@
-"""The model's parameters (lam, gamma, eps, d, L), validated in one place (reference section 1-2).
+"""The model's parameters (lam, gamma, eps, d, L), validated in one place (`docs/MATH.md` §1-2).
 
 * lam > 0     the inverse temperature of the erf attention (paper, Section 2);
 * gamma > 0   the noise scale of the relevant token;
@@ -17,7 +17,7 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Params", "check_params", "params_ok_scalar", "D_MIN"]
+__all__ = ["Params", "ParamBox", "check_params", "params_ok_scalar", "D_MIN"]
 
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
 D_MIN = 2
@@ -79,3 +79,25 @@ class Params:
 
     def label(self) -> str:
         return "lam=%g gamma^2=%g eps=%g d=%d L=%d" % (self.lam, self.gamma**2, self.eps, self.d, self.L)
+
+
+@dataclass(frozen=True)
+class ParamBox:
+    """A box of settings to draw random ones from: float ranges uniform, integer ranges uniform
+    on [lo, hi] inclusive. ``text`` states the box (the domain of a randomised check)."""
+
+    lam: tuple = (0.05, 2.0)
+    gamma: tuple = (0.2, 1.5)
+    eps: tuple = (0.0, 0.5)
+    d: tuple = (4, 1999)
+    L: tuple = (1, 29)
+
+    def draw(self, rng) -> dict:
+        """One setting as keyword arguments (drawn in the order lam, gamma, eps, d, L)."""
+        out = {k: float(rng.uniform(*getattr(self, k))) for k in ("lam", "gamma", "eps")}
+        out.update({k: int(rng.integers(getattr(self, k)[0], getattr(self, k)[1] + 1)) for k in ("d", "L")})
+        return out
+
+    @property
+    def text(self) -> str:
+        return ", ".join(f"{k} in [{getattr(self, k)[0]:g}, {getattr(self, k)[1]:g}]" for k in ("lam", "gamma", "eps", "d", "L"))

@@ -1,6 +1,6 @@
 """Drawing the model: instances (k*, v*), initial points, and samples of SLR(k*, v*).
 
-The law of the data (reference section 1; paper, Section 2): given J0 (law p on {0..L-1}, 0-based
+The law of the data (`docs/MATH.md` §1; paper, Section 2): given J0 (law p on {0..L-1}, 0-based
 here), X_{J0} ~ N(sqrt(d/2) k*, gamma^2 I_d), the other tokens N(0, I_d), Y = X_{J0}^T v* + xi,
 xi ~ N(0, eps^2). The Monte Carlo route (:mod:`slr_verify.routes.montecarlo`) and the SGD runner
 (:mod:`slr_verify.dynamics.sgd`) both draw from here.
@@ -19,7 +19,7 @@ import numpy as np
 from . import validation as V
 from .overlaps import Overlaps
 
-__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "seed_int", "generators", "law", "instance",
+__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "seed_int", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
            "initial_overlaps", "initial_overlaps_exact", "int_at_least", "sample_full", "scalar",
            "count_at_least"]
@@ -30,6 +30,7 @@ BLOCK = 1 << 15
 STREAM_FULL = 0
 STREAM_PROJ = 1
 STREAM_TRAIN = 2
+STREAM_TILTED = 3  # importance-sampling draws of the Bayes and softmax routes (reference section 18)
 
 
 def count_at_least(name, value, minimum) -> int:
@@ -103,7 +104,7 @@ def draw_full(gens, m, k_star, v_star, gamma, eps, cdf, L):
 
 
 def sample_slr(k_star, v_star, *, gamma, eps, L, n, seed, p=None):
-    """Draw n samples of SLR(k*, v*) in full dimension (reference section 1; paper, Section 2).
+    """Draw n samples of SLR(k*, v*) in full dimension (`docs/MATH.md` §1; paper, Section 2).
 
     Returns ``(X, J0, Y)`` with X of shape (n, L, d), J0 in {0..L-1} of shape (n,) drawn from p
     (uniform by default), Y = X_{J0}^T v* + xi of shape (n,). These are exactly the samples
@@ -184,7 +185,7 @@ def initial_overlaps(seed, runs, d, on_M=False) -> Overlaps:
 
 def initial_overlaps_exact(seed, runs, d) -> Overlaps:
     r"""The overlaps of k, v independent and uniform on S^{d-1}, drawn d-free from their exact law
-    (reference section 13), arrays of shape (runs,).
+    (`docs/MATH.md` §13), arrays of shape (runs,).
 
     With k = g/|g|, g ~ N(0, I_d): (kappa, eta) = (g_1, g_2)/|g| and |g|^2 = g_1^2 + g_2^2 + C_k,
     C_k ~ chi^2_{d-2}; likewise (theta, nu) from h; and k_perp . v_perp = |k_perp| |v_perp| c, where

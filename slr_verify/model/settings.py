@@ -1,4 +1,4 @@
-"""The paper's experiment settings (Section 5 and Appendix E; reference section 11), defined once.
+"""The paper's experiment settings (Section 5 and Appendix E; `docs/MATH.md` §11), defined once.
 
 Each :class:`Setting` carries the initialisation (``"sphere"`` or ``"M"``), d, L, gamma^2, the
 inverse-temperature schedule (constant, or lam_t = lam0 / (1 + 1e-4 t)), the step size alpha, the
@@ -18,16 +18,21 @@ DECAY = 1e-4
 
 
 class decreasing:
-    """lam_t = lam0 / (1 + 1e-4 t), the schedule of Figures 4a and 5 (a picklable callable)."""
+    """lam_t = lam0 / (1 + 1e-4 t), the schedule of Figures 4a and 5 (a picklable callable); with
+    ``until``, lam_t stays at its value at t = until afterwards (Figure 9: until = 25k)."""
 
-    def __init__(self, lam0):
+    def __init__(self, lam0, until=None):
         self.lam0 = float(lam0)
+        self.until = None if until is None else int(until)
 
     def __call__(self, t):
+        if self.until is not None:
+            t = min(t, self.until)
         return self.lam0 / (1.0 + DECAY * t)
 
     def __repr__(self):
-        return f"{self.lam0:g}/(1+1e-4 t)"
+        t = "t" if self.until is None else f"min(t, {self.until})"
+        return f"{self.lam0:g}/(1+1e-4 {t})"
 
 
 @dataclass(frozen=True)
@@ -65,9 +70,28 @@ class Setting:
         """The model parameters at step t (lam = lam_t)."""
         return Params(lam=self.lam_at(t), gamma=self.gamma, eps=self.eps, d=self.d, L=self.L)
 
+    @property
+    def model_text(self) -> str:
+        """The model's parameters as text: ``gamma^2 = 1/2, d = 400, L = 10`` (eps when nonzero)."""
+        g2 = "1/2" if self.gamma2 == 0.5 else f"{self.gamma2:g}"
+        eps = f", eps = {self.eps:g}" if self.eps else ""
+        return f"gamma^2 = {g2}{eps}, d = {self.d}, L = {self.L}"
+
+    @property
+    def text(self) -> str:
+        """The whole setting as text, for the domains of the claims (never retyped by hand)."""
+        batch = f", SGD batch {self.batch}" if self.batch else ""
+        return (f"Figure {self.figure}: {self.model_text}, lam = {self.lam_text}, alpha = {self.alpha:g}{batch}, "
+                f"{_count(self.steps)} steps, {self.init} init")
+
     def describe(self) -> dict:
         return dict(figure=self.figure, init=self.init, d=self.d, L=self.L, gamma2=self.gamma2, lam=self.lam_text,
                     alpha=self.alpha, steps=self.steps, runs=self.runs, eps=self.eps, batch=self.batch)
+
+
+def _count(n) -> str:
+    """120000 -> '120k'."""
+    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
 
 
 #: Section 5 and Appendix E: 30 repetitions each, k*, v*, k0, v0 drawn at random.

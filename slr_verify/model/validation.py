@@ -3,7 +3,7 @@
 Every check raises :class:`ValueError` naming the offending parameter and the constraint it
 breaks; nothing downstream ever sees a NaN or an unrealisable overlap tuple.
 
-The realisability test (reference section 3, ``docs/MATH.md``): a 5-tuple (kappa, nu, theta, eta, rho) comes from unit
+The realisability test (`docs/MATH.md` §3, ``docs/MATH.md``): a 5-tuple (kappa, nu, theta, eta, rho) comes from unit
 vectors k, v and orthonormal k*, v* in R^d iff the Gram matrix of (k, v, k*, v*)
 
     [[1,     rho,   kappa, eta],
@@ -16,7 +16,6 @@ is positive semidefinite and its rank is at most d.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 

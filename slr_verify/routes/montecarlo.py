@@ -1,23 +1,23 @@
-"""Monte Carlo route: simulate single-location regression and estimate risks (reference section 1, 2, 3, 7).
+"""Monte Carlo route: simulate single-location regression and estimate risks (`docs/MATH.md` §1, 2, 3, 7).
 
 This route shares no formula code with the symbolic route or the kernels: it draws the model of
-reference section 1 (paper, Section 2) and evaluates predictors on the draws. Two samplers:
+`docs/MATH.md` §1 (paper, Section 2) and evaluates predictors on the draws. Two samplers:
 
 * **full dimension** (:func:`sample_slr`, :func:`mc_risk`): tokens X in R^{n x L x d}, latent
   location J0 with any law p on {0..L-1} (0-based here; the reference writes 1..L), relevant token
   X_{J0} ~ N(sqrt(d/2) k*, gamma^2 I_d), the others N(0, I_d), Y = X_{J0}^T v* + xi,
   xi ~ N(0, eps^2).
-* **d-free** (:func:`sample_projections`, :func:`mc_risk_overlaps`): every predictor of reference section 2
+* **d-free** (:func:`sample_projections`, :func:`mc_risk_overlaps`): every predictor of `docs/MATH.md` §2
   and 7 reads a token only through its projections on span(k, v, k*, v*). For one token
   P = (X^T k, X^T v, X^T k*, X^T v*) is Gaussian with covariance G (null token) or gamma^2 G
   (relevant token, mean sqrt(d/2) (kappa, theta, 1, 0)), G the Gram matrix of (k, v, k*, v*)
-  (reference section 3). Sampling P directly costs O(1) per token whatever d (d = 10^12 is fine).
+  (`docs/MATH.md` §3). Sampling P directly costs O(1) per token whatever d (d = 10^12 is fine).
 
-Predictors (reference section 2, Proposition 3 / reference section 7):
+Predictors (`docs/MATH.md` §2, Proposition 3 / `docs/MATH.md` §7):
 
 * ``'erf'``      T(X)      = sum_l erf(lam X_l^T k) X_l^T v
 * ``'softmax'``  T^soft(X) = sum_l softmax_l(lam X k) X_l^T v (max-shifted, no overflow)
-* ``'oracle'``   T with (k, v) = (k*, v*) (the paper's oracle, reference section 5; it does *not* see J0)
+* ``'oracle'``   T with (k, v) = (k*, v*) (the paper's oracle, `docs/MATH.md` §5; it does *not* see J0)
 * ``'linear'``   the best linear predictor of Proposition 3:
   sum_l c_l X_l^T v*, c_l = p_l gamma^2 / (1 - p_l + p_l gamma^2)
 
@@ -37,7 +37,6 @@ errors divided by sqrt(n).
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -47,21 +46,45 @@ from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN
 from slr_verify.model.sampling import (
     BLOCK,
-    STREAM_FULL as _STREAM_FULL,
-    STREAM_PROJ as _STREAM_PROJ,
-    STREAM_TRAIN as _STREAM_TRAIN,
-    draw_full as _draw_full,
-    draw_locations as _draw_locations,
-    generators as _generators,
-    instance as _instance,
-    int_at_least as _int,
-    law as _law,
+    count_at_least,
     random_instance,
     random_unit,
-    count_at_least,
-    sample_full as _sample_full,
-    scalar as _scalar,
     sample_slr,
+)
+from slr_verify.model.sampling import (
+    STREAM_FULL as _STREAM_FULL,
+)
+from slr_verify.model.sampling import (
+    STREAM_PROJ as _STREAM_PROJ,
+)
+from slr_verify.model.sampling import (
+    STREAM_TRAIN as _STREAM_TRAIN,
+)
+from slr_verify.model.sampling import (
+    draw_full as _draw_full,
+)
+from slr_verify.model.sampling import (
+    draw_locations as _draw_locations,
+)
+from slr_verify.model.sampling import (
+    generators as _generators,
+)
+from slr_verify.model.sampling import (
+    instance as _instance,
+)
+from slr_verify.model.sampling import (
+    int_at_least as _int,
+)
+from slr_verify.model.sampling import (
+    law as _law,
+)
+from slr_verify.model.sampling import (
+    sample_full as _sample_full,
+)
+from slr_verify.model.sampling import (
+    scalar as _scalar,
+)
+from slr_verify.model.sampling import (
     seed_int as _seed,
 )
 
@@ -134,7 +157,7 @@ def _common(lam, gamma, eps, L, n, p):
 
 
 def linear_coefficients(p, gamma) -> np.ndarray:
-    """c_l = p_l gamma^2 / (1 - p_l + p_l gamma^2) of Proposition 3 (reference section 7): w_l = c_l v*."""
+    """c_l = p_l gamma^2 / (1 - p_l + p_l gamma^2) of Proposition 3 (`docs/MATH.md` §7): w_l = c_l v*."""
     p = np.asarray(p, dtype=float)
     g2 = float(gamma) ** 2
     return p * g2 / (1.0 - p + p * g2)
@@ -227,7 +250,7 @@ def _predict(predictor, lam, a, b, c_lin, vstar_all):
 def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY):
     """Monte Carlo estimate of the risk E[(Y - T(X))^2] with the full-dimensional sampler.
 
-    reference section 2 (R_lam(k, v), T and T^soft), reference section 5 (oracle), reference section 7 / Proposition 3 (linear).
+    `docs/MATH.md` §2 (R_lam(k, v), T and T^soft), `docs/MATH.md` §5 (oracle), `docs/MATH.md` §7 / Proposition 3 (linear).
     k, v, k_star, v_star: unit vectors of shape (d,), k_star orthogonal to v_star (Assumption 1).
     For ``predictor='oracle'`` or ``'linear'`` k and v do not enter and may be None.
     Returns ``MCResult(estimate, standard_error)``; memory per chunk is bounded by ``memory``
@@ -272,7 +295,7 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predic
 def fit_linear_risk(k_star, v_star, *, gamma, eps, L, n_train, n_test, seed, p=None, memory=DEFAULT_MEMORY):
     """Least-squares linear predictor fitted on samples, and its held-out risk (Proposition 3).
 
-    Fits sum_l w_l^T X_l (no intercept; reference section 7: it changes nothing) by ``np.linalg.lstsq`` on
+    Fits sum_l w_l^T X_l (no intercept; `docs/MATH.md` §7: it changes nothing) by ``np.linalg.lstsq`` on
     n_train samples (the flattened design, n_train x L d, must fit in ``memory``), then evaluates
     it on n_test fresh samples (the same samples as ``mc_risk(..., predictor='linear', seed)``),
     together with the paired difference to Proposition 3's predictor on those samples.
@@ -342,7 +365,7 @@ class _ProjSampler:
     ``every``: components drawn for every token; ``relevant``: components needed for the
     relevant token only (e.g. X^T v* for the label). The joint law of all of them is exact:
     tokens are z -> R z with R the lower-trapezoidal factor of the sub-Gram matrix, scaled by
-    gamma and shifted by the mean for the relevant token (reference section 1, 3).
+    gamma and shifted by the mean for the relevant token (`docs/MATH.md` §1, 3).
     """
 
     def __init__(self, G, mean, gamma, cdf, L, every, relevant=()):
@@ -414,11 +437,11 @@ def _run_proj(n, seed, sampler, memory, values):
 
 
 def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=None):
-    """Draw the projections of n x L tokens on (k, v, k*, v*) with their exact law (reference section 1, 3).
+    """Draw the projections of n x L tokens on (k, v, k*, v*) with their exact law (`docs/MATH.md` §1, 3).
 
     Returns ``(P, J0)``: P of shape (n, L, 4) holding (X_l^T k, X_l^T v, X_l^T k*, X_l^T v*);
     null tokens ~ N(0, G), the relevant token J0 (law p) ~ N(sqrt(d/2) (kappa, theta, 1, 0),
-    gamma^2 G), G the Gram matrix of reference section 3 (singular G allowed). The label without noise is
+    gamma^2 G), G the Gram matrix of `docs/MATH.md` §3 (singular G allowed). The label without noise is
     ``P[arange(n), J0, 3]``. Cost O(n L), independent of d. Held in memory at once.
     """
     gamma = _scalar(V.positive, "gamma", gamma)
@@ -443,7 +466,7 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
 def mc_risk_overlaps(
     kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY
 ):
-    """Monte Carlo risk from the d-free projection sampler (reference section 2, 3; Theorem 1's setting).
+    """Monte Carlo risk from the d-free projection sampler (`docs/MATH.md` §2, 3; Theorem 1's setting).
 
     Same predictors and return value as :func:`mc_risk`, with (k, v) given through their overlaps
     (kappa, nu, theta, eta, rho) = (k^T k*, v^T v*, v^T k*, k^T v*, k^T v); the tuple must be

@@ -1,5 +1,5 @@
 r"""Monte Carlo route for multiple-location regression and the multi-head erf predictor
-(paper eqs. 30-31; reference section 15).
+(paper eqs. 30-31; `docs/MATH.md` §15).
 
 :func:`mc_multihead_risk` averages :math:`(Y - T)^2` over fresh samples, with
 :math:`T = \sum_h\sum_l \operatorname{erf}(\lambda X_l^\top k_h)\,X_l^\top v_h`, by either sampler
@@ -32,7 +32,7 @@ def _multihead_prediction(lam, a, b):
 
 def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps, L, n, seed, route="projected",
                       memory=DEFAULT_MEMORY) -> MCResult:
-    """Monte Carlo estimate of the multi-head risk (reference section 15) and its standard error.
+    """Monte Carlo estimate of the multi-head risk (`docs/MATH.md` §15) and its standard error.
 
     Heads ``K``, ``V_`` (H, d); locations ``K_star``, ``V_star`` (K, d); unit rows; k*_j
     orthogonal to v*_j. Deterministic in (arguments, seed, route); independent of ``memory``."""
@@ -73,7 +73,7 @@ def quad_head_pair(lam, mean, cov, nodes: int = 160) -> float:
     r""":math:`\mathbb E[\operatorname{erf}(\lambda a)\operatorname{erf}(\lambda a')\,b\,b']` for
     :math:`(a, b, a', b') \sim N(\text{mean}, \text{cov})` by a tensor Gauss-Hermite rule over
     (a, a') and the exact conditional moments of (b, b') given them: a quadrature route that
-    uses neither zeta2 nor Stein's lemma (reference section 15's cross term of two heads)."""
+    uses neither zeta2 nor Stein's lemma (`docs/MATH.md` §15's cross term of two heads)."""
     mean, cov = np.asarray(mean, float), np.asarray(cov, float)
     ia, ib = [0, 2], [1, 3]
     Saa, Sba, Sbb = cov[np.ix_(ia, ia)], cov[np.ix_(ib, ia)], cov[np.ix_(ib, ib)]

@@ -2,11 +2,11 @@
 
 This module is the independent check of the symbolic route (Theorem 1, Lemma 6, the oracle risk,
 Corollary 2). It shares no formula code with ``slr_verify.symbolic`` or ``slr_verify.kernels``
-and does not use the erf / zeta / Stein identities of reference section 4: every expectation is reduced
+and does not use the erf / zeta / Stein identities of `docs/MATH.md` §4: every expectation is reduced
 by linear algebra alone to a one-dimensional Gaussian integral, which ``mpmath.quad`` (tanh-sinh)
 evaluates at the requested working precision.
 
-The reduction (reference section 1-3)
+The reduction (`docs/MATH.md` §1-3)
 ---------------------------------
 R_lam(k, v) = E[(Y - T)^2] with T = sum_l erf(lam X_l^T k) X_l^T v and Y = X_{J0}^T v* + xi.
 Since T is symmetric in the tokens, condition on J0 = 1. Write, for the relevant token X,
@@ -124,7 +124,7 @@ def _model(lam, gamma, eps, d, L):
 
 
 def _overlaps(kappa, nu, theta, eta, rho, d):
-    """Validate a realisable overlap tuple (reference section 3); return the five values as mpf."""
+    """Validate a realisable overlap tuple (`docs/MATH.md` §3); return the five values as mpf."""
     raw = (kappa, nu, theta, eta, rho)
     vals = [_scalar(n, x) for n, x in zip(_OVERLAP_NAMES, raw)]
     _val.overlaps(*[float(x) for x in vals], d=float(d))
@@ -257,7 +257,7 @@ def _one_minus_signed(alpha, x):
 
 
 # ---------------------------------------------------------------------------------------------
-# zeta (reference section 4) by direct integration
+# zeta (`docs/MATH.md` §4) by direct integration
 # ---------------------------------------------------------------------------------------------
 
 def _zeta(t, g):
@@ -268,7 +268,7 @@ def _zeta(t, g):
 
 
 def quad_zeta(t, g, *, dps=30):
-    """zeta_g(t) = E[erf(t + g Z)^2], Z ~ N(0, 1), by direct quadrature over Z (reference section 4).
+    """zeta_g(t) = E[erf(t + g Z)^2], Z ~ N(0, 1), by direct quadrature over Z (`docs/MATH.md` §4).
 
     ``g = 0`` gives erf(t)^2. The integral is split at the bulk of phi, at the erf transition
     z = -t / g (width 1 / g) and at the peak of the saturating regime, so it keeps full relative
@@ -282,14 +282,14 @@ def quad_zeta(t, g, *, dps=30):
 
 
 # ---------------------------------------------------------------------------------------------
-# Gaussian laws of the token projections (reference section 3) and their conditioning
+# Gaussian laws of the token projections (`docs/MATH.md` §3) and their conditioning
 # ---------------------------------------------------------------------------------------------
 
 def relevant_token_law(kappa, nu, theta, eta, rho, gamma, d):
     """Mean and covariance of (a, b, e) = (X^T k, X^T v, X^T v*), X ~ N(sqrt(d/2) k*, gamma^2 I).
 
     Mean: sqrt(d/2) (k^T k*, v^T k*, v*^T k*) = sqrt(d/2) (kappa, theta, 0).
-    Covariance: gamma^2 times the Gram matrix of (k, v, v*) (a sub-block of reference section 3's matrix).
+    Covariance: gamma^2 times the Gram matrix of (k, v, v*) (a sub-block of `docs/MATH.md` §3's matrix).
     """
     r = mpmath.sqrt(d / 2)
     mean = [r * kappa, r * theta, mpmath.mpf(0)]
@@ -408,10 +408,10 @@ def _risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
 # ---------------------------------------------------------------------------------------------
 
 def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
-    """R_lam(k, v) of reference section 2 as a function of the five overlaps (the quantity of Theorem 1).
+    """R_lam(k, v) of `docs/MATH.md` §2 as a function of the five overlaps (the quantity of Theorem 1).
 
     Computed by quadrature from the definition (module docstring): one 1-D integral for each of
-    E[W], E[W^2] (relevant token) and m0, s0 (null tokens). The tuple must be realisable (reference section 3).
+    E[W], E[W^2] (relevant token) and m0, s0 (null tokens). The tuple must be realisable (`docs/MATH.md` §3).
     Scalars only; returns an mpf accurate to about ``dps`` significant digits
     (check with :func:`claimed_digits`).
     """
@@ -423,17 +423,17 @@ def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
 
 
 def quad_oracle_risk(*, lam, gamma, eps, d, L, dps=30):
-    """R_lam(k*, v*): quad_risk at (kappa, nu, theta, eta, rho) = (1, 1, 0, 0, 0) (reference section 5)."""
+    """R_lam(k*, v*): quad_risk at (kappa, nu, theta, eta, rho) = (1, 1, 0, 0, 0) (`docs/MATH.md` §5)."""
     return quad_risk(1, 1, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
 
 
 def quad_manifold_risk(kappa, nu, *, lam, gamma, eps, d, L, dps=30):
-    """The risk on the manifold M (theta = eta = rho = 0), the quantity of Lemma 6 (reference section 9)."""
+    """The risk on the manifold M (theta = eta = rho = 0), the quantity of Lemma 6 (`docs/MATH.md` §9)."""
     return quad_risk(kappa, nu, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
 
 
 def quad_bayes_gap(*, lam, gamma, eps, d, L, dps=30):
-    """The Bayes gap R_lam(k*, v*) - eps^2 of Corollary 2 (reference section 6), to full relative accuracy.
+    """The Bayes gap R_lam(k*, v*) - eps^2 of Corollary 2 (`docs/MATH.md` §6), to full relative accuracy.
 
     At the oracle, W - xi = e erfc(lam a) with e independent of a ~ N(sqrt(d/2), gamma^2) and
     Var(e) = gamma^2, and the null tokens have m0 = 0 (rho = 0), s0 = E[erf(lam Z)^2], so
@@ -474,7 +474,7 @@ def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
     r = mpmath.sqrt(d / 2)
     g2 = gamma * gamma
     c, s = lam * r * kappa, lam * gamma
-    c_bb, c_be, c_ee = g2 * (1 - rho * rho), g2 * (nu - rho * eta), g2 * (1 - eta * eta)
+    c_bb, c_be = g2 * (1 - rho * rho), g2 * (nu - rho * eta)
     lin = (L - 1) * m0
     two_over_sqrt_pi = 2 / mpmath.sqrt(mpmath.pi)
     features = _erf_features(c, s)

@@ -1,4 +1,4 @@
-"""Sweeps at scale (reference section 13): a grid of settings (lam, d, L, gamma^2, alpha) x runs of
+"""Sweeps at scale (`docs/MATH.md` §13): a grid of settings (lam, d, L, gamma^2, alpha) x runs of
 sphere-initialised PGD, chunked on Dask, stored in Zarr, resumable, identical whatever the
 scheduler, the workers and the chunking."""
 from .grid import AXES, Grid, parse_values

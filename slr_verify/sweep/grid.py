@@ -1,5 +1,5 @@
 """A sweep's grid: the settings (lam, d, L, gamma^2, alpha) crossed, the runs per setting, the
-seeds (reference section 13).
+seeds (`docs/MATH.md` §13).
 
 Grid point i (flattened, C order over the axes ``AXES``) draws its initial overlaps from
 ``SeedSequence(seed, spawn_key=(i,))``: its result depends on the grid point only, never on the

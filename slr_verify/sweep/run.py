@@ -1,4 +1,4 @@
-"""Running a sweep on Dask and storing it in Zarr (reference section 13).
+"""Running a sweep on Dask and storing it in Zarr (`docs/MATH.md` §13).
 
 * **One grid point** (:func:`run_point`): ``runs`` sphere initialisations drawn d-free from the
   exact law (:func:`~slr_verify.model.sampling.initial_overlaps_exact`) with the grid point's own
@@ -23,8 +23,8 @@ import pathlib
 import numpy as np
 
 from ..dynamics.convergence import converge, tangent_norm
-from ..kernels.api import risk
 from ..dynamics.runners import overlap_pgd
+from ..kernels.api import risk
 from ..model.sampling import count_at_least, initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid

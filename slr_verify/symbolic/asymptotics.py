@@ -1,4 +1,4 @@
-r"""Corollary 2's leading orders, derived (reference section 6).
+r"""Corollary 2's leading orders, derived (`docs/MATH.md` §6).
 
 Along lam = d^-a, L = d^b: :math:`\zeta_\lambda(0) \sim (4/\pi)\lambda^2`, so the null-token part
 :math:`(L-1)\zeta_\lambda(0) \sim (4/\pi)\,d^{b-2a}` vanishes iff b < 2a; the relevant-token part

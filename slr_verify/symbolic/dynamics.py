@@ -1,6 +1,6 @@
 r"""The PGD maps of Definition 1, derived: the five-overlap map, the reduced map on M, Lemma 4.
 
-**Five-overlap map (reference section 12).** In the basis (k, v, k*, v*) with Gram matrix
+**Five-overlap map (`docs/MATH.md` §12).** In the basis (k, v, k*, v*) with Gram matrix
 ``[[1, rho, kappa, eta], [rho, 1, theta, nu], [kappa, theta, 1, 0], [eta, nu, 0, 1]]`` a vector is
 its coefficient column and inner products are ``a^T G b``. By the chain rule through the
 overlaps, with the partials :math:`R_\kappa, \dots, R_\rho` kept as *symbols*,
@@ -14,7 +14,7 @@ The update :math:`k' = P(k - \alpha (I - k k^\top)\nabla_k R)` (and the same for
 (k_t, v_t)) is computed on coefficient columns and the new overlaps are inner products: a map
 :math:`F(\kappa, \dots, \rho;\ R_\kappa, \dots, R_\rho;\ \alpha)` that no longer mentions d.
 
-**Reduced map (reference section 9).** :func:`reduced_map` substitutes theta = eta = rho = 0 and
+**Reduced map (`docs/MATH.md` §9).** :func:`reduced_map` substitutes theta = eta = rho = 0 and
 :math:`R_\theta = R_\eta = R_\rho = 0` (which hold on M, :func:`lemma4_identities`) and keeps the
 (kappa, nu) components.
 
@@ -163,7 +163,7 @@ def reduced_map():
 
 
 def reduced_map_spec():
-    """The reduced map as stated in reference section 9: x' = (x - alpha (1 - x^2) g) / sqrt(1 + alpha^2 (1 - x^2) g^2)."""
+    """The reduced map as stated in `docs/MATH.md` §9: x' = (x - alpha (1 - x^2) g) / sqrt(1 + alpha^2 (1 - x^2) g^2)."""
     Rk, Rn = PARTIALS[:2]
     f = lambda x, g: (x - A * (1 - x**2) * g) / sp.sqrt(1 + A**2 * (1 - x**2) * g**2)
     return f(S.kappa, Rk), f(S.nu, Rn)
@@ -184,7 +184,7 @@ def lemma4_identities() -> dict:
 def pgd_identities() -> dict:
     """The identities the map's derivation relies on, each a bool: the squared norm of the step
     is 1 + alpha^2 |tangent|^2 (the tangent is orthogonal to k); the reduced map equals the
-    formula of reference section 9."""
+    formula of `docs/MATH.md` §9."""
     u = update_vectors()
     red, spec = reduced_map(), reduced_map_spec()
     return {
@@ -193,5 +193,6 @@ def pgd_identities() -> dict:
         "reduced map = section 9 formula (kappa)": sp.simplify(red[0] - spec[0]) == 0,
         "reduced map = section 9 formula (nu)": sp.simplify(red[1] - spec[1]) == 0,
         "reduced numerators / norms = reduced map": all(
-            sp.simplify(n / sp.sqrt(q) - r) == 0 for n, q, r in zip(reduced_map_numerators()[:2], reduced_map_numerators()[2:], red)),
+            sp.simplify(n / sp.sqrt(q) - r) == 0
+            for n, q, r in zip(reduced_map_numerators()[:2], reduced_map_numerators()[2:], red)),
     }

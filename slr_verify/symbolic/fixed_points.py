@@ -1,4 +1,4 @@
-r"""Propositions 9-10 (reference section 10): the structure of the manifold gradient, the
+r"""Propositions 9-10 (`docs/MATH.md` §10): the structure of the manifold gradient, the
 stationary points on M, the Hessians at them and the Jacobian of the reduced PGD map, derived.
 
 From Theorem 1 restricted to M (Lemma 6), :func:`structure` extracts and proves
@@ -25,7 +25,7 @@ from . import dynamics as sdyn
 from .risk import S
 
 __all__ = ["POINTS", "CORNERS", "structure", "stationary_point_proofs", "reduced_map_exprs", "reduced_jacobian",
-           "hessian_at", "gradient_bounds", "off_M_family"]
+           "manifold_hessian", "gradient_bounds"]
 
 CORNERS = [(1, 1), (-1, -1), (1, -1), (-1, 1)]
 #: the five stationary points of Proposition 9
@@ -78,7 +78,7 @@ def reduced_jacobian():
 
 
 @lru_cache(maxsize=None)
-def hessian_at(point):
+def manifold_hessian(point):
     """The Hessian of the manifold risk at a stationary point, in the parameters.
 
     (0, 0): the Hessian in (kappa, nu). A corner (x, y): in the angle coordinates
@@ -101,31 +101,3 @@ def gradient_bounds():
     """Closed-form (sup|g_kappa| upper bound, sup|g_nu|) over the square."""
     st = structure()
     return st.P.subs(S.kappa, 0) * (1 + sp.erf(st.c2)), -st.coef_n * sp.erf(st.c1)
-
-
-@lru_cache(maxsize=None)
-def off_M_family():
-    """The stationary family off M (reference section 12): at kappa = nu = rho = 0 Theorem 1's partials
-    R_kappa, R_nu, R_rho vanish identically and R_theta is affine in theta with slope d zeta_{gamma lam}(0) > 0.
-    With k = eta v* the tangent gradients are 0 (for k: grad_k R = R_eta v* is radial) and R_theta k*
-    (for v), so (k, v) is stationary iff theta = theta* (unique). Returns (theta* as an expression
-    of eta, lam, gamma, d; proofs {name: bool})."""
-    from .risk import theorem1_gradient
-    from .zeta import zeta
-
-    g = theorem1_gradient()
-    sub = {S.kappa: 0, S.nu: 0, S.rho: 0}
-    Rk, Rn, Rt, Re, Rr = (sp.simplify(x.subs(sub)) for x in g)
-    slope = sp.diff(Rt, S.theta)
-    theta_star = sp.simplify(-Rt.subs(S.theta, 0) / slope).replace(zeta, lambda t, gg: zeta(t, gg).rewrite(sp.asin))
-    slope_asin = slope.replace(zeta, lambda t, gg: zeta(t, gg).rewrite(sp.asin))
-    r = 2 * S.gamma**2 * S.lam**2 / (1 + 2 * S.gamma**2 * S.lam**2)
-    proofs = {
-        "R_kappa = 0 at kappa = nu = rho = 0": Rk == 0,
-        "R_nu = 0 there": Rn == 0,
-        "R_rho = 0 there": Rr == 0,
-        "R_theta affine in theta": sp.diff(Rt, S.theta, 2) == 0,
-        "slope = d (2/pi) asin(r)": sp.simplify(slope_asin - S.d * 2 / sp.pi * sp.asin(r)) == 0,
-        "0 < r < 1, so asin(r) > 0 and the slope > 0": bool(r.is_positive) and bool(sp.simplify(1 - r).is_positive),
-    }
-    return theta_star, proofs

@@ -4,7 +4,7 @@ It computes :math:`\mathbb E[P(G)\, f(G_c)]` in closed form, where :math:`G \sim
 has named coordinates, :math:`P` is a polynomial in them and :math:`f` is a smooth function of
 one coordinate :math:`G_c` whose Gaussian mean is known. Two facts do all the work:
 
-1. **Stein's lemma** (reference section 4), applied to one factor :math:`G_i` of a monomial at a time:
+1. **Stein's lemma** (`docs/MATH.md` §4), applied to one factor :math:`G_i` of a monomial at a time:
 
    .. math::
 
@@ -16,7 +16,7 @@ one coordinate :math:`G_c` whose Gaussian mean is known. Two facts do all the wo
 2. **Derivatives move to the mean**: if :math:`F(m, s^2) = \mathbb E f(m + sZ)` then
    :math:`\mathbb E f^{(n)}(G_c) = \partial_m^n F(\mu_c, \Sigma_{cc})`.
 
-The families of f used by the paper, with their Gaussian means F (reference section 4):
+The families of f used by the paper, with their Gaussian means F (`docs/MATH.md` §4):
 
 * ``ERF(lam)``:    :math:`f(x) = \operatorname{erf}(\lambda x)`,
   :math:`F = \operatorname{erf}(\lambda m/\sqrt{1+2\lambda^2 s^2})`;
@@ -24,7 +24,7 @@ The families of f used by the paper, with their Gaussian means F (reference sect
 * ``ONE``:         :math:`f = 1`, :math:`F = 1` (plain Gaussian moments).
 
 Two heads on one token need a product :math:`f(G_{c_1})\,f(G_{c_2})` of two coordinates
-(reference section 15): ``expect_pair`` runs the same recursion with one more Stein term per
+(`docs/MATH.md` §15): ``expect_pair`` runs the same recursion with one more Stein term per
 factor, and the base case is a derivative of the pair's Gaussian mean
 :math:`F_2(m_1, m_2, s_{11}, s_{22}, s_{12})`:
 
@@ -120,7 +120,7 @@ class GaussianVector:
         return total
 
     def expect_pair(self, poly, f: SmoothPair, c1: sp.Symbol, c2: sp.Symbol) -> sp.Expr:
-        """E[poly(G) * f(G_c1) f(G_c2)] (two heads on one token, reference section 15)."""
+        """E[poly(G) * f(G_c1) f(G_c2)] (two heads on one token, `docs/MATH.md` §15)."""
         p = sp.Poly(sp.expand(poly), *self.coords)
         return sum((coeff * self._pair_monomial(exps, f, c1, c2, 0, 0) for exps, coeff in p.terms()), sp.Integer(0))
 

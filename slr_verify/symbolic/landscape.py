@@ -1,4 +1,4 @@
-r"""The two mechanisms that bound the oracle's window (reference section 13), derived.
+r"""The two mechanisms that bound the oracle's window (`docs/MATH.md` §13), derived.
 
 **The oracle's Hessian** (:func:`oracle_hessian`). At (k, v) = (k*, v*), in the chart k = P(k* + a2 v*
 + a3 e3 + a4 e4), v = P(v* + b1 k* + b3 e3 + b4 e4), the chain rule through the overlaps gives the
@@ -10,7 +10,7 @@ being a local minimum exactly where an eigenvalue of B crosses 0: where det B ch
 (:func:`oracle_det`, a closed-form function of (lam, gamma, d, L)) while trace B > 0.
 
 **The family k = +-v*** (:func:`family_gap`). At kappa = nu = rho = 0, eta = 1 the point is
-stationary iff theta = theta*(lam) (closed form, :func:`~.fixed_points.off_M_family`); the risk
+stationary iff theta = theta*(lam) (closed form, :func:`~.family.off_M_family`); the risk
 gap R(0, 0, theta*, 1, 0) - R(1, 1, 0, 0, 0) is a closed-form function of (lam, gamma, d, L) (eps
 cancels) whose sign change is where this minimum's risk crosses the oracle's.
 """
@@ -21,10 +21,11 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .fixed_points import off_M_family
+from .family import off_M_family
 from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian, theorem1_risk
 
-__all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian", "family_hessian", "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
+__all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian",
+           "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
 
 #: the parameters of the mechanism functions (eps cancels in both)
 LAM_PARAMS = (S.lam, S.gamma, S.d, S.L)
@@ -59,7 +60,8 @@ def chain_rule(do, d2o, g, h):
     M = sp.zeros(m, m)
     for p in range(m):
         for q in range(m):
-            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q] for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
+            M[p, q] = sum(h[i][j] * do[i][p] * do[j][q]
+                          for i in range(5) for j in range(5) if do[i][p] != 0 and do[j][q] != 0) + sum(
                 g[i] * d2o[i][p][q] for i in range(5) if d2o[i][p][q] != 0)
     return grad, M
 
@@ -109,24 +111,6 @@ def oracle_hessian():
     """:func:`chart_hessian` at the oracle, coordinates (a2, a3, a4, b1, b3, b4): k moves along v*,
     e3, e4 and v along k*, e3, e4."""
     return chart_hessian(_e(0), _e(1), (_e(1), _e(2), _e(3)), (_e(0), _e(2), _e(3)), oracle_point())
-
-
-@lru_cache(maxsize=None)
-def family_hessian():
-    """:func:`chart_hessian` at the point k = v*, v = theta k* + sqrt(1 - theta^2) e3 (kappa = nu =
-    rho = 0, eta = 1; theta free, to be set to theta*), coordinates: k along (k*, e3, e4), v along
-    (sqrt(1-theta^2) k* - theta e3, v*, e4). The last coordinate (v's orthogonal part turning to e4)
-    is the orbit of the rotations fixing k*, v*; the orthogonal directions of R^d add the block
-    diag(-mu_k, -mu_v) with mu_k = R_eta, mu_v = theta R_theta (R_rho = 0 there).
-    Returns (matrix, symbols, (mu_k, mu_v))."""
-    th = S.theta
-    s = sp.sqrt(1 - th**2)
-    v0 = sp.Matrix([th, 0, s, 0])
-    t1 = sp.Matrix([s, 0, -th, 0])
-    point = {S.kappa: 0, S.nu: 0, S.eta: 1, S.rho: 0}
-    M, X = chart_hessian(_e(1), v0, (_e(0), _e(2), _e(3)), (t1, _e(1), _e(3)), point)
-    g = [x.subs(point) for x in theorem1_gradient()]
-    return M, X, (g[3], th * g[2])
 
 
 @lru_cache(maxsize=None)

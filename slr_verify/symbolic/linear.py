@@ -14,7 +14,9 @@ independent and only token j has a non-zero mean, so
 
 All three are computed below by SymPy in the orthonormal basis (k*, v*, u) of a 3-dimensional
 representative of R^d (the blocks act as (1 - p_l + p_l gamma^2) I on the rest of R^d, where
-the right-hand side vanishes), and for explicit L the full block system is solved at once.
+the right-hand side vanishes). For explicit L, :func:`normal_equations` builds the full system from the
+model's law (all cross-token moments, by the Gaussian engine) without the block step, and
+:func:`solve_full_system` solves it: an independent route to the block formula.
 """
 from __future__ import annotations
 
@@ -22,39 +24,40 @@ from functools import lru_cache
 
 import sympy as sp
 
+from .gaussian import GaussianVector
 from .risk import S
 
-__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr", "nonneg_form_identity", "linear_risk_uniform", "solve_full_system"]
+__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr",
+           "nonneg_form_identity", "linear_risk_uniform", "normal_equations", "solve_full_system"]
 
 p = sp.IndexedBase("p", real=True)
 l = sp.Idx("l")
 _pl = sp.Symbol("p_l", nonnegative=True)
 
 
-def token_blocks(pl, pm=None):
-    """(E[X_l X_l^T], E[X_l X_m^T], E[X_l Y]) in the basis (k*, v*, u), with P(J0 = l) = pl, P(J0 = m) = pm."""
+def token_blocks(pl):
+    """(E[X_l X_l^T], E[X_l Y]) in the basis (k*, v*, u), with P(J0 = l) = pl: the diagonal block of the
+    normal equations and the l-th block of the right-hand side (the block step of the module's docstring)."""
     gamma, d = S.gamma, S.d
     mu = sp.Matrix([sp.sqrt(d / 2), 0, 0])
     vstar = sp.Matrix([0, 1, 0])
     I3 = sp.eye(3)
     relevant_second = mu * mu.T + gamma**2 * I3  # E[X X^T] for the relevant token
     diag = pl * relevant_second + (1 - pl) * I3
-    # E[X_l X_m^T | J0 = j] = E[X_l | j] E[X_m | j]^T: j = l gives mu * 0^T, j = m gives 0 * mu^T, else 0.
-    off = sp.zeros(3, 3) if pm is None else pl * mu * sp.zeros(1, 3) + pm * sp.zeros(3, 1) * mu.T
     xy = pl * relevant_second * vstar  # E[X_l Y] = P(J0 = l) E[X X^T] v*
-    return diag, off, xy
+    return diag, xy
 
 
 @lru_cache(maxsize=None)
 def token_weight(pl=_pl):
     """w_l solving the l-th block of the normal equations (the system is block diagonal)."""
-    diag, _, xy = token_blocks(pl)
+    diag, xy = token_blocks(pl)
     return sp.simplify(diag.LUsolve(xy))
 
 
 def token_term(pl=_pl):
     """p_l gamma^2 v*^T w_l: the l-th token's reduction of the risk below E Y^2."""
-    _, _, xy = token_blocks(pl)
+    _, xy = token_blocks(pl)
     return sp.simplify((xy.T * token_weight(pl))[0, 0])
 
 
@@ -90,21 +93,35 @@ def linear_risk_uniform() -> sp.Expr:
     return S.eps**2 + sp.factor(sp.simplify(_EY2() - S.eps**2 - sp.Sum(token_term(1 / S.L), (l, 0, S.L - 1)).doit()))
 
 
-def solve_full_system(probs) -> tuple:
-    """Solve the full (3L x 3L) normal equations for explicit probabilities; return (w, R_lin).
-
-    Checks the block-diagonal reduction: every off-diagonal block is built from the mixture
-    over J0 and is zero, and the solution matches ``token_weight`` block by block.
-    """
+def normal_equations(probs) -> tuple:
+    """The full (3L x 3L) normal equations E[x x^T] w = E[x Y] and E Y^2 for explicit probabilities
+    ``probs`` of J0, built from the model's law without the block step: given J0 = j the tokens are
+    independent Gaussians (X_j ~ N(mu, gamma^2 I), X_l ~ N(0, I) otherwise; three coordinates each in
+    the basis (k*, v*, u)), Y = X_j^T v* + xi, and every second moment (cross-token ones included) is
+    the mixture over j of the Gaussian expectations (:class:`~.gaussian.GaussianVector`).
+    Returns (A, b, E Y^2)."""
     L = len(probs)
-    n = 3 * L
-    A = sp.zeros(n, n)
-    b = sp.zeros(n, 1)
-    for i in range(L):
-        for j in range(L):
-            diag, off, xy = token_blocks(probs[i], probs[j])
-            A[3 * i : 3 * i + 3, 3 * j : 3 * j + 3] = diag if i == j else off
-        b[3 * i : 3 * i + 3, 0] = token_blocks(probs[i])[2]
+    x = sp.symbols(f"x0:{3 * L}", real=True)  # token l: x[3l], x[3l + 1], x[3l + 2] along k*, v*, u
+    mu = sp.sqrt(S.d / 2)
+    A, b, EY2 = sp.zeros(3 * L, 3 * L), sp.zeros(3 * L, 1), S.eps**2
+    for j, pj in enumerate(probs):
+        mean = [mu if i == 3 * j else 0 for i in range(3 * L)]
+        cov = sp.diag(*[S.gamma**2 if i // 3 == j else 1 for i in range(3 * L)])
+        G = GaussianVector(x, mean, cov)
+        y = x[3 * j + 1]  # X_j^T v* (the noise xi is centred and independent of the tokens)
+        for r in range(3 * L):
+            b[r] += pj * G.expect(x[r] * y)
+            for c in range(3 * L):
+                A[r, c] += pj * G.expect(x[r] * x[c])
+        EY2 += pj * G.expect(y**2)
+    return A, b, EY2
+
+
+def solve_full_system(probs) -> tuple:
+    """Solve the full normal equations (:func:`normal_equations`) for explicit probabilities; return
+    (w, R_lin). An independent route to the block formula: nothing here assumes the off-diagonal
+    blocks vanish."""
+    A, b, EY2 = normal_equations(probs)
     w = sp.simplify(A.LUsolve(b))
-    risk = sp.simplify(S.gamma**2 + S.eps**2 - (w.T * b)[0, 0])
+    risk = sp.simplify(EY2 - (w.T * b)[0, 0])
     return w, risk

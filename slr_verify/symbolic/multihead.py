@@ -1,5 +1,5 @@
 r"""Multiple-location regression and the multi-head erf predictor: the risk in closed form
-(reference section 15; the paper's eqs. 30-31 give the model, not its risk).
+(`docs/MATH.md` §15; the paper's eqs. 30-31 give the model, not its risk).
 
 Model: K distinct positions :math:`J_1..J_K`; :math:`X_{J_j} \sim N(\sqrt{d/2}\,k^*_j, \gamma^2 I_d)`,
 the other L - K tokens :math:`N(0, I_d)`; :math:`Y = \sum_j X_{J_j}^\top v^*_j + \xi`,
@@ -41,10 +41,11 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .gaussian import ERF, ERF2, ERF_PAIR, ONE, GaussianVector
+from .gaussian import ERF, ERF2, ERF_PAIR, GaussianVector
 from .risk import OVERLAPS, S
 
-__all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "risk_from_overlaps", "gram_symbols", "multihead_risk_expr", "theorem1_substitution"]
+__all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "risk_from_overlaps", "gram_symbols", "multihead_risk_expr",
+           "theorem1_substitution"]
 
 #: Local symbols of the token functionals: means (mu_*), variance scale s2, correlations (r_*).
 _sym = lambda names: sp.symbols(names, real=True)
@@ -145,7 +146,8 @@ def risk_from_overlaps(H: int, K: int, g, f, *, lam, gamma, eps, L, shift):
 def gram_symbols(H: int, K: int) -> SimpleNamespace:
     """Symbols for the overlaps of k_h, v_h (h < H), k*_j, v*_j (j < K): ``g[(x, y)]`` for names
     like ``'k0'``, ``'v1'``, ``'ks0'``, ``'vs1'`` (symmetric; 1 on the diagonal)."""
-    names = [f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)] + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)]
+    names = ([f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)]
+             + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)])
     g, free = {}, []
     for i, x in enumerate(names):
         g[(x, x)] = sp.Integer(1)

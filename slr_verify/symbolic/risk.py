@@ -1,6 +1,6 @@
 r"""Theorem 1, derived: the risk of the erf-attention predictor in five overlaps.
 
-Model (reference section 1-2): tokens :math:`X_1..X_L`, the relevant one :math:`X_{J_0} \sim N(\sqrt{d/2}\,k^*,
+Model (`docs/MATH.md` §1-2): tokens :math:`X_1..X_L`, the relevant one :math:`X_{J_0} \sim N(\sqrt{d/2}\,k^*,
 \gamma^2 I_d)`, the others :math:`N(0, I_d)`, :math:`Y = X_{J_0}^\top v^* + \xi`,
 :math:`T = \sum_l \operatorname{erf}(\lambda X_l^\top k)\, X_l^\top v`,
 :math:`R = \mathbb E(Y - T)^2`.
@@ -30,7 +30,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from .gaussian import ERF, ERF2, ONE, GaussianVector
-from .zeta import erf_mean, zeta, zeta_at_zero, zetac
+from .zeta import zeta, zeta_at_zero, zetac
 
 __all__ = [
     "S",
@@ -130,7 +130,7 @@ def theorem1_gradient() -> tuple:
 def theorem1_hessian() -> tuple:
     """The 5 x 5 second partial derivatives of Theorem 1's risk (row-major tuple of 25, in the
     order of ``OVERLAPS``): the Riemannian Hessian on the spheres is built from them and the
-    gradient (reference section 13)."""
+    gradient (`docs/MATH.md` §13)."""
     g = theorem1_gradient()
     return tuple(sp.diff(g[i], x) for i in range(5) for x in OVERLAPS)
 
@@ -139,7 +139,7 @@ def risk_given_location(j: int, L: int) -> sp.Expr:
     r"""Conditional risk :math:`\mathbb E[(Y - T)^2 \mid J_0 = j]` for an explicit number of tokens L,
     by summing :math:`\mathbb E Y^2 - 2\sum_l \mathbb E[Y U_l] + \sum_{l,m} \mathbb E[U_l U_m]` over
     the token pairs one by one (independent tokens factorise). Used to show that R does not
-    depend on j, hence not on the law of :math:`J_0` (reference section 2)."""
+    depend on j, hence not on the law of :math:`J_0` (`docs/MATH.md` §2)."""
     if not 0 <= j < L:
         raise ValueError(f"j must be in 0..L-1, got j={j}, L={L}")
     m = token_moments()
@@ -165,7 +165,8 @@ def manifold_point() -> dict:
 
 
 def oracle_risk_spec() -> sp.Expr:
-    r"""reference section 5, as printed: :math:`\varepsilon^2 + \gamma^2[1 - 2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1+2\lambda^2\gamma^2})
+    r"""`docs/MATH.md` §5, as printed:
+    :math:`\varepsilon^2 + \gamma^2[1 - 2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1+2\lambda^2\gamma^2})
     + \zeta_{\lambda\gamma}(\lambda\sqrt{d/2})] + (L-1)\zeta_\lambda(0)`."""
     lam, gamma, d, L = S.lam, S.gamma, S.d, S.L
     A = lam * sp.sqrt(d / 2)
@@ -175,7 +176,7 @@ def oracle_risk_spec() -> sp.Expr:
 
 
 def lemma6_spec() -> sp.Expr:
-    r"""reference section 9 (Lemma 6), as printed: the risk on M in (kappa, nu)."""
+    r"""`docs/MATH.md` §9 (Lemma 6), as printed: the risk on M in (kappa, nu)."""
     lam, gamma, d, L = S.lam, S.gamma, S.d, S.L
     A = lam * sp.sqrt(d / 2) * S.kappa
     return (

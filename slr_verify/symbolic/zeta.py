@@ -1,4 +1,4 @@
-r"""The special function zeta of reference section 4, as SymPy functions.
+r"""The special function zeta of `docs/MATH.md` §4, as SymPy functions.
 
 .. math::
 
@@ -11,7 +11,7 @@ kernel generator prints them as calls to the float64 implementations in
 
 Derivative rules (each is checked numerically against mpmath in the test suite):
 
-* in t (differentiate under E and use the Gaussian-product identity; reference section 4):
+* in t (differentiate under E and use the Gaussian-product identity; `docs/MATH.md` §4):
   :math:`\partial_t\zeta_g(t) = \frac{2}{\sqrt{1+2g^2}}\,
   \operatorname{erf}\big(t/\sqrt{(1+2g^2)(1+4g^2)}\big)\,\operatorname{erf}'\big(t/\sqrt{1+2g^2}\big)`;
 * in g (Stein's lemma: :math:`\partial_g \mathbb E f(t+gZ) = g\,\mathbb E f''(t+gZ)`, the heat
@@ -27,19 +27,19 @@ __all__ = ["zeta", "zetac", "dzeta_dt", "zeta_at_zero", "erf_mean"]
 
 
 def erf_mean(t, g):
-    r""":math:`\mathbb E[\operatorname{erf}(t + gZ)] = \operatorname{erf}(t/\sqrt{1+2g^2})` (reference section 4)."""
+    r""":math:`\mathbb E[\operatorname{erf}(t + gZ)] = \operatorname{erf}(t/\sqrt{1+2g^2})` (`docs/MATH.md` §4)."""
     return sp.erf(t / sp.sqrt(1 + 2 * g**2))
 
 
 def dzeta_dt(t, g):
-    r"""Closed form of :math:`\partial_t \zeta_g(t)` (reference section 4), in erf and erf' = (2/sqrt(pi)) exp(-x^2)."""
+    r"""Closed form of :math:`\partial_t \zeta_g(t)` (`docs/MATH.md` §4), in erf and erf' = (2/sqrt(pi)) exp(-x^2)."""
     alpha2 = 1 + 2 * g**2
     beta2 = alpha2 * (1 + 4 * g**2)
     return 2 / sp.sqrt(alpha2) * sp.erf(t / sp.sqrt(beta2)) * 2 / sp.sqrt(sp.pi) * sp.exp(-t**2 / alpha2)
 
 
 def zeta_at_zero(g):
-    r""":math:`\zeta_g(0) = \frac{2}{\pi}\arcsin\frac{2g^2}{1+2g^2}` (reference section 4)."""
+    r""":math:`\zeta_g(0) = \frac{2}{\pi}\arcsin\frac{2g^2}{1+2g^2}` (`docs/MATH.md` §4)."""
     return 2 / sp.pi * sp.asin(2 * g**2 / (1 + 2 * g**2))
 
 
@@ -94,7 +94,7 @@ class zetac(_Zeta):
     r""":math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2] = 1 - 2\operatorname{erf}(t/\sqrt{1+2g^2}) + \zeta_g(t)`.
 
     The complement form in which the Bayes gap of Corollary 2 is evaluated: it is tiny for
-    large t and its float64 kernel keeps full relative accuracy there (reference section 6).
+    large t and its float64 kernel keeps full relative accuracy there (`docs/MATH.md` §6).
     """
 
     nargs = 2

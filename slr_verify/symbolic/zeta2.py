@@ -1,11 +1,11 @@
-r"""The bivariate zeta of the multi-head risk (reference section 15), as a SymPy function.
+r"""The bivariate zeta of the multi-head risk (`docs/MATH.md` §15), as a SymPy function.
 
 .. math::
 
     \zeta_2(t_1, t_2; s_{11}, s_{22}, s_{12}) = \mathbb E[\operatorname{erf}(A)\operatorname{erf}(B)],
     \qquad (A, B) \sim N\Big((t_1, t_2), \begin{pmatrix} s_{11} & s_{12}\\ s_{12} & s_{22}\end{pmatrix}\Big).
 
-It generalises zeta (reference section 4): :math:`\zeta_g(t) = \zeta_2(t, t; g^2, g^2, g^2)`.
+It generalises zeta (`docs/MATH.md` §4): :math:`\zeta_g(t) = \zeta_2(t, t; g^2, g^2, g^2)`.
 Two heads looking at the same token contribute :math:`\mathbb E[\operatorname{erf}(\lambda a)
 \operatorname{erf}(\lambda a')\, b\, b']`, which Stein's lemma reduces to zeta2 and its derivatives.
 

@@ -1,27 +1,28 @@
-r"""Stationary points of the risk off the manifold M (reference section 12).
+r"""Stationary points off the manifold M, and the family k = +-v* (``docs/MATH.md`` section 12), numerically.
 
 From a sphere initialisation with constant lam, some PGD runs do not reach +-(k*, v*): in the
 Figure 7b setting they end at :math:`\kappa = \nu = \rho = 0`, :math:`\eta = \pm1` (k = +-v*),
 :math:`\theta = \pm\theta^*`. This module finds such points from the end points of runs and
-classifies them.
+checks them; the family's closed form theta* is derived in
+:func:`slr_verify.symbolic.family.off_M_family` (certified by :mod:`slr_verify.certify.family`).
 
 * **Finding** (:func:`find_stationary_points_off_M`): from each end point, ``scipy.optimize.root``
   (Levenberg-Marquardt) on the fixed-point equations F(ov) = ov of the five-overlap map (for
-  alpha small enough its fixed points are the stationary points), then, for the points of the
-  family above, a high-precision refinement: with k = eta v*, v = theta k* + sqrt(1 - theta^2) w
-  the tangent gradients are R_kappa k* + R_rho v and (R_nu + eta R_rho) v* + R_theta (k* - theta v),
-  so stationarity is R_kappa = R_rho = R_nu = R_theta = 0; at kappa = nu = rho = 0 the first
-  three vanish identically (parity of Theorem 1's partials, checked at high precision) and
-  R_theta(0, 0, theta, eta, 0) = 0 is *linear* in theta, solved by ``mpmath.findroot`` at 50 digits
-  from Theorem 1's SymPy gradient (lambdified to mpmath with the mpmath zeta).
-* **Genuineness**: the squared norms of both tangent gradients (Gram form of the basis
-  (k, v, k*, v*)) evaluated at 50 digits at the refined point.
-* **Classification**: the Riemannian Hessian of R on S^{m-1} x S^{m-1} (m = 6: span(k*, v*, w)
-  plus three more orthogonal directions, enough to represent every orthogonal direction of R^d by
-  symmetry) by central differences of Theorem 1's risk in a retraction chart, and, as an
-  independent route, the Jacobian of one step of Definition 1 done on explicit vectors in R^m
-  (gradient by the chain rule through the overlaps, risk of dimension d) by finite differences: at a stationary point it is I - alpha Hess, so an eigenvalue > 1 means
-  the fixed point is unstable.
+  alpha small enough its fixed points are the stationary points); a point of the family
+  (with k = eta v*, v = theta k* + sqrt(1 - theta^2) w the tangent gradients are
+  R_kappa k* + R_rho v and (R_nu + eta R_rho) v* + R_theta (k* - theta v), and at
+  kappa = nu = rho = 0 the partials R_kappa, R_nu, R_rho vanish identically) is then replaced by
+  the closed form theta* (:func:`theta_star`, generated from SymPy) at 50 digits.
+* **Genuineness**: the partials and the squared norms of both tangent gradients
+  (:func:`slr_verify.dynamics.convergence.tangent_gradient_norms`) at 50 digits at that point.
+* **Spectra by finite differences** (:func:`finite_difference_spectrum`): the Riemannian Hessian of
+  R on S^{m-1} x S^{m-1} (m = 6: span(k*, v*, w) plus three more orthogonal directions, enough to
+  represent every orthogonal direction of R^d by symmetry) by central differences of Theorem 1's
+  risk in a retraction chart, and the Jacobian of one step of Definition 1 done on explicit vectors
+  in R^m (gradient by the chain rule through the overlaps, risk of dimension d) by finite
+  differences: at a stationary point it is I - alpha Hess, so an eigenvalue > 1 means the fixed
+  point is unstable. An independent route for the landscape's exact classification
+  (:func:`slr_verify.landscape.classify`).
 """
 from __future__ import annotations
 
@@ -30,38 +31,30 @@ import numpy as np
 from scipy import optimize
 
 from ..kernels import generated as G
-from ..kernels.steps import mp_gradient_kernel, overlap_map_kernel, tangent_norm_kernels
+from ..kernels.family import theta_star_kernels
+from ..kernels.steps import chain_rule_tables, mp_gradient_kernel, overlap_map_kernel
 from ..model.overlaps import Overlaps
+from .convergence import tangent_gradient_norms
 from .sgd import sphere_step
 
-__all__ = ["find_stationary_points_off_M", "tangent_gradient_norms", "classify", "theta_star_closed_form"]
+__all__ = ["find_stationary_points_off_M", "finite_difference_hessian", "finite_difference_spectrum", "theta_star"]
 
-def tangent_gradient_norms(ov, grads):
-    """|(I - k k^T) grad_k R|^2 and |(I - v v^T) grad_v R|^2 from the overlaps and the partials
-    (floats or arrays: float64; mpmath numbers: at the working precision), generated from the
-    symbolic map (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`)."""
-    K = tangent_norm_kernels()
-    f = K.mp if any(isinstance(x, mpmath.mpf) for x in (*ov, *grads)) else K.f64
-    return tuple(f(*ov, *grads))
-
-
-def theta_star_closed_form(lam, gamma, d, L):
-    r"""The root of R_theta(0, 0, theta, 1, 0) = 0, from Theorem 1's partial (which is affine in
-    theta there): theta* = -R_theta(0,0,0,1,0) / (dR_theta/dtheta). Returns an mpmath number."""
-    f = mp_gradient_kernel()
-    r0 = f(0, 0, 0, 1, 0, lam, gamma, d, L)[2]
-    r1 = f(0, 0, 1, 1, 0, lam, gamma, d, L)[2]
-    return -r0 / (r1 - r0)
+def theta_star(lam, gamma, d, eta=1):
+    r"""theta* of the family k = eta v*: the root of R_theta(0, 0, theta, eta, 0) = 0, in closed form
+    (:func:`slr_verify.symbolic.family.off_M_family`, generated). An mpmath number at the working
+    precision."""
+    f = theta_star_kernels().mp
+    return f(mpmath.mpf(eta), mpmath.mpf(lam), mpmath.mpf(gamma), mpmath.mpf(d))
 
 
 def _refine_family(eta_sign, lam, gamma, d, L, dps=50):
-    """High-precision point of the family kappa = nu = rho = 0, eta = +-1: theta from
-    ``mpmath.findroot`` on R_theta = 0; returns (overlaps, partials, tangent norms)."""
+    """High-precision point of the family kappa = nu = rho = 0, eta = +-1 at theta* (closed form);
+    returns (overlaps, partials, tangent norms)."""
     f = mp_gradient_kernel()
     with mpmath.workdps(dps):
         lam_, gamma_ = mpmath.mpf(lam), mpmath.sqrt(mpmath.mpf(gamma) ** 2)
         e = mpmath.mpf(eta_sign)
-        th = mpmath.findroot(lambda x: f(0, 0, x, e, 0, lam_, gamma_, d, L)[2], e * mpmath.mpf("0.5"))
+        th = theta_star(lam_, gamma_, d, eta=e)
         ov = (mpmath.mpf(0), mpmath.mpf(0), th, e, mpmath.mpf(0))
         grads = f(*ov, lam_, gamma_, d, L)
         tk, tv = tangent_gradient_norms(ov, grads)
@@ -130,21 +123,27 @@ def _tangent_basis(x):
     return q[:, 1:m].T
 
 
-def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
-    """Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
-    S^{m-1} x S^{m-1} (central differences of Theorem 1's risk in the chart
-    (a, b) -> (P(k + a.Tk), P(v + b.Tv))), and the eigenvalues of the Jacobian of one full-dimensional
-    PGD step (finite differences of ``pgd``, the same chart). Returns a dict with both, the
-    predicted 1 - alpha h, and the kind ("minimum", "saddle", "maximum")."""
-    k, v, ks, vs = _frame(theta, eta, m)
+def _chart(k, v):
+    """The retraction chart z -> (P(k + z[:m-1] Tk), P(v + z[m-1:] Tv)) at (k, v) in R^m, and (Tk, Tv)."""
+    m = len(k)
     Tk, Tv = _tangent_basis(k), _tangent_basis(v)
-    n = 2 * (m - 1)
-    risk = G.risk_kernel()
 
     def point(z):
         kk = k + z[: m - 1] @ Tk
         vv = v + z[m - 1:] @ Tv
         return kk / np.linalg.norm(kk), vv / np.linalg.norm(vv)
+
+    return point, Tk, Tv
+
+
+def finite_difference_hessian(k, v, ks, vs, *, lam, gamma, d, L, h=1e-4):
+    """Eigenvalues (ascending) of the Riemannian Hessian of R at unit vectors (k, v) of R^m (with k*, v*
+    in R^m, the risk of dimension d) on S^{m-1} x S^{m-1}: central differences of Theorem 1's risk
+    in the retraction chart (a, b) -> (P(k + a.Tk), P(v + b.Tv)), step ``h``. At a stationary point
+    this is the Riemannian Hessian; R^6 represents every direction of R^d by symmetry."""
+    point, _, _ = _chart(k, v)
+    n = 2 * (len(k) - 1)
+    risk = G.risk_kernel()
 
     def f(z):
         kk, vv = point(z)
@@ -159,17 +158,30 @@ def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
                 H[i, i] = (f(ei) - 2 * f0 + f(-ei)) / h**2
             else:
                 H[i, j] = H[j, i] = (f(ei + ej) - f(ei - ej) - f(-ei + ej) + f(-ei - ej)) / (4 * h**2)
-    hev = np.linalg.eigvalsh(H)
+    return np.linalg.eigvalsh(H)
+
+
+def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
+    """By finite differences (an independent route for :func:`slr_verify.landscape.classify`): the
+    Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on
+    S^{m-1} x S^{m-1} (:func:`finite_difference_hessian`), and the eigenvalues of the Jacobian of one
+    full-dimensional PGD step (finite differences of ``pgd``, the same chart). Returns a dict with
+    both, the predicted 1 - alpha h, and the kind ("minimum", "saddle", "maximum")."""
+    k, v, ks, vs = _frame(theta, eta, m)
+    point, Tk, Tv = _chart(k, v)
+    n = 2 * (m - 1)
+    hev = finite_difference_hessian(k, v, ks, vs, lam=lam, gamma=gamma, d=d, L=L, h=h)
 
     # PGD step in R^m with the risk of dimension d: the full runner takes d from the vectors, so
     # do the step here with Theorem 1's gradient at dimension d (chain rule through the overlaps)
     gk = G.risk_and_gradient_kernel()
+    T = chain_rule_tables()
 
     def pgd_step(z):
         kk, vv = point(z)
-        Rk, Rn, Rt, Re, Rr = (float(x) for x in gk(*Overlaps.from_vectors(kk, vv, ks, vs), lam, gamma, 0.0, d, L)[1:])
-        gk_ = Rk * ks + Re * vs + Rr * vv
-        gv_ = Rn * vs + Rt * ks + Rr * kk
+        R = np.array([float(x) for x in gk(*Overlaps.from_vectors(kk, vv, ks, vs), lam, gamma, 0.0, d, L)[1:]])
+        basis = np.array([kk, vv, ks, vs])
+        gk_, gv_ = (R[T.parts[x]] @ basis[T.cols[x]] for x in (0, 1))
         k1, v1 = sphere_step(kk, gk_, alpha), sphere_step(vv, gv_, alpha)  # Definition 1
         # back to chart coordinates (first order: tangent components)
         return np.concatenate([Tk @ (k1 - k), Tv @ (v1 - v)])
@@ -183,4 +195,5 @@ def classify(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
     rest = hev[~flat]
     kind = "minimum" if rest.min() > 0 else "maximum" if rest.max() < 0 else "saddle"
     return {"hessian_eigenvalues": hev, "jacobian_eigenvalues": jev, "predicted_jacobian": np.sort(1 - alpha * hev),
-            "kind": kind, "n_flat": int(flat.sum()), "n_negative": int(np.sum(rest < 0)), "unstable_directions": int(np.sum(jev > 1 + 1e-6))}
+            "kind": kind, "n_flat": int(flat.sum()), "n_negative": int(np.sum(rest < 0)),
+            "unstable_directions": int(np.sum(jev > 1 + 1e-6))}

@@ -1,13 +1,13 @@
-r"""The stationary point off M, k = +-v*, by SymPy and ball arithmetic (reference section 12).
+r"""The stationary point off M, k = +-v*, by SymPy and ball arithmetic (`docs/MATH.md` §12).
 
-SymPy proves (:func:`slr_verify.symbolic.fixed_points.off_M_family`), for all parameters, that at
+SymPy proves (:func:`slr_verify.symbolic.family.off_M_family`), for all parameters, that at
 kappa = nu = rho = 0 the partials R_kappa, R_nu, R_rho vanish and R_theta is affine in theta with a
 positive slope; with k = eta v* (eta = +-1) the tangent gradients are then 0 and R_theta k*, so the
 point is stationary exactly at one theta* per eta. Ball arithmetic encloses theta* and shows
 |theta*| < 1 (v = theta* k* + sqrt(1 - theta*^2) w is realisable).
 
 Local minimality and local uniqueness (:func:`off_M_family_minimality`): the Riemannian Hessian at the
-point, in a retraction chart (:func:`slr_verify.symbolic.landscape.family_hessian`), is evaluated on
+point, in a retraction chart (:func:`slr_verify.symbolic.family.family_hessian`), is evaluated on
 arb balls at the enclosure of theta*. SymPy proves that the orbit coordinate (v's orthogonal part
 turning, a rotation fixing k* and v*) has the row (0, ..., 0, -theta R_theta), which vanishes at
 theta*, and that the orthogonal directions of R^d carry diag(-mu_k, -mu_v) with mu_v = theta R_theta
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from flint import arb, arb_mat, ctx
 
-from ..kernels.certified import family_hessian_arb, theta_star_arb
+from ..kernels.family import family_hessian_arb, theta_star_arb
 from ..model.params import check_params
 from .manifold import _fuzzy
 
@@ -33,14 +33,10 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     if eta not in (1, -1):
         raise ValueError(f"eta must be +1 or -1 (k = eta v*), got {eta!r}")
     f, proofs = theta_star_arb()
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         (th,) = f(arb(eta), _fuzzy(lam), _fuzzy(gamma), arb(int(d)))
         proved = all(proofs.values()) and abs(th).upper() < 1
         return {"proved": bool(proved), "theta_star": (float(th.lower()), float(th.upper())), "proofs": proofs}
-    finally:
-        ctx.prec = old
 
 
 def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
@@ -49,9 +45,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     check_params(lam, gamma, eps, d, L)
     f, proofs = theta_star_arb()
     h, hproofs = family_hessian_arb()
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         lam_, g_, d_ = _fuzzy(lam), _fuzzy(gamma), arb(int(d))
         (th,) = f(arb(1), lam_, g_, d_)
         out = h(th, lam_, g_, d_, arb(int(L)))
@@ -61,5 +55,3 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
         proved = all(proofs.values()) and all(hproofs.values()) and all(m > 0 for m in minors) and mk > 0
         return {"proved": bool(proved), "minors": [(float(m.lower()), float(m.upper())) for m in minors],
                 "minus_mu_k": (float(mk.lower()), float(mk.upper())), "proofs": {**proofs, **hproofs}}
-    finally:
-        ctx.prec = old

@@ -1,5 +1,5 @@
 r"""Proposition 10 by ball arithmetic: Hessian signs at the five points, the attraction step size,
-and a certified bracket of alpha_max (reference section 10).
+and a certified bracket of alpha_max (`docs/MATH.md` §10).
 
 * :func:`hessian_signs`: for every lam of an interval, the Hessian of the manifold risk is
   positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and (-1, 1) (diagonal in
@@ -25,18 +25,6 @@ __all__ = ["hessian_signs", "alpha_attract", "alpha_diffeo"]
 _KINDS = {(0, 0): "saddle", (1, 1): "min", (-1, -1): "min", (1, -1): "max", (-1, 1): "max"}
 
 
-def _with_prec(prec):
-    class _P:
-        def __enter__(self):
-            self.old = ctx.prec
-            ctx.prec = int(prec)
-
-        def __exit__(self, *exc):
-            ctx.prec = self.old
-
-    return _P()
-
-
 def _kind_proved(pt, H) -> bool:
     h11, h12, h21, h22 = H
     if pt == (0, 0):
@@ -54,7 +42,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     t0 = time.perf_counter()
     Hs = hessians_arb()
     par = (_fuzzy(gamma), arb(int(d)), arb(int(L)))
-    with _with_prec(prec):
+    with ctx.workprec(int(prec)):
         todo, n, failure = _lam_pieces(float(lam[0]), float(lam[1]), ratio), 0, None
         while todo and failure is None:
             a, b = todo.pop()
@@ -70,7 +58,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
 
 def alpha_attract(*, lam, gamma, d, L, prec=192):
     """Enclosure (lo, hi) of 2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|): below it the minima attract."""
-    with _with_prec(prec):
+    with ctx.workprec(int(prec)):
         gk, gn = corner_gradient_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))
         m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
         if m is None:
@@ -108,7 +96,7 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     t0 = time.perf_counter()
     D = reduced_map_det_arb()
     best, boxes, upper = 0.0, 0, None
-    with _with_prec(prec):
+    with ctx.workprec(int(prec)):
         par = (_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))
         for k in range(1, 7):
             a = alpha_numeric * (1 - 10.0**-k)
