@@ -46,7 +46,6 @@ from ..kernels.profile import (
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model.params import Params
-from ..symbolic import fixed_points as sfix
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
 
@@ -297,9 +296,9 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, strip=0.1, b_max=1.3, prec=12
 
 
 def _prove_oracle(ev, lo, hi, a1, b_max, max_boxes, min_width, deadline, t0):
-    proofs = dict(sfix.structure().proofs)
+    proofs = valley_proofs()
     if not all(proofs.values()):
-        return GlobalCertificate(False, f"the manifold factorisation is not proved: {proofs}", (math.nan, math.nan), [], 0,
+        return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
     scale = (1.0, 1.0, 0.0 if hi == lo else 1.0 / max(hi - lo, 1e-300) * 1e-3)
     # 1. the strip [0, a1] x [0, b_max]: d2G/da2 > 0 and D(mu(b)) positive definite

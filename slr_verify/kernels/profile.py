@@ -11,7 +11,7 @@ from ..symbolic import profile as sprof
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["NENTRIES", "trs_kernels", "trs_partials_kernels"]
+__all__ = ["NENTRIES", "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -69,3 +69,18 @@ def oracle_arb():
     from ..symbolic.risk import PARAMS
 
     return generate_arb(PARAMS, sprof.oracle_risk_and_slope())
+
+
+@cache
+def valley_proofs() -> dict:
+    """The SymPy facts the strip of :mod:`slr_verify.certify.globalmin` rests on (each a bool): on eta = 0
+    the linear coefficients p_theta, p_rho vanish (so v* solves the TRS when H - (a0 - g2) I is positive
+    definite), and the factorisation of the manifold gradient (dR/dkappa = P (erf(c2 kappa) - nu), P > 0:
+    R(kappa, 1, 0, 0, 0) decreases strictly in kappa on [0, 1])."""
+    from ..symbolic import fixed_points as sfix
+    from ..symbolic.risk import S
+
+    co = sprof.coefficients()
+    out = {"p_theta = 0 at eta = 0": co.p_theta.subs(S.eta, 0) == 0, "p_rho = 0 at eta = 0": co.p_rho.subs(S.eta, 0) == 0}
+    out.update(sfix.structure().proofs)
+    return out
