@@ -19,8 +19,8 @@ from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
 from .symbolic import multihead as smh
-from .symbolic import risk as srisk
 from .symbolic import profile as sprof
+from .symbolic import risk as srisk
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
 

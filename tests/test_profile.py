@@ -36,7 +36,8 @@ def _brute_force(kappa, eta, kw, starts=4, seed=0):
 
     def f(z):
         x = z / np.linalg.norm(z)
-        return float(R(kappa, x[1], x[0], eta, kappa * x[0] + eta * x[1] + r * x[2], kw["lam"], kw["gamma"], kw["eps"], kw["d"], kw["L"]))
+        rho = kappa * x[0] + eta * x[1] + r * x[2]
+        return float(R(kappa, x[1], x[0], eta, rho, kw["lam"], kw["gamma"], kw["eps"], kw["d"], kw["L"]))
 
     rng = np.random.default_rng(seed)
     best = min((minimize(f, rng.normal(size=4), method="BFGS", options={"gtol": 1e-12}) for _ in range(starts)),
@@ -127,7 +128,8 @@ def test_window_lower_end_off_the_paper_setting():
     kw = {"gamma": float(np.sqrt(1.5)), "eps": 0.0, "d": 50, "L": 20}
     w = LW.oracle_window(lam_range=(1e-2, 1.0), grid=9, **kw)
     R, O = risk_kernel(), oracle_kernel()
-    ref = brentq(lambda lam: R(0, 0, 1, 1, 0, lam, kw["gamma"], 0.0, 50, 20) - O(lam, kw["gamma"], 0.0, 50, 20), 0.1, 0.3, xtol=1e-15)
+    gap = lambda lam: R(0, 0, 1, 1, 0, lam, kw["gamma"], 0.0, 50, 20) - O(lam, kw["gamma"], 0.0, 50, 20)
+    ref = brentq(gap, 0.1, 0.3, xtol=1e-15)
     assert w.mechanism_lo == "crossing" and abs(w.lo - ref) < 1e-10 * ref
     gap_root = LW._mechanism_window(gamma=kw["gamma"], d=50, L=20, lam_range=(1e-4, 1e2), grid=4000).lo
     assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (reference section 17's issue)

@@ -42,6 +42,7 @@ from ..kernels.profile import (
     trs_kernels,
     trs_partials_kernels,
     trs_second_partials_arb,
+    valley_proofs,
 )
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
@@ -241,7 +242,8 @@ def _strip_test(ev, box):
     Ha, ga, _ca, _ = _dmat(da)
     Haa, gaa, caa, _ = _dmat(daa)
     z = ga - Ha * y
-    G2 = caa - 2 * (gaa.transpose() * y)[0, 0] + _quad(y, Haa, y) - 2 * _quad(z, arb_mat([[1, 0, 0], [0, 1, 0], [0, 0, 1]]), D.solve(z))
+    eye = arb_mat([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    G2 = caa - 2 * (gaa.transpose() * y)[0, 0] + _quad(y, Haa, y) - 2 * _quad(z, eye, D.solve(z))
     return bool(G2 > 0)
 
 
@@ -321,15 +323,18 @@ def _prove_oracle(ev, lo, hi, a1, b_max, max_boxes, min_width, deadline, t0):
     Rhi, _ = U(arb(hi))
     Rb = Rlo.union(Rhi) if hi > lo else Rlo
     if failed:
-        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. a {failed[0].a}, b {failed[0].b}, "
+        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. a {failed[0].a}, "
+                                 f"b {failed[0].b}, "
                                  f"lam {failed[0].lam})", (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
                                  {"strip_boxes": n1, "value_boxes": n2})
     # the minimum over the interval's lam of R(k*, v*): enclose the oracle risk's range by its slope
     R = _range_over(U, lo, hi)
-    return GlobalCertificate(True, "(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: "
-                             "strip (second derivative in a > 0, v* solves the TRS on a = 0, M's edge decreasing) and weak-duality "
-                             "bounds above the oracle's risk elsewhere", R, [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}],
-                             ev.count, time.time() - t0, (lo, hi), True, {"strip_boxes": n1, "value_boxes": n2, "oracle_risk_at_ends": (str(Rlo), str(Rb))})
+    reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: strip (second "
+              "derivative in a > 0, v* solves the TRS on a = 0, M's edge decreasing) and weak-duality bounds above the "
+              "oracle's risk elsewhere")
+    ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
+    details = {"strip_boxes": n1, "value_boxes": n2, "oracle_risk_at_ends": (str(Rlo), str(Rb))}
+    return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details)
 
 
 def _range_over(U, lo, hi):
@@ -397,5 +402,6 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, deadline, t0, lam_pieces):
           "float_minimiser": g.overlaps}
     reason = ("the global minimiser lies in the kept boxes (every other box has a weak-duality bound above the witness)"
               if proved else "budget exhausted before the boxes reached min_width")
-    return GlobalCertificate(proved, reason, risk, [{"lam": (lo, hi), "overlaps": ov}], ev.count, time.time() - t0, (lo, hi), False,
+    return GlobalCertificate(proved, reason, risk, [{"lam": (lo, hi), "overlaps": ov}], ev.count, time.time() - t0, (lo, hi),
+                             False,
                              {"kept_boxes": len(keep), "witness": {"kappa": float(kappa), "eta": float(eta)}})

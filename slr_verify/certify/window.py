@@ -107,7 +107,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, windo
             rec = {"lam_out": lam_out, "witness_risk": str(R), "oracle_risk": str(O), "witness_below_oracle": below}
             if mech == "local":
                 det, tr, _ = window_kernels().arb(arb(lam_in), _fuzzy(gamma), arb(int(d)), arb(int(L)))
-                rec.update({"lam_in": lam_in, "det_B": str(det), "trace_B": str(tr), "oracle_local_min_at_lam_in": bool(det > 0 and tr > 0)})
+                rec.update({"lam_in": lam_in, "det_B": str(det), "trace_B": str(tr),
+                            "oracle_local_min_at_lam_in": bool(det > 0 and tr > 0)})
             vals[name] = rec
             encl.append(tuple(sorted((lam_in, lam_out))))
             ok.append(below)

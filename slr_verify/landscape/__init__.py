@@ -6,8 +6,18 @@ from .basins import basin_rates, label_ends, sample_basins
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
 from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points
 from .trs import Profile, profile, profile_mp
-from .window import (MECHANISMS, GlobalMinimiser, Window, global_minimum, mechanism_values, minimise_profile, minimiser_diagram,
-                     oracle_is_global, oracle_window, phase_diagram)
+from .window import (
+                     MECHANISMS,
+                     GlobalMinimiser,
+                     Window,
+                     global_minimum,
+                     mechanism_values,
+                     minimise_profile,
+                     minimiser_diagram,
+                     oracle_is_global,
+                     oracle_window,
+                     phase_diagram,
+)
 
 __all__ = ["basin_rates", "label_ends", "sample_basins", "global_minimum", "oracle_window", "phase_diagram", "Window",
            "MECHANISMS", "mechanism_values", "StationaryPoint", "stationary_points", "canonical", "classify", "refine",

@@ -282,7 +282,8 @@ def _end(lam_in, lam_out, kw, rtol):
     if fi > 100 * TIE_RTOL * abs(orc):  # it stays above the oracle at lam_in, away from k*: a crossing
         fo = F(lam_out)[0]
         if not fo < 0:
-            raise RuntimeError(f"the competitor at lam = {lam_out!r} does not cross the oracle in [{lam_in}, {lam_out}]: {fi}, {fo}")
+            raise RuntimeError(f"the competitor at lam = {lam_out!r} does not cross the oracle in [{lam_in}, {lam_out}]: "
+                               f"{fi}, {fo}")
         x = brentq(lambda lam: F(lam)[0], min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-15)
         return x, "crossing", {"competitor": g.overlaps, "at": lam_out}
     # it merges into k* at lam_in: the oracle stops being a local minimum

@@ -155,7 +155,8 @@ def proofs() -> dict:
         "linear part = p_theta theta + p_nu nu + p_rho rho": co.rest_lin == 0,
         "c = gamma^2 + eps^2": sp.simplify(co.c - S.gamma**2 - S.eps**2) == 0,
         "coefficients depend on k only through (kappa, eta)": all(
-            not (e.free_symbols & {S.nu, S.theta, S.rho, TAU}) for e in (co.a0, co.a_tt, co.a_tr, co.a_rr, co.p_theta, co.p_nu, co.p_rho)),
+            not (e.free_symbols & {S.nu, S.theta, S.rho, TAU})
+            for e in (co.a0, co.a_tt, co.a_tr, co.a_rr, co.p_theta, co.p_nu, co.p_rho)),
         "on |v| = 1 the quadratic is Theorem 1's closed form": sp.simplify(sp.expand(on_sphere - theorem1_risk())) == 0,
         "c + x^T H x - 2 g^T x is the quadratic at the overlaps of v = x": sp.expand(sp.expand(model) - via_overlaps) == 0,
     }
