@@ -20,6 +20,7 @@ the ball tier) stays False until the inside is certified by the branch and bound
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -57,11 +58,13 @@ def _q(x):
 
 
 def risk_at_arb(kappa, eta, x, *, lam, gamma, eps, d, L):
-    """An enclosure of R_lam(k, v) at the exact point k = kappa k* + eta v* + r e (kappa, eta exact
-    rationals near the given floats, r = sqrt(1 - kappa^2 - eta^2) as a ball) and v = x/|x| (x on
-    (k*, v*, e, e'), exact rationals), through the quadratic in v (:mod:`slr_verify.symbolic.profile`)."""
-    k, e = _q(kappa), _q(eta)
-    r = (1 - k * k - e * e).sqrt()
+    """An enclosure of R_lam(k, v) at an exact pair near the given one: k = cos(b) cos(a) k* + cos(b) sin(a) v*
+    + sin(b) e with a, b exact rationals near the angles of (kappa, eta) (so k is exactly a unit vector, as
+    balls), and v = x/|x| (x on (k*, v*, e, e'), exact rationals), through the quadratic in v
+    (:mod:`slr_verify.symbolic.profile`)."""
+    a = _q(math.atan2(float(eta), float(kappa)))
+    b = _q(math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - float(kappa) ** 2 - float(eta) ** 2)))))
+    k, e, r = b.cos() * a.cos(), b.cos() * a.sin(), b.sin()
     xs = [_q(t) for t in x]
     nx = sum((t * t for t in xs), arb(0)).sqrt()
     xs = [t / nx for t in xs]
