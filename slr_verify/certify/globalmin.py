@@ -27,6 +27,14 @@ Inside W the strip and the value test on the rest of the quarter disk prove that
 unique global minimiser up to the symmetries for every lam of the interval. Outside W, the value test
 against a witness leaves the boxes that may hold the global minimiser: their union encloses it, and
 their lower bounds with the witness's risk enclose the global minimum.
+
+**Status** (measured at gamma^2 = 1/2, d = 400, L = 10; see the tests and the report): every piece is
+rigorous where it answers, but the proof does not close within a practical budget. The enclosures
+are first-order in the box width and the TRS data carry large entries (a_rr ~ 300) whose Schur
+complement cancels: at lam = 0.3, d^2G/da^2 = 0.5923 at a point box but its enclosure on a 1e-3 box
+is [-0.4, 1.6]; the value test needs boxes of ~1e-3 near the oracle's valley. A chart adapted to k
+(the frame (k, dk/da, dk/db), in which those entries decouple) and second-order (Taylor) forms are
+the next steps.
 """
 from __future__ import annotations
 
