@@ -298,7 +298,7 @@ def _end(lam_in, lam_out, kw, rtol):
     return x, "local", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
 
 
-def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-3, 1e1), grid=25, verify=0, starts=200, rtol=1e-3):
+def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
     """The oracle's window W(d, L, gamma, eps) through the profile (see the module's docstring): a
     :class:`Window`, which unpacks as (lo, hi). eps does not move it (it adds eps^2 to every risk).
 
