@@ -19,6 +19,7 @@ from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
 from .symbolic import multihead as smh
+from .symbolic import profile as sprof
 from .symbolic import risk as srisk
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
@@ -92,6 +93,19 @@ def _asymptotics():
     }
 
 
+def _profile():
+    co = sprof.coefficients()
+    out = {k: (f"R = c - 2 v^T b + v^T A v, coefficient {k}", getattr(co, k))
+           for k in ("c", "a0", "a_tt", "a_tr", "a_rr", "p_theta", "p_nu", "p_rho")}
+    t = sprof.trs()
+    for i in range(3):
+        for j in range(i, 3):
+            out[f"H{i + 1}{j + 1}"] = (f"TRS matrix H[{i + 1},{j + 1}] on (k*, v*, e)", t.H[i, j])
+    for i in range(3):
+        out[f"g{i + 1}"] = (f"TRS vector g[{i + 1}] on (k*, v*, e)", t.g[i])
+    return out
+
+
 #: name -> (paper numbering, function returning {key: (label, expression)})
 DERIVATIONS = {
     "risk": ("Theorem 1 and its gradient", _risk),
@@ -100,6 +114,7 @@ DERIVATIONS = {
     "dynamics": ("Definition 1, Lemma 4 (PGD maps)", _dynamics),
     "asymptotics": ("Corollary 2", _asymptotics),
     "multihead": ("Multiple-location regression, multi-head risk (`docs/MATH.md` §15)", lambda: _multihead()),
+    "profile": ("The risk as a quadratic in v and the profile's TRS (`docs/MATH.md` §17)", _profile),
 }
 
 

@@ -155,17 +155,21 @@ def test_zetac_float64_within_its_condition_number_of_the_enclosures():
                 assert abs(z - m) <= 4 * 2.2e-16 * max(1.0, abs(np.log(m))) * m
 
 
+@pytest.mark.slow
 def test_oracle_window_enclosures_fig4b():
-    """The window's ends enclosed narrower than 1e-9; the enclosures contain the 30-digit
-    roots of the mechanism functions (mpmath, an independent evaluation of the same closed forms)."""
+    """The window's ends enclosed to 1e-6 relative: outside each enclosure a certified witness (a pair
+    with lower risk than the oracle); the enclosures contain the 30-digit roots of the closed-form
+    mechanism functions (an independent derivation, which holds at this setting); the inside is not
+    at the ball tier here (``proved`` False: that is the branch and bound's job)."""
     from slr_verify.certify import oracle_window
-    from slr_verify.landscape import oracle_window as float_window
+    from slr_verify.landscape.window import _mechanism_window
 
-    w = float_window(gamma=0.5**0.5, d=400, L=10, verify=0)
-    enc = oracle_window(gamma=0.5**0.5, d=400, L=10, window=w)
-    assert enc.proved and enc.mechanisms == ("crossing", "local")
-    for (a, b), x in ((enc.lo, w.lo_mp), (enc.hi, w.hi_mp)):
-        assert b - a < 1e-9 and a < float(x) < b
+    enc = oracle_window(gamma=0.5**0.5, d=400, L=10)
+    m = _mechanism_window(gamma=0.5**0.5, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)
+    assert enc.outside_proved and not enc.proved and enc.mechanisms == ("crossing", "local")
+    assert enc.values["hi"]["oracle_local_min_at_lam_in"]
+    for (a, b), x in ((enc.lo, m.lo_mp), (enc.hi, m.hi_mp)):
+        assert b - a < 3e-6 * b and a < float(x) < b
 
 
 def test_off_M_family_is_a_certified_strict_local_minimum():

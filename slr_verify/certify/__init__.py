@@ -6,14 +6,17 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`hessian_signs`, :func:`alpha_attract`, :func:`alpha_diffeo` (Proposition 10): the
   classification for every lam of an interval, the attraction step size, and a certified bracket
   of alpha_max (det J > 0 on the whole square below it).
-* :func:`oracle_window`: enclosures of the end points of the oracle's window, each the root of
-  its mechanism function.
+* :func:`oracle_window`: enclosures of the end points of the oracle's window (the profile route,
+  `docs/MATH.md` §17): certified witnesses outside each end.
+* :func:`global_minimiser`: the weak-duality branch and bound over the profile's quarter disk and a
+  lam interval (`docs/MATH.md` §17); its status is stated in its module.
 """
 from .family import off_M_family_minimality, off_M_family_point
+from .globalmin import GlobalCertificate, global_minimiser
 from .manifold import Certificate, stationary_points_on_M
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .window import WindowEnclosure, oracle_window
 
 __all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point",
            "off_M_family_minimality",
-           "oracle_window", "WindowEnclosure"]
+           "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate"]

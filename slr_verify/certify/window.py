@@ -1,63 +1,97 @@
-r"""Enclosures of the oracle's window end points by ball arithmetic (reference sections 13-14).
+r"""Enclosures of the oracle's window end points by ball arithmetic (reference sections 13, 14, 17).
 
-Each end of W(d, L, gamma, eps) is the root of its mechanism function (:mod:`slr_verify.landscape.window`):
-det B(lam) (the oracle stops being a local minimum) or the family gap (the risk of k = +-v* crosses
-the oracle's). Both are closed-form functions of lam, generated to arb balls from SymPy
-(:func:`~slr_verify.kernels.certified.window_arb`). For an end x found at 30 digits, the function is
-evaluated on the exact point balls x(1 - delta) and x(1 + delta); certified opposite signs prove,
-by continuity, a root in between: the enclosure (and trace B > 0 is certified on the whole enclosure,
-so det B = 0 means one eigenvalue of B crosses 0).
+Each end of W(d, L, gamma, eps) comes from :func:`slr_verify.landscape.oracle_window` (the profile
+route) with its mechanism read off the minimiser just outside. For an end x the enclosure is
+[x(1 - delta), x(1 + delta)] and its two sides carry different evidence:
 
-What the balls prove is that the *mechanism* fires inside the enclosure. That nothing else bounds
-the window (the oracle is the global minimum on the whole interval between the ends) rests on the
-scan of the mechanism functions and the complete stationary-point search, numeric evidence.
+* **outside** (proved by ball arithmetic): at lam_out = x(1 -+ delta) an explicit pair (k, v) --
+  the profile's minimiser there, rounded to exact rationals, v normalised in arb -- has a certified
+  risk (the TRS kernels on arb balls, :func:`slr_verify.kernels.profile.trs_kernels`, proved equal to
+  Theorem 1 by SymPy) strictly below the certified oracle risk: lam_out is not in W.
+* **inside**: at lam_in = x(1 +- delta) the oracle is the global minimum by the profile's float64
+  minimisation (numeric) -- the ball-tier proof of that side is the branch and bound of
+  :func:`slr_verify.certify.global_minimiser`, not run here. For the ``"local"`` end the oracle's
+  local minimality at lam_in is also certified by the closed-form det B > 0, trace B > 0 on arb balls
+  (:func:`slr_verify.kernels.landscape.window_kernels`; det B is proved by SymPy to be the oracle's
+  Hessian block).
+
+So ``outside_proved`` says the window cannot extend past either enclosure; ``proved`` (both sides at
+the ball tier) stays False until the inside is certified by the branch and bound.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from flint import arb, ctx
 
-from ..kernels.certified import window_arb
+from ..kernels.certified import bayes_gap_arb
+from ..kernels.landscape import window_kernels
+from ..kernels.profile import trs_kernels
 from ..landscape import oracle_window as float_window
-from ..landscape.window import EndPoints
+from ..landscape.window import EndPoints, minimise_profile
 from ..model.params import check_params
 from .manifold import _fuzzy
 
-__all__ = ["WindowEnclosure", "oracle_window"]
+__all__ = ["WindowEnclosure", "oracle_window", "risk_at_arb"]
 
 
 @dataclass
 class WindowEnclosure(EndPoints):
-    """``lo``, ``hi``: (lower, upper) enclosures of the two end points; ``proved`` (both closed);
-    ``mechanisms`` (for lo, for hi); ``values``: the certified signs at the enclosures' ends."""
+    """``lo``, ``hi``: (lower, upper) enclosures of the two end points; ``outside_proved`` (the
+    witnesses outside both enclosures certified); ``proved`` (both sides at the ball tier: False
+    here, see the module); ``mechanisms`` (for lo, for hi); ``values``: the certified quantities."""
 
     lo: tuple
     hi: tuple
     proved: bool
+    outside_proved: bool
     mechanisms: tuple
     values: dict
 
 
-def _enclose(x, which, gamma, d, L, delta):
-    f = window_arb()
-    idx = 0 if which == "local" else 2
-    a, b = float(x) * (1 - delta), float(x) * (1 + delta)
-    fa = f(arb(a), gamma, arb(int(d)), arb(int(L)))
-    fb = f(arb(b), gamma, arb(int(d)), arb(int(L)))
-    sa, sb = fa[idx], fb[idx]
-    closed = (sa < 0 and sb > 0) or (sa > 0 and sb < 0)
-    if which == "local":  # trace B > 0 on the whole enclosure: the ball of [a, b]
-        mid, rad = (a + b) / 2, (b - a) / 2
-        tr = f(arb(mid, rad), gamma, arb(int(d)), arb(int(L)))[1]
-        closed = closed and tr > 0
-    return (a, b), bool(closed), {"at_lo": str(sa), "at_hi": str(sb)}
+def _q(x):
+    """An exact ball of the rational nearest to x (denominator <= 2^40)."""
+    f = Fraction(float(x)).limit_denominator(2**40)
+    return arb(f.numerator) / f.denominator
 
 
-def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-12, prec=128, verify=2, window=None):
+def risk_at_arb(kappa, eta, x, *, lam, gamma, eps, d, L):
+    """An enclosure of R_lam(k, v) at an exact pair near the given one: k = cos(b) cos(a) k* + cos(b) sin(a) v*
+    + sin(b) e with a, b exact rationals near the angles of (kappa, eta) (so k is exactly a unit vector, as
+    balls), and v = x/|x| (x on (k*, v*, e, e'), exact rationals), through the quadratic in v
+    (:mod:`slr_verify.symbolic.profile`)."""
+    a = _q(math.atan2(float(eta), float(kappa)))
+    b = _q(math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - float(kappa) ** 2 - float(eta) ** 2)))))
+    k, e, r = b.cos() * a.cos(), b.cos() * a.sin(), b.sin()
+    xs = [_q(t) for t in x]
+    nx = sum((t * t for t in xs), arb(0)).sqrt()
+    xs = [t / nx for t in xs]
+    c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = trs_kernels().arb(k, e, r, lam, gamma, eps, arb(int(d)), arb(int(L)))
+    x1, x2, x3, x4 = xs
+    quad = h11 * x1 * x1 + h22 * x2 * x2 + h33 * x3 * x3 + 2 * (h12 * x1 * x2 + h13 * x1 * x3 + h23 * x2 * x3) + a0 * x4 * x4
+    return c + quad - 2 * (g1 * x1 + g2 * x2 + g3 * x3)
+
+
+def _witness(lam_out, gamma, eps, d, L):
+    """A certified point with lower risk than the oracle at lam_out (or None): (R enclosure, oracle enclosure)."""
+    from ..landscape.trs import profile
+    from ..landscape.window import angle_chart
+
+    g = minimise_profile(lam=lam_out, gamma=gamma, eps=eps, d=d, L=L)
+    kappa, eta = angle_chart(*g.chart)
+    x = profile(kappa, eta, lam=lam_out, gamma=gamma, eps=eps, d=d, L=L).x
+    lam_b, gam_b, eps_b = arb(lam_out), _fuzzy(gamma), _fuzzy(eps) if eps else arb(0)
+    R = risk_at_arb(kappa, eta, x, lam=lam_b, gamma=gam_b, eps=eps_b, d=d, L=L)
+    O = eps_b * eps_b + bayes_gap_arb()(lam_b, gam_b, arb(int(d)), arb(int(L)))[0]
+    return R, O, bool(R < O)
+
+
+def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, window=None):
     """Enclosures (lo, hi) of the window's end points (see the module's docstring); each of width
-    2 delta times the end point. ``verify``: interior checks of the float window's search;
-    ``window``: a :class:`~slr_verify.landscape.Window` already computed for these parameters."""
+    2 delta times the end point. ``verify``: interior checks of the float window by the
+    stationary-point search; ``window``: a :class:`~slr_verify.landscape.Window` already computed."""
     check_params(1.0, gamma, eps, d, L)
     if not 0 < delta < 1e-3:
         raise ValueError(f"delta must be in (0, 1e-3) (relative half-width of the enclosures), got {delta!r}")
@@ -65,9 +99,22 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-12, prec=128, verify=2, wind
     old = ctx.prec
     ctx.prec = int(prec)
     try:
-        g = _fuzzy(gamma)
-        lo, ok_lo, v_lo = _enclose(w.lo_mp, w.mechanism_lo, g, d, L, delta) if w.mechanism_lo else ((w.lo, w.lo), False, {})
-        hi, ok_hi, v_hi = _enclose(w.hi_mp, w.mechanism_hi, g, d, L, delta) if w.mechanism_hi else ((w.hi, w.hi), False, {})
+        vals, ok, encl = {}, [], []
+        for name, x, mech, sign in (("lo", w.lo, w.mechanism_lo, -1), ("hi", w.hi, w.mechanism_hi, +1)):
+            if mech is None:  # an end of the scanned range, not of W
+                encl.append((x, x))
+                ok.append(False)
+                continue
+            lam_out, lam_in = x * (1 + sign * delta), x * (1 - sign * delta)
+            R, O, below = _witness(lam_out, gamma, eps, d, L)
+            rec = {"lam_out": lam_out, "witness_risk": str(R), "oracle_risk": str(O), "witness_below_oracle": below}
+            if mech == "local":
+                det, tr, _ = window_kernels().arb(arb(lam_in), _fuzzy(gamma), arb(int(d)), arb(int(L)))
+                rec.update({"lam_in": lam_in, "det_B": str(det), "trace_B": str(tr),
+                            "oracle_local_min_at_lam_in": bool(det > 0 and tr > 0)})
+            vals[name] = rec
+            encl.append(tuple(sorted((lam_in, lam_out))))
+            ok.append(below)
     finally:
         ctx.prec = old
-    return WindowEnclosure(lo, hi, ok_lo and ok_hi, (w.mechanism_lo, w.mechanism_hi), {"lo": v_lo, "hi": v_hi})
+    return WindowEnclosure(encl[0], encl[1], False, all(ok), (w.mechanism_lo, w.mechanism_hi), vals)

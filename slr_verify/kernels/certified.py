@@ -10,7 +10,7 @@ from ..symbolic.risk import S
 from .arb import generate_arb
 
 __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
-           "bayes_gap_arb", "window_arb"]
+           "bayes_gap_arb"]
 
 
 @lru_cache(maxsize=None)
@@ -78,13 +78,3 @@ def bayes_gap_arb():
     from ..symbolic.risk import bayes_gap_expr
 
     return generate_arb((S.lam, S.gamma, S.d, S.L), [bayes_gap_expr()])
-
-
-@lru_cache(maxsize=None)
-def window_arb():
-    """The window's mechanism functions (:mod:`slr_verify.symbolic.landscape`) on arb balls:
-    (lam, gamma, d, L) -> [det B, trace B, family gap]."""
-    from ..symbolic import landscape as sland
-
-    B = sland.oracle_offM_block()
-    return generate_arb(sland.LAM_PARAMS, [sland.oracle_det(), B[0, 0] + B[1, 1], sland.family_gap()])

@@ -29,14 +29,17 @@ def fixed_point_kernels():
 
 @lru_cache(maxsize=None)
 def window_kernels():
-    """The mechanisms of the oracle's window (:mod:`slr_verify.symbolic.landscape`) as functions of
-    (lam, gamma, d, L) -> [det B, trace B, family gap]: ``f64`` (NumPy) and ``mp`` (mpmath)."""
+    """The closed-form mechanism functions of the oracle's window (:mod:`slr_verify.symbolic.landscape`)
+    as functions of (lam, gamma, d, L) -> [det B, trace B, family gap]: ``f64`` (NumPy), ``mp``
+    (mpmath) and ``arb`` (ball arithmetic)."""
     import sympy as sp
 
     from ..symbolic import landscape as sland
+    from .arb import generate_arb
 
     exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), sland.family_gap()]
-    return SimpleNamespace(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True))
+    return SimpleNamespace(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True),
+                           arb=generate_arb(sland.LAM_PARAMS, exprs))
 
 
 @lru_cache(maxsize=None)

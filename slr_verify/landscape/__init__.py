@@ -1,11 +1,25 @@
 """The landscape of R_lam beyond the manifold M (`docs/MATH.md` §13): all stationary points on
-the product of spheres and their Riemannian Hessians, the global minimiser as a function of lam,
+the product of spheres and their Riemannian Hessians, the profile risk (§17), the global minimiser as a
+function of lam,
 the oracle's window, and the basins of sphere-initialised PGD."""
 from .basins import basin_rates, label_ends, sample_basins
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
 from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points
-from .window import MECHANISMS, Window, global_minimum, mechanism_values, oracle_window, phase_diagram
+from .trs import Profile, profile, profile_mp
+from .window import (
+                     MECHANISMS,
+                     GlobalMinimiser,
+                     Window,
+                     global_minimum,
+                     mechanism_values,
+                     minimise_profile,
+                     minimiser_diagram,
+                     oracle_is_global,
+                     oracle_window,
+                     phase_diagram,
+)
 
 __all__ = ["basin_rates", "label_ends", "sample_basins", "global_minimum", "oracle_window", "phase_diagram", "Window",
            "MECHANISMS", "mechanism_values", "StationaryPoint", "stationary_points", "canonical", "classify", "refine",
-           "SYMMETRIES", "realise", "orbit_dimension", "partials", "riemannian_spectrum"]
+           "SYMMETRIES", "realise", "orbit_dimension", "partials", "riemannian_spectrum", "Profile", "profile", "profile_mp",
+           "minimise_profile", "minimiser_diagram", "oracle_is_global", "GlobalMinimiser"]

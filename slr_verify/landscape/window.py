@@ -1,20 +1,28 @@
-r"""The global minimiser of R_lam and the oracle's window (reference section 13).
+r"""The global minimiser of R_lam and the oracle's window (reference sections 13 and 17).
 
 W(d, L, gamma, eps) = {lam : (k*, v*) is a global minimiser of R_lam on S^{d-1} x S^{d-1}}.
 
-Two closed-form functions of lam bound it (:mod:`slr_verify.symbolic.landscape`):
+**Global minimum** (:func:`global_minimum`). min over S^{d-1} x S^{d-1} of R_lam is the minimum of the
+profile m_lam(kappa, eta) (:mod:`.trs`) over the quarter disk, a two-dimensional problem:
+a grid in the angle chart kappa = cos(b) cos(a), eta = cos(b) sin(a), r = sin(b) (a, b in [0, pi/2]),
+every grid local minimum refined by a vectorised pattern search (:func:`_zoom`), the oracle
+(a = b = 0) always a candidate, and candidates that float64 cannot separate compared by the mpmath
+profile at 40 to 320 digits (the flat valley nu = 1 of reference section 17, where m - R(k*, v*) is
+1e-15 to 1e-44). No random starts.
 
-* **local** -- det B(lam), B the (k towards v*, v towards k*) block of the oracle's Riemannian Hessian:
-  where it changes sign the oracle stops being a local minimum;
-* **crossing** -- the risk gap R(k = v*, theta*) - R(k*, v*) of the stationary family k = +-v*: where it
-  is negative a point has lower risk than the oracle.
+**Window** (:func:`oracle_window`). The set {lam : the global minimiser is the oracle} scanned on a
+log grid, each end bracketed by bisection, then resolved by the mechanism read off the minimiser
+found just outside (not assumed):
 
-So W is contained in {det B > 0, gap > 0}. :func:`oracle_window` finds that set's component, its
-end points as roots of the mechanism functions (float64 bracketing, then ``mpmath.findroot`` at 30
-digits), and *verifies* the inclusion the other way with the complete search of
-:func:`~.stationary.stationary_points` at lam just inside each end and at interior points: the oracle
-must be the global minimum there. A window whose verification fails raises ``RuntimeError`` (the
-mechanisms would not explain it).
+* ``"crossing"`` -- a minimiser away from k* (e.g. the k = +-v* family, or its boundary point
+  theta = 1) reaches the oracle's risk: the root of m(local min tracked from it) - R(k*, v*);
+* ``"local"`` -- the minimiser just outside tends to k*: the oracle stops being a local minimum of
+  m; the root of the smallest curvature of m at k* (second differences of the mpmath profile along
+  v* and along e, the two directions of the chart around k*).
+
+The closed-form mechanism functions of the earlier route (det B of the oracle's Hessian block, the
+gap of the k = +-v* family at its stationary theta*; :func:`mechanism_values`) remain an independent
+check, and :func:`phase_diagram` scans them over (d, L) (they assume the mechanisms).
 """
 from __future__ import annotations
 
@@ -22,38 +30,181 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
+from scipy.optimize import brentq
 
+from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
 from ..model.params import Params
 from .stationary import stationary_points
+from .trs import profile, profile_mp
 
-__all__ = ["global_minimum", "oracle_window", "phase_diagram", "Window", "EndPoints", "mechanism_values", "MECHANISMS"]
+__all__ = [
+    "MECHANISMS",
+    "EndPoints",
+    "GlobalMinimiser",
+    "Window",
+    "angle_chart",
+    "global_minimum",
+    "mechanism_values",
+    "minimise_profile",
+    "minimiser_diagram",
+    "oracle_is_global",
+    "oracle_window",
+    "phase_diagram",
+]
 
 MECHANISMS = {
-    "local": "the oracle stops being a local minimum (det B = 0: k moving towards v* and v towards k*)",
-    "crossing": "the risk of the stationary point k = +-v*, kappa = nu = rho = 0, theta = theta* crosses the oracle's",
+    "local": "the oracle stops being a local minimum (a curvature of the profile at k* crosses 0: a pitchfork)",
+    "crossing": "the risk of a minimiser away from k* crosses the oracle's",
 }
+
+
+def angle_chart(a, b):
+    """(kappa, eta) of the angle chart kappa = cos(b) cos(a), eta = cos(b) sin(a) (r = sin(b))."""
+    return np.cos(b) * np.cos(a), np.cos(b) * np.sin(a)
+
+
+def _zoom(a, b, h, kw, h_min=1e-11, iters=400):
+    """Local minima of m from the seeds (a, b) (arrays) by a pattern search on the angle chart, all
+    seeds at once: a 5 x 5 stencil of spacing h around each seed (clipped to [0, pi/2]^2), the seed
+    moved to the stencil's best point, h divided by 3 when the best is the centre. Returns (m, a, b)."""
+    a, b = np.atleast_1d(np.asarray(a, dtype=float)).copy(), np.atleast_1d(np.asarray(b, dtype=float)).copy()
+    h = np.full(a.shape, float(h))
+    off = np.arange(-2, 3, dtype=float)
+    da, db = (x.ravel() for x in np.meshgrid(off, off, indexing="ij"))
+    m = profile(*angle_chart(a, b), **kw).risk
+    for _ in range(int(iters)):
+        if np.all(h < h_min):
+            break
+        A = np.clip(a[:, None] + h[:, None] * da, 0.0, np.pi / 2)
+        B = np.clip(b[:, None] + h[:, None] * db, 0.0, np.pi / 2)
+        M = profile(*angle_chart(A, B), **kw).risk
+        j = np.argmin(M, axis=1)
+        rows = np.arange(len(a))
+        better = M[rows, j] < m
+        a = np.where(better, A[rows, j], a)
+        b = np.where(better, B[rows, j], b)
+        m = np.where(better, M[rows, j], m)
+        h = np.where(better, h, h / 3)
+    return m, a, b
+
+
+def _local_min(a, b, kw, h=1e-2):
+    """The local minimum of m reached from (a, b) by :func:`_zoom`: (m, a, b)."""
+    m, a, b = _zoom([a], [b], h, kw)
+    return float(m[0]), float(a[0]), float(b[0])
+
+
+@dataclass
+class GlobalMinimiser:
+    """The global minimiser of R_lam: ``risk`` (float64), ``overlaps`` (kappa, nu, theta, eta, rho) of
+    the representative with kappa, eta >= 0, ``chart`` (a, b), ``is_oracle`` and the other local
+    minima of the profile found (``candidates``: (risk, kappa, eta), sorted)."""
+
+    risk: float
+    overlaps: tuple
+    chart: tuple
+    is_oracle: bool
+    candidates: list
+
+
+#: how close to (a, b) = (0, 0) a candidate is taken as the oracle
+_ORACLE_TOL = 1e-6
+#: candidates within this relative distance of the oracle's risk are ties, reported as the oracle
+TIE_RTOL = 1e-12
+
+
+def _chart_grid(na, nb):
+    return np.meshgrid(np.linspace(0, np.pi / 2, na), np.linspace(0, np.pi / 2, nb), indexing="ij")
+
+
+def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
+    """Whether the oracle is the global minimiser of R_lam (float64, ties to ``TIE_RTOL`` go to the
+    oracle): False as soon as a grid point of the chart is below it, else :func:`minimise_profile`."""
+    kw = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    A, B = _chart_grid(*grid)
+    orc = float(profile(1.0, 0.0, **kw).risk)
+    if np.any(profile(*angle_chart(A, B), **kw).risk < orc - TIE_RTOL * abs(orc)):
+        return False
+    return minimise_profile(grid=grid, **kw).is_oracle
+
+
+def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> GlobalMinimiser:
+    """The global minimiser of R_lam on S^{d-1} x S^{d-1} through the profile (see the module): the
+    ``seeds`` best grid local minima of m on a ``grid`` of the angle chart, refined together by :func:`_zoom`,
+    and the oracle. A candidate within ``TIE_RTOL`` (relative) of the oracle's risk is a tie that
+    float64 cannot break (the flat valley nu = 1, where m - R(k*, v*) is 1e-15 to 1e-44): the oracle
+    is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously."""
+    p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    kw = p.kw()
+    na, nb = (int(x) for x in grid)
+    A, B = _chart_grid(na, nb)
+    m = profile(*angle_chart(A, B), **kw).risk
+    orc = float(profile(1.0, 0.0, **kw).risk)
+    P = np.pad(m, 1, constant_values=np.inf)
+    loc = np.ones_like(m, dtype=bool)
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if di or dj:
+                loc &= m <= P[1 + di:1 + di + na, 1 + dj:1 + dj + nb]
+    loc &= m < orc - TIE_RTOL * abs(orc)  # grid points tied with the oracle: the valley's float noise
+    best_seeds = sorted(zip(*np.nonzero(loc)), key=lambda ij: m[ij])[:int(seeds)]
+    cands = []
+    if best_seeds:
+        i, j = (np.array(x) for x in zip(*best_seeds))
+        ms, As, Bs = _zoom(A[i, j], B[i, j], np.pi / 2 / (na - 1), kw)
+        cands = [(float(x), float(y), float(z)) for x, y, z in zip(ms, As, Bs) if x < orc - TIE_RTOL * abs(orc)]
+    cands.append((orc, 0.0, 0.0))  # the oracle, always a candidate, and the winner of ties
+    cands.sort()
+    _r, a, b = cands[0]
+    is_oracle = a < _ORACLE_TOL and b < _ORACLE_TOL
+    k, e = angle_chart(a, b)
+    pr = profile(k, e, **kw)
+    ov = (1.0, 1.0, 0.0, 0.0, 0.0) if is_oracle else tuple(float(x) for x in pr.overlaps[()])
+    out = [(c[0], *(float(x) for x in angle_chart(c[1], c[2]))) for c in cands]
+    return GlobalMinimiser(float(pr.risk), ov, (a, b), bool(is_oracle), out)
+
+
+def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
+    """The global minimiser against lam (reference section 17's diagram), numeric (float64 profile):
+    arrays ``lam``, ``risk``, ``kappa``, ``eta``, ``r`` (= sin b: r = 0 iff k in span(k*, v*)),
+    ``angle`` (atan2(eta, kappa), the angle a* of k on the circle when r = 0) and ``is_oracle``. A
+    sampled statement about r = 0 (every lam of ``lams``), not a proof."""
+    lams = np.asarray(lams, dtype=float)
+    it = lams
+    if progress is not None:
+        from tqdm.auto import tqdm
+
+        it = tqdm(lams, desc="minimiser diagram", file=progress, mininterval=0.5)
+    rows = []
+    for lam in it:
+        g = minimise_profile(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)
+        kappa, eta = angle_chart(*g.chart)
+        rows.append((g.risk, kappa, eta, np.sin(g.chart[1]), g.is_oracle))
+    risk, kappa, eta, r, orc = (np.array(x) for x in zip(*rows))
+    return {"lam": lams, "risk": risk, "kappa": kappa, "eta": eta, "r": r, "angle": np.arctan2(eta, kappa),
+            "is_oracle": orc.astype(bool)}
 
 
 def global_minimum(*, lam, gamma, eps=0.0, d, L, **search):
     """(risk, overlaps) of the global minimiser of R_lam on S^{d-1} x S^{d-1} (one representative of
-    its symmetry orbit; the risk includes eps^2), from the complete search of
-    :func:`~.stationary.stationary_points` (refined at 40 digits)."""
-    pts = stationary_points(lam=lam, gamma=gamma, eps=eps, d=d, L=L, **search)
-    mins = [p for p in pts if p.kind in ("minimum", "degenerate")]
-    best = min(mins, key=lambda p: p.risk)
-    return best.risk, tuple(float(x) for x in best.overlaps)
+    its symmetry orbit, kappa, eta >= 0; the risk includes eps^2), through the profile
+    (:func:`minimise_profile`). ``search`` is accepted for the stationary-point route's keywords
+    (``starts``...) and ignored: the profile needs no random starts."""
+    g = minimise_profile(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    return g.risk, g.overlaps
 
 
 def mechanism_values(lam, *, gamma, d, L):
-    """(det B, trace B, family gap) at lam (float64 arrays broadcast)."""
+    """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
+    functions of the earlier route (an independent check; they assume the mechanisms)."""
     out = window_kernels().f64(np.asarray(lam, dtype=float), gamma, d, L)
     return tuple(np.broadcast_to(np.asarray(x, dtype=float), np.shape(lam)) for x in out)
 
 
 def _mp_root(which, a, b, gamma, d, L, dps=30):
-    """The root of the mechanism function ``which`` (0: det B, 2: gap) in [a, b] at ``dps`` digits
-    (Illinois method on the bracket, then the secant polish of ``findroot``)."""
+    """The root of the closed-form mechanism function ``which`` (0: det B, 2: gap) in [a, b] at
+    ``dps`` digits (Illinois method on the bracket)."""
     f = window_kernels().mp
     with mpmath.workdps(dps):
         g = mpmath.mpf(gamma)
@@ -94,25 +245,117 @@ class Window(EndPoints):
     lo_mp: object = None
     hi_mp: object = None
     verified: list = field(default_factory=list)
+    mechanism_records: dict = field(default_factory=dict)
 
 
-def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=4000, verify=5, starts=200):
-    """The oracle's window W(d, L, gamma, eps) (see the module's docstring): a :class:`Window`,
-    which unpacks as (lo, hi). eps does not move it (it adds eps^2 to every risk).
+def _curvature(lam, direction, kw, dps=40, h=1e-12):
+    """The profile's second derivative at k* in the chart k = (sqrt(1 - x^2 - y^2), x, y) on (k*, v*, e),
+    along x (``direction`` 0: k towards v*) or y (1: towards e), by a centred second difference of
+    the mpmath profile (m is even in x and in y, so (m(h) - m(0)) * 2 / h^2 is exact to O(h^2))."""
+    kw = dict(kw, lam=lam)
+    with mpmath.workdps(dps):
+        h = mpmath.mpf(h)
+        k = mpmath.sqrt(1 - h**2)
+        m1 = profile_mp(k, h if direction == 0 else 0, dps=dps, **kw)[0]
+        m0 = profile_mp(1, 0, dps=dps, **kw)[0]
+        return float(2 * (m1 - m0) / h**2)
 
-    ``lam_range``, ``grid``: the log-spaced scan of the mechanism functions; ``verify``: the number
-    of interior lam checked by the complete search besides the two ends (0 to skip all checks)."""
+
+def _end(lam_in, lam_out, kw, rtol):
+    """Bisect the oracle's status between lam_in (oracle global) and lam_out (not), then resolve the end
+    by the mechanism read off the minimiser just outside. Returns (end, mechanism, record)."""
+    is_orc = lambda lam: oracle_is_global(lam=lam, **kw)
+    while abs(np.log(lam_out / lam_in)) > rtol:
+        mid = float(np.sqrt(lam_in * lam_out))
+        if is_orc(mid):
+            lam_in = mid
+        else:
+            lam_out = mid
+    g = minimise_profile(lam=lam_out, **kw)
+    a, b = g.chart
+
+    def F(lam):  # the competitor's local minimum, followed from lam_out, minus the oracle's risk
+        orc = float(oracle_kernel()(lam, kw["gamma"], kw["eps"], kw["d"], kw["L"]))
+        return _local_min(a, b, dict(kw, lam=lam))[0] - orc, orc
+
+    fi, orc = F(lam_in)
+    if fi > 100 * TIE_RTOL * abs(orc):  # it stays above the oracle at lam_in, away from k*: a crossing
+        fo = F(lam_out)[0]
+        if not fo < 0:
+            raise RuntimeError(f"the competitor at lam = {lam_out!r} does not cross the oracle in [{lam_in}, {lam_out}]: "
+                               f"{fi}, {fo}")
+        x = brentq(lambda lam: F(lam)[0], min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-15)
+        return x, "crossing", {"competitor": g.overlaps, "at": lam_out}
+    # it merges into k* at lam_in: the oracle stops being a local minimum
+    for direction in (0, 1):  # the direction whose curvature changes sign: towards v* or towards e
+        C = lambda lam, dr=direction: _curvature(lam, dr, kw)
+        ci, co = C(lam_in), C(lam_out)
+        if ci > 0 > co:
+            break
+    else:
+        raise RuntimeError(f"no curvature of the profile at k* changes sign in [{lam_in}, {lam_out}]")
+    x = brentq(C, min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-13)
+    return x, "local", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
+
+
+def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
+    """The oracle's window W(d, L, gamma, eps) through the profile (see the module's docstring): a
+    :class:`Window`, which unpacks as (lo, hi). eps does not move it (it adds eps^2 to every risk).
+
+    ``lam_range``, ``grid``: the log-spaced scan of the oracle's status; ``rtol``: the relative
+    bracket of the bisection before the end is resolved by its mechanism; ``verify``: the number of
+    interior lam checked by the independent stationary-point search (with ``starts``) besides lam just
+    inside the two ends (0: none)."""
     p = Params(lam=1.0, gamma=gamma, eps=eps, d=d, L=L)
-    gamma, eps, d, L = p.gamma, p.eps, p.d, p.L
+    kw = p.kw()
+    kw.pop("lam")
     lo_r, hi_r = (float(x) for x in lam_range)
     if not 0 < lo_r < hi_r:
         raise ValueError(f"lam_range must be (lo, hi) with 0 < lo < hi, got {lam_range!r}")
+    if int(grid) < 3:
+        raise ValueError(f"grid must be >= 3, got {grid!r}")
     lams = np.geomspace(lo_r, hi_r, int(grid))
+    ok = np.array([oracle_is_global(lam=lam, **kw) for lam in lams])
+    if not ok.any():
+        raise RuntimeError("the oracle is never the global minimum on the scanned range")
+    idx = np.flatnonzero(ok)
+    if np.any(np.diff(idx) != 1):
+        raise RuntimeError(f"the oracle's window is not one interval on the scan: {lams[ok].tolist()}")
+    i0, i1 = idx[0], idx[-1]
+    rec = {}
+    if i0 > 0:
+        lo, m_lo, rec["lo"] = _end(lams[i0], lams[i0 - 1], kw, rtol)
+    else:
+        lo, m_lo = float(lams[0]), None
+    if i1 < len(lams) - 1:
+        hi, m_hi, rec["hi"] = _end(lams[i1], lams[i1 + 1], kw, rtol)
+    else:
+        hi, m_hi = float(lams[-1]), None
+    w = Window(float(lo), float(hi), m_lo, m_hi, mpmath.mpf(lo), mpmath.mpf(hi), mechanism_records=rec)
+    if verify:
+        inside = [lo * (1 + 1e-4), hi * (1 - 1e-4)] + list(np.geomspace(lo, hi, int(verify) + 2)[1:-1])
+        for lam in inside:
+            pts = stationary_points(lam=lam, gamma=p.gamma, eps=p.eps, d=p.d, L=p.L, starts=starts)
+            best = min((q for q in pts if q.kind in ("minimum", "degenerate")), key=lambda q: q.risk)
+            orc = [q for q in pts if q.name == "oracle"]
+            w.verified.append({"lam": float(lam), "global_min_risk": best.risk, "global_min": best.name or
+                               tuple(round(float(x), 6) for x in best.overlaps),
+                               "oracle_risk": orc[0].risk if orc else None,
+                               "oracle_kind": orc[0].kind if orc else None})
+            if not orc or best.risk < orc[0].risk - 1e-12 * max(1.0, abs(orc[0].risk)):
+                raise RuntimeError(f"at lam = {lam!r} inside the profile's window the stationary-point search finds a point "
+                                   f"below the oracle: {w.verified[-1]}")
+    return w
+
+
+def _mechanism_window(*, gamma, d, L, lam_range, grid):
+    """The window read off the closed-form mechanism functions alone (det B, the family gap): the
+    earlier route, which assumes the two mechanisms; :func:`phase_diagram` scans it over (d, L)."""
+    lams = np.geomspace(*lam_range, int(grid))
     det, tr, gap = mechanism_values(lams, gamma=gamma, d=d, L=L)
     ok = (det > 0) & (tr > 0) & (gap > 0)
     if not ok.any():
         raise RuntimeError("the oracle is never a candidate global minimum on the scanned range")
-    # the component: runs of ok; the window is one component (several would be reported)
     edges = np.flatnonzero(np.diff(ok.astype(int)))
     starts_ = [0] if ok[0] else []
     starts_ += [e + 1 for e in edges if not ok[e]]
@@ -131,21 +374,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=4000, ver
 
     lo, m_lo, lo_mp = end(i0, i0 - 1)
     hi, m_hi, hi_mp = end(i1, i1 + 1)
-    w = Window(lo, hi, m_lo, m_hi, lo_mp, hi_mp)
-    if verify:
-        inside = [lo * (1 + 1e-4), hi * (1 - 1e-4)] + list(np.geomspace(lo, hi, int(verify) + 2)[1:-1])
-        for lam in inside:
-            pts = stationary_points(lam=lam, gamma=gamma, eps=eps, d=d, L=L, starts=starts)
-            best = min((q for q in pts if q.kind in ("minimum", "degenerate")), key=lambda q: q.risk)
-            orc = [q for q in pts if q.name == "oracle"]
-            w.verified.append({"lam": float(lam), "global_min_risk": best.risk, "global_min": best.name or
-                               tuple(round(float(x), 6) for x in best.overlaps),
-                               "oracle_risk": orc[0].risk if orc else None,
-                               "oracle_kind": orc[0].kind if orc else None})
-            if not orc or best.risk < orc[0].risk - 1e-12 * max(1.0, abs(orc[0].risk)):
-                raise RuntimeError(f"at lam = {lam!r} inside the mechanisms' window the oracle is not the global "
-                                   f"minimum: {w.verified[-1]}")
-    return w
+    return Window(lo, hi, m_lo, m_hi, lo_mp, hi_mp)
 
 
 def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), grid=4000, progress=None):
@@ -170,7 +399,7 @@ def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), 
     for i, j in cells:
         d, L = d_values[i], L_values[j]
         try:
-            w = oracle_window(gamma=gamma, eps=eps, d=d, L=L, lam_range=lam_range, grid=grid, verify=0)
+            w = _mechanism_window(gamma=gamma, d=d, L=L, lam_range=lam_range, grid=grid)
         except RuntimeError:
             status[i, j] = "unresolved"
             lams = np.geomspace(*lam_range, int(grid))

@@ -36,7 +36,9 @@ __all__ = [
     "S",
     "OVERLAPS",
     "PARAMS",
+    "TAU",
     "token_moments",
+    "risk_parts",
     "theorem1_risk",
     "theorem1_gradient",
     "theorem1_hessian",
@@ -65,18 +67,23 @@ OVERLAPS = (S.kappa, S.nu, S.theta, S.eta, S.rho)
 PARAMS = (S.lam, S.gamma, S.eps, S.d, S.L)
 
 
+#: |v|^2, kept symbolic by the profile's derivation (reference section 17); 1 on the sphere
+TAU = sp.Symbol("tau", positive=True)
+
+
 @lru_cache(maxsize=None)
-def token_moments() -> SimpleNamespace:
-    r"""The per-token Gaussian expectations (relevant token: a, b, e; null token: a', b')."""
+def token_moments(tau=sp.Integer(1)) -> SimpleNamespace:
+    r"""The per-token Gaussian expectations (relevant token: a, b, e; null token: a', b'), for
+    :math:`|v|^2 = \tau` (1 on the sphere; :data:`TAU` for the profile's quadratic in v)."""
     a, b, e = sp.symbols("a b e", real=True)
     kappa, nu, theta, eta, rho, lam, gamma = S.kappa, S.nu, S.theta, S.eta, S.rho, S.lam, S.gamma
     shift = sp.sqrt(S.d / 2)
     rel = GaussianVector(
         (a, b, e),
         (shift * kappa, shift * theta, 0),
-        gamma**2 * sp.Matrix([[1, rho, eta], [rho, 1, nu], [eta, nu, 1]]),
+        gamma**2 * sp.Matrix([[1, rho, eta], [rho, tau, nu], [eta, nu, 1]]),
     )
-    null = GaussianVector((a, b), (0, 0), sp.Matrix([[1, rho], [rho, 1]]))
+    null = GaussianVector((a, b), (0, 0), sp.Matrix([[1, rho], [rho, tau]]))
     return SimpleNamespace(
         E_e=rel.expect(e, ONE),                 # E e (= 0: v* is orthogonal to k*)
         E_e2=rel.expect(e**2, ONE),             # E e^2
@@ -93,14 +100,23 @@ def _simplify(expr):
 
 
 @lru_cache(maxsize=None)
-def theorem1_risk() -> sp.Expr:
-    r"""Theorem 1: :math:`\tilde R(\kappa, \nu, \theta, \eta, \rho; \lambda, \gamma, \varepsilon, d, L)`, derived."""
-    m = token_moments()
+def risk_parts(tau=sp.Integer(1)) -> tuple:
+    r"""The square expanded by powers of v (reference section 17): (c, linear, quadratic) with
+    :math:`c = \mathbb E Y^2`, linear :math:`= -2\,\mathbb E[Y T]` and quadratic :math:`= \mathbb E T^2`,
+    for :math:`|v|^2 = \tau` (the predictor is linear in v, so these are of degree 0, 1, 2 in v)."""
+    m = token_moments(tau)
     L = S.L
-    relevant = S.eps**2 + m.E_e2 - 2 * m.E_eU + m.E_U2
-    null = (L - 1) * m.E_Un2 + (L - 1) * (L - 2) * m.E_Un**2
-    cross = 2 * (L - 1) * (m.E_U - m.E_e) * m.E_Un
-    return _simplify(relevant + null + cross)
+    c = S.eps**2 + m.E_e2
+    linear = -2 * m.E_eU - 2 * (L - 1) * m.E_e * m.E_Un
+    quadratic = m.E_U2 + (L - 1) * m.E_Un2 + (L - 1) * (L - 2) * m.E_Un**2 + 2 * (L - 1) * m.E_U * m.E_Un
+    return c, linear, quadratic
+
+
+@lru_cache(maxsize=None)
+def theorem1_risk() -> sp.Expr:
+    r"""Theorem 1: :math:`\tilde R(\kappa, \nu, \theta, \eta, \rho; \lambda, \gamma, \varepsilon, d, L)`, derived:
+    the sum of :func:`risk_parts` on the sphere."""
+    return _simplify(sum(risk_parts(), sp.Integer(0)))
 
 
 @lru_cache(maxsize=None)

@@ -78,8 +78,9 @@ class zeta(_Zeta):
         t, g = self.args
         if argindex == 1:
             return dzeta_dt(t, g)
-        if argindex == 2:
-            return g * sp.diff(dzeta_dt(t, g), t)
+        if argindex == 2:  # heat equation: d/dg = g d^2/dt^2 (t may be a number, e.g. zeta_lam(0))
+            tt = sp.Dummy("t")
+            return g * sp.diff(dzeta_dt(tt, g), tt).subs(tt, t)
         raise sp.ArgumentIndexError(self, argindex)
 
     def _eval_rewrite_as_asin(self, t, g, **kwargs):
@@ -109,7 +110,10 @@ class zetac(_Zeta):
 
     def fdiff(self, argindex=1):
         t, g = self.args
-        return sp.diff(self.rewrite(zeta), self.args[argindex - 1]) if argindex in (1, 2) else None
+        if argindex not in (1, 2):
+            raise sp.ArgumentIndexError(self, argindex)
+        tt, gg = sp.Dummy("t"), sp.Dummy("g")  # the arguments may be expressions, not symbols
+        return sp.diff(zetac(tt, gg).rewrite(zeta), (tt, gg)[argindex - 1]).subs({tt: t, gg: g}, simultaneous=True)
 
     def _eval_rewrite_as_zeta(self, t, g, **kwargs):
         return 1 - 2 * erf_mean(t, g) + zeta(t, g)

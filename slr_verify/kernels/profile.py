@@ -1,0 +1,86 @@
+"""Kernels of the profile's trust-region subproblem (reference section 17), generated from
+:mod:`slr_verify.symbolic.profile`: the entries [c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]
+of (kappa, eta, r, lam, gamma, eps, d, L), and their partials in (kappa, eta, r, lam), in float64
+(NumPy, broadcast), mpmath and arb balls."""
+from __future__ import annotations
+
+from functools import cache
+from types import SimpleNamespace
+
+from ..symbolic import profile as sprof
+from .arb import generate_arb
+from .codegen import generate, generate_mp
+
+__all__ = ["NENTRIES", "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+
+#: the number of entries [c, a0, H (6), g (3)]
+NENTRIES = 11
+
+
+@cache
+def trs_kernels():
+    """``f64``, ``mp``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries; ``arb`` (generated on first
+    use: the ball form takes seconds)."""
+    ent = sprof.trs_entries()
+    args = sprof.TRS_ARGS
+    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=_Lazy(trs_entries_arb))
+
+
+class _Lazy:
+    """A kernel generated on its first call."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __call__(self, *args):
+        return self.make()(*args)
+
+
+@cache
+def trs_entries_arb():
+    """arb: the 11 entries in their ball form (:func:`slr_verify.symbolic.profile.ball_form`)."""
+    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entries()])
+
+
+@cache
+def trs_partials_kernels():
+    """``f64``, ``arb`` (generated on first use): the same arguments -> 44 partials (d/dkappa, d/deta,
+    d/dr, d/dlam of the 11 entries)."""
+    der = sprof.trs_entry_partials()
+    return SimpleNamespace(f64=generate(sprof.TRS_ARGS, der), arb=_Lazy(trs_partials_arb))
+
+
+@cache
+def trs_partials_arb():
+    """arb: the 44 partials in their ball form."""
+    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_partials()])
+
+
+@cache
+def trs_second_partials_arb():
+    """arb: (kappa, eta, r, lam, gamma, eps, d, L) -> 33 second partials (d2/dkappa2, d2/dkappa deta,
+    d2/deta2 of the 11 entries)."""
+    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_second_partials()])
+
+
+@cache
+def oracle_arb():
+    """arb: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam]."""
+    from ..symbolic.risk import PARAMS
+
+    return generate_arb(PARAMS, sprof.oracle_risk_and_slope())
+
+
+@cache
+def valley_proofs() -> dict:
+    """The SymPy facts the strip of :mod:`slr_verify.certify.globalmin` rests on (each a bool): on eta = 0
+    the linear coefficients p_theta, p_rho vanish (so v* solves the TRS when H - (a0 - g2) I is positive
+    definite), and the factorisation of the manifold gradient (dR/dkappa = P (erf(c2 kappa) - nu), P > 0:
+    R(kappa, 1, 0, 0, 0) decreases strictly in kappa on [0, 1])."""
+    from ..symbolic import fixed_points as sfix
+    from ..symbolic.risk import S
+
+    co = sprof.coefficients()
+    out = {"p_theta = 0 at eta = 0": co.p_theta.subs(S.eta, 0) == 0, "p_rho = 0 at eta = 0": co.p_rho.subs(S.eta, 0) == 0}
+    out.update(sfix.structure().proofs)
+    return out

@@ -1,0 +1,162 @@
+"""The profile risk m(kappa, eta) = min over unit v of R (reference section 17).
+
+Independent routes: SymPy identities (the quadratic in v is Theorem 1 on the sphere); a brute-force
+minimisation over unit v in R^4 of Theorem 1's generated risk (no TRS, no duality); the mpmath
+profile (the same TRS at 30 digits); mpmath quadrature of the risk's definition at the global
+minimiser; the closed-form family risk R(0, 0, 1, 1, 0) (Theorem 1 at the boundary point k = v*,
+v = k*) for the window's lower end at a setting off the paper's; the stationary-point search's
+reference overlaps quoted in reference section 17 (lam = 0.9).
+"""
+import numpy as np
+import pytest
+from scipy.optimize import brentq, minimize
+
+from slr_verify.kernels.generated import oracle_kernel, risk_kernel
+from slr_verify.landscape import trs as LP
+from slr_verify.landscape import window as LW
+from slr_verify.routes import quad_risk
+
+G2 = float(np.sqrt(0.5))
+FIG4B = {"gamma": G2, "eps": 0.0, "d": 400, "L": 10}
+
+
+def test_quadratic_in_v_is_theorem1():
+    """SymPy: coefficient extraction complete, c = gamma^2 + eps^2, and on |v| = 1 the quadratic is
+    Theorem 1's closed form (and c + x^T H x - 2 g^T x is it at the overlaps of v = x)."""
+    from slr_verify.symbolic.profile import proofs
+
+    pr = proofs()
+    assert all(pr.values()), pr
+
+
+def _brute_force(kappa, eta, kw, starts=4, seed=0):
+    """min over unit v in R^4 (basis k*, v*, e, e') of Theorem 1's risk at the overlaps of (k, v)."""
+    R = risk_kernel()
+    r = np.sqrt(max(0.0, 1 - kappa**2 - eta**2))
+
+    def f(z):
+        x = z / np.linalg.norm(z)
+        rho = kappa * x[0] + eta * x[1] + r * x[2]
+        return float(R(kappa, x[1], x[0], eta, rho, kw["lam"], kw["gamma"], kw["eps"], kw["d"], kw["L"]))
+
+    rng = np.random.default_rng(seed)
+    best = min((minimize(f, rng.normal(size=4), method="BFGS", options={"gtol": 1e-12}) for _ in range(starts)),
+               key=lambda res: res.fun)
+    return best.fun
+
+
+@pytest.mark.parametrize("lam", [0.03] + [pytest.param(x, marks=pytest.mark.slow) for x in (0.3, 0.9, 3.0)])
+def test_profile_against_brute_force_over_v(lam):
+    kw = dict(FIG4B, lam=lam)
+    pts = [(1.0, 0.0), (0.0, 1.0), (0.3, 0.5), (0.2, 0.97)]
+    p = LP.profile(np.array([k for k, _ in pts]), np.array([e for _, e in pts]), **kw)
+    for i, (k, e) in enumerate(pts):
+        ref = _brute_force(k, e, kw)
+        assert p.risk[i] <= ref * (1 + 1e-12)  # the TRS is a minimum over v
+        assert abs(p.risk[i] - ref) <= 1e-10 * ref, (k, e, p.risk[i], ref)
+
+
+def test_profile_minimiser_overlaps_give_its_risk():
+    """The minimising v's overlaps, put into Theorem 1, give m (the TRS solution is a unit vector)."""
+    kw = dict(FIG4B, lam=0.9)
+    K, E = np.meshgrid(np.linspace(0, 1, 7), np.linspace(0, 1, 7))
+    ok = K**2 + E**2 <= 1
+    p = LP.profile(K[ok], E[ok], **kw)
+    R = risk_kernel()(*p.overlaps.T, 0.9, G2, 0.0, 400, 10)
+    assert np.max(np.abs(R - p.risk) / p.risk) < 1e-13
+    assert np.allclose(np.linalg.norm(p.x, axis=-1), 1.0, atol=1e-14)
+
+
+def test_profile_against_mpmath_and_hard_case():
+    """float64 TRS vs the mpmath TRS at 30 digits, across lam over two orders of magnitude, including
+    k = v* (g orthogonal to the bottom eigenvector: the hard case) and the disk's centre."""
+    rng = np.random.default_rng(1)
+    for lam in (0.02, 0.1, 0.9, 2.0):
+        kw = dict(FIG4B, lam=lam)
+        K = np.concatenate([[1.0, 0.0, 0.0], rng.uniform(0, 1, 2)])
+        E = np.concatenate([[0.0, 1.0, 0.0], rng.uniform(0, 1, 2) * np.sqrt(1 - K[3:] ** 2)])
+        p = LP.profile(K, E, **kw)
+        for i in range(len(K)):
+            m = float(LP.profile_mp(K[i], E[i], dps=30, **kw)[0])
+            assert abs(p.risk[i] - m) <= 1e-14 * m
+    assert LP.profile(0.0, 1.0, **dict(FIG4B, lam=0.9)).hard
+
+
+def test_profile_symmetries():
+    kw = dict(FIG4B, lam=0.5)
+    a = LP.profile(0.4, 0.3, **kw).risk
+    assert abs(LP.profile(0.4, -0.3, **kw).risk - a) < 1e-15 * a
+    assert abs(LP.profile(-0.4, -0.3, **kw).risk - a) < 1e-15 * a
+
+
+def test_profile_bad_input():
+    with pytest.raises(ValueError, match="kappa"):
+        LP.profile(0.9, 0.9, **dict(FIG4B, lam=0.5))
+    with pytest.raises(ValueError, match="lam"):
+        LP.profile(0.5, 0.5, **dict(FIG4B, lam=-1.0))
+    with pytest.raises(ValueError, match="finite"):
+        LP.profile(np.nan, 0.5, **dict(FIG4B, lam=0.5))
+
+
+@pytest.mark.slow
+def test_global_minimum_at_fig7a():
+    """lam = 0.9: reference section 17's minimiser kappa = 0.30167, eta = 0.95341 (5 digits, grid then
+    Nelder-Mead on the exact TRS), risk by mpmath quadrature of the definition at its overlaps."""
+    r, ov = LW.global_minimum(lam=0.9, **FIG4B)
+    assert abs(ov[0] - 0.30167) < 1e-5 and abs(ov[3] - 0.95341) < 1e-5
+    q = float(quad_risk(*ov, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20))
+    assert abs(r - q) < 1e-10 * q
+
+
+def test_global_minimum_below_and_inside_the_window():
+    """lam = 0.05: k = v*, v = k* (theta = eta = 1); lam = 0.3: the oracle; risks by the closed forms
+    (Theorem 1 at (0, 0, 1, 1, 0) and the oracle's complement form)."""
+    r, ov = LW.global_minimum(lam=0.05, **FIG4B)
+    assert np.allclose(np.abs(ov), (0, 0, 1, 1, 0), atol=1e-6)
+    ref = float(risk_kernel()(0.0, 0.0, 1.0, 1.0, 0.0, 0.05, G2, 0.0, 400, 10))
+    assert abs(r - ref) < 1e-12 * ref
+    r, ov = LW.global_minimum(lam=0.3, **FIG4B)
+    assert ov == (1.0, 1.0, 0.0, 0.0, 0.0)
+    assert abs(r - float(oracle_kernel()(0.3, G2, 0.0, 400, 10))) < 1e-13 * r
+
+
+@pytest.mark.slow
+def test_window_lower_end_off_the_paper_setting():
+    """gamma^2 = 3/2, d = 50, L = 20: the lower end is where the boundary point k = v*, v = k*
+    (theta = 1, outside the k = +-v* family's stationary theta* = 1.011) crosses the oracle: the root
+    of Theorem 1 at (0, 0, 1, 1, 0) minus the oracle risk (closed forms, brentq), not the family gap's."""
+    kw = {"gamma": float(np.sqrt(1.5)), "eps": 0.0, "d": 50, "L": 20}
+    w = LW.oracle_window(lam_range=(1e-2, 1.0), grid=9, **kw)
+    R, O = risk_kernel(), oracle_kernel()
+    gap = lambda lam: R(0, 0, 1, 1, 0, lam, kw["gamma"], 0.0, 50, 20) - O(lam, kw["gamma"], 0.0, 50, 20)
+    ref = brentq(gap, 0.1, 0.3, xtol=1e-15)
+    assert w.mechanism_lo == "crossing" and abs(w.lo - ref) < 1e-10 * ref
+    gap_root = LW._mechanism_window(gamma=kw["gamma"], d=50, L=20, lam_range=(1e-4, 1e2), grid=4000).lo
+    assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (reference section 17's issue)
+
+
+@pytest.mark.slow
+def test_window_at_fig4b_against_the_mechanism_functions():
+    """Figure 4b's setting: the profile's window vs the 30-digit roots of the closed-form mechanism
+    functions (det B, the family gap), which hold there (an independent derivation)."""
+    w = LW.oracle_window(**{k: v for k, v in FIG4B.items()})
+    m = LW._mechanism_window(gamma=G2, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)
+    assert (w.mechanism_lo, w.mechanism_hi) == ("crossing", "local")
+    assert abs(w.lo - m.lo) < 1e-12 * m.lo and abs(w.hi - m.hi) < 1e-9 * m.hi
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lam", [0.05, 1.2])
+def test_global_minimum_against_the_stationary_point_search(lam):
+    """The profile route against the earlier, independent route (deflated Newton on the five-overlap
+    stationarity equations from random starts, refined at 40 digits): same risk to 1e-12, same
+    overlaps up to the symmetries (canonical representatives) to 1e-6."""
+    from slr_verify.landscape import canonical, stationary_points
+
+    pts = stationary_points(lam=lam, starts=150, **FIG4B)
+    best = min((q for q in pts if q.kind in ("minimum", "degenerate")), key=lambda q: q.risk)
+    r, ov = LW.global_minimum(lam=lam, **FIG4B)
+    assert abs(r - best.risk) < 1e-12 * r
+    a = np.array(canonical(np.array(ov, dtype=float)), dtype=float)
+    b = np.array(canonical(np.array(best.overlaps, dtype=float)), dtype=float)
+    assert np.max(np.abs(a - b)) < 1e-6, (a, b)
