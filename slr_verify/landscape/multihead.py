@@ -45,7 +45,7 @@ from ..kernels import multihead as KM
 from ..model import validation as VAL
 from ..model.multilocation import validate_locations
 
-__all__ = ["AlignedPoint", "multihead_aligned", "multihead_global_minimum", "multihead_minima", "RiskOnSpheres"]
+__all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima", "RiskOnSpheres"]
 
 
 class RiskOnSpheres:
@@ -237,11 +237,27 @@ class Minimum:
     count: int = 1
 
 
-def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed=0, starts=None, gtol=1e-11):
+def heads_from_gram(G, T, H, K):
+    """Heads (2H, 2K + 2H) in the frame of targets ``T`` (2K, 2K + 2H) (:func:`_frame`) realising
+    the Gram matrix ``G`` of (k_1..k_H, v_1..v_H, k*.., v*..) (e.g. a d-free PGD end point): the
+    span part solves W_s T_s^T = G[heads, targets], the rest factors the remaining Gram matrix."""
+    G = np.asarray(G, float)
+    Ts = T[:, :2 * K]
+    Ws = np.linalg.solve(Ts, G[:2 * H, 2 * H:].T).T
+    w, U = np.linalg.eigh(G[:2 * H, :2 * H] - Ws @ Ws.T)
+    W = np.concatenate([Ws, U * np.sqrt(np.clip(w, 0.0, None))], axis=1)
+    return W / np.linalg.norm(W, axis=1, keepdims=True)
+
+
+def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed=0, starts=None, start_grams=None,
+                     gtol=1e-11):
     """Sampled local minima of the multi-head risk over all heads on the sphere (module
-    docstring): L-BFGS from the standard starts and from ``starts`` (extra heads (2H, d) in R^d,
-    e.g. PGD end points), end points merged when their risks agree to 1e-10 relative. Returns
-    ``(minima sorted by risk, Q)`` with Q the frame (d, 2K + 2H) mapping frame coordinates to R^d."""
+    docstring): L-BFGS from the standard starts, from ``starts`` (extra heads (2H, d) in R^d) and
+    from ``start_grams`` (Gram matrices of the d-free runner, e.g. PGD end points); end points
+    merged when their risks agree to 1e-10 relative. Returns ``(minima sorted by risk, Q, ends)``
+    with Q the frame (d, 2K + 2H) mapping frame coordinates to R^d and ``ends`` (starts, 2): the
+    risk reached from each start and its Riemannian gradient norm (in the order: standard starts,
+    ``starts``, ``start_grams``)."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
     H = int(VAL.integer_at_least("H", H, 1))
     K = K_star.shape[0]
@@ -253,13 +269,16 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
     for W in starts or ():
         W = np.asarray(W, float) @ Q  # project into the frame (exact when W lies in Q's span)
         init.append(W / np.linalg.norm(W, axis=1, keepdims=True))
-    found = []
+    for G in start_grams if start_grams is not None else ():
+        init.append(heads_from_gram(G, T, H, K))
+    found, ends = [], []
     for W0 in init:
         res = optimize.minimize(F.objective, W0.ravel(), jac=True, method="L-BFGS-B",
                                 options=dict(maxiter=20_000, gtol=gtol, ftol=1e-16, maxcor=30))
         Y = res.x.reshape(2 * H, D)
         W = Y / np.linalg.norm(Y, axis=1, keepdims=True)
         R, rg = F.riemannian_gradient(W)
+        ends.append((R, float(np.linalg.norm(rg))))
         for m in found:
             if abs(m.risk - R) <= 1e-10 * max(1.0, abs(R)):
                 m.count += 1
@@ -269,14 +288,14 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
         else:
             found.append(Minimum(R, W, float(np.linalg.norm(rg))))
     found.sort(key=lambda m: m.risk)
-    return found, Q
+    return found, Q, np.array(ends)
 
 
 def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed=0, starts=None):
     """The smallest multi-head risk found by the sampled search of :func:`multihead_minima`
     (sampled, not proved global): returns ``(risk, K, V)`` with heads K, V of shape (H, d); the
     risk is that of (K, V) through :func:`slr_verify.multihead_risk`."""
-    found, Q = multihead_minima(K_star, V_star, H=H, lam=lam, gamma=gamma, eps=eps, L=L, n_random=n_random, seed=seed,
+    found, Q, _ = multihead_minima(K_star, V_star, H=H, lam=lam, gamma=gamma, eps=eps, L=L, n_random=n_random, seed=seed,
                                 starts=starts)
     W = found[0].W @ Q.T
     W /= np.linalg.norm(W, axis=1, keepdims=True)
