@@ -27,7 +27,7 @@ eigenvalues d - 2K times. For non-orthogonal targets (the paper's independent dr
 configuration is in general *not* stationary: the gradient is reported with it.
 
 **Global minimum (sampled).** :func:`multihead_global_minimum` runs L-BFGS on the product of
-spheres in R^D from seeded random starts, from the aligned configuration, its permutations and
+spheres in R^D (then Riemannian Newton steps to a gradient near rounding) from seeded random starts, from the aligned configuration, its permutations and
 sign flips, and from "cancelling" starts (two heads with opposite values on a shared key); the
 smallest end point is returned. Nothing global is proved: the result is the best of the sampled
 starts, and says so.
@@ -178,6 +178,27 @@ def _hessian(F, W, h=1e-4):
     return B.T @ HE @ B, B
 
 
+def _newton(F, W, iters=8):
+    """Riemannian Newton steps from an L-BFGS end point (which stalls at gradients ~1e-6 on the flat
+    directions of the rotation symmetry): the step solves Hess x = -grad in the least-squares sense
+    (the symmetry's zero eigenvalues drop out), retracted by normalisation; kept while the gradient
+    norm decreases."""
+    best = float(np.linalg.norm(F.riemannian_gradient(W)[1]))
+    for _ in range(iters):
+        if best <= 1e-13:
+            break
+        Hm, B = _hessian(F, W)
+        _, rg = F.riemannian_gradient(W)
+        step, *_ = np.linalg.lstsq(Hm, -(B.T @ rg.ravel()), rcond=1e-10)
+        Y = W + (B @ step).reshape(W.shape)
+        Y /= np.linalg.norm(Y, axis=1, keepdims=True)
+        g = float(np.linalg.norm(F.riemannian_gradient(Y)[1]))
+        if not g < best:
+            break
+        W, best = Y, g
+    return W
+
+
 def multihead_aligned(K_star, V_star, *, lam, gamma, eps, L, tol=1e-7):
     """The aligned configuration (head j = (k*_j, v*_j), H = K) at ``lam``: its risk, Riemannian
     gradient norm and Hessian (index and flat directions with their multiplicities in R^d);
@@ -273,11 +294,15 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
         init.append(heads_from_gram(G, T, H, K))
     found, ends = [], []
     for W0 in init:
-        res = optimize.minimize(F.objective, W0.ravel(), jac=True, method="L-BFGS-B",
-                                options=dict(maxiter=20_000, gtol=gtol, ftol=1e-16, maxcor=30))
-        Y = res.x.reshape(2 * H, D)
-        W = Y / np.linalg.norm(Y, axis=1, keepdims=True)
-        R, rg = F.riemannian_gradient(W)
+        W = W0
+        for _ in range(4):  # L-BFGS can stop on a failed line search: restart it from where it stopped
+            res = optimize.minimize(F.objective, W.ravel(), jac=True, method="L-BFGS-B",
+                                    options=dict(maxiter=20_000, gtol=gtol, ftol=1e-16, maxcor=30))
+            Y = res.x.reshape(2 * H, D)
+            W = _newton(F, Y / np.linalg.norm(Y, axis=1, keepdims=True))
+            R, rg = F.riemannian_gradient(W)
+            if np.linalg.norm(rg) <= 1e-9:
+                break
         ends.append((R, float(np.linalg.norm(rg))))
         for m in found:
             if abs(m.risk - R) <= 1e-10 * max(1.0, abs(R)):
