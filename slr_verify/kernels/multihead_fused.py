@@ -22,17 +22,11 @@ import sympy as sp
 from sympy.printing.pycode import PythonCodePrinter
 
 from ..symbolic.risk import PARAMS
+from .codegen import _call
 from .fused import load_generated
 from .multihead import risk_gradient_exprs
 
 __all__ = ["fused_source", "fused_multihead_kernel"]
-
-
-def _call(name):
-    def method(self, expr):
-        return "%s(%s)" % (name, ", ".join(self._print(a) for a in expr.args))
-
-    return method
 
 
 class _NumbaPrinter(PythonCodePrinter):
