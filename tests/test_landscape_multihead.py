@@ -126,3 +126,23 @@ def test_global_minimum_at_figure9_against_converged_pgd():
     G0 = np.stack([KM.gram_of(*random_heads(2, 80, rng), Ks, Vs) for _ in range(20)])
     tr = multihead_pgd(G0, 2, 2, d=80, alpha=1e-2, steps=100_000, every=100_000, lam=lam, **P9)
     assert np.all(tr.risk[-1] >= risk * (1 - 1e-9))
+
+
+@pytest.mark.parametrize("lam", [2 / 3.5, pytest.param(0.1, marks=pytest.mark.slow), pytest.param(3.0, marks=pytest.mark.slow)])
+def test_one_head_aligned_is_the_oracle_of_the_five_overlap_landscape(lam):
+    """H = K = 1: the aligned configuration is the oracle (k*, v*); its risk and Riemannian Hessian
+    equal those of the five-overlap landscape (SymPy-derived Hessian of Theorem 1's risk, section 13),
+    an independent route: the R^4 core holds the span block and two copies of the orthogonal block,
+    the d - 4 block is the orthogonal block; to 1e-8 relative."""
+    from slr_verify.landscape.hessian import riemannian_spectrum
+
+    d = 20
+    Ks, Vs = _orthogonal_targets(d, 1)
+    a = multihead_aligned(Ks, Vs, lam=lam, **P9)
+    ref = riemannian_spectrum((1.0, 1.0, 0.0, 0.0, 0.0), lam=lam, d=d, **P9)
+    scale = max(abs(float(x)) for x in ref.core)
+    assert abs(a.risk - float(ref.risk)) <= 1e-12 * abs(a.risk)
+    assert a.grad_norm <= 1e-9 and float(ref.tangent_norm) <= 1e-9
+    mine = np.sort(np.concatenate([a.span_eigs, a.orth_eigs, a.orth_eigs]))
+    assert np.max(np.abs(mine - np.array([float(x) for x in ref.core]))) <= 1e-8 * scale
+    assert np.max(np.abs(np.sort(a.orth_eigs) - np.array([float(x) for x in ref.block]))) <= 1e-8 * scale
