@@ -27,8 +27,9 @@ eigenvalues d - 2K times. For non-orthogonal targets (the paper's independent dr
 configuration is in general *not* stationary: the gradient is reported with it.
 
 **Global minimum (sampled).** :func:`multihead_global_minimum` runs L-BFGS on the product of
-spheres in R^D (then Riemannian Newton steps to a gradient near rounding) from seeded random starts, from the aligned configuration, its permutations and
-sign flips, and from "cancelling" starts (two heads with opposite values on a shared key); the
+spheres in R^D (then Riemannian Newton steps to a gradient near rounding) from seeded random
+starts, from every assignment of heads to locations (the aligned configuration and its
+permutations; sign flips are symmetries), and from "cancelling" starts (two heads with opposite values on a shared key); the
 smallest end point is returned. Nothing global is proved: the result is the best of the sampled
 starts, and says so.
 """
@@ -45,7 +46,8 @@ from ..kernels import multihead as KM
 from ..model import validation as VAL
 from ..model.multilocation import validate_locations
 
-__all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima", "RiskOnSpheres"]
+__all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima",
+           "RiskOnSpheres"]
 
 
 class RiskOnSpheres:
@@ -276,9 +278,10 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
     docstring): L-BFGS from the standard starts, from ``starts`` (extra heads (2H, d) in R^d) and
     from ``start_grams`` (Gram matrices of the d-free runner, e.g. PGD end points); end points
     merged when their risks agree to 1e-10 relative. Returns ``(minima sorted by risk, Q, ends)``
-    with Q the frame (d, 2K + 2H) mapping frame coordinates to R^d and ``ends`` (starts, 2): the
-    risk reached from each start and its Riemannian gradient norm (in the order: standard starts,
-    ``starts``, ``start_grams``)."""
+    with Q the frame (d, 2K + 2H) mapping frame coordinates to R^d and ``ends`` (starts, 3): the
+    risk reached from each start, its Riemannian gradient norm and the smallest eigenvalue of its
+    Riemannian Hessian over the largest in absolute value (>= 0 up to rounding at a local minimum;
+    the rotation symmetry gives exact zeros), in the order: standard starts, ``starts``, ``start_grams``."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
     H = int(VAL.integer_at_least("H", H, 1))
     K = K_star.shape[0]
@@ -303,7 +306,8 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
             R, rg = F.riemannian_gradient(W)
             if np.linalg.norm(rg) <= 1e-9:
                 break
-        ends.append((R, float(np.linalg.norm(rg))))
+        eig = np.linalg.eigvalsh(_hessian(F, W)[0])
+        ends.append((R, float(np.linalg.norm(rg)), eig[0] / np.max(np.abs(eig))))
         for m in found:
             if abs(m.risk - R) <= 1e-10 * max(1.0, abs(R)):
                 m.count += 1
