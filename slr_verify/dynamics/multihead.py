@@ -60,7 +60,13 @@ def _record(grams, H, K):
     return ak, av
 
 
-def _exact_risk(grams, lams, H, K, gamma, eps, d, L):
+def _exact_risk(grams, lams, H, K, gamma, eps, d, L, backend="auto"):
+    if backend == "fused" or (backend == "auto" and FK.available()):
+        risk = MF.fused_multihead_kernel(H, K).risk
+        g = np.asarray(grams, float)
+        flat = np.ascontiguousarray(g.reshape((g.shape[0], -1) + g.shape[-2:]))
+        out = np.array([[risk(G, float(lam), gamma, eps, float(d), float(L)) for G in rec] for rec, lam in zip(flat, lams)])
+        return out.reshape(g.shape[:-2])
     fn, pairs = KM.risk_gradient_kernel(H, K)
     g = np.asarray(grams)
     free = [g[..., i, j] for i, j in pairs]
@@ -166,7 +172,7 @@ def _iterate_fused(Gm, H, K, lams, a, rec, progress=None):
 
 def _trajectory(grams, rec, lams, H, K, a, single, settings):
     g = np.stack(grams)
-    risk = _exact_risk(g, lams[rec], H, K, a["gamma"], a["eps"], a["d"], a["L"])
+    risk = _exact_risk(g, lams[rec], H, K, a["gamma"], a["eps"], a["d"], a["L"], settings.get("backend", "auto"))
     ak, av = _record(g, H, K)
     if single:
         g, risk, ak, av = g[:, 0], risk[:, 0], ak[:, 0], av[:, 0]

@@ -12,18 +12,22 @@ the linear map :math:`C = I - \alpha P + \alpha\,\mathrm{diag}(\text{radial})` o
 The kernel ``run(G, lams, alpha, gamma, eps, d, L, slot, out)`` advances the Gram matrices ``G``
 (runs, n, n) in place by ``len(lams)`` steps (lam_t = ``lams[t]``); after step t the matrices go
 to ``out[slot[t]]`` when ``slot[t] >= 0``. ``risk(G, lam, gamma, eps, d, L)`` evaluates the risk
-of one Gram matrix. The module is written to a cache file named by its hash (Numba's on-disk cache).
+of one Gram matrix. The module is written to a cache file named by its hash (Numba's on-disk cache);
+its text is itself cached, keyed by the hash of the modules it is derived from (:func:`cached_source`).
 """
 from __future__ import annotations
 
+import hashlib
+import os
 from functools import lru_cache
+from pathlib import Path
 
 import sympy as sp
 from sympy.printing.pycode import PythonCodePrinter
 
 from ..symbolic.risk import PARAMS
 from .codegen import _call
-from .fused import load_generated
+from .fused import _cache_dir, load_generated
 from .multihead import risk_gradient_exprs
 
 __all__ = ["fused_source", "fused_multihead_kernel"]
@@ -131,7 +135,33 @@ def fused_source(H: int, K: int) -> str:
                           load=ind(load), body=ind(body), store=ind(store))
 
 
+#: the modules the generated source is a function of (with SymPy's version): its cache key
+_INPUTS = ("symbolic/multihead.py", "symbolic/gaussian.py", "symbolic/zeta2.py", "symbolic/zeta.py", "symbolic/risk.py",
+           "kernels/multihead.py", "kernels/multihead_fused.py", "kernels/codegen.py")
+
+
+def _source_key(H, K):
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(("%d %d %s" % (H, K, sp.__version__)).encode())
+    for name in _INPUTS:
+        h.update((root / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cached_source(H: int, K: int) -> str:
+    """:func:`fused_source`, read from the cache folder when the modules it is derived from have not
+    changed (the derivation and CSE take seconds of SymPy; the text is the same every time)."""
+    path = _cache_dir() / ("slr_verify_multihead_src_%d_%d_%s.txt" % (H, K, _source_key(H, K)))
+    if path.exists():
+        return path.read_text()
+    src = fused_source(H, K)
+    tmp = path.with_suffix(".%d.tmp" % os.getpid())
+    tmp.write_text(src)
+    os.replace(tmp, path)  # atomic: concurrent processes see a whole file
+    return src
+
+
 @lru_cache(maxsize=None)
 def fused_multihead_kernel(H: int, K: int):
     """The compiled module for (H, K): ``run``, ``risk``, ``risk_grad`` (module docstring)."""
-    return load_generated(fused_source(H, K), "slr_verify_multihead_%d_%d" % (H, K))
+    return load_generated(cached_source(H, K), "slr_verify_multihead_%d_%d" % (H, K))
