@@ -136,13 +136,13 @@ _F9 = FIGURE9
     statement="at Figure 9's settings (two heads, two locations, the paper's random draws) the aligned configuration "
     "(head j = (k*_j, v*_j)) is no minimiser of the two-head risk at the frozen lam_T = 2/3.5: it is not even "
     "stationary (Riemannian gradient > 0.1), so lam_T lies outside the multi-head window for these draws; the d-free PGD "
-    "from the paper's starts, run over the paper's 100k-step schedule and converged (refined by L-BFGS), ends every run "
+    "from the paper's starts, run over the paper's 100k-step schedule and converged (refined by BFGS and Newton), ends every run "
     "at a local minimum below half the aligned configuration's risk, with partial alignments; both runners at the "
     "horizon also end below half the aligned risk (sampled runs and starts, not a landscape proof)",
     domain=lambda s: (
         f"d = {_F9['d']}, L = {_F9['L']}, gamma^2 = 1/2, eps = {_F9['eps']:g}, alpha = {_F9['alpha']:g}, batch "
         f"{_F9['batch']}, lam_t = {FIGURE9_SCHEDULE}; {s.runs} runs; SGD and PGD x {s.steps} steps, converged PGD x "
-        f"{_F9['steps']} steps + L-BFGS"
+        f"{_F9['steps']} steps + BFGS/Newton"
     ),
     sizes=dict(runs=(2, 4, 20), steps=(4000, 10_000, 100_000)),
     heavy=True,
@@ -153,7 +153,7 @@ def figure9_claim(ctx, seed=0):
     1. the aligned configuration at lam_T = 2/3.5 (Figure 9's frozen value): its Riemannian
        gradient norm (``landscape.multihead_aligned``; numeric) above 0.1, hence no minimiser;
     2. the d-free PGD (compiled runner) from the run's start over the paper's full schedule
-       (100k steps in every mode: it is cheap), refined by L-BFGS from its end point to a
+       (100k steps in every mode: it is cheap), refined by BFGS and Newton from its end point to a
        Riemannian gradient below 1e-6 and a Hessian without negative eigenvalues (beyond rounding):
        the local minimum it converges to lies below half the
        aligned risk at lam_T; recorded beside it, the raw end risk, the best of a few sampled
@@ -200,7 +200,7 @@ def figure9_claim(ctx, seed=0):
             size=size,
         ),
         EveryRun(
-            "multihead_pgd (d-free, compiled) over the paper's 100k-step schedule, refined by L-BFGS on the product of "
+            "multihead_pgd (d-free, compiled) over the paper's 100k-step schedule, refined by BFGS and Newton on the product of "
             "spheres from its end point",
             "the aligned configuration's exact risk at lam_T, same instance",
             (refined_grad < 1e-6) & (refined_eig > -1e-6) & (refined < risk_aligned_T / 2),
