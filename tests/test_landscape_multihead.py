@@ -128,7 +128,8 @@ def test_global_minimum_at_figure9_against_converged_pgd():
     assert np.all(tr.risk[-1] >= risk * (1 - 1e-9))
 
 
-@pytest.mark.parametrize("lam", [2 / 3.5, pytest.param(0.1, marks=pytest.mark.slow), pytest.param(3.0, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("lam", [0.1, 2 / 3.5, 3.0])
 def test_one_head_aligned_is_the_oracle_of_the_five_overlap_landscape(lam):
     """H = K = 1: the aligned configuration is the oracle (k*, v*); its risk and Riemannian Hessian
     equal those of the five-overlap landscape (SymPy-derived Hessian of Theorem 1's risk, section 13),
