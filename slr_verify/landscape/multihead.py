@@ -277,7 +277,9 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
     """Sampled local minima of the multi-head risk over all heads on the sphere (module
     docstring): BFGS from the standard starts, from ``starts`` (extra heads (2H, d) in R^d) and
     from ``start_grams`` (Gram matrices of the d-free runner, e.g. PGD end points); end points
-    merged when their risks agree to 1e-10 relative. Returns ``(minima sorted by risk, Q, ends)``
+    merged when their risks agree to 1e-10 relative. An end point is stationary (gradient ~1e-13)
+    but, from a symmetric start (aligned, cancelling), can be a saddle: the Hessian column of
+    ``ends`` says which. Returns ``(minima sorted by risk, Q, ends)``
     with Q the frame (d, 2K + 2H) mapping frame coordinates to R^d and ``ends`` (starts, 3): the
     risk reached from each start, its Riemannian gradient norm and the smallest eigenvalue of its
     Riemannian Hessian over the largest in absolute value (>= 0 up to rounding at a local minimum;
