@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special as sc
 
+from ..kernels import fused as FK
 from ..kernels import multihead as KM
+from ..kernels import multihead_fused as MF
 from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.sampling import STREAM_TRAIN, generators
@@ -55,7 +57,13 @@ def _record(grams, H, K):
     return ak, av
 
 
-def _exact_risk(grams, lams, H, K, gamma, eps, d, L):
+def _exact_risk(grams, lams, H, K, gamma, eps, d, L, backend="auto"):
+    if backend == "fused" or (backend == "auto" and FK.available()):
+        risk = MF.fused_multihead_kernel(H, K).risk
+        g = np.asarray(grams, float)
+        flat = np.ascontiguousarray(g.reshape((g.shape[0], -1) + g.shape[-2:]))
+        out = np.array([[risk(G, float(lam), gamma, eps, float(d), float(L)) for G in rec] for rec, lam in zip(flat, lams)])
+        return out.reshape(g.shape[:-2])
     fn, pairs = KM.risk_gradient_kernel(H, K)
     g = np.asarray(grams)
     free = [g[..., i, j] for i, j in pairs]
@@ -95,10 +103,14 @@ def _check(H, K, lam, alpha, steps, every, gamma, L, d, eps):
     return a, lams
 
 
-def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, progress=None):
+def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, progress=None, backend="auto"):
     """d-free multi-head PGD from Gram matrices ``gram0`` (n, n) or (runs, n, n), n = 2H + 2K,
     vectors ordered (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K) with unit diagonal and
-    k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t."""
+    k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t. ``backend``: ``"fused"`` (one
+    compiled loop, :mod:`slr_verify.kernels.multihead_fused`), ``"numpy"`` (:func:`gram_step`)
+    or ``"auto"`` (fused when Numba is importable); both give the same trajectories to rounding."""
+    if backend not in ("auto", "fused", "numpy"):
+        raise ValueError(f"backend must be 'auto', 'fused' or 'numpy', got {backend!r}")
     for name, x in (("H", H), ("K", K)):
         if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {x!r}")
@@ -114,6 +126,12 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, 
         raise ValueError("gram0 must have k*_j . v*_j = 0 for every location j")
     a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
     rec = record_steps(a["steps"], a["every"])
+    if backend == "auto":
+        backend = "fused" if FK.available() else "numpy"
+    settings = dict(a, lam=lam, H=H, K=K, runner="multihead_pgd", backend=backend)
+    if backend == "fused":
+        grams = _iterate_fused(Gm, H, K, lams, a, rec, progress)
+        return _trajectory(grams, rec, lams, H, K, a, single, settings)
     want = set(int(r) for r in rec)
     grams = []
     for t in progress_range(a["steps"] + 1, progress, "multihead pgd"):
@@ -122,12 +140,36 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, 
         if t == a["steps"]:
             break
         Gm = gram_step(Gm, H, K, lam=lams[t], gamma=a["gamma"], eps=a["eps"], d=a["d"], L=a["L"], alpha=a["alpha"])
-    return _trajectory(grams, rec, lams, H, K, a, single, dict(a, lam=lam, H=H, K=K, runner="multihead_pgd"))
+    return _trajectory(grams, rec, lams, H, K, a, single, settings)
+
+
+_CHUNK = 1000
+
+
+def _iterate_fused(Gm, H, K, lams, a, rec, progress=None):
+    """The compiled loop (:mod:`slr_verify.kernels.multihead_fused`) over blocks of ``_CHUNK``
+    steps: the Gram matrices at the recorded steps, (records, runs, n, n)."""
+    run = MF.fused_multihead_kernel(H, K).run
+    G = np.array(Gm, dtype=float, order="C")
+    out = np.empty((len(rec),) + G.shape)
+    out[0] = G
+    slot = np.full(a["steps"], -1, dtype=np.int64)
+    slot[rec[1:] - 1] = np.arange(1, len(rec))  # after the update t -> t + 1
+    bar = progress_range(a["steps"], progress, "multihead pgd (fused)")
+    for t0 in range(0, a["steps"], _CHUNK):
+        t1 = min(t0 + _CHUNK, a["steps"])
+        run(G, np.ascontiguousarray(lams[t0:t1]), a["alpha"], a["gamma"], a["eps"], float(a["d"]), float(a["L"]),
+            slot[t0:t1], out)
+        if hasattr(bar, "update"):
+            bar.update(t1 - t0)
+    if hasattr(bar, "close"):
+        bar.close()
+    return out
 
 
 def _trajectory(grams, rec, lams, H, K, a, single, settings):
     g = np.stack(grams)
-    risk = _exact_risk(g, lams[rec], H, K, a["gamma"], a["eps"], a["d"], a["L"])
+    risk = _exact_risk(g, lams[rec], H, K, a["gamma"], a["eps"], a["d"], a["L"], settings.get("backend", "auto"))
     ak, av = _record(g, H, K)
     if single:
         g, risk, ak, av = g[:, 0], risk[:, 0], ak[:, 0], av[:, 0]

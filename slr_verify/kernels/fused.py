@@ -44,7 +44,7 @@ from ..symbolic import dynamics as sdyn
 from . import owen_table
 from .steps import gradient_poly_kernel, map_poly_kernel
 
-__all__ = ["available", "fused_source", "fused_kernel", "FusedCoefficients", "map_coefficients"]
+__all__ = ["available", "fused_source", "fused_kernel", "load_generated", "FusedCoefficients", "map_coefficients"]
 
 
 def available():
@@ -199,9 +199,14 @@ def _cache_dir():
 @lru_cache(maxsize=None)
 def fused_kernel():
     """The compiled ``run`` function (imported from the cached generated module)."""
-    src = fused_source()
+    return load_generated(fused_source(), "slr_verify_fused").run
+
+
+def load_generated(src, stem):
+    """Import the generated module ``src`` from a cache file named by ``stem`` and the hash of the
+    source (so that Numba's on-disk cache, keyed by the file, stays valid)."""
     tag = hashlib.sha256(src.encode()).hexdigest()[:16]
-    name = "slr_verify_fused_%s" % tag
+    name = "%s_%s" % (stem, tag)
     path = _cache_dir() / (name + ".py")
     if not path.exists() or path.read_text() != src:
         tmp = path.with_suffix(".%d.tmp" % os.getpid())
@@ -211,7 +216,7 @@ def fused_kernel():
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
-    return mod.run
+    return mod
 
 
 class FusedCoefficients:

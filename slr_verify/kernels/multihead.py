@@ -21,8 +21,8 @@ from ..symbolic import multihead as SM
 from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
 
-__all__ = ["functional_kernels", "functional_kernels_mp", "gram_of", "risk_from_gram", "risk_gradient_kernel",
-           "multihead_risk", "validate_heads"]
+__all__ = ["functional_kernels", "functional_kernels_mp", "gram_of", "risk_from_gram", "risk_gradient_exprs",
+           "risk_gradient_kernel", "multihead_risk", "validate_heads"]
 
 
 @lru_cache(maxsize=None)
@@ -57,14 +57,15 @@ def risk_from_gram(Gm, H, K, *, lam, gamma, eps, d, L, kernels=None):
 
 
 @lru_cache(maxsize=None)
-def risk_gradient_kernel(H: int, K: int):
-    """For explicit (H, K): ``fn(g, lam, gamma, eps, d, L) -> [R, dR/dg_1, ...]`` with g the
-    free Gram entries in the order of ``symbolic.multihead.gram_symbols(H, K).free`` (the
-    entries k*_j . v*_j are fixed at 0 and have zero partials). Generated once per (H, K)."""
+def risk_gradient_exprs(H: int, K: int):
+    """For explicit (H, K): ``(free, exprs, pairs)``: the free Gram symbols (order of
+    ``symbolic.multihead.gram_symbols(H, K).free``), the list [R, dR/dg_1, ...] and, per free
+    symbol, its (row, column) in the Gram matrix (row < column). Derived once per (H, K); the
+    NumPy kernel (:func:`risk_gradient_kernel`) and the compiled runner
+    (:mod:`.multihead_fused`) are both printed from it."""
     expr, G = SM.multihead_risk_expr(H, K)
     free = G.free
     grads = [sp.diff(expr, x) for x in free]
-    fn = generate(free + PARAMS, [expr, *grads])
     names = G.names
     index = {}
     for i, x in enumerate(names):
@@ -72,7 +73,16 @@ def risk_gradient_kernel(H: int, K: int):
             if j > i:
                 index[G.g[(x, y)]] = (i, j)
     pairs = np.array([index[x] for x in free])
-    return fn, pairs
+    return free, [expr, *grads], pairs
+
+
+@lru_cache(maxsize=None)
+def risk_gradient_kernel(H: int, K: int):
+    """For explicit (H, K): ``fn(g, lam, gamma, eps, d, L) -> [R, dR/dg_1, ...]`` with g the
+    free Gram entries in the order of ``symbolic.multihead.gram_symbols(H, K).free`` (the
+    entries k*_j . v*_j are fixed at 0 and have zero partials). Generated once per (H, K)."""
+    free, exprs, pairs = risk_gradient_exprs(H, K)
+    return generate(free + PARAMS, exprs), pairs
 
 
 def multihead_risk(K, V, K_star, V_star, *, lam, gamma, eps, L):

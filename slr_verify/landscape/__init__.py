@@ -1,9 +1,10 @@
 """The landscape of R_lam beyond the manifold M (`docs/MATH.md` §13): all stationary points on
 the product of spheres and their Riemannian Hessians, the profile risk (§17), the global minimiser as a
 function of lam,
-the oracle's window, and the basins of sphere-initialised PGD."""
+the oracle's window, and the basins of sphere-initialised PGD; the multi-head landscape (§19)."""
 from .basins import basin_rates, label_ends, sample_basins
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
+from .multihead import AlignedPoint, multihead_aligned, multihead_global_minimum, multihead_minima
 from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points
 from .trs import Profile, profile, profile_mp
 from .window import (
@@ -22,4 +23,5 @@ from .window import (
 __all__ = ["basin_rates", "label_ends", "sample_basins", "global_minimum", "oracle_window", "phase_diagram", "Window",
            "MECHANISMS", "mechanism_values", "StationaryPoint", "stationary_points", "canonical", "classify", "refine",
            "SYMMETRIES", "realise", "orbit_dimension", "partials", "riemannian_spectrum", "Profile", "profile", "profile_mp",
-           "minimise_profile", "minimiser_diagram", "oracle_is_global", "GlobalMinimiser"]
+           "minimise_profile", "minimiser_diagram", "oracle_is_global", "GlobalMinimiser", "AlignedPoint",
+           "multihead_aligned", "multihead_global_minimum", "multihead_minima"]
