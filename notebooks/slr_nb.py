@@ -81,7 +81,7 @@ def horizon_groups(tr, tol=0.05):
     """Per run, the index in :data:`GROUPS` of where it is at the last logged step T (a snapshot,
     not an end point: a run may still be moving): near the oracle +-(k*, v*) (kappa_T > 0.9,
     nu_T > 0.99 after folding, as in :func:`summary`), near the stationary point k = +-v*
-    off M (|kappa_T|, |nu_T|, |rho_T| < tol, |eta_T| > 1 - tol; reference section 13), or elsewhere."""
+    off M (|kappa_T|, |nu_T|, |rho_T| < tol, |eta_T| > 1 - tol; `docs/MATH.md` §13), or elsewhere."""
     kappa, nu = flip_sign(tr)
     oracle = (kappa[-1] > 0.9) & (nu[-1] > 0.99)
     at_v = ((np.abs(tr.kappa[-1]) < tol) & (np.abs(tr.nu[-1]) < tol) & (np.abs(tr.rho[-1]) < tol)
@@ -179,7 +179,7 @@ def figure(fig, seed=0):
     common = dict(lam=S.lam, gamma=S.gamma, L=S.L, alpha=S.alpha, steps=steps, every=every)
     if S.init == "M":  # full-dimensional: measures the float64 drift off M
         tr = pgd(k0, v0, ks, vs, **common)
-    else:  # exact and d-free (reference section 12)
+    else:  # exact and d-free (`docs/MATH.md` §12)
         tr = overlap_pgd(Overlaps.from_vectors(k0, v0, ks, vs), d=S.d, **common)
     excess = tr.risk - oracle_risk(lam=tr.lam, gamma=S.gamma, eps=0.0, d=S.d, L=S.L)[:, None]
     where = r"$\mathcal{M}$" if S.init == "M" else "the sphere"

@@ -10,7 +10,7 @@ Layers (imports go one way, top to bottom):
 * ``slr_verify.kernels``   float64 kernels generated from those expressions (lambdify).
 * ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo (the Bayes risk and softmax
   attention at (k*, v*) in ``routes.bayes``).
-* ``slr_verify.predictors`` erf, softmax, linear and Bayes predictors side by side (reference section 18).
+* ``slr_verify.predictors`` erf, softmax, linear and Bayes predictors side by side (`docs/MATH.md` §18).
 * ``slr_verify.claims``    the claim registry and the ``slr-verify check`` report.
 * ``slr_verify.dynamics``  PGD runners (use the kernels only).
 """

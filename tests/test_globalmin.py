@@ -1,4 +1,4 @@
-"""The pieces of the certified global minimisation (reference sections 14 and 17), on arb balls.
+"""The pieces of the certified global minimisation (`docs/MATH.md` §§14 and 17), on arb balls.
 
 Independent routes: mpmath quadrature of the risk's definition (the certified risk of an explicit
 pair); the float64 profile (weak duality: a certified lower bound must not exceed it); second

@@ -1,4 +1,4 @@
-"""The multi-head landscape (slr_verify.landscape.multihead; reference section 19).
+"""The multi-head landscape (slr_verify.landscape.multihead; `docs/MATH.md` §19).
 
 References, by test:
 * second differences of the closed-form risk ``slr_verify.multihead_risk`` (risk values only, in

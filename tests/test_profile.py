@@ -1,11 +1,11 @@
-"""The profile risk m(kappa, eta) = min over unit v of R (reference section 17).
+"""The profile risk m(kappa, eta) = min over unit v of R (`docs/MATH.md` §17).
 
 Independent routes: SymPy identities (the quadratic in v is Theorem 1 on the sphere); a brute-force
 minimisation over unit v in R^4 of Theorem 1's generated risk (no TRS, no duality); the mpmath
 profile (the same TRS at 30 digits); mpmath quadrature of the risk's definition at the global
 minimiser; the closed-form family risk R(0, 0, 1, 1, 0) (Theorem 1 at the boundary point k = v*,
 v = k*) for the window's lower end at a setting off the paper's; the stationary-point search's
-reference overlaps quoted in reference section 17 (lam = 0.9).
+reference overlaps quoted in `docs/MATH.md` §17 (lam = 0.9).
 """
 import numpy as np
 import pytest
@@ -100,7 +100,7 @@ def test_profile_bad_input():
 
 @pytest.mark.slow
 def test_global_minimum_at_fig7a():
-    """lam = 0.9: reference section 17's minimiser kappa = 0.30167, eta = 0.95341 (5 digits, grid then
+    """lam = 0.9: `docs/MATH.md` §17's minimiser kappa = 0.30167, eta = 0.95341 (5 digits, grid then
     Nelder-Mead on the exact TRS), risk by mpmath quadrature of the definition at its overlaps."""
     r, ov = LW.global_minimum(lam=0.9, **FIG4B)
     assert abs(ov[0] - 0.30167) < 1e-5 and abs(ov[3] - 0.95341) < 1e-5
@@ -132,7 +132,7 @@ def test_window_lower_end_off_the_paper_setting():
     ref = brentq(gap, 0.1, 0.3, xtol=1e-15)
     assert w.mechanism_lo == "crossing" and abs(w.lo - ref) < 1e-10 * ref
     gap_root = LW._mechanism_window(gamma=kw["gamma"], d=50, L=20, lam_range=(1e-4, 1e2), grid=4000).lo
-    assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (reference section 17's issue)
+    assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (`docs/MATH.md` §17's issue)
 
 
 @pytest.mark.slow

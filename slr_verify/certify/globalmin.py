@@ -1,4 +1,4 @@
-r"""Certified global minimisation of R_lam through the profile (reference sections 14 and 17).
+r"""Certified global minimisation of R_lam through the profile (`docs/MATH.md` §§14 and 17).
 
 The profile m(a, b; lam) = min over unit v of R_lam(k, v) in the angle chart kappa = cos(b) cos(a),
 eta = cos(b) sin(a), r = sin(b), (a, b) in [0, pi/2]^2 (:mod:`slr_verify.landscape.trs`), carries the

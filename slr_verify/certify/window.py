@@ -1,4 +1,4 @@
-r"""Enclosures of the oracle's window end points by ball arithmetic (reference sections 13, 14, 17).
+r"""Enclosures of the oracle's window end points by ball arithmetic (`docs/MATH.md` §§13, 14, 17).
 
 Each end of W(d, L, gamma, eps) comes from :func:`slr_verify.landscape.oracle_window` (the profile
 route) with its mechanism read off the minimiser just outside. For an end x the enclosure is

@@ -1,4 +1,4 @@
-"""Findings of reference section 18: the Bayes risk at finite d, and four predictors side by side (docs/MATH.md section 18)."""
+"""Findings of `docs/MATH.md` §18: the Bayes risk at finite d, and four predictors side by side (docs/MATH.md section 18)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def bayes_risk(ctx, seed=7):
     expr = sbayes.log_chernoff_expr()
     pts = [(g, d, s) for g in (0.3, 0.7071, 1.0, 2.0) for d in (2, 40, 400, 10**6) for s in (0.5, 0.3)]
     return [
-        Identities("SymPy: slr_verify.symbolic.bayes", "the Gaussian densities of reference section 1", sbayes.identities()),
+        Identities("SymPy: slr_verify.symbolic.bayes", "the Gaussian densities of `docs/MATH.md` §1", sbayes.identities()),
         Agreement(
             "route's log B_s (float64, typed from the definition)",
             "SymPy-derived log B_s (30 digits)",

@@ -1,4 +1,4 @@
-"""Checks of the claims on the dynamics (paper, Sections 4-5 and Appendix E; reference sections 8-13).
+"""Checks of the claims on the dynamics (paper, Sections 4-5 and Appendix E; `docs/MATH.md` §§8-13).
 
 Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`.
 """
@@ -101,7 +101,7 @@ def lemma4(ctx, seed=0):
     d32 = float(np.max(pgd(k, v, ks, vs, dtype=np.float32, **p).distance_to_M))
     return [
         Identities("SymPy: five-overlap map on M, Theorem 1's gradient on M", "Lemma 4", sdyn.lemma4_identities()),
-        Identities("SymPy: the step's squared norm, the reduced map", "Definition 1, reference section 9", sdyn.pgd_identities()),
+        Identities("SymPy: the step's squared norm, the reduced map", "Definition 1, `docs/MATH.md` §9", sdyn.pgd_identities()),
         Measured(
             "full-dimensional float64 PGD from M (d = 400)",
             "distance to M, exactly 0 in exact arithmetic",

@@ -1,4 +1,4 @@
-"""Checks of reference sections 15-16: the multi-head risk in closed form (a finding: the paper
+"""Checks of `docs/MATH.md` §§15-16: the multi-head risk in closed form (a finding: the paper
 has no formula for it), Figure 9 (multi-head SGD against the exact dynamics), Figures 8 and 10
 (the trained Transformer layer) and the structural rank one of W_k^T W_q.
 
@@ -92,7 +92,7 @@ def multihead_risk(ctx, seed=40):
         mc = mc_multihead_risk(Kh, Vh, Ks, Vs, n=n, seed=seed + i, route=("projected", "full")[i % 2], **p)
         mcs.append((mc.estimate, mc.standard_error, exact))
     return [
-        Identities("SymPy: the multi-head risk and zeta2", "Theorem 1 and zeta (reference sections 4-5)", checks),
+        Identities("SymPy: the multi-head risk and zeta2", "Theorem 1 and zeta (`docs/MATH.md` §§4-5)", checks),
         Measured(
             "zeta2 float64 kernel (Owen's T)",
             "mpmath quadrature over A (25 digits)",

@@ -1,4 +1,4 @@
-"""Checks of the findings on the landscape beyond M (reference section 13): the stationary points,
+"""Checks of the findings on the landscape beyond M (`docs/MATH.md` §13): the stationary points,
 the oracle's window and where the paper's settings sit in it.
 
 Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`.

@@ -1,4 +1,4 @@
-"""Checks of the claims on the risk (paper, Sections 2-4; reference sections 2-7).
+"""Checks of the claims on the risk (paper, Sections 2-4; `docs/MATH.md` §§2-7).
 
 Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`.
 

@@ -1,4 +1,4 @@
-"""Kernels of the landscape search (reference section 13), generated from SymPy: Theorem 1 with
+"""Kernels of the landscape search (`docs/MATH.md` §13), generated from SymPy: Theorem 1 with
 its gradient and Hessian in the overlaps, and the five-overlap PGD map with its Jacobian in
 (overlaps, partials), in float64 (the batched Newton search) and in mpmath (refinement and
 classification at high precision)."""

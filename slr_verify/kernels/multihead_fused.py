@@ -1,5 +1,5 @@
 r"""The d-free multi-head PGD step compiled into one loop (Numba), generated from SymPy
-(reference section 15; the NumPy form is :func:`slr_verify.dynamics.multihead.gram_step`).
+(`docs/MATH.md` §15; the NumPy form is :func:`slr_verify.dynamics.multihead.gram_step`).
 
 For explicit (H, K), :func:`fused_source` prints the risk and its partial derivatives in the free
 Gram entries (:func:`slr_verify.kernels.multihead.risk_gradient_exprs`, the expressions the NumPy

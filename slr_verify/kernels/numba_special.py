@@ -1,6 +1,6 @@
 r"""zeta and zeta2 for one float each, compiled (Numba): the scalar forms, inside compiled loops,
 of :func:`slr_verify.kernels.special.zeta` and :func:`slr_verify.kernels.special.zeta2`
-(reference sections 4 and 15). Same regimes, same formulas, same Owen's T (SciPy's, called
+(`docs/MATH.md` §§4 and 15). Same regimes, same formulas, same Owen's T (SciPy's, called
 through its Cython export), so the values agree with the vectorised kernels to rounding; the
 test suite compares the two across every regime switch.
 

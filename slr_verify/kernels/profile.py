@@ -1,4 +1,4 @@
-"""Kernels of the profile's trust-region subproblem (reference section 17), generated from
+"""Kernels of the profile's trust-region subproblem (`docs/MATH.md` §17), generated from
 :mod:`slr_verify.symbolic.profile`: the entries [c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]
 of (kappa, eta, r, lam, gamma, eps, d, L), and their partials in (kappa, eta, r, lam), in float64
 (NumPy, broadcast), mpmath and arb balls."""

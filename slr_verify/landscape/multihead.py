@@ -1,4 +1,4 @@
-r"""The multi-head landscape (reference section 19; paper Appendix E, Figure 9): the aligned
+r"""The multi-head landscape (`docs/MATH.md` §19; paper Appendix E, Figure 9): the aligned
 configuration "head j = (k*_j, v*_j)", its Riemannian gradient and Hessian, and a sampled search
 for the global minimum of the multi-head risk over every head on the sphere.
 

@@ -1,4 +1,4 @@
-r"""The profile risk :math:`m_\lambda(\kappa, \eta) = \min_{|v| = 1} R_\lambda(k, v)` (reference section 17).
+r"""The profile risk :math:`m_\lambda(\kappa, \eta) = \min_{|v| = 1} R_\lambda(k, v)` (`docs/MATH.md` §17).
 
 R is a quadratic in v (:mod:`slr_verify.symbolic.profile`), so the minimum over the unit sphere is a
 trust-region subproblem (TRS) of dimension at most four, with coefficients in closed form
@@ -163,7 +163,7 @@ def profile_mp(kappa, eta, *, lam, gamma, eps=0.0, d, L, dps=50):
     """The profile at one point in mpmath at ``dps`` digits: (m, x (4 coordinates), mu). The same TRS
     (eigendecomposition by ``mpmath.eigsy``, secular equation by bisection then Newton), an
     independent evaluation of the float64 :func:`profile` and the tie-breaker where float64 cannot
-    separate two candidates (the flat valley of reference section 17)."""
+    separate two candidates (the flat valley of `docs/MATH.md` §17)."""
     import mpmath
 
     check_params(lam, gamma, eps, d, L)

@@ -1,4 +1,4 @@
-r"""The global minimiser of R_lam and the oracle's window (reference sections 13 and 17).
+r"""The global minimiser of R_lam and the oracle's window (`docs/MATH.md` §§13 and 17).
 
 W(d, L, gamma, eps) = {lam : (k*, v*) is a global minimiser of R_lam on S^{d-1} x S^{d-1}}.
 
@@ -7,7 +7,7 @@ profile m_lam(kappa, eta) (:mod:`.trs`) over the quarter disk, a two-dimensional
 a grid in the angle chart kappa = cos(b) cos(a), eta = cos(b) sin(a), r = sin(b) (a, b in [0, pi/2]),
 every grid local minimum refined by a vectorised pattern search (:func:`_zoom`), the oracle
 (a = b = 0) always a candidate, and candidates that float64 cannot separate compared by the mpmath
-profile at 40 to 320 digits (the flat valley nu = 1 of reference section 17, where m - R(k*, v*) is
+profile at 40 to 320 digits (the flat valley nu = 1 of `docs/MATH.md` §17, where m - R(k*, v*) is
 1e-15 to 1e-44). No random starts.
 
 **Window** (:func:`oracle_window`). The set {lam : the global minimiser is the oracle} scanned on a
@@ -166,7 +166,7 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
 
 
 def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
-    """The global minimiser against lam (reference section 17's diagram), numeric (float64 profile):
+    """The global minimiser against lam (`docs/MATH.md` §17's diagram), numeric (float64 profile):
     arrays ``lam``, ``risk``, ``kappa``, ``eta``, ``r`` (= sin b: r = 0 iff k in span(k*, v*)),
     ``angle`` (atan2(eta, kappa), the angle a* of k on the circle when r = 0) and ``is_oracle``. A
     sampled statement about r = 0 (every lam of ``lams``), not a proof."""

@@ -30,7 +30,7 @@ BLOCK = 1 << 15
 STREAM_FULL = 0
 STREAM_PROJ = 1
 STREAM_TRAIN = 2
-STREAM_TILTED = 3  # importance-sampling draws of the Bayes and softmax routes (reference section 18)
+STREAM_TILTED = 3  # importance-sampling draws of the Bayes and softmax routes (`docs/MATH.md` §18)
 
 
 def count_at_least(name, value, minimum) -> int:

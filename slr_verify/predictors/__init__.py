@@ -1,4 +1,4 @@
-"""Predictors side by side at (k*, v*) (reference section 18): the erf attention of the paper (Theorem 1's kernels),
+"""Predictors side by side at (k*, v*) (`docs/MATH.md` §18): the erf attention of the paper (Theorem 1's kernels),
 softmax attention and the Bayes predictor (Monte Carlo routes), the best linear predictor (Proposition 3)."""
 from .compare import (
     LAW_NAMES,

@@ -1,4 +1,4 @@
-"""Four predictors of single-location regression at one setting, and the split of Corollary 2's gap (reference section 18).
+"""Four predictors of single-location regression at one setting, and the split of Corollary 2's gap (`docs/MATH.md` §18).
 
 At (lam, gamma, eps, d, L), every risk is held as the logarithm of its excess over eps^2 (the part that can be
 tiny), with a relative standard error (0 where the value is exact):
@@ -163,7 +163,7 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     return BestLam(lam, se, softmax_excess(lam=lam, gamma=gamma, d=d, L=L, n=n * batches, seed=seed * 1000 + batches))
 
 
-#: the paper's figures whose settings are compared (reference section 11)
+#: the paper's figures whose settings are compared (`docs/MATH.md` §11)
 PAPER_FIGURES = ("4a", "4b", "5", "7a", "7b")
 
 

@@ -1,4 +1,4 @@
-"""The Bayes risk and the softmax attention risk at (k*, v*), d-free, with relative accuracy (reference section 18).
+"""The Bayes risk and the softmax attention risk at (k*, v*), d-free, with relative accuracy (`docs/MATH.md` §18).
 
 **Bayes predictor.** f_B(X) = E[Y | X] = sum_l p_l w_l, w_l = X_l^T v*, p_l = P(J0 = l | X) proportional to
 pi_l exp(psi_l) with the score
@@ -148,7 +148,7 @@ def log_chernoff(gamma, d, s=0.5):
 
 
 def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
-    """log of the upper bound R_B - eps^2 <= Z_p (2 gamma^2/(1 + gamma^2)) B(d)^2 (reference section 18).
+    """log of the upper bound R_B - eps^2 <= Z_p (2 gamma^2/(1 + gamma^2)) B(d)^2 (`docs/MATH.md` §18).
 
     Proof: the pair weight is at most 1/2 (AM-GM) and E_h[(w_l - w_m)^2] = 4 gamma^2/(1 + gamma^2). Since
     log B = -c(gamma) d / 2 + O(1), the Bayes part of Corollary 2's gap vanishes at least like exp(-c(gamma) d).
@@ -191,7 +191,7 @@ def _scores(u, w, C, gamma, d):
 
 def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
                  memory=DEFAULT_MEMORY) -> LogMCResult:
-    """R_B - eps^2 = E[Var(w_J0 | X)] (reference section 18; independent of eps), as a :class:`LogMCResult`.
+    """R_B - eps^2 = E[Var(w_J0 | X)] (`docs/MATH.md` §18; independent of eps), as a :class:`LogMCResult`.
 
     p: the law of J0 (uniform by default). ``method='importance'`` (default): the pair estimator of the module
     docstring, relative accuracy however small the excess; ``'direct'``: the model's law sampled d-free
@@ -221,7 +221,7 @@ def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance
 
 def bayes_risk(*, gamma, eps, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
                memory=DEFAULT_MEMORY) -> MCResult:
-    """The Bayes risk R_B = E[(Y - E[Y | X])^2] (reference section 18) and its standard error.
+    """The Bayes risk R_B = E[(Y - E[Y | X])^2] (`docs/MATH.md` §18) and its standard error.
 
     eps^2 + :func:`bayes_excess` (the noise part is exact); see there for the arguments.
     """
@@ -305,7 +305,7 @@ def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi, s=0.5):
 
 
 def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> LogMCResult:
-    """R_soft - eps^2 of T^soft = sum_l softmax_l(lam X k*) X_l^T v* (reference sections 2, 18), as a :class:`LogMCResult`.
+    """R_soft - eps^2 of T^soft = sum_l softmax_l(lam X k*) X_l^T v* (`docs/MATH.md` §§2, 18), as a :class:`LogMCResult`.
 
     Per sample gamma^2 (1 - p_J0)^2 + sum_{m != J0} p_m^2, p = softmax(lam u) (w integrated out exactly);
     ``method='importance'`` (default) tilts one null token against the relevant one (module docstring),
@@ -356,7 +356,7 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
 
 
 def softmax_risk(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> MCResult:
-    """The risk of the softmax attention predictor at (k, v) = (k*, v*) (reference section 18): eps^2 +
+    """The risk of the softmax attention predictor at (k, v) = (k*, v*) (`docs/MATH.md` §18): eps^2 +
     :func:`softmax_excess`, with its standard error. d-free (only X_l^T k* and X_l^T v* enter)."""
     eps = scalar(V.nonnegative, "eps", eps)
     return _risk(eps, softmax_excess(lam=lam, gamma=gamma, d=d, L=L, n=n, seed=seed, method=method, memory=memory))

@@ -1,4 +1,4 @@
-r"""The Bayes predictor's Gaussian identities (reference section 18; docs/MATH.md section 18).
+r"""The Bayes predictor's Gaussian identities (`docs/MATH.md` §18).
 
 Used by the Bayes and softmax routes (:mod:`slr_verify.routes.bayes`, which import no formula layer and type
 them from the definitions) and checked here by SymPy:

@@ -1,4 +1,4 @@
-r"""The risk as a quadratic in v, and the trust-region form of the profile (reference section 17).
+r"""The risk as a quadratic in v, and the trust-region form of the profile (`docs/MATH.md` §17).
 
 The predictor :math:`T = v^\top Z(k)`, :math:`Z(k) = \sum_l \operatorname{erf}(\lambda X_l^\top k) X_l`,
 is linear in v, so for every :math:`v \in \mathbb R^d`

@@ -67,7 +67,7 @@ OVERLAPS = (S.kappa, S.nu, S.theta, S.eta, S.rho)
 PARAMS = (S.lam, S.gamma, S.eps, S.d, S.L)
 
 
-#: |v|^2, kept symbolic by the profile's derivation (reference section 17); 1 on the sphere
+#: |v|^2, kept symbolic by the profile's derivation (`docs/MATH.md` §17); 1 on the sphere
 TAU = sp.Symbol("tau", positive=True)
 
 
@@ -101,7 +101,7 @@ def _simplify(expr):
 
 @lru_cache(maxsize=None)
 def risk_parts(tau=sp.Integer(1)) -> tuple:
-    r"""The square expanded by powers of v (reference section 17): (c, linear, quadratic) with
+    r"""The square expanded by powers of v (`docs/MATH.md` §17): (c, linear, quadratic) with
     :math:`c = \mathbb E Y^2`, linear :math:`= -2\,\mathbb E[Y T]` and quadratic :math:`= \mathbb E T^2`,
     for :math:`|v|^2 = \tau` (the predictor is linear in v, so these are of degree 0, 1, 2 in v)."""
     m = token_moments(tau)
