@@ -12,8 +12,10 @@ from ..model import validation as V
 from ..kernels import fused as FK
 from ..kernels import steps as PK
 from .trajectory import (
+    SECONDS_PER_RUN_STEP,
     Trajectory,
     progress_range,
+    check_cost,
     check_run_args,
     coefficient_table,
     lam_schedule,
@@ -131,12 +133,12 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     runs, where the per-step Owen-T tables cost more than they save). Both are generated from the same expressions and
     agree to round-off per step.
     """
-    if backend not in ("auto", "fused", "numpy"):
-        raise ValueError(f"backend must be 'auto', 'fused' or 'numpy', got {backend!r}")
+    V.choice("backend", backend, ("auto", "fused", "numpy"))
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
-    if len(overlaps) != 5:
-        raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {len(overlaps)} values")
+    if isinstance(overlaps, (str, bytes)) or not hasattr(overlaps, "__len__") or len(overlaps) != 5:
+        raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {overlaps!r}")
     ov = V.overlaps(*overlaps, d=a["d"])
+    check_cost(a["steps"], a["every"], int(np.prod(np.broadcast_shapes(*(np.shape(x) for x in ov)))))
     lams, const = lam_schedule(lam, a["steps"])
     rec = record_steps(a["steps"], a["every"])
     ov = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in ov])
@@ -167,6 +169,7 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
         if np.any(np.abs(x) > 1):
             raise ValueError(f"{n} is an inner product of unit vectors and must lie in [-1, 1], got {x!r}")
     k0, n0 = np.broadcast_arrays(k0, n0)
+    check_cost(a["steps"], a["every"], k0.size)
     lams, const = lam_schedule(lam, a["steps"])
     rec = record_steps(a["steps"], a["every"])
     shape = k0.shape
@@ -198,7 +201,10 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     ``dtype`` (float64, or float32 to measure round-off). Both updates use (k_t, v_t).
     ``progress``: a stream for a progress bar (None: quiet).
     """
-    dtype = np.dtype(dtype)
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}") from None
     if dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
         raise ValueError(f"dtype must be float64 or float32, got {dtype}")
     vecs = [V.unit_vectors(n, x) for n, x in (("k0", k0), ("v0", v0), ("k_star", k_star), ("v_star", v_star))]
@@ -213,6 +219,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
         K, Vv, Ks, Vs = (np.broadcast_to(np.atleast_2d(x), (runs, d)) for x in vecs)
     except ValueError:
         raise ValueError("k0, v0, k_star, v_star must have shape (d,) or (runs, d) with the same runs") from None
+    check_cost(a["steps"], a["every"], runs, per_run_step=SECONDS_PER_RUN_STEP * d)
     ortho = np.abs(np.sum(Ks * Vs, axis=-1))
     if np.any(ortho > 1e-8):
         raise ValueError(f"k_star and v_star must be orthogonal (Assumption 1), got k_star.v_star = {ortho.max()!r}")

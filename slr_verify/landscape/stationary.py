@@ -39,6 +39,7 @@ import numpy as np
 
 from ..kernels.landscape import fixed_point_kernels
 from ..model import sampling
+from ..model import validation as V
 from ..model.params import Params
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
@@ -248,6 +249,10 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     if d < 4:
         raise ValueError(f"d must be >= 4 for the landscape, got {d!r}")
+    starts = V.integer("starts", starts, 1, 100_000, why="Newton starts per round; ~40 ms each")
+    rounds = V.integer("rounds", rounds, 1, 100)
+    seed = V.integer("seed", seed, 0) if not isinstance(seed, np.random.SeedSequence) else seed
+    dps = V.integer("dps", dps, 20, 1000, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
     found: list[StationaryPoint] = []
     seen: list[np.ndarray] = []  # float64 candidates already refined (canonical)
     rejected = 0

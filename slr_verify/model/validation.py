@@ -318,15 +318,15 @@ def choice(name: str, value, options):
     return value
 
 
-def interval(name: str, value, *, minimum=None, strict_min=False, maximum=None) -> tuple:
-    """A pair (lo, hi) of finite reals with lo < hi (a lam interval of a certificate, a lam range),
-    each in the stated range. A single number is refused: say (x, x') for an interval."""
+def interval(name: str, value, *, minimum=None, strict_min=False, maximum=None, degenerate=False) -> tuple:
+    """A pair (lo, hi) of finite reals with lo < hi (lo <= hi with ``degenerate``): a lam interval
+    of a certificate, a lam range; each end in the stated range. A single number is refused."""
     if isinstance(value, (str, bytes)) or np.ndim(value) != 1 or len(value) != 2:
         raise ValueError(f"{name} must be an interval (lo, hi) of two numbers, got {_short(value)}")
     lo = real(f"{name}[0]", value[0], minimum=minimum, strict_min=strict_min, maximum=maximum)
     hi = real(f"{name}[1]", value[1], minimum=minimum, strict_min=strict_min, maximum=maximum)
-    if not lo < hi:
-        raise ValueError(f"{name} must have lo < hi, got {_short(value)}")
+    if not (lo <= hi if degenerate else lo < hi):
+        raise ValueError(f"{name} must have lo {'<=' if degenerate else '<'} hi, got {_short(value)}")
     return lo, hi
 
 
