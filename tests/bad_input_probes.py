@@ -107,8 +107,7 @@ def run_python(p: Probe):
         return False, f"no answer in {p.timeout:g} s"
     except (ValueError, TypeError) as exc:
         msg = str(exc)
-        ok = p.param.lower() in msg.lower()
-        return ok, f"{type(exc).__name__}: {msg[:160]}"
+        return _names(msg, p.param), f"{type(exc).__name__}: {msg[:160]}"
     except BaseException as exc:  # noqa: BLE001 - the probe classifies everything
         return False, f"{type(exc).__name__}: {str(exc)[:160]}"
     finally:
@@ -117,6 +116,13 @@ def run_python(p: Probe):
     if not p.finite_ok:
         return False, f"returned {str(out)[:100]} (must raise)"
     return _finite(out), f"returned {str(out)[:100]}"
+
+
+def _names(message: str, param: str) -> bool:
+    """The message names the parameter: as the option (--max-steps) or as the Python name (max_steps)."""
+    m = message.lower()
+    bare = param.lower().lstrip("-")
+    return param.lower() in m or bare in m or bare.replace("-", "_") in m
 
 
 def run_cli(p: Probe, cwd=None):
@@ -131,7 +137,7 @@ def run_cli(p: Probe, cwd=None):
     if r.returncode == 0:
         return p.finite_ok, "exit 0"
     tb = "Traceback" in r.stderr
-    ok = r.returncode in (1, 2) and not tb and len(lines) == 1 and p.param.lower() in lines[0].lower()
+    ok = r.returncode in (1, 2) and not tb and len(lines) == 1 and _names(lines[0], p.param)
     return ok, f"exit {r.returncode}: {(lines[-1] if lines else r.stderr.strip()[-160:])[:200]}"
 
 

@@ -117,7 +117,7 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, 
     rec = record_steps(a["steps"], a["every"])
     want = set(int(r) for r in rec)
     grams = []
-    for t in progress_range(a["steps"] + 1, progress, "multihead pgd"):
+    for t in progress_range(a["steps"] + 1, progress, "multihead pgd", total=a["steps"]):
         if t in want:
             grams.append(Gm.copy())
         if t == a["steps"]:
@@ -176,7 +176,7 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
     block = max(1, min(1000, (64 << 20) // (8 * runs * batch * a["L"] * (d + 1))))
     grams = []
     Xb = Yb = None
-    for t in progress_range(a["steps"] + 1, progress, "multihead sgd"):
+    for t in progress_range(a["steps"] + 1, progress, "multihead sgd", total=a["steps"]):
         if t in want:
             W = np.concatenate([Kh, Vh, Ks, Vs], axis=1)
             grams.append(W @ np.swapaxes(W, 1, 2))

@@ -14,6 +14,7 @@ from ..kernels import steps as PK
 from .trajectory import (
     SECONDS_PER_RUN_STEP,
     Trajectory,
+    progress_bar,
     progress_range,
     check_cost,
     check_run_args,
@@ -109,14 +110,14 @@ def _iterate_fused(x0, lams, const, a, rec, progress=None):
     slot = np.full(a["steps"], -1, dtype=np.int64)
     slot[rec[1:] - 1] = np.arange(1, len(rec))  # after the update t -> t + 1
     fixed = coefs.block(lams[:1]) if const else None
-    bar = progress_range(a["steps"], progress, "pgd (overlaps, fused)")
+    bar = progress_bar(a["steps"], progress, "pgd (overlaps, fused)")
     for t0 in range(0, a["steps"], _CHUNK):
         t1 = min(t0 + _CHUNK, a["steps"])
         EG, AC, TAB, GEOM = fixed if const else coefs.block(lams[t0:t1])
         run(X, EG, AC, TAB, GEOM, EM, slot[t0:t1], out, not const)
-        if hasattr(bar, "update"):
+        if bar is not None:
             bar.update(t1 - t0)
-    if hasattr(bar, "close"):
+    if bar is not None:
         bar.close()
     return out
 
@@ -243,7 +244,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     Xk, Xa = X[:, :2, None, :], X[:, None, :, :]
     ov64 = np.empty((5, runs))
     with np.errstate(all="ignore"):
-        for t in progress_range(a["steps"] + 1, progress, "pgd"):
+        for t in progress_range(a["steps"] + 1, progress, "pgd", total=a["steps"]):
             Gm = _vecdot(Xk, Xa)  # inner products of (k, v) with (k, v, k*, v*), from the vectors
             ov64[...] = Gm[:, OV_ROW, OV_COL].T
             if t in want:

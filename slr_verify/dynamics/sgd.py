@@ -83,7 +83,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
     alpha_ = a["alpha"]
     out = []
     Xb = Yb = None
-    for t in progress_range(a["steps"] + 1, progress, "sgd"):
+    for t in progress_range(a["steps"] + 1, progress, "sgd", total=a["steps"]):
         if t in want:
             out.append(np.stack(Overlaps.from_vectors(K, Vv, Ks, Vs)))
         if t == a["steps"]:

@@ -8,7 +8,7 @@ from ..model.params import SUPPORTED_MAX, check_params
 from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_range"]
+__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_bar", "progress_range", "progress_stream"]
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
@@ -128,10 +128,45 @@ def risk_at_records(rec_lams, ov, gamma, eps, d, L):
         return np.asarray(G.risk_kernel()(*[np.asarray(x, dtype=float) for x in ov], lam, gamma, eps, d, L), dtype=float)
 
 
-def progress_range(n, progress, desc):
-    """range(n), with a progress bar on the stream ``progress`` (None: a plain range)."""
+def progress_stream(progress):
+    """The stream for a progress bar: ``"auto"`` is stderr when it is a terminal (an interactive
+    user sees long runs move; tests, pipes and the claims stay quiet), None is quiet, any other
+    value a writable stream."""
+    if isinstance(progress, str):
+        import sys
+
+        if progress != "auto":
+            raise ValueError(f"progress must be None, 'auto' or a writable stream, got {progress!r}")
+        return sys.stderr if getattr(sys.stderr, "isatty", lambda: False)() else None
+    if progress is not None and not hasattr(progress, "write"):
+        raise ValueError(f"progress must be None, 'auto' or a writable stream, got {progress!r}")
+    return progress
+
+
+def progress_bar(total, progress, desc):
+    """A tqdm bar of ``total`` steps on the stream ``progress``, or None (quiet)."""
     if progress is None:
-        return range(n)
+        return None
     from tqdm.auto import tqdm
 
-    return tqdm(range(n), desc=desc, file=progress, mininterval=0.5, unit="step")
+    return tqdm(total=total, desc=desc, file=progress, mininterval=0.5, unit="step")
+
+
+def progress_range(n, progress, desc, total=None):
+    """range(n), with a progress bar on the stream ``progress`` (None: a plain range). ``total``:
+    the bar's length when it differs from n (a loop over steps 0..steps that breaks at the last
+    one counts ``steps`` steps, not steps + 1). The bar is closed when the loop ends or breaks."""
+    if progress is None:
+        return range(n)
+    bar = progress_bar(n if total is None else total, progress, desc)
+
+    def steps():
+        try:
+            for t in range(n):
+                yield t
+                if bar.n < bar.total:
+                    bar.update(1)
+        finally:
+            bar.close()
+
+    return steps()

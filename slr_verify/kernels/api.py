@@ -103,11 +103,16 @@ def bayes_gap(*, lam, gamma, eps, d, L):
     return _out(gap)
 
 
+#: Proposition 3's closed form divides by a sum of gamma^2 terms: below this gamma^2 underflows.
+LINEAR_GAMMA_MIN = 1e-150
+
+
 def linear_risk(*, gamma, eps, L, p=None):
     """Proposition 3: the risk of the best linear predictor, for the law p of J0 (uniform if None)."""
-    gamma = V.positive("gamma", gamma)
-    eps = V.nonnegative("eps", eps)
-    L_arr = V.integer_at_least("L", L, 1)
+    _, gamma, eps, _, L_arr = check_params(1.0, gamma, eps, 2, L)
+    if np.any(gamma < LINEAR_GAMMA_MIN):
+        raise ValueError(f"gamma = {float(np.min(gamma)):.3g} is outside linear_risk's supported range gamma >= "
+                         f"{LINEAR_GAMMA_MIN:g} (gamma^2 underflows float64 below it)")
     if p is None:
         return _out(G.linear_uniform_kernel()(gamma, eps, L_arr))
     if L_arr.ndim:
