@@ -173,10 +173,11 @@ def default_out(start=None) -> Path:
                      "run from the slr-verify checkout, or pass --out PATH/derivations/generated")
 
 
-def main(names=None, out=None, check=False, stream=sys.stderr) -> int:
+def main(names=None, out=None, check=False, stream=None) -> int:
     """Regenerate (or, with ``check``, compare with) the generated files; return an exit code.
     ``out`` defaults to the checkout's ``derivations/generated`` (:func:`default_out`: from the
     working directory upwards, else next to the package)."""
+    stream = sys.stderr if stream is None else stream
     try:
         out = default_out() if out is None else Path(out)
     except ValueError as exc:

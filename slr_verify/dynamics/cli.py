@@ -83,14 +83,11 @@ def write_atomic(path, write):
 
 
 def run_pgd(args):
-    from .experiments import run_figure
+    from .experiments import check_figure, run_figure
 
     out = args.out or "pgd_%s.npz" % args.figure
-    try:
-        path = check_output_path(out)
-    except ValueError as exc:
-        print(f"slr-verify pgd: error: {exc}", file=sys.stderr)
-        return 2
+    path = check_output_path(out)  # a ValueError is a one-line usage error (exit 2) in cli.main
+    check_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed)
     print("running figure %s: %d repetitions ..." % (args.figure, args.repeats), file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     tr, params = run_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed,

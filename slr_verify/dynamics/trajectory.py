@@ -95,6 +95,7 @@ def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
                    why="alpha |grad R| must stay inside float64")
     steps = V.integer("steps", steps, 0) if not isinstance(steps, float) else _integral_float("steps", steps, 0)
     every = V.integer("every", every, 1) if not isinstance(every, float) else _integral_float("every", every, 1)
+    every = min(every, max(steps, 1))  # every > steps records step 0 and the last step only
     lam_ok, gamma, eps, d_ok, L = check_params(1.0, gamma, eps, 2 if d is None else d, L)
     for name, x in (("gamma", gamma), ("L", L), ("eps", eps), ("d", d_ok)):
         if np.ndim(x) != 0:

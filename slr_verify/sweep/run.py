@@ -18,6 +18,7 @@ The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, t
 """
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 
@@ -197,6 +198,9 @@ def _connect(scheduler, workers):
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if scheduler in (None, "local"):
+        # the workers inherit the environment: their Dask loggers say errors only (no warnings about
+        # tasks cancelled when the sweep is interrupted)
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the workers at start
         try:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
