@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
+from ..dynamics.trajectory import progress_bar, progress_stream
 from ..kernels.landscape import fixed_point_kernels
 from ..model import sampling
 from ..model import validation as V
@@ -237,11 +238,12 @@ def _name(o):
     return ""
 
 
-def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0, dps=40):
+def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0, dps=40, progress=None):
     """All stationary points of R_lam found by deflated multistart Newton and refined at ``dps``
     digits (see the module's docstring), classified, sorted by risk, one per symmetry orbit.
 
-    ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new).
+    ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new);
+    ``progress``: a stream for a bar over the refined candidates (``"auto"``: stderr if a terminal).
     ``extra`` of each point: ``found_in_round``; the list's attribute-free companion
     :func:`search_report` is not needed: rejected float64 roots are counted in each point's
     ``extra["rejected"]`` of the first point."""
@@ -258,6 +260,7 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     rejected = 0
     seeds = np.random.SeedSequence(seed).spawn(rounds)
     special = np.array([[1, 1, 0, 0, 0], [1, -1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0.5, 1, 0]], dtype=float)
+    progress = progress_stream(progress)
     for rnd, ss in enumerate(seeds):
         O = np.stack(list(sampling.initial_overlaps_exact(ss, starts, 4)), axis=1)
         if rnd == 0:
@@ -265,7 +268,10 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
         known = [q for s in found for q in s.images] + [q for c in seen for q in c[None, :] * SYMMETRIES]
         X, ok = newton(O, lam=lam, gamma=gamma, d=d, L=L, known=known)
         new = 0
+        bar = progress_bar(int(np.sum(ok)), progress, f"stationary points (round {rnd + 1})")
         for x in X[ok]:
+            if bar is not None:
+                bar.update(1)
             x = canonical(x)
             if any(np.max(np.abs(x - c)) < 1e-6 for c in seen):
                 continue
@@ -294,6 +300,8 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
             pt.extra["found_in_round"] = rnd
             found.append(pt)
             new += 1
+        if bar is not None:
+            bar.close()
         if rnd > 0 and new == 0:
             break
     found.sort(key=lambda s: s.risk)

@@ -33,6 +33,7 @@ __all__ = [
     "interval",
     "schedule_values",
     "gram",
+    "broadcast",
     "memory_budget",
     "time_budget",
     "available_memory",
@@ -366,6 +367,15 @@ def gram(name: str, G, *, d=None, tol: float = 1e-8) -> np.ndarray:
         if np.any(rank > d):
             raise ValueError(f"{name} has rank {int(np.max(rank))} > d = {_fmt(d)}: its vectors cannot live in R^d")
     return arr
+
+
+def broadcast(**arrays) -> tuple:
+    """The common broadcast shape of the named arrays, or ``ValueError`` naming each with its shape."""
+    try:
+        return np.broadcast_shapes(*(np.shape(x) for x in arrays.values()))
+    except ValueError:
+        raise ValueError(", ".join(arrays) + " must have broadcast-compatible shapes, got "
+                         + ", ".join(f"{n} {np.shape(x)}" for n, x in arrays.items())) from None
 
 
 # ---------------------------------------------------------------------------------------------
