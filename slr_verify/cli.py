@@ -84,13 +84,14 @@ def _one_line(text) -> str:
 def main(argv=None) -> int:
     """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
     ``ValueError``) or 1 (runtime: Ctrl-C, a missing extra, an unwritable file, anything else)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "func", None) is None:
-        parser.print_help()
-        return 0
-    prog = f"slr-verify {args.command}" + (f" {args.experiment}" if getattr(args, "experiment", None) else "")
+    prog = "slr-verify"
     try:
+        parser = build_parser()  # imports the subcommands: a Ctrl-C here is handled too
+        args = parser.parse_args(argv)
+        if getattr(args, "func", None) is None:
+            parser.print_help()
+            return 0
+        prog = f"slr-verify {args.command}" + (f" {args.experiment}" if getattr(args, "experiment", None) else "")
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted (Ctrl-C); nothing was written for the unfinished part", file=sys.stderr)

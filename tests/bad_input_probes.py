@@ -182,6 +182,13 @@ def python_probes(fast=False):
         probes += _vary(S.risk, dict(ov, **P), (name,), arr, prefix="array ")
     probes += _vary(S.risk_gradient, dict(ov, **P), ("lam", "eps", "d"), EXTREME)
 
+    # broadcasting: the error names the arrays
+    two, three = np.array([0.5, 0.5]), np.array([0.1, 0.2, 0.3])
+    probes.append(Probe("risk(kappa (2,), lam (3,))", "lam", lambda: S.risk(two, 0.5, 0, 0, 0, **dict(P, lam=three))))
+    probes.append(Probe("oracle_risk(lam (3,), gamma (2,))", "gamma", lambda: S.oracle_risk(**dict(P, lam=three, gamma=two))))
+    probes.append(Probe("linear_risk(gamma (2,), eps (3,))", "eps", lambda: S.linear_risk(gamma=two, eps=three, L=3)))
+    probes.append(Probe("zeta(t (2,), g (3,))", "g", lambda: S.zeta(two, three)))
+
     # the independent routes: the claimed digits or an error
     probes.append(Probe("quad_risk(d=1e100, dps=15)", "d", lambda: _quad_vs_kernel(1e100, 15), timeout=60))
     probes.append(Probe("quad_risk(d=1e300)", "d", lambda: _quad_vs_kernel(1e300, 30), timeout=60))
@@ -388,6 +395,12 @@ def cli_probes(tmp):
     add("derive bogus", "bogus", ["derive", "bogus"])
     add("bogus subcommand", "bogus", ["bogus"])
     add("--version", "<exit 0 expected>", ["--version"])
+    add("experiment probing (extra missing or present)", "probing", ["experiment", "probing", "--quick", "--out", out + "p.json"],
+        timeout=600)
+    add("sweep --scheduler unreachable", "--scheduler",
+        ["sweep", "--lam", "0.1", "--runs", "2", "--steps", "5", "--scheduler", "tcp://127.0.0.1:9", "--out", out + "su.zarr"]
+        + fast, timeout=60)
+    add("sweep --lam 0:1:1e9", "--lam", sw[:1] + ["--lam", "0.1:1:1000000000"] + sw[3:] + ["--out", out + "lr.zarr"])
     return pr
 
 
@@ -425,6 +438,15 @@ def run_installed_derive_check(tmp):
     return r.returncode == 0, f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1][:160] if r.stderr.strip() else ''}"
 
 
+def run_sweep_rerun(tmp):
+    """A failed first sweep (bad --d) must not poison its path: the corrected rerun succeeds."""
+    out = os.path.join(tmp, "rerun.zarr")
+    base = ["sweep", "--lam", "0.1", "--runs", "2", "--steps", "5", "--scheduler", "sync", "--quiet", "--out", out]
+    first = subprocess.run([sys.executable, "-m", "slr_verify", *base, "--d", "1e300"], capture_output=True, text=True)
+    second = subprocess.run([sys.executable, "-m", "slr_verify", *base], capture_output=True, text=True)
+    return second.returncode == 0, f"first exit {first.returncode}, rerun exit {second.returncode}: {second.stderr.strip()[-160:]}"
+
+
 def special_probes(tmp):
     """(ident, zero-argument callable -> (ok, detail)): Ctrl-C and the install mode."""
     out = os.path.join(tmp, "int")
@@ -434,6 +456,7 @@ def special_probes(tmp):
                                                   after=8)),
         ("Ctrl-C in experiment", lambda: run_interrupt(["experiment", "transformer", "--out", out + ".json"], after=8)),
         ("derive --check installed", lambda: run_installed_derive_check(tmp)),
+        ("sweep rerun after a failed first call", lambda: run_sweep_rerun(tmp)),
     ]
 
 
