@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import signal
 import subprocess
@@ -444,7 +443,8 @@ def run_sweep_rerun(tmp):
     base = ["sweep", "--lam", "0.1", "--runs", "2", "--steps", "5", "--scheduler", "sync", "--quiet", "--out", out]
     first = subprocess.run([sys.executable, "-m", "slr_verify", *base, "--d", "1e300"], capture_output=True, text=True)
     second = subprocess.run([sys.executable, "-m", "slr_verify", *base], capture_output=True, text=True)
-    return second.returncode == 0, f"first exit {first.returncode}, rerun exit {second.returncode}: {second.stderr.strip()[-160:]}"
+    detail = f"first exit {first.returncode}, rerun exit {second.returncode}: {second.stderr.strip()[-160:]}"
+    return second.returncode == 0, detail
 
 
 def special_probes(tmp):

@@ -21,7 +21,8 @@ from scipy import special as sc
 from ..model import validation as V
 from ..model.overlaps import Overlaps
 from ..model.sampling import sample_slr
-from .trajectory import SECONDS_PER_RUN_STEP, check_cost, Trajectory, check_run_args, lam_schedule, progress_range, record_steps, risk_at_records
+from .trajectory import (SECONDS_PER_RUN_STEP, Trajectory, check_cost, check_run_args, lam_schedule, progress_range, record_steps,
+                         risk_at_records)
 
 __all__ = ["sgd", "batch_gradient", "sphere_step"]
 

@@ -8,7 +8,8 @@ from ..model.params import SUPPORTED_MAX, check_params
 from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_bar", "progress_range", "progress_stream"]
+__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_bar", "progress_range",
+           "progress_stream"]
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 

@@ -37,7 +37,6 @@ errors divided by sqrt(n).
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Callable, NamedTuple
 
 import numpy as np

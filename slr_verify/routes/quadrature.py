@@ -48,7 +48,6 @@ from __future__ import annotations
 import numbers
 
 import mpmath
-import numpy as np
 
 from slr_verify.model import validation as _val
 from slr_verify.model.params import check_params

@@ -46,7 +46,8 @@ def add_sweep_parser(sub):
                    help="at most this many continuation steps after --steps (needs --converge-tol); the store's 'steps' "
                         "says, per run, when it met the tolerance")
     p.add_argument("--chunk", type=int, default=1, help="grid points per task (and per Zarr chunk)")
-    p.add_argument("--scheduler", default=None, help="'sync' (no Dask), an address of a running scheduler; default a local cluster")
+    p.add_argument("--scheduler", default=None,
+                   help="'sync' (no Dask), an address of a running scheduler (host:port); default a local cluster")
     p.add_argument("--workers", type=int, default=2, help="workers of the local cluster")
     p.add_argument("--out", required=True, help="the Zarr store (created, or resumed if it holds the same sweep)")
     p.add_argument("--quiet", action="store_true")
