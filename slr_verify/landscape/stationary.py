@@ -254,7 +254,7 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     starts = V.integer("starts", starts, 1, 100_000, why="Newton starts per round; ~40 ms each")
     rounds = V.integer("rounds", rounds, 1, 100)
     seed = V.integer("seed", seed, 0) if not isinstance(seed, np.random.SeedSequence) else seed
-    dps = V.integer("dps", dps, 20, 1000, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
+    dps = V.integer("dps", dps, 20, 200, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
     found: list[StationaryPoint] = []
     seen: list[np.ndarray] = []  # float64 candidates already refined (canonical)
     rejected = 0

@@ -163,7 +163,7 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
                 _, data = run_chunk(gj, c, chunk)
                 _write(root, c, chunk, data)
                 computed += 1
-                bar.update(1)
+                _tick(bar, computed == len(todo))
         else:
             from distributed import as_completed
 
@@ -172,7 +172,7 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
                 c, data = fut.result()
                 _write(root, c, chunk, data)
                 computed += 1
-                bar.update(1)
+                _tick(bar, computed == len(todo))
     except BaseException:
         if not existed and computed == 0:  # a store this call created and never filled: leave no trace
             shutil.rmtree(out, ignore_errors=True)
@@ -182,6 +182,15 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
             bar.close()
         _disconnect(client, cluster)
     return computed
+
+
+def _tick(bar, last):
+    """One chunk done; the last one is shown by ``bar.close()`` only (an update would print the
+    100% line, and close() print it again)."""
+    if last:
+        bar.n += 1
+    else:
+        bar.update(1)
 
 
 #: seconds to wait for a scheduler given by address before saying it is unreachable
