@@ -226,11 +226,6 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
     a progress bar (``"auto"``: stderr when it is a terminal). Needs JAX (the ``jax`` extra)."""
     import time
 
-    try:
-        import jax
-        import jax.numpy as jnp
-    except ImportError as exc:  # pragma: no cover - exercised without the extra
-        raise ImportError("the Transformer experiment needs JAX: pip install 'slr-verify[jax]'") from exc
     heads = V.integer("heads", heads, 1, 64)
     progress = progress_stream(progress)
     base = paper_settings(int(heads))
@@ -239,6 +234,11 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
         raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(set(base) | {'r'})}")
     s = _check_settings(heads, base["runs"] if runs is None else runs, base["steps"] if steps is None else steps, seed,
                         dict(base, **settings))
+    try:  # after the validation: a bad setting is reported without loading JAX
+        import jax
+        import jax.numpy as jnp
+    except ImportError as exc:  # pragma: no cover - exercised without the extra
+        raise ImportError("the Transformer experiment needs JAX: pip install 'slr-verify[jax]'") from exc
     t0 = time.perf_counter()
     with jax.enable_x64(s["dtype"] == "float64"):
         dt = jnp.float64 if s["dtype"] == "float64" else jnp.float32
