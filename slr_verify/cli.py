@@ -95,6 +95,10 @@ def main(argv=None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted (Ctrl-C); nothing was written for the unfinished part", file=sys.stderr)
+        if "jax" in sys.modules:  # XLA's threads crash the interpreter's teardown after an interrupted
+            sys.stdout.flush()    # computation (SIGSEGV, measured): leave without it; outputs are atomic
+            sys.stderr.flush()
+            os._exit(1)
         return 1
     except ValueError as exc:
         if os.environ.get("SLR_VERIFY_TRACEBACK"):
