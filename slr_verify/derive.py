@@ -148,16 +148,46 @@ def load(path):
     return {k: eval(v["srepr"], ns) for k, v in data["formulas"].items()}  # srepr is SymPy's own repr
 
 
-#: the project's derivations folder (next to the package in a source checkout)
+#: the project's derivations folder next to the package (an editable install or a source tree)
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "derivations" / "generated"
 
+_GENERATED = Path("derivations") / "generated"
 
-def main(names=None, out=None, check=False, stream=sys.stderr) -> int:
+
+def _is_checkout(folder: Path) -> bool:
+    """A source checkout of slr-verify: pyproject.toml naming the project and the derivations folder."""
+    try:
+        return (folder / _GENERATED).is_dir() and 'name = "slr-verify"' in (folder / "pyproject.toml").read_text()
+    except OSError:
+        return False
+
+
+def default_out(start=None) -> Path:
+    """The checkout's ``derivations/generated``: found from the working directory (or ``start``)
+    upwards, else next to the package (editable install); ``ValueError`` saying what to pass when
+    neither is a checkout (``pip install .`` puts the package in site-packages, without it)."""
+    here = Path.cwd() if start is None else Path(start)
+    for folder in (here, *here.resolve().parents):
+        if _is_checkout(folder):
+            return folder / _GENERATED
+    if DEFAULT_OUT.is_dir():
+        return DEFAULT_OUT
+    raise ValueError(f"--out: no source checkout found from {str(here)!r} upwards or next to the installed package; "
+                     "run from the slr-verify checkout, or pass --out PATH/derivations/generated")
+
+
+def main(names=None, out=None, check=False, stream=None) -> int:
     """Regenerate (or, with ``check``, compare with) the generated files; return an exit code.
-    ``out`` defaults to the checkout's ``derivations/generated``, whatever the working directory."""
-    out = DEFAULT_OUT if out is None else Path(out)
+    ``out`` defaults to the checkout's ``derivations/generated`` (:func:`default_out`: from the
+    working directory upwards, else next to the package)."""
+    stream = sys.stderr if stream is None else stream
+    try:
+        out = default_out() if out is None else Path(out)
+    except ValueError as exc:
+        print(f"slr-verify derive: error: {exc}", file=stream)
+        return 2
     if check and not out.is_dir():
-        print(f"slr-verify derive: error: {out} does not exist (run from a source checkout, or give --out)", file=stream)
+        print(f"slr-verify derive: error: --out {out} does not exist (run from a source checkout, or give --out)", file=stream)
         return 2
     names = list(names or DERIVATIONS)
     unknown = [n for n in names if n not in DERIVATIONS]

@@ -43,3 +43,22 @@ params = st.fixed_dictionaries(
         "L": st.integers(1, 50),
     }
 )
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input (issue 21): what a user may pass by mistake, and the extremes of float64
+# ---------------------------------------------------------------------------------------------
+
+#: named bad values: NaN, infinities, huge (float and beyond float64), negative, zero, strings,
+#: booleans, complex, None, empty, wrong shapes, arrays holding a NaN
+BAD_VALUES = {
+    "nan": float("nan"), "inf": float("inf"), "-inf": float("-inf"), "1e300": 1e300, "10**400": 10**400,
+    "1e155": 1e155, "-1": -1.0, "0": 0, "'0.5'": "0.5", "True": True, "0.5+0j": 0.5 + 0j, "None": None, "[]": [],
+    "3x2": [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]], "[0.1, nan]": np.array([0.1, float("nan")]),
+    "1.5": 1.5, "object()": object(),
+}
+
+
+def bad_values():
+    """One of :data:`BAD_VALUES`, with its label: (label, value)."""
+    return st.sampled_from(sorted(BAD_VALUES.items(), key=lambda kv: kv[0]))

@@ -4,7 +4,8 @@ Every fenced ```python block of README.md and of the Markdown pages under docs/ 
 its own, in a fresh namespace and a temporary working directory: a snippet that uses a name it
 does not define (the README's old ``slr.zeta(t, g)``) fails here. A block preceded by the comment
 ``<!-- snippet: slow -->`` (training runs, proofs over lam intervals: tens of seconds) runs only
-with the ``slow`` marker (``tox -e slow``); ``<!-- snippet: skip -->`` is never run (a sketch with elisions: docs/adding-a-claim.md).
+with the ``slow`` marker (``tox -e slow``); ``<!-- snippet: skip -->`` is never run (a sketch with
+elisions: docs/adding-a-claim.md).
 The Quick start's two commands are checked verbatim: ``.ci/run`` runs the second one.
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ from flint import arb, ctx
 
 from ..kernels import api
 from ..kernels.certified import bayes_gap_arb
-from ..model.params import check_params
+from . import args as A
 from .manifold import _fuzzy
 
 __all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
@@ -16,7 +16,8 @@ __all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
 
 def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
     """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide."""
-    check_params(lam, gamma, eps, d, L)
+    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    prec = A.precision(prec)
     with ctx.workprec(int(prec)):
         gap = bayes_gap_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))[0]
         if not gap.lower() > 0:

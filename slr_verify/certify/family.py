@@ -21,7 +21,7 @@ from __future__ import annotations
 from flint import arb, arb_mat, ctx
 
 from ..kernels.family import family_hessian_arb, theta_star_arb
-from ..model.params import check_params
+from . import args as A
 from .manifold import _fuzzy
 
 __all__ = ["off_M_family_point", "off_M_family_minimality"]
@@ -29,9 +29,9 @@ __all__ = ["off_M_family_point", "off_M_family_minimality"]
 
 def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     """{"proved", "theta_star": (lo, hi), "proofs"} for the family point with k = eta v*."""
-    check_params(lam, gamma, eps, d, L)
-    if eta not in (1, -1):
-        raise ValueError(f"eta must be +1 or -1 (k = eta v*), got {eta!r}")
+    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    eta = A.V.choice("eta", eta, (1, -1))
+    prec = A.precision(prec)
     f, proofs = theta_star_arb()
     with ctx.workprec(int(prec)):
         (th,) = f(arb(eta), _fuzzy(lam), _fuzzy(gamma), arb(int(d)))
@@ -42,7 +42,8 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
 def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs"}
     for the point k = v*, theta = theta* (see the module's docstring)."""
-    check_params(lam, gamma, eps, d, L)
+    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    prec = A.precision(prec)
     f, proofs = theta_star_arb()
     h, hproofs = family_hessian_arb()
     with ctx.workprec(int(prec)):

@@ -27,7 +27,7 @@ import numpy as np
 from flint import arb, arb_mat, ctx
 
 from ..kernels.certified import manifold_sign_system_arb
-from ..model.params import check_params
+from . import args as A
 
 __all__ = ["Certificate", "stationary_points_on_M", "ball"]
 
@@ -127,10 +127,9 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
     """Certify Proposition 9 for every lam in ``lam = (lo, hi)`` at once (see the module
     docstring). Returns a :class:`Certificate`; ``boxes`` holds five certified boxes, each a pair of
     (lo, hi) intervals containing exactly one of (0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)."""
-    lo, hi = (float(x) for x in lam)
-    if not 0 < lo <= hi:
-        raise ValueError(f"lam must be an interval (lo, hi) with 0 < lo <= hi, got {lam!r}")
-    check_params(lo, gamma, eps, d, L)
+    lo, hi = A.lam_interval(lam)
+    _, gamma, eps, d, L = A.model(lo, gamma, eps, d, L)
+    prec, r, ratio, budget = A.precision(prec), A.radius(r), A.ratio(ratio), A.budget(budget)
     t0 = time.perf_counter()
     with ctx.workprec(int(prec)):
         G, J, sign_proofs = manifold_sign_system_arb()

@@ -18,6 +18,7 @@ import numpy as np
 from flint import arb, ctx
 
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
+from . import args as A
 from .manifold import _fuzzy, _lam_pieces, ball
 
 __all__ = ["hessian_signs", "alpha_attract", "alpha_diffeo"]
@@ -39,11 +40,14 @@ def _kind_proved(pt, H) -> bool:
 def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     """Certify the classification of Proposition 9 for every lam in ``lam``: returns
     {"proved", "kinds", "lam_pieces", "seconds", "failure"}."""
+    lo, hi = A.lam_interval(lam)
+    _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
+    prec, ratio = A.precision(prec), A.ratio(ratio)
     t0 = time.perf_counter()
     Hs = hessians_arb()
     par = (_fuzzy(gamma), arb(int(d)), arb(int(L)))
     with ctx.workprec(int(prec)):
-        todo, n, failure = _lam_pieces(float(lam[0]), float(lam[1]), ratio), 0, None
+        todo, n, failure = _lam_pieces(lo, hi, ratio), 0, None
         while todo and failure is None:
             a, b = todo.pop()
             if all(_kind_proved(pt, Hs[pt](ball(a, b), *par)) for pt in _KINDS):
@@ -58,6 +62,8 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
 
 def alpha_attract(*, lam, gamma, d, L, prec=192):
     """Enclosure (lo, hi) of 2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|): below it the minima attract."""
+    lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
+    prec = A.precision(prec)
     with ctx.workprec(int(prec)):
         gk, gn = corner_gradient_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))
         m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
@@ -93,6 +99,9 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     square (for every step size up to it), searched as alpha_numeric (1 - 10^-k), k = 1..6, the
     largest proved; and a certified upper bound, alpha_numeric (1 + 1e-6) if det J(0, 0) < 0 there.
     Returns {"alpha_certified", "alpha_upper" (or None), "ratio", "boxes", "seconds"}."""
+    lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
+    alpha_numeric = A.V.real("alpha_numeric", alpha_numeric, minimum=0.0, strict_min=True, maximum=1e8)
+    prec, budget = A.precision(prec), A.budget(budget)
     t0 = time.perf_counter()
     D = reduced_map_det_arb()
     best, boxes, upper = 0.0, 0, None

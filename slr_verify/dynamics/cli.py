@@ -46,16 +46,22 @@ def add_pgd_parser(subparsers):
     return p
 
 
-def check_output_path(out) -> str:
-    """The absolute output path, or ``ValueError`` saying why it cannot be written."""
+def check_output_path(out, name="--out") -> str:
+    """The absolute output path, or ``ValueError`` (naming ``name``) saying why it cannot be
+    written: its folder is missing, is not writable (tried: a temporary file is created and
+    removed there, so /proc or a read-only mount is caught even for root), or it is a folder."""
     path = os.path.abspath(out)
     folder = os.path.dirname(path)
     if os.path.isdir(path):
-        raise ValueError(f"--out {out!r} is a directory; give a file name")
+        raise ValueError(f"{name} {out!r} is a directory; give a file name")
     if not os.path.isdir(folder):
-        raise ValueError(f"--out {out!r}: the directory {folder!r} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {out!r}: the directory {folder!r} is not writable")
+        raise ValueError(f"{name} {out!r}: the directory {folder!r} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise ValueError(f"{name} {out!r}: the directory {folder!r} is not writable ({exc.strerror})") from None
     return path
 
 
@@ -77,14 +83,11 @@ def write_atomic(path, write):
 
 
 def run_pgd(args):
-    from .experiments import run_figure
+    from .experiments import check_figure, run_figure
 
     out = args.out or "pgd_%s.npz" % args.figure
-    try:
-        path = check_output_path(out)
-    except ValueError as exc:
-        print(f"slr-verify pgd: error: {exc}", file=sys.stderr)
-        return 2
+    path = check_output_path(out)  # a ValueError is a one-line usage error (exit 2) in cli.main
+    check_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed)
     print("running figure %s: %d repetitions ..." % (args.figure, args.repeats), file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     tr, params = run_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed,

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..kernels import generated as G
 from ..kernels.steps import tangent_norm_kernels
+from ..model import validation as V
 from ..model.overlaps import Overlaps
 from .runners import overlap_pgd
 
@@ -48,16 +49,29 @@ def tangent_norm(ov, *, lam, gamma, d, L, resolution=False):
     return norm, RESOLUTION * np.sqrt(np.finfo(float).eps * (np.abs(gk) + np.abs(gv)))
 
 
-def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chunk=20_000):
+def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chunk=20_000, per_run=False):
     """Continue constant-lam PGD (five-overlap runner) from ``ov`` until the tangent gradient norm
     is below max(``tol``, its float64 resolution) for every run (:func:`tangent_norm`), or
-    ``max_steps``. Returns (overlaps, norms, steps, converged)."""
+    ``max_steps`` steps (never more: the last piece is shortened). Returns (overlaps, norms, steps,
+    converged); ``steps`` is the number of continuation steps taken, or with ``per_run`` an array:
+    for each run the step (a multiple of ``chunk``, or ``max_steps``) at which it first met the
+    criterion, the total for the runs that never did."""
+    tol = V.real("tol", tol, minimum=0.0)
+    max_steps = V.integer("max_steps", max_steps, 0)
+    chunk = V.integer("chunk", chunk, 1)
     ov = [np.atleast_1d(np.asarray(x, dtype=float)) for x in ov]
     steps = 0
     norm, res = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L, resolution=True)
-    while steps < max_steps and np.any(norm > np.maximum(tol, res)):
-        tr = overlap_pgd(ov, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=chunk, every=chunk)
+    ok = norm <= np.maximum(tol, res)
+    first = np.where(ok, 0, -1)
+    while steps < max_steps and not np.all(ok):
+        n = min(chunk, max_steps - steps)
+        tr = overlap_pgd(ov, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=n, every=n)
         ov = [tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")]
-        steps += chunk
+        steps += n
         norm, res = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L, resolution=True)
-    return Overlaps(*ov), norm, steps, norm <= np.maximum(tol, res)
+        ok = norm <= np.maximum(tol, res)
+        first = np.where((first < 0) & ok, steps, first)
+    if per_run:
+        return Overlaps(*ov), norm, np.where(first < 0, steps, first), ok
+    return Overlaps(*ov), norm, steps, ok

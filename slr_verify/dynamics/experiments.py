@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model import validation as V
 from ..model.sampling import draw_problem
 from ..model.settings import FIGURES
 from .runners import pgd
 from .sgd import sgd
+from .trajectory import SECONDS_PER_RUN_STEP, check_cost
 
-__all__ = ["run_figure"]
+__all__ = ["run_figure", "check_figure"]
 
 
 def run_figure(figure, *, repeats=30, steps=None, seed=0, every=None, progress=None):
     """Run a figure's setting; returns (trajectory, parameters). ``progress``: a stream for a
     progress bar (None: quiet)."""
-    if figure not in FIGURES:
-        raise ValueError(f"figure must be one of {sorted(FIGURES)}, got {figure!r}")
-    S = FIGURES[figure]
-    steps = S.steps if steps is None else int(steps)
-    every = every or max(1, steps // 1000)
-    k, v, ks, vs = draw_problem(np.random.default_rng(seed), int(repeats), S.d, S.init == "M")
+    S, repeats, steps, every = check_figure(figure, repeats=repeats, steps=steps, seed=seed, every=every)
+    k, v, ks, vs = draw_problem(np.random.default_rng(seed), repeats, S.d, S.init == "M")
     common = dict(lam=S.lam, gamma=S.gamma, L=S.L, alpha=S.alpha, steps=steps, every=every, progress=progress)
     if S.batch:
         tr = sgd(k, v, ks, vs, seed=seed, batch=S.batch, eps=S.eps, **common)
@@ -28,3 +26,20 @@ def run_figure(figure, *, repeats=30, steps=None, seed=0, every=None, progress=N
         tr = pgd(k, v, ks, vs, **common)
     params = dict(S.describe(), steps=steps, every=every, repeats=int(repeats), seed=seed)
     return tr, params
+
+
+def check_figure(figure, *, repeats=30, steps=None, seed=0, every=None):
+    """Validate :func:`run_figure`'s arguments and estimate its memory and time (``ValueError``
+    with the figure when it would not fit); returns (setting, repeats, steps, every)."""
+    V.choice("figure", figure, tuple(sorted(FIGURES)))
+    S = FIGURES[figure]
+    repeats = V.integer("repeats", repeats, 1)
+    steps = S.steps if steps is None else V.integer("steps", steps, 1)
+    every = max(1, steps // 1000) if every is None else V.integer("every", every, 1)
+    V.integer("seed", seed, 0)
+    # the vectors (4 x repeats x d), the iterate and the update buffers, and the records: before any allocation
+    V.memory_budget("repeats", 8.0 * repeats * S.d * 8 + 8.0 * 6 * (steps // every + 2) * repeats,
+                    f"{repeats:,} repetitions in d = {S.d}")
+    check_cost(steps, every, repeats, per_run_step=SECONDS_PER_RUN_STEP * S.d * (S.batch or 1) * (S.L if S.batch else 1),
+               name="repeats")
+    return S, repeats, steps, every

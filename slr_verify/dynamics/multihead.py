@@ -28,7 +28,7 @@ from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.sampling import STREAM_TRAIN, generators
 from ..model.settings import FIGURES, decreasing
 from .sgd import batches_per_block, loss_weights, sphere_step
-from .trajectory import check_run_args, lam_schedule, progress_range, record_steps
+from .trajectory import check_cost, check_run_args, lam_schedule, progress_range, record_steps
 
 __all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
 
@@ -109,22 +109,19 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, 
     k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t. ``backend``: ``"fused"`` (one
     compiled loop, :mod:`slr_verify.kernels.multihead_fused`), ``"numpy"`` (:func:`gram_step`)
     or ``"auto"`` (fused when Numba is importable); both give the same trajectories to rounding."""
-    if backend not in ("auto", "fused", "numpy"):
-        raise ValueError(f"backend must be 'auto', 'fused' or 'numpy', got {backend!r}")
-    for name, x in (("H", H), ("K", K)):
-        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {x!r}")
-    Gm = V.as_finite("gram0", gram0)
+    backend = V.choice("backend", backend, ("auto", "fused", "numpy"))
+    H, K = V.integer("H", H, 1, 64, why="heads"), V.integer("K", K, 1, 64, why="locations")
+    a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
+    Gm = V.gram("gram0", gram0, d=a["d"])
     single = Gm.ndim == 2
     Gm = np.array(Gm[None] if single else Gm, dtype=float)
     n = 2 * H + 2 * K
-    if Gm.ndim != 3 or Gm.shape[1:] != (n, n):
+    if Gm.shape[1:] != (n, n):
         raise ValueError(f"gram0 must have shape ({n}, {n}) or (runs, {n}, {n}) for H={H}, K={K}, got {np.shape(gram0)}")
-    if np.any(np.abs(np.diagonal(Gm, axis1=1, axis2=2) - 1) > 1e-8) or np.any(np.abs(Gm - np.swapaxes(Gm, 1, 2)) > 1e-12):
-        raise ValueError("gram0 must be symmetric with unit diagonal (unit vectors)")
     if np.any(np.abs(Gm[:, 2 * H + np.arange(K), 2 * H + K + np.arange(K)]) > 1e-8):
         raise ValueError("gram0 must have k*_j . v*_j = 0 for every location j")
     a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
+    check_cost(a["steps"], a["every"], Gm.shape[0] * n * n, per_run_step=1e-6)
     rec = record_steps(a["steps"], a["every"])
     if backend == "auto":
         backend = "fused" if FK.available() else "numpy"
@@ -134,7 +131,7 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, 
         return _trajectory(grams, rec, lams, H, K, a, single, settings)
     want = set(int(r) for r in rec)
     grams = []
-    for t in progress_range(a["steps"] + 1, progress, "multihead pgd"):
+    for t in progress_range(a["steps"] + 1, progress, "multihead pgd", total=a["steps"]):
         if t in want:
             grams.append(Gm.copy())
         if t == a["steps"]:
@@ -191,24 +188,31 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, b
     """Projected SGD for the multi-head predictor in full dimension (paper Figure 9). Heads
     ``K0``, ``V0`` of shape (H, d) or (runs, H, d); locations (K, d) or (runs, K, d). Each run
     draws its own stream of batches (block-seeded). The recorded risk is the exact one."""
-    arrs = [np.asarray(x, dtype=float) for x in (K0, V0, K_star, V_star)]
+    arrs = [V.as_finite(n, x) for n, x in (("K0", K0), ("V0", V0), ("K_star", K_star), ("V_star", V_star))]
+    for n, x in zip(("K0", "V0", "K_star", "V_star"), arrs):
+        if x.ndim not in (2, 3):
+            raise ValueError(f"{n} must have shape (rows, d) or (runs, rows, d), got {x.shape}")
     single = arrs[0].ndim == 2
     runs = max(x.shape[0] if x.ndim == 3 else 1 for x in arrs)
-    arrs = [np.array(np.broadcast_to(x if x.ndim == 3 else x[None], (runs,) + x.shape[-2:])) for x in arrs]
+    try:
+        arrs = [np.array(np.broadcast_to(x if x.ndim == 3 else x[None], (runs,) + x.shape[-2:])) for x in arrs]
+    except ValueError:
+        raise ValueError("K0, V0, K_star, V_star must have the same number of runs (or none), got shapes "
+                         f"{[x.shape for x in arrs]}") from None
     for r in range(runs):
         validate_heads(*(x[r] for x in arrs))
     Kh, Vh, Ks, Vs = arrs
     H, K, d = Kh.shape[1], Ks.shape[1], Kh.shape[2]
     a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
-    batch = int(V.integer_at_least("batch", batch, 1))
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    batch = V.integer("batch", batch, 1)
+    V.integer("seed", seed, 0)
+    V.memory_budget("batch", 8.0 * runs * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs} runs")
     rec = record_steps(a["steps"], a["every"])
     want = set(int(r) for r in rec)
     block = batches_per_block(runs, batch, a["L"], d)
     grams = []
     Xb = Yb = None
-    for t in progress_range(a["steps"] + 1, progress, "multihead sgd"):
+    for t in progress_range(a["steps"] + 1, progress, "multihead sgd", total=a["steps"]):
         if t in want:
             W = np.concatenate([Kh, Vh, Ks, Vs], axis=1)
             grams.append(W @ np.swapaxes(W, 1, 2))

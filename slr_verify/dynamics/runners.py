@@ -12,10 +12,13 @@ from ..kernels import fused as FK
 from ..kernels import steps as PK
 from ..model import validation as V
 from .trajectory import (
+    SECONDS_PER_RUN_STEP,
     Trajectory,
+    check_cost,
     check_run_args,
     coefficient_table,
     lam_schedule,
+    progress_bar,
     progress_range,
     record_steps,
     risk_at_records,
@@ -108,14 +111,14 @@ def _iterate_fused(x0, lams, const, a, rec, progress=None):
     slot = np.full(a["steps"], -1, dtype=np.int64)
     slot[rec[1:] - 1] = np.arange(1, len(rec))  # after the update t -> t + 1
     fixed = coefs.block(lams[:1]) if const else None
-    bar = progress_range(a["steps"], progress, "pgd (overlaps, fused)")
+    bar = progress_bar(a["steps"], progress, "pgd (overlaps, fused)")
     for t0 in range(0, a["steps"], _CHUNK):
         t1 = min(t0 + _CHUNK, a["steps"])
         EG, AC, TAB, GEOM = fixed if const else coefs.block(lams[t0:t1])
         run(X, EG, AC, TAB, GEOM, EM, slot[t0:t1], out, not const)
-        if hasattr(bar, "update"):
+        if bar is not None:
             bar.update(t1 - t0)
-    if hasattr(bar, "close"):
+    if bar is not None:
         bar.close()
     return out
 
@@ -132,12 +135,12 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     runs, where the per-step Owen-T tables cost more than they save). Both are generated from the same expressions and
     agree to round-off per step.
     """
-    if backend not in ("auto", "fused", "numpy"):
-        raise ValueError(f"backend must be 'auto', 'fused' or 'numpy', got {backend!r}")
+    V.choice("backend", backend, ("auto", "fused", "numpy"))
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
-    if len(overlaps) != 5:
-        raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {len(overlaps)} values")
+    if isinstance(overlaps, (str, bytes)) or not hasattr(overlaps, "__len__") or len(overlaps) != 5:
+        raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {overlaps!r}")
     ov = V.overlaps(*overlaps, d=a["d"])
+    check_cost(a["steps"], a["every"], int(np.prod(np.broadcast_shapes(*(np.shape(x) for x in ov)))))
     lams, const = lam_schedule(lam, a["steps"])
     rec = record_steps(a["steps"], a["every"])
     ov = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in ov])
@@ -168,6 +171,7 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
         if np.any(np.abs(x) > 1):
             raise ValueError(f"{n} is an inner product of unit vectors and must lie in [-1, 1], got {x!r}")
     k0, n0 = np.broadcast_arrays(k0, n0)
+    check_cost(a["steps"], a["every"], k0.size)
     lams, const = lam_schedule(lam, a["steps"])
     rec = record_steps(a["steps"], a["every"])
     shape = k0.shape
@@ -199,7 +203,10 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     ``dtype`` (float64, or float32 to measure round-off). Both updates use (k_t, v_t).
     ``progress``: a stream for a progress bar (None: quiet).
     """
-    dtype = np.dtype(dtype)
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}") from None
     if dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
         raise ValueError(f"dtype must be float64 or float32, got {dtype}")
     vecs = [V.unit_vectors(n, x) for n, x in (("k0", k0), ("v0", v0), ("k_star", k_star), ("v_star", v_star))]
@@ -214,6 +221,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
         K, Vv, Ks, Vs = (np.broadcast_to(np.atleast_2d(x), (runs, d)) for x in vecs)
     except ValueError:
         raise ValueError("k0, v0, k_star, v_star must have shape (d,) or (runs, d) with the same runs") from None
+    check_cost(a["steps"], a["every"], runs, per_run_step=SECONDS_PER_RUN_STEP * d)
     ortho = np.abs(np.sum(Ks * Vs, axis=-1))
     if np.any(ortho > 1e-8):
         raise ValueError(f"k_star and v_star must be orthogonal (Assumption 1), got k_star.v_star = {ortho.max()!r}")
@@ -236,7 +244,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     Xk, Xa = X[:, :2, None, :], X[:, None, :, :]
     ov64 = np.empty((5, runs))
     with np.errstate(all="ignore"):
-        for t in progress_range(a["steps"] + 1, progress, "pgd"):
+        for t in progress_range(a["steps"] + 1, progress, "pgd", total=a["steps"]):
             Gm = _vecdot(Xk, Xa)  # inner products of (k, v) with (k, v, k*, v*), from the vectors
             ov64[...] = Gm[:, OV_ROW, OV_COL].T
             if t in want:

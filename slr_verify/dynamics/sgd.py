@@ -21,7 +21,15 @@ from scipy import special as sc
 from ..model import validation as V
 from ..model.overlaps import Overlaps
 from ..model.sampling import sample_slr
-from .trajectory import check_run_args, lam_schedule, progress_range, record_steps, trajectory_from_records
+from .trajectory import (
+    SECONDS_PER_RUN_STEP,
+    check_cost,
+    check_run_args,
+    lam_schedule,
+    progress_range,
+    record_steps,
+    trajectory_from_records,
+)
 
 __all__ = ["sgd", "batch_gradient", "loss_weights", "sphere_step", "batches_per_block"]
 
@@ -76,13 +84,15 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
         raise ValueError(f"k0, v0, k_star, v_star must have the same length d, got {[x.shape for x in vecs]}")
     d = vecs[0].shape[-1]
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
-    batch = int(V.integer_at_least("batch", batch, 1))
+    batch = V.integer("batch", batch, 1)
     runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
+    V.memory_budget("batch", 8.0 * runs_ * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs_} runs")
     if block is None:  # batches per block, so that a block of samples for every run fits in BLOCK_BYTES
         block = batches_per_block(runs_, batch, a["L"], d)
-    block = int(V.integer_at_least("block", block, 1))
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+    block = V.integer("block", block, 1)
+    V.memory_budget("block", 8.0 * block * runs_ * batch * a["L"] * (d + 1), f"a block of {block:,} batches")
+    V.integer("seed", seed, 0)
+    check_cost(a["steps"], a["every"], runs_, per_run_step=SECONDS_PER_RUN_STEP * batch * a["L"] * d)
     batched = any(x.ndim == 2 for x in vecs)
     runs = max(x.shape[0] if x.ndim == 2 else 1 for x in vecs)
     K, Vv, Ks, Vs = (np.array(np.broadcast_to(np.atleast_2d(x), (runs, d)), dtype=float) for x in vecs)
@@ -95,7 +105,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed
     alpha_ = a["alpha"]
     out = []
     Xb = Yb = None
-    for t in progress_range(a["steps"] + 1, progress, "sgd"):
+    for t in progress_range(a["steps"] + 1, progress, "sgd", total=a["steps"]):
         if t in want:
             out.append(np.stack(Overlaps.from_vectors(K, Vv, Ks, Vs)))
         if t == a["steps"]:

@@ -1,16 +1,15 @@
 """The trajectory object returned by the PGD runners, and the input handling they share."""
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
 from ..model import validation as V
-from ..model.params import D_MIN
+from ..model.params import SUPPORTED_MAX, check_params
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "progress_range", "trajectory_from_records"]
+__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_bar", "progress_range",
+           "progress_stream", "trajectory_from_records"]
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
@@ -54,18 +53,26 @@ class Trajectory:
         )
 
 
+#: The step size's supported range: alpha |grad R| must stay far inside float64 (the paper uses
+#: 1e-3 to 4e-3; beyond 1e8 the update x - alpha grad overflows for large risks).
+ALPHA_MAX = 1e8
+
+#: Measured cost of one PGD step for one run (seconds): the five-overlap runner on one core
+#: (~0.1 us per run-step fused, ~1 us NumPy); the full-dimensional runner costs ~d times more.
+#: Used only to refuse calls estimated above an hour (``validation.time_budget``).
+SECONDS_PER_RUN_STEP = 1e-7
+
+
 def lam_schedule(lam, steps):
-    """lam_t for t = 0..steps as a float array (lam a positive number or a callable t -> lam_t)."""
+    """lam_t for t = 0..steps as a float array (lam a positive number or a callable t -> lam_t),
+    each value a finite real in (0, SUPPORTED_MAX["lam"]] (a bool, string, array, None returned by
+    the schedule is refused with the step where it happened)."""
     if callable(lam):
-        vals = np.array([lam(t) for t in range(steps + 1)], dtype=float)
-        if not np.all(np.isfinite(vals)) or np.any(vals <= 0):
-            bad = int(np.argmax(~np.isfinite(vals) | (vals <= 0)))
-            raise ValueError(f"lam must be > 0 at every step, got lam({bad}) = {vals[bad]!r}")
-        return vals, False
-    if isinstance(lam, numbers.Real) or np.ndim(lam) == 0:
-        val = float(V.positive("lam", lam))
-        return np.full(steps + 1, val), True
-    raise ValueError(f"lam must be a positive number or a callable t -> lam_t, got {lam!r}")
+        return V.schedule_values("lam", lam, steps, maximum=SUPPORTED_MAX["lam"], why="float64 overflows beyond it"), False
+    if isinstance(lam, (str, bytes, bool, np.bool_)) or lam is None or np.ndim(lam) != 0:
+        raise ValueError(f"lam must be a positive number or a callable t -> lam_t, got {lam!r}")
+    val = V.real("lam", lam, minimum=0.0, strict_min=True, maximum=SUPPORTED_MAX["lam"], why="float64 overflows beyond it")
+    return np.full(steps + 1, val), True
 
 
 def record_steps(steps, every):
@@ -76,25 +83,36 @@ def record_steps(steps, every):
     return rec
 
 
+def check_cost(steps, every, runs, *, per_run_step=SECONDS_PER_RUN_STEP, name="steps"):
+    """Refuse, before anything is allocated, a run whose lam table and records would exceed the
+    available memory or whose estimated time exceeds an hour (``ValueError`` naming ``name``)."""
+    records = steps // every + 2
+    V.memory_budget(name, 8.0 * (steps + 1) + 8.0 * 6 * records * runs, f"{steps:,} steps x {runs:,} runs (every={every})")
+    V.time_budget(name, per_run_step * steps * runs, f"{steps:,} steps x {runs:,} runs")
+
+
 def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
-    alpha = float(V.positive("alpha", alpha))
-    if isinstance(steps, (bool, np.bool_)) or not float(V.as_finite("steps", steps)).is_integer():
-        raise ValueError(f"steps must be an integer >= 0, got {steps!r}")
-    steps = int(V.integer_at_least("steps", steps, 0))
-    every = int(V.integer_at_least("every", every, 1))
-    gamma = V.positive("gamma", gamma)
-    L = V.integer_at_least("L", L, 1)
-    eps = V.nonnegative("eps", eps)
-    for name, x in (("gamma", gamma), ("L", L), ("eps", eps)):
+    alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True, maximum=ALPHA_MAX,
+                   why="alpha |grad R| must stay inside float64")
+    steps = V.integer("steps", steps, 0) if not isinstance(steps, float) else _integral_float("steps", steps, 0)
+    every = V.integer("every", every, 1) if not isinstance(every, float) else _integral_float("every", every, 1)
+    every = min(every, max(steps, 1))  # every > steps records step 0 and the last step only
+    lam_ok, gamma, eps, d_ok, L = check_params(1.0, gamma, eps, 2 if d is None else d, L)
+    for name, x in (("gamma", gamma), ("L", L), ("eps", eps), ("d", d_ok)):
         if np.ndim(x) != 0:
             raise ValueError(f"{name} must be a single number, got shape {np.shape(x)}")
     out = dict(alpha=alpha, steps=steps, every=every, gamma=float(gamma), L=int(L), eps=float(eps))
     if d is not None:
-        d = V.integer_at_least("d", d, D_MIN)
-        if np.ndim(d) != 0:
-            raise ValueError(f"d must be a single integer, got shape {np.shape(d)}")
-        out["d"] = int(d)
+        out["d"] = int(d_ok)
     return out
+
+
+def _integral_float(name, x, minimum):
+    """A float with an integral value (20000.0) is accepted as a count; 2.5 is not."""
+    v = V.real(name, x, minimum=minimum)
+    if not v.is_integer():
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {x!r}")
+    return int(v)
 
 
 def coefficient_table(coef_fn, lams, const, gamma, d, L, alpha):
@@ -124,10 +142,45 @@ def trajectory_from_records(out, batched, rec, lams, a, d, settings):
     return Trajectory(rec, *ov, risk, lams[rec], settings)
 
 
-def progress_range(n, progress, desc):
-    """range(n), with a progress bar on the stream ``progress`` (None: a plain range)."""
+def progress_stream(progress):
+    """The stream for a progress bar: ``"auto"`` is stderr when it is a terminal (an interactive
+    user sees long runs move; tests, pipes and the claims stay quiet), None is quiet, any other
+    value a writable stream."""
+    if isinstance(progress, str):
+        import sys
+
+        if progress != "auto":
+            raise ValueError(f"progress must be None, 'auto' or a writable stream, got {progress!r}")
+        return sys.stderr if getattr(sys.stderr, "isatty", lambda: False)() else None
+    if progress is not None and not hasattr(progress, "write"):
+        raise ValueError(f"progress must be None, 'auto' or a writable stream, got {progress!r}")
+    return progress
+
+
+def progress_bar(total, progress, desc):
+    """A tqdm bar of ``total`` steps on the stream ``progress``, or None (quiet)."""
     if progress is None:
-        return range(n)
+        return None
     from tqdm.auto import tqdm
 
-    return tqdm(range(n), desc=desc, file=progress, mininterval=0.5, unit="step")
+    return tqdm(total=total, desc=desc, file=progress, mininterval=0.5, unit="step")
+
+
+def progress_range(n, progress, desc, total=None):
+    """range(n), with a progress bar on the stream ``progress`` (None: a plain range). ``total``:
+    the bar's length when it differs from n (a loop over steps 0..steps that breaks at the last
+    one counts ``steps`` steps, not steps + 1). The bar is closed when the loop ends or breaks."""
+    if progress is None:
+        return range(n)
+    bar = progress_bar(n if total is None else total, progress, desc)
+
+    def steps():
+        try:
+            for t in range(n):
+                yield t
+                if bar.n < bar.total:
+                    bar.update(1)
+        finally:
+            bar.close()
+
+    return steps()

@@ -34,7 +34,9 @@ def add_experiment_parser(subparsers):
 
 
 def _write_json(path, obj):
-    write_atomic(path, lambda fh: fh.write(json.dumps(obj, indent=1).encode()))
+    # strict JSON: a NaN or infinity left in the results is an error here, not a bare NaN in the file
+    text = json.dumps(obj, indent=1, allow_nan=False)
+    write_atomic(path, lambda fh: fh.write(text.encode()))
 
 
 def run_transformer(args) -> int:

@@ -31,7 +31,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..dynamics.trajectory import progress_stream
+from ..model import validation as V
 from ..model.multilocation import random_locations
+
+_F32 = "float32 overflows beyond it"
 
 __all__ = ["paper_settings", "quick_settings", "transformer_layer", "TransformerRun"]
 
@@ -66,36 +70,42 @@ class TransformerRun:
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
-        return {"step": self.step.tolist(), "excess_risk": self.excess_risk.tolist(),
-                "rank_one_ratio": self.rank_one_ratio.tolist(), "align_k": self.align_k.tolist(),
-                "align_v": self.align_v.tolist(), "null_excess_risk": self.null_excess_risk,
+        """Plain JSON values; an undefined metric (the rank-one ratio of the zero W_q at step 0) is
+        None (JSON null): the output parses with a strict JSON parser (no bare NaN)."""
+        return {"step": self.step.tolist(), "excess_risk": _json_list(self.excess_risk),
+                "rank_one_ratio": _json_list(self.rank_one_ratio), "align_k": _json_list(self.align_k),
+                "align_v": _json_list(self.align_v), "null_excess_risk": self.null_excess_risk,
                 "settings": self.settings, "seconds": self.seconds}
 
 
-def _check_settings(heads, runs, steps, seed, s):
-    def integer(name, x, lo):
-        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < lo:
-            raise ValueError(f"{name} must be an integer >= {lo}, got {x!r}")
-        return int(x)
+def _json_list(a):
+    """``a.tolist()`` with NaN replaced by None."""
+    a = np.asarray(a, dtype=float)
+    return np.where(np.isfinite(a), a, None).tolist() if a.size else a.tolist()
 
-    heads = integer("heads", heads, 1)
+
+def _check_settings(heads, runs, steps, seed, s):
+    heads = V.integer("heads", heads, 1, 64)
     out = dict(s)
-    out["runs"], out["steps"], out["seed"] = integer("runs", runs, 1), integer("steps", steps, 1), integer("seed", seed, 0)
+    out["runs"], out["steps"], out["seed"] = V.integer("runs", runs, 1), V.integer("steps", steps, 1), V.integer("seed", seed, 0)
     for name in ("L", "d", "m", "batch", "test_size", "log_every", "K"):
-        out[name] = integer(name, out[name], 1)
-    for name in ("gamma2", "lr"):
-        if not (isinstance(out[name], (int, float)) and math.isfinite(out[name]) and out[name] > 0):
-            raise ValueError(f"{name} must be a finite number > 0, got {out[name]!r}")
-    if not (isinstance(out["eps2"], (int, float)) and math.isfinite(out["eps2"]) and out["eps2"] >= 0):
-        raise ValueError(f"eps2 must be a finite number >= 0, got {out['eps2']!r}")
+        out[name] = V.integer(name, out[name], 1, 100_000)
+    # float32 holds 3e38: samples of size sqrt(gamma2), losses of size gamma2^2 and lr-sized steps
+    # must stay far inside it (the supported ranges; beyond, the run returns NaN)
+    out["gamma2"] = V.real("gamma2", out["gamma2"], minimum=0.0, strict_min=True, maximum=1e6, why=_F32)
+    out["eps2"] = V.real("eps2", out["eps2"], minimum=0.0, maximum=1e6, why=_F32)
+    out["lr"] = V.real("lr", out["lr"], minimum=0.0, strict_min=True, maximum=10.0,
+                       why="SGD on this layer diverges far below it; the paper uses 1e-2 and 2e-2")
     if out["K"] > out["L"]:
         raise ValueError(f"K must be <= L, got K={out['K']}, L={out['L']}")
-    if out["dtype"] not in ("float32", "float64"):
-        raise ValueError(f"dtype must be 'float32' or 'float64', got {out['dtype']!r}")
+    V.choice("dtype", out["dtype"], ("float32", "float64"))
+    if out.get("r") is None and heads > 1 and out["d"] % heads:
+        raise ValueError(f"heads must divide d = {out['d']} when r (the head width) is not given, got heads={heads}; "
+                         f"choose heads among {[h for h in range(1, 9) if out['d'] % h == 0]} or set r")
     r = out.get("r") or out["d"] // heads
-    if heads > 1 and out["d"] % heads and not out.get("r"):
-        raise ValueError(f"d must be divisible by heads when r is not given, got d={out['d']}, heads={heads}")
-    out["r"], out["heads"] = integer("r", r, 1), heads
+    out["r"], out["heads"] = V.integer("r", r, 1, 100_000), heads
+    per_run = 4.0 * (out["batch"] + out["test_size"]) * (out["L"] + 1) * out["d"] * 2
+    V.memory_budget("runs", per_run * out["runs"], f"{out['runs']} runs of the Transformer layer")
     return out
 
 
@@ -188,7 +198,9 @@ def _build_cached(key):
         excess = jnp.mean((predict(p, fixed, X) - Y) ** 2) - s["eps2"]
         M = jnp.einsum("hrd,hre->hde", p["Wk"], p["Wq"])  # W_k^T W_q per head
         sv = jnp.linalg.svd(M, compute_uv=False)
-        rank1 = sv[:, 0] ** 2 / jnp.sum(sv**2, axis=1)
+        total = jnp.sum(sv**2, axis=1)
+        # W_q = 0 at step 0: the ratio of the zero matrix is undefined (NaN here, null in the JSON)
+        rank1 = jnp.where(total > 0, sv[:, 0] ** 2 / jnp.where(total > 0, total, 1), jnp.nan)
         _, _, vt = jnp.linalg.svd(p["Wq"], full_matrices=False)
         u = vt[:, 0, :]  # top right singular vector of W_q per head
         align_k = jnp.abs(u @ fixed["k_star"].T)  # (H, K)
@@ -206,26 +218,26 @@ def _build_cached(key):
 
 
 def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | None = None, seed: int = 0,
-                      progress=None, **settings) -> TransformerRun:
+                      progress="auto", **settings) -> TransformerRun:
     """Train the layer by single-pass SGD and log Figure 8's (heads = 1) or Figure 10's
     (heads > 1) metrics every ``log_every`` steps (module docstring). Settings default to
     :func:`paper_settings` (``dtype='float64'`` for double precision); ``progress`` a stream for
-    a progress bar. Needs JAX (the ``jax`` extra)."""
+    a progress bar (``"auto"``: stderr when it is a terminal). JAX is a core dependency."""
     import time
 
-    try:
-        import jax
-        import jax.numpy as jnp
-    except ImportError as exc:  # pragma: no cover - exercised without the extra
-        raise ImportError("the Transformer experiment needs JAX, a core dependency: reinstall slr-verify") from exc
-    if isinstance(heads, bool) or not isinstance(heads, (int, np.integer)) or heads < 1:
-        raise ValueError(f"heads must be an integer >= 1, got {heads!r}")
+    heads = V.integer("heads", heads, 1, 64)
+    progress = progress_stream(progress)
     base = paper_settings(int(heads))
     unknown = set(settings) - set(base) - {"r"}
     if unknown:
         raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(set(base) | {'r'})}")
     s = _check_settings(heads, base["runs"] if runs is None else runs, base["steps"] if steps is None else steps, seed,
                         dict(base, **settings))
+    try:  # after the validation: a bad setting is reported without loading JAX
+        import jax
+        import jax.numpy as jnp
+    except ImportError as exc:  # pragma: no cover - exercised without the extra
+        raise ImportError("the Transformer experiment needs JAX, a core dependency: reinstall slr-verify") from exc
     t0 = time.perf_counter()
     with jax.enable_x64(s["dtype"] == "float64"):
         dt = jnp.float64 if s["dtype"] == "float64" else jnp.float32
@@ -257,6 +269,10 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
         if bar is not None:
             bar.close()
     excess, rank1, ak, av = (np.stack([lg[i] for lg in logs]).astype(float) for i in range(4))
+    if not np.all(np.isfinite(excess)):
+        t = int(rec[int(np.argmax(~np.all(np.isfinite(excess.reshape(len(rec), -1)), axis=1)))])
+        raise ValueError(f"the training diverged (non-finite risk by step {t}) at lr = {s['lr']:g}, gamma2 = {s['gamma2']:g}: "
+                         f"reduce lr")
     if s["heads"] == 1:
         rank1 = rank1[..., 0]
     if s["heads"] == 1 and s["K"] == 1:

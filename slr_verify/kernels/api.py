@@ -36,6 +36,11 @@ def _out(x):
 _params = check_params
 
 
+def _shapes(ov, lam, gamma, eps, d, L):
+    """The broadcast shape of validated overlaps and parameters (``ValueError`` naming them)."""
+    return V.broadcast(**dict(zip(OVERLAP_NAMES, ov)), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+
+
 def _fast(*values) -> bool:
     """One set of plain Python numbers that passes validation: the scalar path (no arrays)."""
     return V.scalars_ok(*values) and params_ok_scalar(*values[-5:])
@@ -43,7 +48,9 @@ def _fast(*values) -> bool:
 
 def zeta(t, g):
     r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (`docs/MATH.md` §4)."""
-    return _out(special.zeta(V.as_finite("t", t), V.nonnegative("g", g)))
+    t, g = V.as_finite("t", t), V.nonnegative("g", g)
+    V.broadcast(t=t, g=g)
+    return _out(special.zeta(t, g))
 
 
 def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
@@ -53,6 +60,7 @@ def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
         return G.scalar_kernels().risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     ov = V.overlaps(kappa, nu, theta, eta, rho, d=d)
+    _shapes(ov, lam, gamma, eps, d, L)
     return _out(G.risk_kernel()(*ov, lam, gamma, eps, d, L))
 
 
@@ -64,8 +72,8 @@ def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
         return dict(zip(OVERLAP_NAMES, vals[1:]))
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     ov = V.overlaps(kappa, nu, theta, eta, rho, d=d)
+    shape = _shapes(ov, lam, gamma, eps, d, L)
     vals = G.risk_and_gradient_kernel()(*ov, lam, gamma, eps, d, L)[1:]
-    shape = np.broadcast_shapes(*(np.shape(x) for x in (*ov, lam, gamma, eps, d, L)))
     return {n: _out(np.broadcast_to(v, shape)) for n, v in zip(OVERLAP_NAMES, vals)}
 
 
@@ -73,7 +81,9 @@ def oracle_risk(*, lam, gamma, eps, d, L):
     """R_lam(k*, v*) (`docs/MATH.md` §5)."""
     if _fast(lam, gamma, eps, d, L):
         return G.scalar_kernels().oracle(lam, gamma, eps, d, L)
-    return _out(G.oracle_kernel()(*_params(lam, gamma, eps, d, L)))
+    lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
+    V.broadcast(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    return _out(G.oracle_kernel()(lam, gamma, eps, d, L))
 
 
 def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
@@ -82,12 +92,15 @@ def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
         return G.scalar_kernels().manifold(kappa, nu, lam, gamma, eps, d, L)
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     kappa, nu, *_ = V.overlaps(kappa, nu, 0.0, 0.0, 0.0, d=d)
+    V.broadcast(kappa=kappa, nu=nu, lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     return _out(G.manifold_kernel()(kappa, nu, lam, gamma, eps, d, L))
 
 
 def log_bayes_gap(*, lam, gamma, eps, d, L):
     """log(R_lam(k*, v*) - eps^2), finite even where the gap underflows float64 (Corollary 2)."""
-    return _out(G.log_bayes_gap_kernel()(*_params(lam, gamma, eps, d, L)))
+    lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
+    V.broadcast(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    return _out(G.log_bayes_gap_kernel()(lam, gamma, eps, d, L))
 
 
 def bayes_gap(*, lam, gamma, eps, d, L):
@@ -103,11 +116,17 @@ def bayes_gap(*, lam, gamma, eps, d, L):
     return _out(gap)
 
 
+#: Proposition 3's closed form divides by a sum of gamma^2 terms: below this gamma^2 underflows.
+LINEAR_GAMMA_MIN = 1e-150
+
+
 def linear_risk(*, gamma, eps, L, p=None):
     """Proposition 3: the risk of the best linear predictor, for the law p of J0 (uniform if None)."""
-    gamma = V.positive("gamma", gamma)
-    eps = V.nonnegative("eps", eps)
-    L_arr = V.integer_at_least("L", L, 1)
+    _, gamma, eps, _, L_arr = check_params(1.0, gamma, eps, 2, L)
+    if np.any(gamma < LINEAR_GAMMA_MIN):
+        raise ValueError(f"gamma = {float(np.min(gamma)):.3g} is outside linear_risk's supported range gamma >= "
+                         f"{LINEAR_GAMMA_MIN:g} (gamma^2 underflows float64 below it)")
+    V.broadcast(gamma=gamma, eps=eps, L=L_arr)
     if p is None:
         return _out(G.linear_uniform_kernel()(gamma, eps, L_arr))
     if L_arr.ndim:

@@ -15,8 +15,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from ..model import validation as VAL
 from ..model.multilocation import validate_heads
+from ..model.params import check_params
 from ..symbolic import multihead as SM
 from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
@@ -94,13 +94,12 @@ def multihead_risk(K, V, K_star, V_star, *, lam, gamma, eps, L):
     each k*_j orthogonal to v*_j. L >= K tokens. For H = K = 1 this is Theorem 1
     (:func:`slr_verify.risk` at the overlaps of (k, v, k*, v*))."""
     K, V_, K_star, V_star = validate_heads(K, V, K_star, V_star)
-    lam = float(_scalar(VAL.positive, "lam", lam))
-    gamma = float(_scalar(VAL.positive, "gamma", gamma))
-    eps = float(_scalar(VAL.nonnegative, "eps", eps))
-    L_arr = _scalar(lambda n, x: VAL.integer_at_least(n, x, K_star.shape[0]), "L", L)
     H, Kloc, d = K.shape[0], K_star.shape[0], K.shape[1]
-    return float(risk_from_gram(gram_of(K, V_, K_star, V_star), H, Kloc, lam=lam, gamma=gamma, eps=eps, d=d,
-                                L=int(L_arr)))
+    lam, gamma, eps, _, L = (float(_scalar(lambda n, x: x, n, x)) for n, x in
+                             zip(("lam", "gamma", "eps", "d", "L"), check_params(lam, gamma, eps, d, L)))
+    if L < Kloc:
+        raise ValueError(f"L must be an integer >= K = {Kloc} (one token per location), got {L:g}")
+    return float(risk_from_gram(gram_of(K, V_, K_star, V_star), H, Kloc, lam=lam, gamma=gamma, eps=eps, d=d, L=int(L)))
 
 
 def _scalar(check, name, value):

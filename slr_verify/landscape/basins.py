@@ -14,7 +14,9 @@ import numpy as np
 
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
+from ..model import validation as V
 from ..model.intervals import clopper_pearson
+from ..model.params import Params
 from ..model.sampling import initial_overlaps_exact
 from .stationary import stationary_points
 
@@ -72,6 +74,13 @@ def sample_basins(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_s
     SeedSequence): ``steps`` of PGD, then continued until the tangent gradient is below ``tol`` (or
     float64's resolution) or ``max_steps`` more steps, then :func:`basin_rates`. Returns
     (rates, ends (5, runs), converged, continuation steps)."""
+    if not isinstance(seed, np.random.SeedSequence):
+        V.integer("seed", seed, 0)
+    runs = V.integer("runs", runs, 1)
+    V.integer("starts", starts, 1, 100_000)
+    V.integer("max_steps", max_steps, 0)
+    V.real("tol", tol, minimum=0.0, strict_min=True)
+    Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
     ov0 = initial_overlaps_exact(seed, runs, d)
     tr = overlap_pgd(tuple(ov0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=steps, every=steps, progress=progress)
     ends, _, extra, ok = converge([tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")], lam=lam, gamma=gamma,

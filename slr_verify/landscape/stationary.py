@@ -37,8 +37,10 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
+from ..dynamics.trajectory import progress_bar, progress_stream
 from ..kernels.landscape import fixed_point_kernels
 from ..model import sampling
+from ..model import validation as V
 from ..model.params import Params
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
@@ -236,11 +238,12 @@ def _name(o):
     return ""
 
 
-def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0, dps=40):
+def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0, dps=40, progress=None):
     """All stationary points of R_lam found by deflated multistart Newton and refined at ``dps``
     digits (see the module's docstring), classified, sorted by risk, one per symmetry orbit.
 
-    ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new).
+    ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new);
+    ``progress``: a stream for a bar over the refined candidates (``"auto"``: stderr if a terminal).
     ``extra`` of each point: ``found_in_round`` and ``rejected_candidates`` (the float64 roots the
     whole search rejected: not realisable, not refined, or not stationary at ``dps`` digits; the
     same number on every point)."""
@@ -248,11 +251,16 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     if d < 4:
         raise ValueError(f"d must be >= 4 for the landscape, got {d!r}")
+    starts = V.integer("starts", starts, 1, 100_000, why="Newton starts per round; ~40 ms each")
+    rounds = V.integer("rounds", rounds, 1, 100)
+    seed = V.integer("seed", seed, 0) if not isinstance(seed, np.random.SeedSequence) else seed
+    dps = V.integer("dps", dps, 20, 200, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
     found: list[StationaryPoint] = []
     seen: list[np.ndarray] = []  # float64 candidates already refined (canonical)
     rejected = 0
     seeds = np.random.SeedSequence(seed).spawn(rounds)
     special = np.array([[1, 1, 0, 0, 0], [1, -1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0.5, 1, 0]], dtype=float)
+    progress = progress_stream(progress)
     for rnd, ss in enumerate(seeds):
         O = np.stack(list(sampling.initial_overlaps_exact(ss, starts, 4)), axis=1)
         if rnd == 0:
@@ -260,7 +268,10 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
         known = [q for s in found for q in s.images] + [q for c in seen for q in c[None, :] * SYMMETRIES]
         X, ok = newton(O, lam=lam, gamma=gamma, d=d, L=L, known=known)
         new = 0
+        bar = progress_bar(int(np.sum(ok)), progress, f"stationary points (round {rnd + 1})")
         for x in X[ok]:
+            if bar is not None:
+                bar.update(1)
             x = canonical(x)
             if any(np.max(np.abs(x - c)) < 1e-6 for c in seen):
                 continue
@@ -289,6 +300,8 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
             pt.extra["found_in_round"] = rnd
             found.append(pt)
             new += 1
+        if bar is not None:
+            bar.close()
         if rnd > 0 and new == 0:
             break
     found.sort(key=lambda s: s.risk)

@@ -6,6 +6,13 @@
 * d >= 2      the token dimension (orthonormal k*, v* need d >= 2, Assumption 1);
 * L >= 1      the number of tokens.
 
+Supported ranges (:data:`SUPPORTED_MAX`): lam, gamma <= 1e20, eps <= 1e100, d <= 1e200 and
+L <= 1e30. In that box the float64 risk and its gradient are finite at every corner and at the
+bottom of the positive floats (measured: all 3^5 corners of {tiny, default, max}, five overlap
+tuples, scalars and arrays); beyond it some product (lam^2 d, gamma^4, d^2 in the gradient)
+overflows. Larger values raise ``ValueError`` naming the parameter and the range rather than
+overflowing or returning NaN; the limits are the same for every route and runner.
+
 :func:`check_params` validates array-valued parameters (they broadcast); :class:`Params` is one
 scalar setting, the type the experiments, the claims and the runners pass around.
 """
@@ -17,28 +24,37 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Params", "ParamBox", "check_params", "params_ok_scalar", "D_MIN"]
+__all__ = ["Params", "ParamBox", "check_params", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
 
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
 D_MIN = 2
+
+#: The upper ends of the supported ranges (module docstring): beyond them float64 overflows.
+SUPPORTED_MAX = {"lam": 1e20, "gamma": 1e20, "eps": 1e100, "d": 1e200, "L": 1e30}
+_WHY = "float64 overflows beyond it"
 
 
 def check_params(lam, gamma, eps, d, L):
     """Validate (lam, gamma, eps, d, L) (numbers or broadcastable arrays) and return them as
     float64 arrays; ``ValueError`` names the parameter and the broken constraint."""
-    return (
+    out = (
         V.positive("lam", lam),
         V.positive("gamma", gamma),
         V.nonnegative("eps", eps),
         V.integer_at_least("d", d, D_MIN),
         V.integer_at_least("L", L, 1),
     )
+    for name, x in zip(("lam", "gamma", "eps", "d", "L"), out):
+        V.at_most(name, x, SUPPORTED_MAX[name], _WHY)
+    return out
 
 
 def params_ok_scalar(lam, gamma, eps, d, L) -> bool:
     """The conditions of :func:`check_params` for finite Python numbers (already checked by
     ``validation.scalars_ok``); False means: call :func:`check_params`, which raises."""
-    return lam > 0 and gamma > 0 and eps >= 0 and d >= D_MIN and d == int(d) and L >= 1 and L == int(L)
+    M = SUPPORTED_MAX
+    return (0 < lam <= M["lam"] and 0 < gamma <= M["gamma"] and 0 <= eps <= M["eps"] and D_MIN <= d <= M["d"]
+            and d == int(d) and 1 <= L <= M["L"] and L == int(L))
 
 
 def _scalar(name, arr):

@@ -16,6 +16,7 @@ is positive semidefinite and its rank is at most d.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -25,6 +26,17 @@ __all__ = [
     "positive",
     "nonnegative",
     "integer_at_least",
+    "integer",
+    "real",
+    "at_most",
+    "choice",
+    "interval",
+    "schedule_values",
+    "gram",
+    "broadcast",
+    "memory_budget",
+    "time_budget",
+    "available_memory",
     "gram_matrix",
     "schur_eigenvalues",
     "overlaps",
@@ -47,6 +59,15 @@ def _fmt(x):
     return repr(x)
 
 
+_FLOAT_MAX = float(np.finfo(float).max)
+
+
+def _short(value, limit=80):
+    """repr(value), cut to ``limit`` characters (huge integers, long arrays)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def as_finite(name: str, value) -> np.ndarray:
     """Return ``value`` as a float64 array, or raise if it is not real and finite.
 
@@ -57,15 +78,19 @@ def as_finite(name: str, value) -> np.ndarray:
         raise ValueError(f"{name} must be a real number, got a bool ({value!r})")
     if isinstance(value, (str, bytes)):
         raise ValueError(f"{name} must be a real number, got a string ({value!r})")
+    if value is None:
+        raise ValueError(f"{name} must be a real number, got None")
     if isinstance(value, (complex, np.complexfloating)):
         raise ValueError(f"{name} must be a real number, got a complex number ({value!r})")
+    if type(value) is int and abs(value) > _FLOAT_MAX:
+        raise ValueError(f"{name} = {_short(value)} is too large for float64 (|{name}| must be below 1.8e308)")
     if type(value) is float or type(value) is int:  # the common scalar case, fast
         if not math.isfinite(value):
             raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
         return np.asarray(value, dtype=float)
     try:
         raw = np.asarray(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
     kind = raw.dtype.kind
     if kind == "b":
@@ -73,13 +98,17 @@ def as_finite(name: str, value) -> np.ndarray:
     if kind == "c":
         raise ValueError(f"{name} must be real numbers, got a complex array ({value!r})")
     if kind == "O":  # Python numbers (Fraction, mpmath.mpf, ...): each must be real, not bool/str
-        if any(isinstance(x, (bool, np.bool_, str, bytes, complex)) for x in raw.flat):
-            raise ValueError(f"{name} must be real numbers, got {value!r}")
+        if any(isinstance(x, (bool, np.bool_, str, bytes, complex)) or x is None for x in raw.flat):
+            raise ValueError(f"{name} must be real numbers, got {_short(value)}")
+        if any(isinstance(x, numbers.Integral) and abs(int(x)) > _FLOAT_MAX for x in raw.flat):
+            raise ValueError(f"{name} has entries too large for float64 (|{name}| must be below 1.8e308)")
     elif kind not in "iuf":
         raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r} (dtype {raw.dtype})")
+    if raw.size == 0:
+        raise ValueError(f"{name} must be a real number or a non-empty array, got an empty array ({_short(value)})")
     try:
         arr = raw.astype(float, copy=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
@@ -212,7 +241,10 @@ def scalars_ok(*values) -> bool:
     fast scalar path; anything else goes through the array validators (which raise)."""
     for x in values:
         t = type(x)
-        if (t is not float and t is not int) or not math.isfinite(x):
+        if t is int:
+            if abs(x) > _FLOAT_MAX:
+                return False
+        elif t is not float or not math.isfinite(x):
             return False
     return True
 
@@ -226,3 +258,170 @@ def overlaps_ok_scalar(kappa, nu, theta, eta, rho, d) -> bool:
     if lo < -GRAM_TOL:
         return False
     return 2 + (lo > GRAM_TOL) + (hi > GRAM_TOL) <= d
+
+
+# ---------------------------------------------------------------------------------------------
+# Secondary parameters: counts, single reals, options, intervals, schedules, Gram matrices
+# ---------------------------------------------------------------------------------------------
+
+def integer(name: str, value, minimum: int = 0, maximum: int | None = None, *, why: str = "") -> int:
+    """A Python or NumPy integer (not a bool, not a float, not a string) in [minimum, maximum]:
+    counts, seeds, precisions, budgets (starts, rounds, dps, prec, grid, budget, runs, steps, H, K).
+
+    ``why`` states what the upper bound protects (memory, time, float64)."""
+    bound = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum:,}]"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        kind = type(value).__name__
+        raise ValueError(f"{name} must be an integer {bound}, got {_short(value)} (a {kind})")
+    v = int(value)
+    if v < minimum or (maximum is not None and v > maximum):
+        raise ValueError(f"{name} must be an integer {bound}{' (' + why + ')' if why else ''}, got {_short(v)}")
+    return v
+
+
+def real(name: str, value, *, minimum=None, maximum=None, strict_min=False, why: str = "") -> float:
+    """One finite real number (not a bool, string, complex, None or array) in the stated range.
+
+    ``strict_min``: the bound ``minimum`` itself is excluded (> instead of >=)."""
+    arr = as_finite(name, value)
+    if arr.ndim != 0:
+        raise ValueError(f"{name} must be a single number, got shape {arr.shape}")
+    x = float(arr)
+    if minimum is not None and (x < minimum or (strict_min and x == minimum)):
+        raise ValueError(f"{name} must be {'>' if strict_min else '>='} {minimum:g}, got {_short(value)}")
+    at_most(name, x, maximum, why)
+    return x
+
+
+def at_most(name: str, value, maximum, why: str = ""):
+    """The supported range's upper end: ``ValueError`` when any entry of ``value`` exceeds ``maximum``.
+
+    Used where float64 stops being meaningful (the parameter's square or product with another
+    overflows) or where a cost would exceed the machine; ``why`` says which."""
+    if maximum is None:
+        return value
+    arr = np.asarray(value, dtype=float)
+    if np.any(np.abs(arr) > maximum):
+        worst = float(np.max(np.abs(arr)))
+        raise ValueError(f"{name} = {worst:.6g} is outside the supported range |{name}| <= {maximum:.3g}"
+                         + (f" ({why})" if why else ""))
+    return value
+
+
+def choice(name: str, value, options):
+    """``value`` must be one of ``options`` (compared with ==; strings stay strings)."""
+    try:
+        ok = any(value == o and type(value) is type(o) for o in options)
+    except Exception:  # noqa: BLE001 - arrays and odd types are simply not an option
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be one of {', '.join(repr(o) for o in options)}; got {_short(value)}")
+    return value
+
+
+def interval(name: str, value, *, minimum=None, strict_min=False, maximum=None, degenerate=False) -> tuple:
+    """A pair (lo, hi) of finite reals with lo < hi (lo <= hi with ``degenerate``): a lam interval
+    of a certificate, a lam range; each end in the stated range. A single number is refused."""
+    if isinstance(value, (str, bytes)) or np.ndim(value) != 1 or len(value) != 2:
+        raise ValueError(f"{name} must be an interval (lo, hi) of two numbers, got {_short(value)}")
+    lo = real(f"{name}[0]", value[0], minimum=minimum, strict_min=strict_min, maximum=maximum)
+    hi = real(f"{name}[1]", value[1], minimum=minimum, strict_min=strict_min, maximum=maximum)
+    if not (lo <= hi if degenerate else lo < hi):
+        raise ValueError(f"{name} must have lo {'<=' if degenerate else '<'} hi, got {_short(value)}")
+    return lo, hi
+
+
+def schedule_values(name: str, fn, steps: int, *, maximum=None, why: str = "") -> np.ndarray:
+    """fn(t) for t = 0..steps: each a single finite real number > 0 (a bool, string, array, None,
+    NaN or an exception inside ``fn`` is reported with the step where it happened)."""
+    out = np.empty(steps + 1)
+    for t in range(steps + 1):
+        try:
+            v = fn(t)
+        except Exception as exc:  # noqa: BLE001 - the user's schedule: say where it failed
+            raise ValueError(f"{name}({t}) raised {type(exc).__name__}: {exc}") from exc
+        out[t] = real(f"{name}({t})", v, minimum=0.0, strict_min=True, maximum=maximum, why=why)
+    return out
+
+
+def gram(name: str, G, *, d=None, tol: float = 1e-8) -> np.ndarray:
+    """Gram matrices of unit vectors, shape (n, n) or (runs, n, n): symmetric, unit diagonal,
+    entries in [-1, 1], positive semidefinite (smallest eigenvalue >= -tol) and of rank <= d
+    (the vectors live in R^d)."""
+    arr = as_finite(name, G)
+    if arr.ndim not in (2, 3) or arr.shape[-1] != arr.shape[-2]:
+        raise ValueError(f"{name} must be a square matrix (n, n) or a stack (runs, n, n), got shape {arr.shape}")
+    if np.any(np.abs(arr - np.swapaxes(arr, -1, -2)) > tol):
+        raise ValueError(f"{name} must be symmetric")
+    if np.any(np.abs(np.diagonal(arr, axis1=-2, axis2=-1) - 1) > tol):
+        raise ValueError(f"{name} must have a unit diagonal (Gram matrix of unit vectors)")
+    if np.any(np.abs(arr) > 1 + tol):
+        raise ValueError(f"{name} holds inner products of unit vectors: its entries must lie in [-1, 1], "
+                         f"got {float(np.max(np.abs(arr))):.6g}")
+    eig = np.linalg.eigvalsh(arr)
+    if np.any(eig[..., 0] < -tol):
+        raise ValueError(f"{name} must be positive semidefinite (a Gram matrix), got smallest eigenvalue "
+                         f"{float(np.min(eig[..., 0])):.3g}")
+    if d is not None:
+        rank = np.sum(eig > tol * arr.shape[-1], axis=-1)
+        if np.any(rank > d):
+            raise ValueError(f"{name} has rank {int(np.max(rank))} > d = {_fmt(d)}: its vectors cannot live in R^d")
+    return arr
+
+
+def broadcast(**arrays) -> tuple:
+    """The common broadcast shape of the named arrays, or ``ValueError`` naming each with its shape."""
+    try:
+        return np.broadcast_shapes(*(np.shape(x) for x in arrays.values()))
+    except ValueError:
+        raise ValueError(", ".join(arrays) + " must have broadcast-compatible shapes, got "
+                         + ", ".join(f"{n} {np.shape(x)}" for n, x in arrays.items())) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Costs: refuse, with the figure, what would exceed the machine
+# ---------------------------------------------------------------------------------------------
+
+#: the longest computation a call starts without being asked explicitly (seconds)
+TIME_LIMIT = 3600.0
+
+
+def available_memory() -> int:
+    """Bytes of memory available to this process (MemAvailable, else the physical memory)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        return 8 << 30
+
+
+def _bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} EiB"  # pragma: no cover
+
+
+def memory_budget(name: str, nbytes: float, what: str):
+    """``ValueError`` naming ``name`` when ``what`` would need more than the available memory."""
+    avail = available_memory()
+    if nbytes > avail:
+        raise ValueError(f"{name}: {what} would need {_bytes(nbytes)} of memory, more than the {_bytes(avail)} "
+                         f"available; reduce {name}")
+
+
+def time_budget(name: str, seconds: float, what: str, limit: float | None = None):
+    """``ValueError`` naming ``name`` when ``what`` is estimated to take longer than ``limit``
+    (default :data:`TIME_LIMIT`, one hour)."""
+    limit = TIME_LIMIT if limit is None else limit
+    if seconds > limit:
+        raise ValueError(f"{name}: {what} is estimated to take {seconds:.3g} s (more than {limit:g} s); reduce {name}")

@@ -43,7 +43,7 @@ import numpy as np
 from scipy.special import erf
 
 from slr_verify.model import validation as V
-from slr_verify.model.params import D_MIN
+from slr_verify.model.params import D_MIN, check_params
 from slr_verify.model.sampling import (
     BLOCK,
     count_at_least,
@@ -146,14 +146,26 @@ def _predictor(predictor) -> str:
     return predictor
 
 
+#: Measured cost of one sample (seconds): ~5e-8 per token and dimension for the full sampler, ~1e-7
+#: per token for the projection sampler (one core). Used to refuse n estimated above an hour.
+SECONDS_PER_TOKEN_DIM = 5e-8
+SECONDS_PER_TOKEN = 1e-7
+
+
 def _common(lam, gamma, eps, L, n, p):
     lam = _scalar(V.positive, "lam", lam)
     gamma = _scalar(V.positive, "gamma", gamma)
     eps = _scalar(V.nonnegative, "eps", eps)
     L = _int("L", L, 1)
-    n = _int("n", n, 2)
+    check_params(lam, gamma, eps, 2, L)  # the supported ranges
+    n = count_at_least("n", n, 2) if not isinstance(n, float) else _int("n", n, 2)
     p, cdf = _law(p, L)
     return lam, gamma, eps, L, n, p, cdf
+
+
+def _cost(n, seconds_per_sample):
+    """Refuse an n whose estimated time exceeds an hour (``validation.time_budget``)."""
+    V.time_budget("n", n * seconds_per_sample, f"{n:,} Monte Carlo samples")
 
 
 def linear_coefficients(p, gamma) -> np.ndarray:
@@ -272,6 +284,7 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predic
         vecs[name] = x
     lam, gamma, eps, L, n, p, cdf = _common(lam, gamma, eps, L, n, p)
     seed, memory = _seed(seed), _memory(memory)
+    _cost(n, SECONDS_PER_TOKEN_DIM * L * d)
     if predictor == "oracle":
         k, v = k_star, v_star
     elif needs_kv:
@@ -307,6 +320,9 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps, L, n_train, n_test, seed, p=N
     L = _int("L", L, 1)
     n_train = _int("n_train", n_train, L * d)
     n_test = _int("n_test", n_test, 2)
+    check_params(1.0, gamma, eps, 2, L)
+    V.time_budget("n_test", n_test * SECONDS_PER_TOKEN_DIM * L * d, f"{n_test:,} held-out samples")
+    V.time_budget("n_train", n_train * SECONDS_PER_TOKEN_DIM * L * d * L * d, f"least squares on {n_train:,} samples")
     p, cdf = _law(p, L)
     seed, memory = _seed(seed), _memory(memory)
     if 8.0 * n_train * L * d * 3 > memory:
@@ -480,6 +496,7 @@ def mc_risk_overlaps(
     lam, gamma, eps, L, n, p, cdf = _common(lam, gamma, eps, L, n, p)
     seed, memory = _seed(seed), _memory(memory)
     d, G, mean = _overlap_setup(kappa, nu, theta, eta, rho, d, gamma)
+    _cost(n, SECONDS_PER_TOKEN * L)
     if predictor in ("erf", "softmax"):
         sampler = _ProjSampler(G, mean, gamma, cdf, L, (0, 1), (3,))
     elif predictor == "oracle":

@@ -40,11 +40,14 @@ def add_sweep_parser(sub):
     p.add_argument("--schedule", choices=("constant", "decreasing"), default="constant",
                    help="constant lam, or lam_t = lam/(1 + 1e-4 t)")
     p.add_argument("--eps", type=float, default=0.0)
-    p.add_argument("--converge-tol", type=float, default=0.0, help="continue at the last lam until the tangent gradient is below")
-    p.add_argument("--max-steps", type=int, default=0, help="at most this many continuation steps")
+    p.add_argument("--converge-tol", type=float, default=0.0,
+                   help="after --steps, continue at the last lam until the tangent gradient is below this (needs --max-steps)")
+    p.add_argument("--max-steps", type=int, default=0,
+                   help="at most this many continuation steps after --steps (needs --converge-tol); the store's 'steps' "
+                        "says, per run, when it met the tolerance")
     p.add_argument("--chunk", type=int, default=1, help="grid points per task (and per Zarr chunk)")
     p.add_argument("--scheduler", default=None,
-                   help="'sync' (no Dask), an address of a running scheduler; default a local cluster")
+                   help="'sync' (no Dask), an address of a running scheduler (host:port); default a local cluster")
     p.add_argument("--workers", type=int, default=2, help="workers of the local cluster")
     p.add_argument("--out", required=True, help="the Zarr store (created, or resumed if it holds the same sweep)")
     p.add_argument("--quiet", action="store_true")

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..dynamics.trajectory import check_cost, check_run_args
 from ..model import validation as V
-from ..model.params import Params
-from ..model.sampling import count_at_least
+from ..model.params import SUPPORTED_MAX, Params
 
 __all__ = ["AXES", "Grid", "parse_values"]
 
@@ -29,6 +29,8 @@ def parse_values(name, text, integer=False):
         if ":" in text:
             parts = text.split(":")
             a, b, n = float(parts[0]), float(parts[1]), int(parts[2])
+            if not 1 <= n <= 1_000_000:
+                raise ValueError
             log = len(parts) == 4 and parts[3] == "log"
             if len(parts) not in (3, 4) or (len(parts) == 4 and not log):
                 raise ValueError
@@ -37,7 +39,8 @@ def parse_values(name, text, integer=False):
         else:
             vals = [float(x) for x in text.split(",")]
     except ValueError:
-        raise ValueError(f"{name} must be a comma-separated list or start:stop:num[:log], got {text!r}") from None
+        raise ValueError(f"{name} must be a comma-separated list or start:stop:num[:log] (1 <= num <= 1e6), "
+                         f"got {text!r}") from None
     if integer:
         if any(x != int(x) for x in vals):
             raise ValueError(f"{name} must be integers, got {text!r}")
@@ -71,24 +74,30 @@ class Grid:
             if not vals:
                 raise ValueError(f"{ax} must have at least one value")
             object.__setattr__(self, ax, vals)
-        for lam, d, L, g2 in itertools.product(self.lam, self.d, self.L, self.gamma2):
-            if g2 <= 0:
-                raise ValueError(f"gamma2 must be > 0, got {g2!r}")
+        # every value is checked by the runner's own checks (the same ranges as overlap_pgd), before
+        # anything is created or computed
+        for name in ("lam", "gamma2", "alpha"):
+            for x in getattr(self, name):
+                V.real(name, x, minimum=0.0, strict_min=True)
+        for g2 in self.gamma2:
+            V.at_most("gamma2", g2, SUPPORTED_MAX["gamma"] ** 2, "float64 overflows beyond it")
+        V.real("eps", self.eps, minimum=0.0)
+        V.integer("runs", self.runs, 1)
+        V.integer("steps", self.steps, 1)
+        V.integer("seed", self.seed, 0)
+        V.integer("max_steps", self.max_steps, 0)
+        V.real("converge_tol", self.converge_tol, minimum=0.0)
+        V.choice("schedule", self.schedule, SCHEDULES)
+        for lam, d, L, g2, a in itertools.product(*(getattr(self, ax) for ax in AXES)):
             Params(lam=lam, gamma=float(np.sqrt(g2)), eps=self.eps, d=d, L=L)
             if d < 4:
                 raise ValueError(f"d must be >= 4 for sphere-initialised sweeps, got {d!r}")
-        for a in self.alpha:
-            V.as_finite("alpha", a)
-            if not a > 0:
-                raise ValueError(f"alpha must be > 0, got {a!r}")
-        count_at_least("runs", self.runs, 1)
-        count_at_least("steps", self.steps, 1)
-        count_at_least("seed", self.seed, 0)
-        count_at_least("max_steps", self.max_steps, 0)
-        if self.schedule not in SCHEDULES:
-            raise ValueError(f"schedule must be one of {SCHEDULES}, got {self.schedule!r}")
-        if not (self.converge_tol >= 0):
-            raise ValueError(f"converge_tol must be >= 0, got {self.converge_tol!r}")
+            check_run_args(a, self.steps, self.steps, float(np.sqrt(g2)), L, d=d, eps=self.eps)
+        if (self.converge_tol > 0) != (self.max_steps > 0):
+            raise ValueError("converge_tol and max_steps go together: the continuation runs at most max_steps steps "
+                             f"until the tangent gradient is below converge_tol; got converge_tol={self.converge_tol!r}, "
+                             f"max_steps={self.max_steps!r}")
+        check_cost(self.steps + self.max_steps, self.steps, self.size * self.runs, name="steps")
 
     @property
     def shape(self):

@@ -11,17 +11,20 @@
 * **Schedulers**: ``None``/"local" -- a ``distributed.LocalCluster`` (one process per worker);
   "sync" -- in this process, no Dask; any other string -- the address of a running scheduler.
 
-The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, tangent_norm, steps,
-converged; coordinates lam, d, L, gamma2, alpha per point; the grid as JSON in the attributes.
+The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, tangent_norm, steps
+(per run: ``steps`` plus the continuation steps at which that run first met the tolerance, to
+:data:`CONVERGE_CHUNK`), converged; coordinates lam, d, L, gamma2, alpha per point; the grid as JSON in the attributes.
 ``xarray.open_zarr(path)`` reads it; ``ds.set_index(point=[...]).unstack("point")`` gives the grid.
 """
 from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 
 import numpy as np
 
+from ..dynamics.cli import check_output_path
 from ..dynamics.convergence import converge, tangent_norm
 from ..dynamics.runners import overlap_pgd
 from ..kernels.api import risk
@@ -30,6 +33,9 @@ from ..model.settings import decreasing
 from .grid import AXES, Grid
 
 __all__ = ["run_point", "run_chunk", "sweep", "open_sweep", "VARIABLES"]
+
+#: continuation steps between two convergence checks: a run's ``steps`` is exact to this many
+CONVERGE_CHUNK = 1000
 
 VARIABLES = ("kappa", "nu", "theta", "eta", "rho", "risk", "tangent_norm", "steps", "converged")
 _NAMES = ("kappa", "nu", "theta", "eta", "rho")
@@ -49,7 +55,7 @@ def run_point(grid: Grid, i: int) -> dict:
     steps = np.full(grid.runs, grid.steps, dtype=np.int64)
     if grid.converge_tol > 0 and grid.max_steps > 0:
         out, norm, extra, ok = converge(ov, lam=lam_T, gamma=gamma, d=d, L=L, alpha=alpha, tol=grid.converge_tol,
-                                        max_steps=grid.max_steps)
+                                        max_steps=grid.max_steps, chunk=CONVERGE_CHUNK, per_run=True)
         ov = [np.asarray(x, dtype=float) for x in out]
         steps += extra
     norm, res = tangent_norm(ov, lam=lam_T, gamma=gamma, d=d, L=L, resolution=True)
@@ -113,11 +119,7 @@ def _open_or_create(path, grid, chunk):
         if attrs.get("grid") != grid.to_json() or attrs.get("chunk") != int(chunk):
             raise ValueError(f"out: {str(path)!r} holds a different sweep (grid or chunk differ); choose another path")
         return root
-    parent = path.resolve().parent
-    if not parent.is_dir():
-        raise ValueError(f"out: the directory {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise ValueError(f"out: the directory {str(parent)!r} is not writable")
+    check_output_path(str(path), name="out")
     return _create(path, grid, chunk)
 
 
@@ -142,44 +144,101 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
         stop_after = count_at_least("stop_after", stop_after, 0)
     if scheduler is not None and not isinstance(scheduler, str):
         raise ValueError(f"scheduler must be None, 'local', 'sync' or a scheduler address, got {scheduler!r}")
-    root = _open_or_create(out, grid, chunk)
-    done = np.asarray(root["chunk_done"][:])
-    todo = [int(c) for c in np.flatnonzero(~done)]
-    if stop_after is not None:
-        todo = todo[: int(stop_after)]
-    bar = tqdm(total=len(done), initial=int(done.sum()), desc="sweep (chunks)", file=progress, disable=progress is None)
     gj = grid.to_json()
+    existed = pathlib.Path(out).exists()
+    client = cluster = None
+    if scheduler != "sync":  # connect first: an unreachable scheduler must not leave a store behind
+        client, cluster = _connect(scheduler, workers)
     computed = 0
+    bar = None
     try:
-        if scheduler == "sync":
+        root = _open_or_create(out, grid, chunk)
+        done = np.asarray(root["chunk_done"][:])
+        todo = [int(c) for c in np.flatnonzero(~done)]
+        if stop_after is not None:
+            todo = todo[: int(stop_after)]
+        bar = tqdm(total=len(done), initial=int(done.sum()), desc="sweep (chunks)", file=progress, disable=progress is None)
+        if client is None:
             for c in todo:
                 _, data = run_chunk(gj, c, chunk)
                 _write(root, c, chunk, data)
                 computed += 1
-                bar.update(1)
+                _tick(bar, computed == len(todo))
         else:
-            from distributed import Client, LocalCluster, as_completed
+            from distributed import as_completed
 
-            cluster = None
-            if scheduler in (None, "local"):
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-                client = Client(cluster)
-            else:
-                client = Client(scheduler)
-            try:
-                futures = [client.submit(run_chunk, gj, c, chunk, pure=False) for c in todo]
-                for fut in as_completed(futures):
-                    c, data = fut.result()
-                    _write(root, c, chunk, data)
-                    computed += 1
-                    bar.update(1)
-            finally:
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+            futures = [client.submit(run_chunk, gj, c, chunk, pure=False) for c in todo]
+            for fut in as_completed(futures):
+                c, data = fut.result()
+                _write(root, c, chunk, data)
+                computed += 1
+                _tick(bar, computed == len(todo))
+    except BaseException:
+        if not existed and computed == 0:  # a store this call created and never filled: leave no trace
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        _disconnect(client, cluster)
     return computed
+
+
+def _tick(bar, last):
+    """One chunk done; the last one is shown by ``bar.close()`` only (an update would print the
+    100% line, and close() print it again)."""
+    if last:
+        bar.n += 1
+    else:
+        bar.update(1)
+
+
+#: seconds to wait for a scheduler given by address before saying it is unreachable
+CONNECT_TIMEOUT = 10
+
+
+def _connect(scheduler, workers):
+    """A Dask client: on a new local cluster (``None``/"local"), or on the scheduler at an address.
+    The local cluster's processes ignore Ctrl-C (this process handles it and shuts them down)."""
+    import logging
+    import signal
+
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if scheduler in (None, "local"):
+        # the workers inherit the environment: their Dask loggers say errors only (no warnings about
+        # tasks cancelled when the sweep is interrupted)
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the workers at start
+        try:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            return Client(cluster), cluster
+        finally:
+            signal.signal(signal.SIGINT, old)
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT), None
+    except (OSError, ValueError, TypeError) as exc:
+        raise ValueError(f"scheduler {scheduler!r} is not 'sync', 'local' or the address of a scheduler reachable within "
+                         f"{CONNECT_TIMEOUT} s (host:port, e.g. tcp://127.0.0.1:8786): {' '.join(str(exc).split())}") from None
+
+
+def _disconnect(client, cluster):
+    """Close the client and the local cluster quietly (no Dask warnings after a Ctrl-C)."""
+    import contextlib
+    import io
+    import logging
+
+    if client is None:
+        return
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    with contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.suppress(Exception):
+            client.close()
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
 
 
 def open_sweep(path):

@@ -1,0 +1,44 @@
+"""The certificates' arguments, validated with the model's vocabulary (:mod:`slr_verify.model.validation`)
+before any ball is built: a lam interval, the ball precision, the subdivision ratio and radius, the
+branch-and-bound budget, and the model's parameters (scalars)."""
+from __future__ import annotations
+
+from ..model import validation as V
+from ..model.params import SUPPORTED_MAX, check_params
+
+__all__ = ["lam_interval", "precision", "ratio", "radius", "budget", "model"]
+
+
+def lam_interval(lam) -> tuple:
+    """(lo, hi) with 0 < lo <= hi <= the supported lam (a single lam is (x, x))."""
+    return V.interval("lam", lam, minimum=0.0, strict_min=True, maximum=SUPPORTED_MAX["lam"], degenerate=True)
+
+
+def precision(prec) -> int:
+    """Bits of the arb balls: 53 (float64) to 10000."""
+    return V.integer("prec", prec, 53, 10_000, why="bits of ball precision")
+
+
+def ratio(x) -> float:
+    """Relative width of a lam piece, in (0, 1]."""
+    return V.real("ratio", x, minimum=0.0, strict_min=True, maximum=1.0, why="relative width of a lam piece")
+
+
+def radius(r) -> float:
+    """Half-width of the Krawczyk box around (0, 0), in (0, 0.5]."""
+    return V.real("r", r, minimum=0.0, strict_min=True, maximum=0.5, why="half-width of the box around (0, 0)")
+
+
+def budget(n, name="budget") -> int:
+    """Boxes the branch and bound may visit: 1 to 10^8."""
+    return V.integer(name, n, 1, 10**8, why="boxes of the branch and bound")
+
+
+def model(lam=1.0, gamma=1.0, eps=0.0, d=2, L=1):
+    """Scalar model parameters (``check_params``); returns them as Python numbers."""
+    out = check_params(lam, gamma, eps, d, L)
+    for name, x in zip(("lam", "gamma", "eps", "d", "L"), out):
+        if x.ndim:
+            raise ValueError(f"{name} must be a single number, got shape {x.shape}")
+    lam, gamma, eps, d, L = (float(x) for x in out)
+    return lam, gamma, eps, int(d), int(L)
