@@ -34,6 +34,7 @@ from scipy.optimize import brentq
 
 from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
+from ..model import validation as V
 from ..model.params import Params
 from .stationary import stationary_points
 from .trs import profile, profile_mp
@@ -137,7 +138,8 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     kw = p.kw()
-    na, nb = (int(x) for x in grid)
+    na, nb = (V.integer(f"grid[{i}]", x, 3, 10_000, why="the profile on the chart grid") for i, x in enumerate(grid))
+    seeds = V.integer("seeds", seeds, 1, 1000)
     A, B = _chart_grid(na, nb)
     m = profile(*angle_chart(A, B), **kw).risk
     orc = float(profile(1.0, 0.0, **kw).risk)
@@ -309,12 +311,12 @@ def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verif
     p = Params(lam=1.0, gamma=gamma, eps=eps, d=d, L=L)
     kw = p.kw()
     kw.pop("lam")
-    lo_r, hi_r = (float(x) for x in lam_range)
-    if not 0 < lo_r < hi_r:
-        raise ValueError(f"lam_range must be (lo, hi) with 0 < lo < hi, got {lam_range!r}")
-    if int(grid) < 3:
-        raise ValueError(f"grid must be >= 3, got {grid!r}")
-    lams = np.geomspace(lo_r, hi_r, int(grid))
+    lo_r, hi_r = V.interval("lam_range", lam_range, minimum=0, strict_min=True)
+    grid = V.integer("grid", grid, 3, 100_000, why="one profile minimisation per point")
+    verify = V.integer("verify", verify, 0, 1000, why="one stationary-point search each")
+    starts = V.integer("starts", starts, 1, 100_000, why="memory of the multistart search")
+    rtol = V.real("rtol", rtol, minimum=0, strict_min=True, maximum=0.5)
+    lams = np.geomspace(lo_r, hi_r, grid)
     ok = np.array([oracle_is_global(lam=lam, **kw) for lam in lams])
     if not ok.any():
         raise RuntimeError("the oracle is never the global minimum on the scanned range")
