@@ -42,6 +42,7 @@ def points_01():
     return LS.stationary_points(lam=0.1, starts=150, **FIG4B)
 
 
+@pytest.mark.slow  # the multistart search behind it is the landscape claim's, run once there
 def test_stationary_points_at_fig4b(points_01):
     names = [p.name for p in points_01]
     # Proposition 9's five points: (0, 0), the oracle and (1, -1) up to the symmetries
@@ -55,6 +56,7 @@ def test_stationary_points_at_fig4b(points_01):
     assert abs(fam.overlaps[2] - 0.62977226986893) < 1e-13
 
 
+@pytest.mark.slow  # the multistart search behind it is the landscape claim's, run once there
 def test_riemannian_hessian_against_finite_differences(points_01):
     """The k = v* minimum: eigenvalues of the generated Riemannian Hessian vs finite differences of
     Theorem 1's risk on explicit vectors in R^6 (family.finite_difference_spectrum), which represent every direction."""
@@ -65,6 +67,7 @@ def test_riemannian_hessian_against_finite_differences(points_01):
     assert fam.flat == 400 - 3 and fam.index == 0
 
 
+@pytest.mark.slow  # the multistart search behind it is the landscape claim's, run once there
 def test_saddle_hessian_against_finite_differences(points_01):
     """A point off M with k_perp, v_perp spanning a line: same comparison, negative eigenvalues included."""
     p = [q for q in points_01 if q.kind == "saddle" and not q.name][0]

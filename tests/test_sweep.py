@@ -38,6 +38,7 @@ def test_point_matches_direct_runner(sync_store):
     assert float(ds["lam"][i]) == pt["lam"] and float(ds["d"][i]) == pt["d"]
 
 
+@pytest.mark.slow  # a Dask local cluster: ~9 s of CPU to start
 def test_local_cluster_and_chunking_give_identical_contents(sync_store, tmp_path):
     p = tmp_path / "dask.zarr"
     sweep(GRID, p, chunk=3, scheduler=None, workers=2)

@@ -182,10 +182,29 @@ def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
     for lam in it:
         g = minimise_profile(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)
         kappa, eta = angle_chart(*g.chart)
-        rows.append((g.risk, kappa, eta, np.sin(g.chart[1]), g.is_oracle))
-    risk, kappa, eta, r, orc = (np.array(x) for x in zip(*rows))
+        circle = circle_minimum(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)[0]
+        rows.append((g.risk, kappa, eta, np.sin(g.chart[1]), g.is_oracle, circle))
+    risk, kappa, eta, r, orc, circle = (np.array(x) for x in zip(*rows))
     return {"lam": lams, "risk": risk, "kappa": kappa, "eta": eta, "r": r, "angle": np.arctan2(eta, kappa),
-            "is_oracle": orc.astype(bool)}
+            "is_oracle": orc.astype(bool), "circle_risk": circle}
+
+
+def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
+    """(risk, angle) of the minimum of the profile on the circle k = cos(a) k* + sin(a) v*, a in
+    [0, pi/2] (r = 0: k in span(k*, v*)), a one-dimensional problem: a grid of ``n`` angles, then a
+    bounded scalar minimisation around the best (`docs/MATH.md` §17). Equal to the global minimum
+    exactly when a global minimiser has k in span(k*, v*)."""
+    from scipy.optimize import minimize_scalar
+
+    n = V.integer("n", n, 3, 10**6, why="profile evaluations")
+    kw = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    a = np.linspace(0.0, np.pi / 2, n)
+    m = profile(np.cos(a), np.sin(a), **kw).risk
+    i = int(np.argmin(m))
+    lo, hi = a[max(i - 1, 0)], a[min(i + 1, n - 1)]
+    f = lambda t: float(profile(np.cos(t), np.sin(t), **kw).risk)
+    res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
+    return (float(res.fun), float(res.x)) if res.fun < m[i] else (float(m[i]), float(a[i]))
 
 
 def global_minimum(*, lam, gamma, eps=0.0, d, L, **search):
