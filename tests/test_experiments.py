@@ -24,6 +24,7 @@ def quick_run():
     return transformer_layer(heads=1, runs=runs, steps=steps, seed=0, **s)
 
 
+@pytest.mark.slow  # a JAX compile and 600 steps: ~12 s of CPU (tox -e experiments)
 def test_quick_run_shapes_and_learning(quick_run):
     r = quick_run
     n = len(r.step)
@@ -35,6 +36,7 @@ def test_quick_run_shapes_and_learning(quick_run):
     assert np.all(r.align_k[-1] > r.align_k[1])
 
 
+@pytest.mark.slow
 def test_rank_one_is_structural(quick_run):
     assert np.all(1 - quick_run.rank_one_ratio[1:] <= 1e-5)  # float32
 
@@ -67,6 +69,7 @@ def test_bad_settings_raise(kw, match):
         transformer_layer(**({"runs": 1, "steps": 1} | kw))
 
 
+@pytest.mark.slow
 def test_cli_writes_json_and_checks_the_path_first(tmp_path, quick_run, capsys):
     from slr_verify.cli import main
 

@@ -29,6 +29,7 @@ def _orthogonal_targets(d, K):
     return E[:K], E[K:2 * K]
 
 
+@pytest.mark.slow  # ~5 s of CPU
 def test_riemannian_gradient_against_central_differences():
     rng = np.random.default_rng(1)
     d = 30
