@@ -152,6 +152,7 @@ def test_multihead_risk_against_monte_carlo(seed):
     assert abs(mc.estimate - exact) <= 4.5 * mc.standard_error, (exact, mc)
 
 
+@pytest.mark.slow  # generates the explicit H = K = 2 kernel: ~5 s of CPU
 def test_explicit_kernel_equals_functional_route():
     rng = np.random.default_rng(7)
     Kh, Vh, Ks, Vs = _instance(rng, 2, 2, 30)

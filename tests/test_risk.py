@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import params, realisable_overlaps
 
@@ -130,6 +130,7 @@ def test_oracle_risk_against_section5_at_80_digits(pr):
     A2 = pr["lam"] ** 2 * pr["d"] / 2
     rest = pr["eps"] ** 2 + (pr["L"] - 1) * pr["lam"] ** 2  # the terms that do not cancel (zeta_lam(0) ~ lam^2)
     dps = 80 if rest > 1e-60 else 80 + int(0.9 * A2)
+    assume(dps <= 400)  # beyond, the gap is below ~1e-300: the log-domain test below covers it
     with mpmath.workdps(dps):
         lam, gamma, eps, d, L = (mpmath.mpf(pr[k]) for k in ("lam", "gamma", "eps", "d", "L"))
         A = lam * mpmath.sqrt(d / 2)
