@@ -452,7 +452,7 @@ def special_probes(tmp):
     out = os.path.join(tmp, "int")
     return [
         ("Ctrl-C in pgd", lambda: run_interrupt(["pgd", "--figure", "7a", "--out", out + ".npz"])),
-        ("Ctrl-C in sweep", lambda: run_interrupt(["sweep", "--lam", "0.1", "--steps", "200000", "--out", out + ".zarr"],
+        ("Ctrl-C in sweep", lambda: run_interrupt(["sweep", "--lam", "0.1", "--steps", "20000000", "--out", out + ".zarr"],
                                                   after=8)),
         ("Ctrl-C in experiment", lambda: run_interrupt(["experiment", "transformer", "--out", out + ".json"], after=8)),
         ("derive --check installed", lambda: run_installed_derive_check(tmp)),
