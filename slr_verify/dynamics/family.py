@@ -44,7 +44,7 @@ def theta_star(lam, gamma, d, eta=1):
     (:func:`slr_verify.symbolic.family.off_M_family`, generated). An mpmath number at the working
     precision."""
     f = theta_star_kernels().mp
-    return f(mpmath.mpf(eta), mpmath.mpf(lam), mpmath.mpf(gamma), mpmath.mpf(d))
+    return f(eta, lam, gamma, d)  # the generated kernel takes floats exactly (codegen.generate_mp)
 
 
 def _refine_family(eta_sign, lam, gamma, d, L, dps=50):

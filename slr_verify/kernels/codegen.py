@@ -114,7 +114,15 @@ def generate_mp(args, exprs, cse=False):
     ns = {"slr_zeta": lambda t, g: special.zeta_mp(t, g, dps=mpmath.mp.dps),
           "slr_zetac": lambda t, g: special.zetac_mp(t, g, dps=mpmath.mp.dps),
           "slr_zeta2": lambda *a: special.zeta2_mp(*a, dps=mpmath.mp.dps)}
-    return sp.lambdify(args, exprs, modules=[ns, "mpmath"], cse=cse, printer=MpKernelPrinter(dict(_SETTINGS)))
+    fn = sp.lambdify(args, exprs, modules=[ns, "mpmath"], cse=cse, printer=MpKernelPrinter(dict(_SETTINGS)))
+
+    # Python floats and ints become mpf first (exactly): float arithmetic between two arguments (x**2,
+    # x*y) would otherwise round to 53 bits before any mpf enters the expression
+    def kernel(*values):
+        return fn(*(mpmath.mpmathify(v) for v in values))
+
+    kernel.__doc__ = fn.__doc__
+    return kernel
 
 
 def hoisted(array_args, param_args, exprs):
