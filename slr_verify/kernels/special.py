@@ -53,9 +53,14 @@ import numpy as np
 from scipy import special as sc
 
 __all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
-           "zetac_mp", "zeta2", "zeta2_mp"]
+           "zetac_mp", "zeta2", "zeta2_one", "zeta2_mp"]
 
 _SQRT2 = math.sqrt(2.0)
+
+# The bodies that serve one float (``_tetrachoric``, ``_scalar_args``, ``_owen``, ``zeta_scalar``, ``zeta2_one``) use
+# ``math``, NumPy scalar functions and these three names only: :mod:`.numba_special` compiles the same code for
+# compiled loops, rebinding them to their Numba-callable forms (nothing is typed a second time).
+_erf, _erfc, _owens_t = sc.erf, sc.erfc, sc.owens_t
 _SERIES_TERMS = 30
 _SERIES_MAX_R = 0.25
 _SERIES_MAX_S = 0.5
@@ -72,7 +77,7 @@ def _params(t, g):
     return t, g2, alpha, s, r, a
 
 
-def _tetrachoric(s, r, exp=np.exp, scalar=False):
+def _tetrachoric(s, r, scalar=False):
     r""":math:`D = \frac2\pi e^{-2s^2}\sum_{n=1}^{N} r^n q_{n-1}(\sqrt2 s)^2/n`, with normalised
     Hermite functions :math:`q_n = \mathrm{He}_n/\sqrt{n!}` (all terms >= 0).
 
@@ -82,14 +87,14 @@ def _tetrachoric(s, r, exp=np.exp, scalar=False):
     q_prev, q = 0.0 * h, 1.0 + 0.0 * h  # q_{-1}, q_0 (arrays or floats)
     rn = 1.0 + 0.0 * r
     total = 0.0 * h
-    bound = 1.19 * exp(0.5 * h * h) / (1.0 - r) if scalar else 0.0
+    bound = 1.19 * np.exp(0.5 * h * h) / (1.0 - r) if scalar else 0.0
     for n in range(1, _SERIES_TERMS + 1):
         rn = rn * r
         total += rn * q * q / n
         if scalar and bound * rn * r / (n + 1) <= 1e-17 * total:
             break
         q_prev, q = q, (h * q - math.sqrt(n - 1) * q_prev) / math.sqrt(n)
-    return 2.0 / math.pi * exp(-2.0 * s * s) * total
+    return 2.0 / math.pi * np.exp(-2.0 * s * s) * total
 
 
 def owen_args(t, g):
@@ -99,9 +104,9 @@ def owen_args(t, g):
     return _SQRT2 * s, a
 
 
-def _owen(s, a, erf=sc.erf, erfc=sc.erfc):
+def _owen(s, a):
     """D = (1 + erf s) erfc s - 8 T(sqrt2 s, a) (= zeta - erf(s)^2): absolute accuracy ~1e-17."""
-    return (1.0 + erf(s)) * erfc(s) - 8.0 * sc.owens_t(_SQRT2 * s, a)
+    return (1.0 + _erf(s)) * _erfc(s) - 8.0 * _owens_t(_SQRT2 * s, a)
 
 
 def _scalar_args(t, g):
@@ -117,20 +122,21 @@ def zetac_scalar(t, g):
     if t <= 0 or (r <= _SERIES_MAX_R and s <= _SERIES_MAX_S):
         e = math.erfc(t / math.sqrt(1.0 + 2.0 * g * g))
         if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
-            return e * e + _tetrachoric(s, r, exp=math.exp, scalar=True)
-        return e * e + max(float(_owen(s, a, math.erf, math.erfc)), 0.0)
+            return e * e + float(_tetrachoric(s, r, True))
+        return e * e + max(float(_owen(s, a)), 0.0)
     log_scale, inner = _tail(np.asarray(s), np.asarray(a), np.asarray(g * g))  # the tail form of log_zetac
     return math.exp(float(log_scale)) * float(inner)
 
 
 def zeta_scalar(t, g):
     """:func:`zeta` for one float t and one float g: the same regimes and formulas, evaluated
-    with Python floats (a scalar call of the public API costs microseconds, not an array setup)."""
+    with Python floats (a scalar call of the public API costs microseconds, not an array setup).
+    Compiled as it stands by :mod:`.numba_special` for compiled loops."""
     s, r, a = _scalar_args(t, g)
     e = math.erf(s)
     if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
-        return e * e + _tetrachoric(s, r, exp=math.exp, scalar=True)
-    return e * e + max(float(_owen(s, a, math.erf, math.erfc)), 0.0)
+        return e * e + float(_tetrachoric(s, r, True))
+    return e * e + max(float(_owen(s, a)), 0.0)
 
 
 def zeta_abs(t, g):
@@ -295,24 +301,31 @@ def zeta2(t1, t2, s11, s22, s12):
     :math:`\beta = 1/2` when the signs of :math:`h_1, h_2` differ (a zero counts by the other's
     sign), :math:`T(0, \pm\infty) = \pm 1/4` on an axis, and Sheppard's
     :math:`\frac2\pi\arcsin r` at the origin. Absolute accuracy ~1e-16 (tested against the
-    mpmath quadrature :func:`zeta2_mp`, also across the axes and the origin)."""
-    t1, t2, s11, s22, s12 = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (t1, t2, s11, s22, s12)))
+    mpmath quadrature :func:`zeta2_mp`, also across the axes and the origin).
+
+    One body, :func:`zeta2_one`, compiled by Numba as a ufunc (:mod:`.numba_special`): the vectorised form and
+    the scalar form in compiled loops are the same code."""
+    from .numba_special import zeta2_ufunc  # compiled on first use (cached)
+
+    out = zeta2_ufunc(*(np.asarray(x, dtype=float) for x in (t1, t2, s11, s22, s12)))
+    return out[()] if np.ndim(out) == 0 else out
+
+
+def zeta2_one(t1, t2, s11, s22, s12):
+    """:func:`zeta2` at one point (Python floats; compiled by :mod:`.numba_special`)."""
     a1, a2 = 1.0 + 2.0 * s11, 1.0 + 2.0 * s22
-    h1, h2 = _SQRT2 * t1 / np.sqrt(a1), _SQRT2 * t2 / np.sqrt(a2)
-    r = 2.0 * s12 / np.sqrt(a1 * a2)
-    q = np.sqrt((a1 * a2 - 4.0 * s12 * s12) / (a1 * a2))  # sqrt(1 - r^2) without cancellation
-    sg1, sg2 = np.sign(h1), np.sign(h2)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        arg1 = (h2 - r * h1) / (h1 * q)
-        arg2 = (h1 - r * h2) / (h2 * q)
-        T1 = np.where(h1 == 0.0, 0.25 * sg2, sc.owens_t(h1, np.where(h1 == 0.0, 0.0, arg1)))
-        T2 = np.where(h2 == 0.0, 0.25 * sg1, sc.owens_t(h2, np.where(h2 == 0.0, 0.0, arg2)))
-    beta = np.where((sg1 * sg2 < 0) | ((sg1 * sg2 == 0) & (sg1 + sg2 < 0)), 0.5, 0.0)
-    out = 1.0 - 4.0 * (T1 + T2 + beta)
-    origin = (h1 == 0.0) & (h2 == 0.0)
-    if np.any(origin):
-        out = np.where(origin, 2.0 / math.pi * np.arcsin(np.clip(r, -1.0, 1.0)), out)
-    return out[()] if out.ndim == 0 else out
+    h1, h2 = _SQRT2 * t1 / math.sqrt(a1), _SQRT2 * t2 / math.sqrt(a2)
+    r = 2.0 * s12 / math.sqrt(a1 * a2)
+    if h1 == 0.0 and h2 == 0.0:  # Sheppard
+        return 2.0 / math.pi * math.asin(min(max(r, -1.0), 1.0))
+    q = math.sqrt((a1 * a2 - 4.0 * s12 * s12) / (a1 * a2))  # sqrt(1 - r^2) without cancellation
+    sg1 = (h1 > 0.0) - (h1 < 0.0)
+    sg2 = (h2 > 0.0) - (h2 < 0.0)
+    # on an axis T(0, +-inf) = +-1/4
+    T1 = 0.25 * sg2 if h1 == 0.0 else float(_owens_t(h1, (h2 - r * h1) / (h1 * q)))
+    T2 = 0.25 * sg1 if h2 == 0.0 else float(_owens_t(h2, (h1 - r * h2) / (h2 * q)))
+    beta = 0.5 if (sg1 * sg2 < 0 or (sg1 * sg2 == 0 and sg1 + sg2 < 0)) else 0.0
+    return 1.0 - 4.0 * (T1 + T2 + beta)
 
 
 def zeta2_mp(t1, t2, s11, s22, s12, dps=50):
