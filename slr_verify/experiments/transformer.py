@@ -26,6 +26,7 @@ regression (:mod:`slr_verify.model.multilocation`'s law, drawn in JAX).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -69,13 +70,32 @@ class TransformerRun:
     settings: dict = field(default_factory=dict)
     seconds: float = 0.0
 
+    def bands(self, level=0.95) -> dict:
+        """The paper's bands (Figures 8 and 10 draw the runs' median and a 95% percentile band): for each
+        metric, {"median", "lower", "upper"} per logged step, the 50th and the (1 -+ level)/2
+        percentiles over the runs (linear interpolation between order statistics; with 20 runs the
+        2.5th percentile lies between the smallest and the second smallest run). Extra axes (heads,
+        locations) are kept."""
+        level = V.real("level", level, minimum=0.0, maximum=1.0, strict_min=True)
+        q = [50.0, 50.0 * (1.0 - level), 50.0 * (1.0 + level)]
+        out = {}
+        for name in ("excess_risk", "rank_one_ratio", "align_k", "align_v"):
+            a = np.asarray(getattr(self, name), dtype=float)
+            with warnings.catch_warnings():  # the undefined ratio at step 0 stays undefined (NaN)
+                warnings.simplefilter("ignore", RuntimeWarning)
+                med, lo, hi = np.nanpercentile(a, q, axis=1)
+            out[name] = {"median": med, "lower": lo, "upper": hi}
+        return out
+
     def to_dict(self) -> dict:
         """Plain JSON values; an undefined metric (the rank-one ratio of the zero W_q at step 0) is
-        None (JSON null): the output parses with a strict JSON parser (no bare NaN)."""
+        None (JSON null): the output parses with a strict JSON parser (no bare NaN). ``bands``: the
+        runs' median and 95% percentile band per metric and logged step (:meth:`bands`)."""
+        bands = {m: {k: _json_list(v) for k, v in b.items()} for m, b in self.bands().items()}
         return {"step": self.step.tolist(), "excess_risk": _json_list(self.excess_risk),
                 "rank_one_ratio": _json_list(self.rank_one_ratio), "align_k": _json_list(self.align_k),
                 "align_v": _json_list(self.align_v), "null_excess_risk": self.null_excess_risk,
-                "settings": self.settings, "seconds": self.seconds}
+                "bands": {"level": 0.95, **bands}, "settings": self.settings, "seconds": self.seconds}
 
 
 def _json_list(a):
