@@ -148,3 +148,34 @@ def test_one_head_aligned_is_the_oracle_of_the_five_overlap_landscape(lam):
     mine = np.sort(np.concatenate([a.span_eigs, a.orth_eigs, a.orth_eigs]))
     assert np.max(np.abs(mine - np.array([float(x) for x in ref.core]))) <= 1e-8 * scale
     assert np.max(np.abs(np.sort(a.orth_eigs) - np.array([float(x) for x in ref.block]))) <= 1e-8 * scale
+
+
+@pytest.mark.slow  # ~2 s; the figure-9 claim (default tests) uses it at every run
+def test_pgd_map_spectrum_is_the_rescaled_hessian_at_a_minimum():
+    """At a stationary point with radial components c_i = w_i . grad_i R, a tangent perturbation of row
+    i maps to ((1 - alpha c_i) delta_i - alpha (Hess delta)_i) / (1 - alpha c_i) (linearising the
+    normalisation): J = I - alpha D^{-1} Hess, D = diag(1 - alpha c_i). Reference: that formula with the
+    Riemannian Hessian of ``_hessian`` (fourth-order differences of the gradient, not of the map); the
+    finite-difference Jacobian of the map agrees to 1e-6. Also: the minimum turns unstable (an
+    eigenvalue < -1) exactly when alpha passes 2 / (the largest of D^{-1} Hess's eigenvalues)."""
+    from slr_verify.landscape.multihead import multihead_minima, pgd_map_spectrum
+
+    Ks, Vs = random_locations(2, 80, np.random.default_rng(0))
+    found, _, _ = multihead_minima(Ks, Vs, H=2, lam=2 / 3.5, n_random=2, seed=0, **P9)
+    W = found[0].W
+    _, T = _frame(Ks, Vs, W.shape[1] - 4)
+    F = RiskOnSpheres(T, 2, 2, lam=2 / 3.5, d=80, **P9)
+    from slr_verify.landscape.multihead import _hessian
+
+    Hm, B = _hessian(F, W)
+    _, g = F.euclidean_gradient(W)
+    c = np.einsum("ij,ij->i", g, W)
+    n = W.shape[1] - 1
+    for alpha in (1e-4, 1e-3):
+        Dinv = np.repeat(1.0 / (1.0 - alpha * c), n)
+        want = np.sort(np.linalg.eigvals(np.eye(len(Dinv)) - alpha * Dinv[:, None] * Hm).real)
+        got = np.sort(pgd_map_spectrum(Ks, Vs, W, lam=2 / 3.5, alpha=alpha, **P9).real)
+        assert np.max(np.abs(got - want)) <= 1e-6
+    lam_max = np.max(np.linalg.eigvals(np.repeat(1.0 / (1.0 - 1e-3 * c), n)[:, None] * Hm).real)
+    for alpha, unstable in ((0.99 * 2 / lam_max, False), (1.01 * 2 / lam_max, True)):
+        assert (pgd_map_spectrum(Ks, Vs, W, lam=2 / 3.5, alpha=alpha, **P9).real.min() < -1) == unstable

@@ -4,7 +4,7 @@ function of lam,
 the oracle's window, and the basins of sphere-initialised PGD; the multi-head landscape (§19)."""
 from .basins import basin_rates, label_ends, sample_basins
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
-from .multihead import AlignedPoint, multihead_aligned, multihead_global_minimum, multihead_minima
+from .multihead import AlignedPoint, multihead_aligned, multihead_global_minimum, multihead_minima, pgd_map_spectrum
 from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points
 from .trs import Profile, profile, profile_mp
 from .window import (
@@ -24,4 +24,4 @@ __all__ = ["basin_rates", "label_ends", "sample_basins", "global_minimum", "orac
            "MECHANISMS", "mechanism_values", "StationaryPoint", "stationary_points", "canonical", "classify", "refine",
            "SYMMETRIES", "realise", "orbit_dimension", "partials", "riemannian_spectrum", "Profile", "profile", "profile_mp",
            "minimise_profile", "minimiser_diagram", "oracle_is_global", "GlobalMinimiser", "AlignedPoint",
-           "multihead_aligned", "multihead_global_minimum", "multihead_minima"]
+           "multihead_aligned", "multihead_global_minimum", "multihead_minima", "pgd_map_spectrum"]

@@ -47,7 +47,7 @@ from ..model import validation as VAL
 from ..model.multilocation import validate_locations
 
 __all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima",
-           "RiskOnSpheres"]
+           "pgd_map_spectrum", "RiskOnSpheres"]
 
 
 class RiskOnSpheres:
@@ -336,3 +336,32 @@ def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps, L, n_random=
     risk = KM.multihead_risk(Kh, Vh, np.asarray(K_star, float), np.asarray(V_star, float), lam=lam, gamma=gamma, eps=eps,
                              L=L)
     return risk, Kh, Vh
+
+
+def pgd_map_spectrum(K_star, V_star, W, *, lam, gamma, eps, L, alpha, h=1e-6):
+    r"""Eigenvalues of the Jacobian of the PGD map :math:`\Phi(W) = \mathrm{normalise}(W - \alpha\nabla R)`
+    (row-wise, the d-free runner's step) at the heads ``W`` (2H, D) in the frame of :func:`multihead_minima`
+    (its ``Minimum.W``), on the tangent space of the product of spheres (central differences of the exact
+    map, step ``h``: numeric, ~1e-8 absolute).
+
+    At a stationary point with radial components :math:`c_i = w_i\cdot\nabla_{w_i}R` the eigenvalues are
+    those of :math:`I - \alpha\,\mathrm{Hess}\,R` rescaled row by row by :math:`1/(1 - \alpha c_i)`: the
+    rotations fixing the targets give eigenvalue 1, and an eigenvalue below -1 makes a minimum an unstable
+    fixed point of PGD at this step size (period doubling: the iterates oscillate around it and the risk
+    is not monotone), however close the run comes. `docs/MATH.md` §19."""
+    K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
+    alpha = VAL.positive("alpha", alpha)
+    W = np.asarray(W, float)
+    H, K = W.shape[0] // 2, K_star.shape[0]
+    _, T = _frame(K_star, V_star, W.shape[1] - 2 * K)
+    F = RiskOnSpheres(T, H, K, **p)
+    _, B = _hessian(F, W)
+
+    def step(X):
+        X = X / np.linalg.norm(X, axis=1, keepdims=True)
+        Y = X - alpha * F.euclidean_gradient(X)[1]
+        return (Y / np.linalg.norm(Y, axis=1, keepdims=True)).ravel()
+
+    J = np.column_stack([B.T @ (step(W + h * B[:, i].reshape(W.shape)) - step(W - h * B[:, i].reshape(W.shape))) / (2 * h)
+                         for i in range(B.shape[1])])
+    return np.linalg.eigvals(J)
