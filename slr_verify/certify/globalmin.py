@@ -328,7 +328,8 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
     # 1. the valley certificate on kappa in [kappa0, 1] (the second coordinate is unused)
-    strip = [_Box((k0, k1), (0.0, 0.0), (lo, hi)) for k0, k1 in zip(np.linspace(kappa0, 1, 9)[:-1], np.linspace(kappa0, 1, 9)[1:])]
+    ks = np.linspace(kappa0, 1, 9)
+    strip = [_Box((k0, k1), (0.0, 0.0), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:])]
     failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar)
     if failed:
         f = failed[0]

@@ -155,7 +155,8 @@ def _zeta_series(t, g):
         return ARB_NAMESPACE["_zeta"](t, g)
     n = (t if _is_series(t) else g).prec
     t, g = _series(t, n), _series(g, n)
-    z0 = ARB_NAMESPACE["_zeta"](t.coeffs()[0], g.coeffs()[0])
+    c0 = lambda s: (s.coeffs() or [arb(0)])[0]  # a zero series has no coefficients
+    z0 = ARB_NAMESPACE["_zeta"](c0(t), c0(g))
     zt, zg = _zeta_partials()(t, g)
     dz = zt * t.derivative() + zg * g.derivative()
     out = [z0] + list((dz.integral()).coeffs()[1:n])

@@ -11,7 +11,8 @@ from ..symbolic import profile as sprof
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["NENTRIES", "dual_kernels", "frame_kernels", "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+__all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
+           "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -70,7 +71,8 @@ def frame_kernels():
     ``series`` (arb balls or ``arb_series``: Taylor arithmetic gives every derivative in (a, b, lam)
     along a line, enclosed over a box, with no derivative typed or generated separately)."""
     args = sprof.FRAME_ARGS
-    return SimpleNamespace(f64=generate(args, sprof.frame_entries()), series=generate_arb(args, sprof.frame_entries(True), series=True))
+    return SimpleNamespace(f64=generate(args, sprof.frame_entries()),
+                           series=generate_arb(args, sprof.frame_entries(True), series=True))
 
 
 @cache

@@ -293,7 +293,8 @@ def dual_bound(ball=False) -> list:
 
     .. math::
 
-        c + \mu - g^\top (H - \mu I)^{-1} g = c + \mu - \frac{\Delta |g|^2 - \beta\, u^\top M u - \det M\, u^\top \operatorname{adj}(G_P) u}{\beta \Delta},
+        c + \mu - g^\top (H - \mu I)^{-1} g
+        = c + \mu - \frac{\Delta |g|^2 - \beta\, u^\top M u - \det M\, u^\top \operatorname{adj}(G_P) u}{\beta \Delta},
 
     :math:`G_P = P^\top P = [[1, \kappa], [\kappa, 1]]`, :math:`u = P^\top g`,
     :math:`\Delta = \det(\beta I + M G_P)`. H - mu I (and a0 - mu on e') is positive definite iff
