@@ -32,8 +32,11 @@ of the interval. Outside W (a point lam) the value test against the witness leav
 the global minimiser: their union encloses it, and their lower bounds with the witness's risk enclose
 the global minimum.
 
-Measured (gamma^2 = 1/2, d = 400, L = 10, this machine): see the report in the tests (`tests/test_globalmin.py`)
-and `docs/MATH.md` §17.
+**Status** (gamma^2 = 1/2, d = 400, L = 10, this machine): the valley certificate closes at lam = 0.3 on
+kappa in [0.25, 1] in 40 boxes (enclosure radius of Q ~ 1e-5 per 1e-3 of kappa width at lam = 0.85, kappa = 1);
+the value test for kappa <= kappa0 does not close in a practical budget yet (boxes of width 1e-2 near
+kappa ~ 0.13: the enclosures of Delta and of the slopes are too wide), so ``proved`` is False today for
+intervals inside W. See `docs/MATH.md` §17.
 """
 from __future__ import annotations
 
