@@ -1,36 +1,108 @@
-"""The pieces of the certified global minimisation (`docs/MATH.md` §§14 and 17), on arb balls.
+"""The pieces of the certified global minimisation (`docs/MATH.md` §§14 and 17).
 
-Independent routes: mpmath quadrature of the risk's definition (the certified risk of an explicit
-pair); the float64 profile (weak duality: a certified lower bound must not exceed it); second
-differences of the float64 dual function (the strip's curvature). All behind ``slow``: the arb
-kernels of the TRS take about two minutes to generate.
+Independent routes: SymPy identities (the frame adapted to k, Woodbury's closed form of the dual bound,
+its exact quadratic dependence on eta); the float64 TRS of :mod:`slr_verify.landscape.trs` (the dual bound
+at the TRS multiplier is the profile; a certified lower bound must not exceed the profile); the mpmath
+profile at 50 digits (the valley curvature by a second difference in eta of the exact quadratic).
 """
 import math
 
 import numpy as np
 import pytest
-from flint import arb
-
-from slr_verify.routes import quad_risk
-
-pytestmark = pytest.mark.slow
 
 G2 = float(np.sqrt(0.5))
 KW = {"gamma": G2, "eps": 0.0, "d": 400, "L": 10}
 
 
-def test_certified_risk_of_a_pair_encloses_the_quadrature():
-    from slr_verify.certify.window import risk_at_arb
+@pytest.mark.slow
+def test_frame_identities():
+    """SymPy: the frame Q = [k, dk/da / cos b, dk/db] is orthonormal, H' = Q^T H Q, g' = Q^T g, and the
+    reflection a -> -a acts as S = diag(1, -1, 1) (for arbitrary coefficient values)."""
+    from slr_verify.symbolic.profile import frame_proofs
+
+    proofs = frame_proofs()
+    assert all(proofs.values()), proofs
+
+
+def test_dual_bound_identities():
+    """SymPy: Woodbury's closed form of c + mu - g^T (H - mu I)^{-1} g, det(H - mu I) = beta Delta, and
+    the bound is a quadratic in eta at fixed (kappa, mu) (for arbitrary coefficient values)."""
+    from slr_verify.symbolic.profile import dual_proofs
+
+    proofs = dual_proofs()
+    assert all(proofs.values()), proofs
+
+
+@pytest.mark.parametrize("kappa, eta, lam", [(0.6, 0.3, 0.5), (0.2, 0.9, 0.9), (0.95, 0.05, 0.1), (0.3, 0.1, 0.05)])
+def test_dual_bound_at_the_trs_multiplier_is_the_profile(kappa, eta, lam):
+    """Strong duality: at the float64 TRS multiplier the closed-form bound equals the float64 profile (the
+    eigendecomposition route of :mod:`slr_verify.landscape.trs`), to 1e-12 relative."""
+    from slr_verify.kernels.profile import dual_kernels
     from slr_verify.landscape import profile
 
-    kappa, eta, lam = 0.3, 0.5, 0.9
+    K = dual_kernels()
     p = profile(kappa, eta, lam=lam, **KW)
-    R = risk_at_arb(kappa, eta, p.x[()], lam=arb(lam), gamma=arb(G2, math.ulp(G2)), eps=arb(0), d=400, L=10)
-    # the pair is the rational rounding of (kappa, eta, x): its overlaps differ from p.overlaps by ~1e-12
-    q = float(quad_risk(*p.overlaps[()], lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25))
-    assert float(R.rad()) < 1e-12 and abs(float(R.mid()) - q) < 1e-9
+    co = K.coef_f64(kappa, lam, G2, 0.0, 400, 10)
+    LB, beta, Delta, T = (float(x) for x in K.dual_f64(*co, kappa, eta, float(p.mu)))
+    assert beta > 0 and Delta > 0 and T > 0
+    assert abs(LB - float(p.risk)) <= 1e-12 * abs(float(p.risk))
 
 
+@pytest.mark.parametrize("kappa, lam", [(0.9, 0.3), (0.5, 0.85), (0.3, 0.1)])
+def test_valley_curvature_against_mpmath(kappa, lam):
+    """Q(kappa) = (1/2) d^2/deta^2 of the dual bound at mu = mu_v(kappa): the arb ball against the
+    mpmath TRS data at 50 digits (the bound c + mu - g^T (H - mu)^{-1} g by an mpmath linear solve, at
+    eta = 0 and eta = h; the bound is exactly quadratic in eta, so 2 (LB(h) - LB(0)) / (2 h^2) is exact up to
+    rounding)."""
+    import mpmath
+    from flint import arb, ctx
+
+    from slr_verify.kernels.profile import dual_kernels, trs_kernels
+
+    K = dual_kernels()
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        P = (arb(G2), arb(0), arb(400), arb(10))
+        Q = K.valley(*K.coef(arb(kappa), arb(lam), *P), arb(kappa))[0]
+    finally:
+        ctx.prec = old
+    with mpmath.workdps(50):
+        def LB(eta, mu=None):
+            r = mpmath.sqrt(1 - kappa**2 - eta**2)
+            c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = trs_kernels().mp(
+                mpmath.mpf(kappa), eta, r, mpmath.mpf(lam), mpmath.mpf(G2), mpmath.mpf(0), mpmath.mpf(400), mpmath.mpf(10))
+            if mu is None:
+                mu = a0 - g2  # the valley multiplier: v* solves the TRS at eta = 0
+            H = mpmath.matrix([[h11, h12, h13], [h12, h22, h23], [h13, h23, h33]])
+            g = mpmath.matrix([g1, g2, g3])
+            y = mpmath.lu_solve(H - mu * mpmath.eye(3), g)
+            return c + mu - sum(g[i] * y[i] for i in range(3)), mu
+
+        L0, mu = LB(mpmath.mpf(0))
+        h = mpmath.mpf("1e-6")
+        ref = (LB(h, mu)[0] - L0) / h**2
+    assert abs(float(Q.mid()) - float(ref)) < 1e-9 and float(Q.rad()) < 1e-20
+
+
+def test_valley_certificate_on_a_kappa_box():
+    """The valley certificate passes on kappa in [0.9, 1], lam = 0.3 (Q ~ 0.45 there) and fails where Q < 0
+    (kappa = 0.05, lam = 0.3: Q ~ -0.1 by the float64 kernel)."""
+    from flint import ctx
+
+    from slr_verify.certify.globalmin import _Box, _Evaluator, _strip_test
+
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        ev = _Evaluator(G2, 0.0, 400, 10)
+        assert _strip_test(ev, _Box((0.9, 1.0), (0.0, 0.0), (0.3, 0.3)))[0]
+        assert not _strip_test(ev, _Box((0.05, 0.05), (0.0, 0.0), (0.3, 0.3)))[0]
+    finally:
+        ctx.prec = old
+
+
+@pytest.mark.slow
 def test_value_test_is_a_lower_bound_and_excludes_a_far_box():
     """lam = 0.3 (inside W): on a box around (a, b) = (0.8, 0.3) the certified lower bound of m - R(k*, v*)
     is positive and below the float64 profile minus the oracle risk at the box's centre."""
@@ -39,31 +111,22 @@ def test_value_test_is_a_lower_bound_and_excludes_a_far_box():
     from slr_verify.landscape.window import angle_chart
 
     ev = _Evaluator(G2, 0.0, 400, 10)
-    box = _Box((0.8, 0.801), (0.3, 0.301), (0.3, 0.3))
-    F = _value_test(ev, box, _oracle_U(ev))
+    F, _ = _value_test(ev, _Box((0.8, 0.801), (0.3, 0.301), (0.3, 0.3)), _oracle_U(ev))
     m = float(profile(*angle_chart(0.8005, 0.3005), lam=0.3, **KW).risk)
     orc = float(profile(1.0, 0.0, lam=0.3, **KW).risk)
     assert F is not None and F > 0 and float(F.lower()) <= m - orc
 
 
-def test_strip_curvature_against_finite_differences():
-    """d^2G/da^2 at (a, b) = (0, 0.5), lam = 0.3, with mu(b) = a0 - g2 fixed: the arb enclosure on a point
-    box vs second differences of the float64 dual bound G(a) = c + mu - g^T (H - mu)^{-1} g."""
-    from slr_verify.certify.globalmin import _Box, _Evaluator, _strip_test
-    from slr_verify.landscape.trs import trs_matrices
-    from slr_verify.landscape.window import angle_chart
+@pytest.mark.slow
+def test_certified_risk_of_a_pair_encloses_the_quadrature():
+    from flint import arb
 
-    ev = _Evaluator(G2, 0.0, 400, 10)
-    assert _strip_test(ev, _Box((0.0, 1e-6), (0.5, 0.5), (0.3, 0.3)))
+    from slr_verify.certify.window import risk_at_arb
+    from slr_verify.landscape import profile
+    from slr_verify.routes import quad_risk
 
-    def G(a, b=0.5, lam=0.3):
-        k, e = angle_chart(a, b)
-        c, H, g = trs_matrices(k, e, math.sin(b), lam, G2, 0.0, 400, 10)
-        _c0, H0, g0 = trs_matrices(math.cos(b), 0.0, math.sin(b), lam, G2, 0.0, 400, 10)
-        mu = H0[3, 3] - g0[1]
-        D = H[:3, :3] - mu * np.eye(3)
-        return c + mu - g[:3] @ np.linalg.solve(D, g[:3])
-
-    h = 1e-3
-    fd = (G(h) - 2 * G(0.0) + G(-h)) / h**2
-    assert 0.5 < fd < 0.7  # the arb point value is 0.5923 (see the report); FD to ~1e-5
+    kappa, eta, lam = 0.3, 0.5, 0.9
+    p = profile(kappa, eta, lam=lam, **KW)
+    R = risk_at_arb(kappa, eta, p.x[()], lam=arb(lam), gamma=arb(G2, math.ulp(G2)), eps=arb(0), d=400, L=10)
+    q = float(quad_risk(*p.overlaps[()], lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25))
+    assert float(R.rad()) < 1e-12 and abs(float(R.mid()) - q) < 1e-9

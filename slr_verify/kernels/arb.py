@@ -13,12 +13,12 @@ arithmetic)`` tier.
 from __future__ import annotations
 
 import sympy as sp
-from flint import arb
+from flint import arb, arb_series
 from sympy.printing.pycode import PythonCodePrinter
 
 from .special_arb import zeta_arb, zetac_arb
 
-__all__ = ["ArbPrinter", "ARB_NAMESPACE", "generate_arb"]
+__all__ = ["ArbPrinter", "ARB_NAMESPACE", "ARB_SERIES_NAMESPACE", "generate_arb"]
 
 
 def _ball(x):
@@ -71,6 +71,12 @@ class ArbPrinter(PythonCodePrinter):
     def _print_log(self, e):
         return "_log(%s)" % self._print(e.args[0])
 
+    def _print_cos(self, e):
+        return "_cos(%s)" % self._print(e.args[0])
+
+    def _print_sin(self, e):
+        return "_sin(%s)" % self._print(e.args[0])
+
 
 def _ipow(b, n):
     """b**n for an integer n by products (arb's ``**`` goes through log and gives nan for a ball
@@ -110,13 +116,82 @@ ARB_NAMESPACE = {
     "_zeta": lambda t, g: zeta_arb(_ball(t), _ball(g)),
     "_zetac": lambda t, g: zetac_arb(_ball(t), _ball(g)),
     "_pow": lambda b, x: _ball(b) ** _ball(x),
+    "_cos": lambda x: _ball(x).cos(),
+    "_sin": lambda x: _ball(x).sin(),
 }
 
 
-def generate_arb(args, exprs):
-    """A function of arb balls ``args`` returning enclosures of ``exprs`` (a list)."""
+def _is_series(x):
+    return isinstance(x, arb_series)
+
+
+def _series(x, n):
+    """x as a series of length n (a number or ball: a constant)."""
+    return x if _is_series(x) else arb_series([_ball(x)], prec=n)
+
+
+def _sipow(b, n):
+    """b**n for an integer n: products (series) or :func:`_ipow` (balls)."""
+    if not _is_series(b):
+        return _ipow(b, n)
+    if n < 0:
+        return 1 / _sipow(b, -n)
+    out = b
+    for _ in range(n - 1):
+        out = out * b
+    return out if n else b * 0 + 1
+
+
+def _dispatch(name):
+    ball = ARB_NAMESPACE[name]
+    return lambda x: getattr(x, name[1:])() if _is_series(x) else ball(x)
+
+
+def _zeta_series(t, g):
+    """zeta(t, g) on series (Taylor arithmetic): the constant term is :func:`zeta_arb` at the constant
+    terms (an enclosure over the balls), the rest the integral of d zeta = zeta_t dt + zeta_g dg,
+    both closed forms (`docs/MATH.md` §4: zeta_t in erf and exp, zeta_g = g zeta_tt)."""
+    if not (_is_series(t) or _is_series(g)):
+        return ARB_NAMESPACE["_zeta"](t, g)
+    n = (t if _is_series(t) else g).prec
+    t, g = _series(t, n), _series(g, n)
+    c0 = lambda s: (s.coeffs() or [arb(0)])[0]  # a zero series has no coefficients
+    z0 = ARB_NAMESPACE["_zeta"](c0(t), c0(g))
+    zt, zg = _zeta_partials()(t, g)
+    dz = zt * t.derivative() + zg * g.derivative()
+    out = [z0] + list((dz.integral()).coeffs()[1:n])
+    return arb_series(out + [arb(0)] * (n - len(out)), prec=n)
+
+
+_ZETA_PARTIALS = []
+
+
+def _zeta_partials():
+    """(t, g) -> [d zeta/dt, d zeta/dg] on series, generated from :mod:`slr_verify.symbolic.zeta`."""
+    if not _ZETA_PARTIALS:
+        from ..symbolic.zeta import zeta
+
+        t, g = sp.symbols("t g", positive=True)
+        _ZETA_PARTIALS.append(generate_arb((t, g), [sp.diff(zeta(t, g), t), sp.diff(zeta(t, g), g)], series=True))
+    return _ZETA_PARTIALS[0]
+
+
+#: the namespace of :func:`generate_arb` with ``series=True``: every function also takes python-flint's
+#: ``arb_series`` (truncated Taylor series with ball coefficients)
+ARB_SERIES_NAMESPACE = dict(ARB_NAMESPACE, _ipow=_sipow, _zeta=_zeta_series,
+                            _pow=lambda b, x: (b.log() * x).exp() if _is_series(b) else ARB_NAMESPACE["_pow"](b, x),
+                            **{k: _dispatch(k) for k in ("_sqrt", "_exp", "_erf", "_erfc", "_cos", "_sin")})
+
+
+def generate_arb(args, exprs, series=False):
+    """A function of arb balls ``args`` returning enclosures of ``exprs`` (a list). ``series``: the
+    arguments may also be ``arb_series`` (Taylor arithmetic: with a ball as the constant term, the k-th
+    coefficient encloses the k-th Taylor coefficient over the whole ball)."""
     settings = {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": False, "user_functions": {}}
-    f = sp.lambdify(args, exprs, modules=[ARB_NAMESPACE], printer=ArbPrinter(settings), cse=True)
+    ns = ARB_SERIES_NAMESPACE if series else ARB_NAMESPACE
+    f = sp.lambdify(args, exprs, modules=[ns], printer=ArbPrinter(settings), cse=True)
+    if series:
+        return f
 
     def balls(*xs):
         return [_ball(v) for v in f(*xs)]  # constant entries (an exact 0) come back as balls too

@@ -11,7 +11,8 @@ from ..symbolic import profile as sprof
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["NENTRIES", "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+__all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
+           "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -61,6 +62,36 @@ def trs_second_partials_arb():
     """arb: (kappa, eta, r, lam, gamma, eps, d, L) -> 33 second partials (d2/dkappa2, d2/dkappa deta,
     d2/deta2 of the 11 entries)."""
     return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_second_partials()])
+
+
+@cache
+def frame_kernels():
+    """The TRS entries in the frame adapted to k (:func:`slr_verify.symbolic.profile.frame`): (a, b, lam,
+    gamma, eps, d, L) -> [c, a0, H'11, H'12, H'13, H'22, H'23, H'33, g'1, g'2, g'3]; ``f64`` (NumPy) and
+    ``series`` (arb balls or ``arb_series``: Taylor arithmetic gives every derivative in (a, b, lam)
+    along a line, enclosed over a box, with no derivative typed or generated separately)."""
+    args = sprof.FRAME_ARGS
+    return SimpleNamespace(f64=generate(args, sprof.frame_entries()),
+                           series=generate_arb(args, sprof.frame_entries(True), series=True))
+
+
+@cache
+def dual_kernels():
+    """The closed-form weak-duality bound and the valley certificate (`docs/MATH.md` §17), in two stages
+    so that each coefficient is one ball: ``coef`` (kappa, lam, gamma, eps, d, L) -> [a0, a_tt, a_tr, a_rr,
+    p_theta/eta, p_nu, p_rho/eta, c] (:func:`slr_verify.symbolic.profile.reduced_coefficients`);
+    ``dual`` (coefficients, kappa, eta, mu) -> [LB, beta, Delta, T]; ``valley`` (coefficients, kappa) ->
+    [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`). Each takes arb balls or
+    ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``: NumPy."""
+    from ..symbolic.risk import S
+
+    cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
+    dargs = (*sprof.COEF_SYMS, S.kappa, S.eta, sprof.MU)
+    vargs = (*sprof.COEF_SYMS, S.kappa)
+    rc, da, va = sprof.reduced_coefficients(), sprof.dual_algebra(), sprof.valley_algebra()
+    return SimpleNamespace(coef=generate_arb(cargs, sprof.reduced_coefficients(True), series=True),
+                           dual=generate_arb(dargs, da, series=True), valley=generate_arb(vargs, va, series=True),
+                           coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va))
 
 
 @cache

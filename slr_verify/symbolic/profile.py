@@ -51,6 +51,22 @@ __all__ = [
     "trs_entries",
     "trs_entry_partials",
     "trs_entry_second_partials",
+    "ANGLES",
+    "FRAME_ARGS",
+    "chart",
+    "frame",
+    "frame_entries",
+    "frame_proofs",
+    "MU",
+    "DUAL_ARGS",
+    "dual_bound",
+    "dual_proofs",
+    "valley_mu",
+    "valley_curvature",
+    "COEF_SYMS",
+    "reduced_coefficients",
+    "dual_algebra",
+    "valley_algebra",
 ]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
@@ -160,3 +176,215 @@ def proofs() -> dict:
         "on |v| = 1 the quadratic is Theorem 1's closed form": sp.simplify(sp.expand(on_sphere - theorem1_risk())) == 0,
         "c + x^T H x - 2 g^T x is the quadratic at the overlaps of v = x": sp.expand(sp.expand(model) - via_overlaps) == 0,
     }
+
+
+#: the angle chart kappa = cos b cos a, eta = cos b sin a, r = sin b (`docs/MATH.md` §17)
+ANGLES = sp.symbols("a b", real=True)
+#: the arguments of the frame kernels
+FRAME_ARGS = (*ANGLES, S.lam, S.gamma, S.eps, S.d, S.L)
+
+
+def chart() -> dict:
+    """{kappa, eta, r} as functions of the angles (a, b)."""
+    a, b = ANGLES
+    return {S.kappa: sp.cos(b) * sp.cos(a), S.eta: sp.cos(b) * sp.sin(a), R_SYM: sp.sin(b)}
+
+
+#: generic names of the coefficients, for identities that hold whatever their values
+_COEF = ("a0", "a_tt", "a_tr", "a_rr", "p_theta", "p_nu", "p_rho")
+
+
+def _frame_generic(co):
+    """(Q, H', g') with the coefficients given by ``co`` (a dict of _COEF -> expression)."""
+    a, b = ANGLES
+    ca, sa, cb, sb = sp.cos(a), sp.sin(a), sp.cos(b), sp.sin(b)
+    Q = sp.Matrix([[cb * ca, -sa, -sb * ca], [cb * sa, ca, -sb * sa], [sb, 0, cb]])
+    e1 = sp.Matrix([1, 0, 0])
+    q = Q.T * sp.Matrix([1, 0, 0])
+    qv = Q.T * sp.Matrix([0, 1, 0])
+    H = co["a0"] * sp.eye(3) + co["a_tt"] * q * q.T + co["a_tr"] * (q * e1.T + e1 * q.T) + co["a_rr"] * e1 * e1.T
+    g = -(co["p_theta"] * q + co["p_nu"] * qv + co["p_rho"] * e1) / 2
+    return Q, H, g
+
+
+@cache
+def frame(ball=False) -> SimpleNamespace:
+    r"""The TRS in the frame adapted to k (`docs/MATH.md` §17): Q = [k, (dk/da)/cos b, dk/db] on (k*, v*, e),
+    orthonormal, and H' = Q^T H Q, g' = Q^T g written directly from the coefficients:
+    :math:`H' = a_0 I + a_{\theta\theta} q q^\top + a_{\theta\rho}(q e_1^\top + e_1 q^\top) + a_{\rho\rho} e_1 e_1^\top`,
+    :math:`g' = -(p_\theta q + p_\nu q_v + p_\rho e_1)/2` with q = Q^T k*, q_v = Q^T v* (k = Q e_1, so w = e_1).
+    The large a_rr sits on one fixed diagonal entry, so the entries move slowly with k (every
+    coefficient depends on k through kappa only, and p_theta, p_rho through a factor eta).
+    ``H``, ``g``, ``c``, ``a0`` in (a, b; lam, gamma, eps, d, L); ``Q``. ``ball``: the coefficients in
+    their :func:`ball_form` (the same values)."""
+    co = coefficients()
+    sub = chart()
+    c_ = {k: (ball_form(getattr(co, k)) if ball else getattr(co, k)).subs(sub, simultaneous=True) for k in _COEF}
+    Q, H, g = _frame_generic(c_)
+    return SimpleNamespace(H=H, g=g, c=co.c, a0=c_["a0"], Q=Q)
+
+
+def frame_entries(ball=False) -> list:
+    """[c, a0, H'11, H'12, H'13, H'22, H'23, H'33, g'1, g'2, g'3] in (a, b; lam, gamma, eps, d, L)."""
+    f = frame(ball)
+    H = f.H
+    return [f.c, f.a0, H[0, 0], H[0, 1], H[0, 2], H[1, 1], H[1, 2], H[2, 2], *f.g]
+
+
+@cache
+def frame_proofs() -> dict:
+    """SymPy proofs (each a bool), for arbitrary values of the coefficients (a0 ... p_rho as free
+    symbols; p_theta, p_rho as eta times a free symbol, and every coefficient a function of kappa only,
+    as :func:`proofs` checks): the frame is orthonormal and carries k; H' = Q^T H Q and g' = Q^T g on
+    the chart (so the TRS value is the same); and the reflection a -> -a (eta -> -eta):
+    H'(-a) = S H'(a) S, g'(-a) = -S g'(a) with S = diag(1, -1, 1), so every dual bound
+    c + mu - g'^T (H' - mu I)^{-1} g' with mu independent of a is even in a."""
+    a, b = ANGLES
+    sub = chart()
+    free = {k: sp.Symbol(k, real=True) for k in _COEF}
+    co = dict(free, p_theta=free["p_theta"] * sub[S.eta], p_rho=free["p_rho"] * sub[S.eta])
+    Q, H, g = _frame_generic(co)
+    e1, e2 = sp.Matrix([1, 0, 0]), sp.Matrix([0, 1, 0])
+    w = sp.Matrix([sub[S.kappa], sub[S.eta], sub[R_SYM]])
+    H0 = co["a0"] * sp.eye(3) + co["a_tt"] * e1 * e1.T + co["a_tr"] * (e1 * w.T + w * e1.T) + co["a_rr"] * w * w.T
+    g0 = -(co["p_theta"] * e1 + co["p_nu"] * e2 + co["p_rho"] * w) / 2
+    Sm = sp.diag(1, -1, 1)
+    zero = lambda M: all(sp.simplify(x) == 0 for x in M)
+    on_kappa = all(not (getattr(coefficients(), k).free_symbols & {S.eta, R_SYM}) for k in ("a0", "a_tt", "a_tr", "a_rr", "p_nu"))
+    on_kappa = on_kappa and all(not (sp.cancel(getattr(coefficients(), k) / S.eta).free_symbols & {S.eta, R_SYM})
+                                for k in ("p_theta", "p_rho"))
+    return {
+        "a0, a_tt, a_tr, a_rr, p_nu, p_theta/eta, p_rho/eta depend on k through kappa only": on_kappa,
+        "Q^T Q = I": zero(Q.T * Q - sp.eye(3)),
+        "k = Q e1 (the chart's k)": zero(Q[:, 0] - w),
+        "H' = Q^T H Q": zero(H - Q.T * H0 * Q),
+        "g' = Q^T g": zero(g - Q.T * g0),
+        "H'(-a) = S H'(a) S": zero(H.subs(a, -a) - Sm * H * Sm),
+        "g'(-a) = -S g'(a)": zero(g.subs(a, -a) + Sm * g),
+    }
+
+
+#: the multiplier of the dual bound
+MU = sp.Symbol("mu", real=True)
+#: the arguments of the dual-bound kernels
+DUAL_ARGS = (S.kappa, S.eta, MU, S.lam, S.gamma, S.eps, S.d, S.L)
+
+
+def _dual_generic(co, kappa, eta, mu):
+    """(LB, beta, Delta, T) of :func:`dual_bound` with the coefficients given by ``co``."""
+    beta = co["a0"] - mu
+    M = sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]])
+    Gp = sp.Matrix([[1, kappa], [kappa, 1]])
+    pt, pn, pr = co["p_theta"], co["p_nu"], co["p_rho"]
+    u = sp.Matrix([-(pt + pr * kappa) / 2, -(pt * kappa + pn * eta + pr) / 2])
+    g2 = (pt**2 + pn**2 + pr**2 + 2 * pt * pr * kappa + 2 * pn * pr * eta) / 4
+    MG = M * Gp
+    Delta = beta**2 + beta * MG.trace() + M.det() * Gp.det()
+    T = 2 * beta + MG.trace()
+    adjG = sp.Matrix([[1, -kappa], [-kappa, 1]])
+    num = Delta * g2 - beta * (u.T * M * u)[0] - M.det() * (u.T * adjG * u)[0]
+    return co["c"] + mu - num / (beta * Delta), beta, Delta, T
+
+
+def dual_bound(ball=False) -> list:
+    r"""The weak-duality bound of the profile in closed form (`docs/MATH.md` §17): with
+    :math:`P = [k^*, k]`, :math:`M = [[a_{\theta\theta}, a_{\theta\rho}], [a_{\theta\rho}, a_{\rho\rho}]]`,
+    :math:`H - \mu I = \beta I + P M P^\top` (:math:`\beta = a_0 - \mu`) and Woodbury's identity,
+
+    .. math::
+
+        c + \mu - g^\top (H - \mu I)^{-1} g
+        = c + \mu - \frac{\Delta |g|^2 - \beta\, u^\top M u - \det M\, u^\top \operatorname{adj}(G_P) u}{\beta \Delta},
+
+    :math:`G_P = P^\top P = [[1, \kappa], [\kappa, 1]]`, :math:`u = P^\top g`,
+    :math:`\Delta = \det(\beta I + M G_P)`. H - mu I (and a0 - mu on e') is positive definite iff
+    :math:`\beta > 0`, :math:`\Delta > 0` and :math:`T = 2\beta + \operatorname{tr}(M G_P) > 0` (D = beta on
+    P's orthogonal complement; on span P its eigenvalues are those of beta I + G_P^{1/2} M G_P^{1/2}).
+    A function of (kappa, eta) only (|k| = 1 is used), free of the large cancelling entries of H.
+    [LB, beta, Delta, T] in (kappa, eta, mu; lam, gamma, eps, d, L)."""
+    co = coefficients()
+    c_ = {k: (ball_form(getattr(co, k)) if ball else getattr(co, k)) for k in _COEF}
+    c_["c"] = co.c
+    return list(_dual_generic(c_, S.kappa, S.eta, MU))
+
+
+def valley_mu() -> sp.Expr:
+    """mu(kappa) = a0 + p_nu/2: the TRS multiplier on the valley eta = 0, where v* solves the TRS
+    (g = -p_nu v*/2 there and H v* = a0 v*)."""
+    co = coefficients()
+    return co.a0 + co.p_nu / 2
+
+
+@cache
+def dual_proofs() -> dict:
+    """SymPy proofs (each a bool), for arbitrary coefficient values (free symbols): the closed form
+    of :func:`dual_bound` is c + mu - g^T (H - mu I)^{-1} g for H, g of :func:`trs` (on |k| = 1); and
+    the determinant lemma det(H - mu I) = beta Delta."""
+    free = {k: sp.Symbol(k, real=True) for k in _COEF}
+    free["c"] = sp.Symbol("c", real=True)
+    kap, eta, r = S.kappa, S.eta, R_SYM
+    LB, beta, Delta, _T = _dual_generic(free, kap, eta, MU)
+    e1, e2 = sp.Matrix([1, 0, 0]), sp.Matrix([0, 1, 0])
+    w = sp.Matrix([kap, eta, r])
+    H = free["a0"] * sp.eye(3) + free["a_tt"] * e1 * e1.T + free["a_tr"] * (e1 * w.T + w * e1.T) + free["a_rr"] * w * w.T
+    g = -(free["p_theta"] * e1 + free["p_nu"] * e2 + free["p_rho"] * w) / 2
+    D = H - MU * sp.eye(3)
+    on_sphere = {r: sp.sqrt(1 - kap**2 - eta**2)}
+    detD = sp.expand(D.det().subs(on_sphere))
+    direct = free["c"] + MU - (g.T * D.adjugate() * g)[0].subs(on_sphere) / detD
+    # the eta-structure: the coefficients of p_theta, p_rho carry a factor eta (coefficients())
+    et = {free["p_theta"]: eta * sp.Symbol("P_t"), free["p_rho"]: eta * sp.Symbol("P_r")}
+    LBe = sp.together(LB.subs(et, simultaneous=True))
+    return {
+        "LB is a quadratic in eta at fixed kappa, mu": sp.cancel(sp.diff(LBe, eta, 3)) == 0,
+        "det(H - mu I) = beta Delta": sp.expand(detD - beta * Delta) == 0,
+        "Woodbury: c + mu - g^T (H - mu I)^{-1} g": sp.cancel(sp.together(LB - direct)) == 0,
+    }
+
+
+def valley_curvature(ball=False) -> list:
+    r"""The local certificate of `docs/MATH.md` §17 in closed form. At fixed kappa and mu the dual bound is
+    *exactly* quadratic in eta, LB = A_0(kappa, mu) - A_2(kappa, mu) eta^2 (beta, Delta, M depend on kappa
+    and mu only, u and the eta-part of |g|^2 carry the factors eta, eta^2: :func:`dual_proofs`). With
+    mu = mu_v(kappa) (:func:`valley_mu`), LB(kappa, 0) = m(kappa, 0), so where
+    Q(kappa) = -A_2(kappa, mu_v(kappa)) > 0 and beta, Delta, T > 0,
+    m(kappa, eta) >= LB >= m(kappa, 0) for **every** eta: the valley is the minimum of the whole line.
+    [Q, beta, Delta, T] at mu = mu_v(kappa), in (kappa; lam, gamma, eps, d, L)."""
+    LB, beta, Delta, T = dual_bound(ball)
+    mu_v = ball_form(valley_mu()) if ball else valley_mu()
+    Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
+    return [e.subs(MU, mu_v) for e in (Q, beta, Delta, T)]
+
+
+#: the coefficients as opaque symbols for the two-stage kernels: a0, a_tt, a_tr, a_rr, P_t = p_theta/eta,
+#: p_nu, P_r = p_rho/eta (all functions of kappa and the parameters only), and c
+COEF_SYMS = sp.symbols("a0 a_tt a_tr a_rr P_t p_nu P_r c", real=True)
+
+
+def reduced_coefficients(ball=False) -> list:
+    """[a0, a_tt, a_tr, a_rr, p_theta/eta, p_nu, p_rho/eta, c] in (kappa; lam, gamma, eps, d, L) (each a
+    function of kappa only: :func:`frame_proofs`), optionally in :func:`ball_form`."""
+    co = coefficients()
+    out = [co.a0, co.a_tt, co.a_tr, co.a_rr, sp.cancel(co.p_theta / S.eta), co.p_nu, sp.cancel(co.p_rho / S.eta), co.c]
+    return [ball_form(e) if ball else e for e in out]
+
+
+def _opaque():
+    a0, att, atr, arr, Pt, pn, Pr, c = COEF_SYMS
+    return {"a0": a0, "a_tt": att, "a_tr": atr, "a_rr": arr, "p_theta": S.eta * Pt, "p_nu": pn, "p_rho": S.eta * Pr, "c": c}
+
+
+def dual_algebra() -> list:
+    """[LB, beta, Delta, T] of :func:`dual_bound` in (COEF_SYMS, kappa, eta, mu): the algebra on top of
+    the coefficients, kept apart so that ball arithmetic sees each coefficient as one ball (expanding
+    a_tt a_rr - a_tr^2 into its terms cancels ~1e3-fold at lam ~ 0.85, d = 400)."""
+    return list(_dual_generic(_opaque(), S.kappa, S.eta, MU))
+
+
+def valley_algebra() -> list:
+    """[Q, beta, Delta, T] of :func:`valley_curvature` in (COEF_SYMS, kappa)."""
+    co = _opaque()
+    LB, beta, Delta, T = _dual_generic(co, S.kappa, S.eta, MU)
+    mu_v = co["a0"] + co["p_nu"] / 2
+    Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
+    return [sp.simplify(e.subs(MU, mu_v)) for e in (Q, beta, Delta, T)]
