@@ -11,7 +11,7 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels"]
+__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels"]
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
@@ -25,6 +25,19 @@ def fixed_point_kernels():
     m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
     return SimpleNamespace(risk_f64=generate(_ARGS, r), map_f64=generate(_MAP_ARGS, m),
                            risk_mp=generate_mp(_ARGS, r, cse=True), map_mp=generate_mp(_MAP_ARGS, m, cse=True))
+
+
+@lru_cache(maxsize=None)
+def capture_kernels():
+    """The PGD map's pieces on arb balls (the capture certificates of :mod:`slr_verify.landscape.capture`):
+    ``grad_hess``: (overlaps, lam, gamma, eps, d, L) -> [5 partials, 25 second partials] of Theorem 1's
+    risk; ``map``: (overlaps, partials, alpha) -> [F (5), dF (5 x 10, row-major)], the five-overlap map
+    and its Jacobian in (overlaps, partials). Enclosures for every point of the argument balls."""
+    from .arb import generate_arb
+
+    gh = [*srisk.theorem1_gradient(), *srisk.theorem1_hessian()]
+    m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
+    return SimpleNamespace(grad_hess=generate_arb(_ARGS, gh), map=generate_arb(_MAP_ARGS, m))
 
 
 @lru_cache(maxsize=None)
