@@ -16,6 +16,9 @@ it provably goes, not by how far it got:
   list) or to the 2-cycle {p, sigma p} (a period-2 orbit of PGD that is not a stationary point: the step
   size is above 2 / (the largest Riemannian Hessian eigenvalue) there). Converged runs are tested too:
   inside a ball their end point's label is upgraded to the proved tier.
+* *in the valley*: its state satisfies the entry condition of the valley tube (:mod:`.valley`, proved by
+  ball arithmetic on top of SymPy facts): it converges to the oracle along the flat edge nu = 1 of M,
+  however slowly.
 * *non-convergent almost surely*: when no listed stationary point is linearly stable for PGD at this alpha
   (:func:`stable_at`: every Riemannian Hessian eigenvalue off the symmetry's flat ones in (0, 2/alpha)), the
   center-stable manifold theorem (PGD's map is analytic with a Jacobian determinant not identically 0) gives
@@ -36,6 +39,7 @@ from ..model.params import Params
 from ..model.sampling import initial_overlaps_exact
 from .capture import CERTIFIED, contraction_ball, pgd_map
 from .stationary import SYMMETRIES, canonical, stationary_points
+from .valley import valley_tube
 
 __all__ = ["label_ends", "basin_rates", "sample_basins", "classify_runs", "Classification", "stable_at",
            "NUMERIC_END", "LAW_LEVEL"]
@@ -113,13 +117,14 @@ def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200):
 
 
 class Classification:
-    """Per-run ``labels`` (array of str), ``how`` (per run: "converged", "captured", "law" or "none"), the
-    ``balls`` tried (:class:`~.capture.CaptureBall`; ``ball_of``: per run the index of the capturing ball or
-    -1), ``points`` (the stationary points) and ``certificates`` {label: [certificate dicts]}."""
+    """Per-run ``labels`` (array of str), ``how`` (per run: "converged", "captured", "valley", "law" or "none"),
+    the ``balls`` tried (:class:`~.capture.CaptureBall`; ``ball_of``: per run the index of the capturing ball,
+    -2 for the valley tube, -1 for none), ``points`` (the stationary points), ``certificates`` {label:
+    [certificate dicts]} and ``extra`` (the valley tube tried, :class:`~.valley.ValleyTube`)."""
 
-    def __init__(self, labels, how, balls, ball_of, points, certificates, kinds):
+    def __init__(self, labels, how, balls, ball_of, points, certificates, kinds, extra=None):
         self.labels, self.how, self.balls, self.ball_of = labels, how, balls, ball_of
-        self.points, self.certificates, self.kinds = points, certificates, kinds
+        self.points, self.certificates, self.kinds, self.extra = points, certificates, kinds, extra or {}
 
     def rates(self):
         return _rates(self.labels, self.kinds, self.certificates)
@@ -140,7 +145,7 @@ def _symmetry_of(x, kw, alpha):
 
 
 def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-3, max_balls=24, near=1e-4, prec=128,
-                  progress=None):
+                  valley=True):
     """Account for every run (see the module's docstring): a :class:`Classification`.
 
     ``ends`` (5, runs) and ``converged`` as for :func:`label_ends`; ``points`` the stationary points. Balls are
@@ -156,7 +161,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
     certs: dict = {}
     for lab in set(labels[how == "converged"]):
         certs.setdefault(lab, []).append({"kind": "converged", "tier": NUMERIC_END})
-    balls, ball_of = [], np.full(n, -1)
+    balls, ball_of, extra = [], np.full(n, -1), {}
 
     def images_in(ball, idx):
         hit = np.zeros(len(idx), dtype=bool)
@@ -176,7 +181,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
         balls.append(ball)
         if not ball.proved:
             return
-        idx = np.flatnonzero(ball_of < 0)
+        idx = np.flatnonzero(ball_of == -1)
         hit = idx[images_in(ball, idx)]
         lab, kind = name_of(ball)
         ball_of[hit] = len(balls) - 1
@@ -192,9 +197,32 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
     for p in points:  # the minima stable at this alpha
         if len(balls) < max_balls and stable_at(p, alpha):
             use(contraction_ball(p.overlaps, (1,) * 5, alpha=alpha, prec=prec, **kw))
+    orc = [p for p in points if p.name == "oracle"]
+    near_edge = (ball_of == -1) & (np.abs(np.abs(ends[1]) - 1) < 1e-2)
+    if valley and orc and np.any(near_edge):  # the flat valley nu = 1 of M: the valley tube
+        # the tube's lower end from the runs themselves: just below the lowest kappa of a valley run, else the
+        # quartiles (a lower kappa_a needs more pieces and may fail where the edge is not yet saturated)
+        kap = np.abs(ends[0, near_edge])
+        kap = kap[(kap > 0.05) & (kap < 1)]
+        ka = sorted({round(float(x), 4) for x in np.clip(np.r_[0.99 * kap.min(), np.quantile(kap, [0.25, 0.5])], 0.05, 0.95)}) \
+            if len(kap) else [0.5]
+        tube = valley_tube(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, prec=prec, kappa_a=ka)
+        extra["valley_tube"] = tube
+        if tube.proved:
+            idx = np.flatnonzero(near_edge)
+            hit = np.zeros(len(idx), dtype=bool)
+            for sg in SYMMETRIES:
+                hit |= tube.contains(sg[:, None] * ends[:, idx])
+            hit = idx[hit]
+            lab = _label(orc[0])
+            labels[hit] = lab
+            how[hit] = "valley"
+            ball_of[hit] = -2
+            if len(hit):
+                certs.setdefault(lab, []).append(dict(tube.as_dict(), runs=int(len(hit))))
     tried = np.zeros(n, dtype=bool)
     while len(balls) < max_balls:
-        todo = np.flatnonzero((ball_of < 0) & ~tried & (how != "converged"))
+        todo = np.flatnonzero((ball_of == -1) & ~tried & (how != "converged"))
         if not len(todo):
             break
         i = todo[0]
@@ -203,7 +231,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
         if dist > near:
             continue
         use(contraction_ball(ends[:, i], sigma, alpha=alpha, prec=prec, **kw))
-    rest = np.flatnonzero((ball_of < 0) & (how != "converged"))
+    rest = np.flatnonzero((ball_of == -1) & (how != "converged"))
     if len(rest):
         law = all(not stable_at(p, alpha) and p.kind != "degenerate" for p in points)
         lab = NONCONVERGENT if law else UNCLASSIFIED
@@ -215,11 +243,11 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
                                                                                         float(np.max(p.block)))
                                                                  for p in points}}] if law else \
             [{"kind": "none", "tier": "no certificate: not converged, outside every proved ball"}]
-    return Classification(labels, how, balls, ball_of, points, certs, kinds)
+    return Classification(labels, how, balls, ball_of, points, certs, kinds, extra)
 
 
 def sample_basins(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_steps=600_000, starts=200, progress=None,
-                  capture=True, max_balls=24, details=False):
+                  capture=True, max_balls=24, valley=True, details=False):
     """Basin rates at constant lam from ``runs`` sphere starts (exact law, ``seed`` an int or a
     SeedSequence): ``steps`` of PGD, then continued until the tangent gradient is below ``tol`` (or
     float64's resolution) or ``max_steps`` more steps; then every run is accounted for by
@@ -245,6 +273,6 @@ def sample_basins(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_s
         rates = _rates(labels, {_label(p): p.kind for p in pts}, {_label(p): [{"kind": "converged", "tier": NUMERIC_END}]
                                                                  for p in pts})
         return (rates, ends, ok, extra, None) if details else (rates, ends, ok, extra)
-    cl = classify_runs(ends, ok, pts, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, max_balls=max_balls)
+    cl = classify_runs(ends, ok, pts, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, max_balls=max_balls, valley=valley)
     rates = cl.rates()
     return (rates, ends, ok, extra, cl) if details else (rates, ends, ok, extra)
