@@ -52,6 +52,7 @@ LAW_LEVEL = ("almost sure (center-stable manifold theorem) given the listed stat
              "(numeric)")
 #: labels of runs no certificate covers
 UNCLASSIFIED = "unclassified (no certificate)"
+UNCLASSIFIED_EDGE = "unclassified: on the edge nu = 1 of M (no certificate)"
 NONCONVERGENT = "non-convergent a.s. (no stationary point is stable at this alpha)"
 
 
@@ -231,18 +232,32 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
         if dist > near:
             continue
         use(contraction_ball(ends[:, i], sigma, alpha=alpha, prec=prec, **kw))
+        if not balls[-1].proved:  # do not try again from the states next to this one (any image)
+            gap = np.min([np.max(np.abs(s[:, None] * ends - ends[:, i:i + 1]), axis=0) for s in SYMMETRIES], axis=0)
+            tried |= gap < 1e-2
     rest = np.flatnonzero((ball_of == -1) & (how != "converged"))
     if len(rest):
         law = all(not stable_at(p, alpha) and p.kind != "degenerate" for p in points)
-        lab = NONCONVERGENT if law else UNCLASSIFIED
-        labels[rest] = lab
         how[rest] = "law" if law else "none"
-        kinds[lab] = "-"
-        certs[lab] = [{"kind": "all stationary points linearly unstable at alpha", "tier": LAW_LEVEL,
-                       "largest_hessian_eigenvalue_times_alpha": {_label(p): alpha * max(float(np.max(p.core)),
-                                                                                        float(np.max(p.block)))
-                                                                 for p in points}}] if law else \
-            [{"kind": "none", "tier": "no certificate: not converged, outside every proved ball"}]
+        if law:
+            labels[rest] = NONCONVERGENT
+            kinds[NONCONVERGENT] = "-"
+            certs[NONCONVERGENT] = [{"kind": "all stationary points linearly unstable at alpha", "tier": LAW_LEVEL,
+                                     "largest_hessian_eigenvalue_times_alpha": {
+                                         _label(p): alpha * max(float(np.max(p.core)), float(np.max(p.block))) for p in points}}]
+        else:
+            edge = np.abs(np.abs(ends[1, rest]) - 1) < 1e-6
+            tube = extra.get("valley_tube")
+            for lab, sel in ((UNCLASSIFIED_EDGE, rest[edge]), (UNCLASSIFIED, rest[~edge])):
+                if not len(sel):
+                    continue
+                labels[sel] = lab
+                kinds[lab] = "-"
+                c = {"kind": "none", "tier": "no certificate: not converged, outside every proved ball"}
+                if lab == UNCLASSIFIED_EDGE:
+                    c.update(kappa_range=(float(np.min(np.abs(ends[0, sel]))), float(np.max(np.abs(ends[0, sel])))),
+                             valley_tube=tube.reason if tube is not None else "not tried")
+                certs[lab] = [c]
     return Classification(labels, how, balls, ball_of, points, certs, kinds, extra)
 
 
