@@ -237,7 +237,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
             tried |= gap < 1e-2
     rest = np.flatnonzero((ball_of == -1) & (how != "converged"))
     if len(rest):
-        law = all(not stable_at(p, alpha) and p.kind != "degenerate" for p in points)
+        law = bool(points) and all(not stable_at(p, alpha) and p.kind != "degenerate" for p in points)
         how[rest] = "law" if law else "none"
         if law:
             labels[rest] = NONCONVERGENT

@@ -111,17 +111,23 @@ def _sq(x: arb) -> arb:
 
 
 def _norm2_upper(M, I, J) -> float:
-    """An upper bound of the spectral norm of the block M[I, J] (sizes 1 or 2) of an arb matrix: the root
-    of the largest eigenvalue of B^T B, (t + sqrt(t^2 - 4 det(B)^2)) / 2 with t = |B|_F^2 for a 2 x 2 block
-    (signed entries: a rotation-scaling block keeps its modulus, not |a| + |b|)."""
+    """An upper bound of the spectral norm of the block M[I, J] (sizes 1 or 2) of an arb matrix:
+    ||M_c||_2 + ||M - M_c||_F with M_c the matrix of midpoints (exact floats). For a 2 x 2 M_c the norm is
+    the root of the largest eigenvalue of M_c^T M_c, (t + sqrt(t^2 - 4 det^2)) / 2 with t = |M_c|_F^2, on
+    exact inputs: a rotation-scaling block keeps its modulus (not |a| + |b|), and the discriminant, 0 for
+    a scaled rotation, is not widened by the entries' radii (their square root would be)."""
     ent = [[M[i, j] for j in J] for i in I]
-    t = sum((_sq(x) for row in ent for x in row), arb(0))
+    mid = [[arb(x.mid()) for x in row] for row in ent]
+    rad = arb(sum((arb(x.rad()) ** 2 for row in ent for x in row), arb(0)).upper()).sqrt()
+    t = sum((x * x for row in mid for x in row), arb(0))
     if len(I) == 1 or len(J) == 1:
-        return float(arb(t.upper()).sqrt().upper())
-    (a, b), (c, e) = ent
-    disc = _sq(t) - 4 * _sq(a * e - b * c)
-    lam_up = (arb(t.upper()) + arb(max(float(disc.upper()), 0.0)).sqrt()) / 2
-    return float(lam_up.sqrt().upper())
+        core = arb(t.upper()).sqrt()
+    else:
+        (a, b), (c, e) = mid
+        det = a * e - b * c
+        disc = t * t - 4 * det * det
+        core = ((arb(t.upper()) + arb(max(float(disc.upper()), 0.0)).sqrt()) / 2).sqrt()
+    return float((core + rad).upper())
 
 
 def _group_norm_upper(y, groups) -> float:
