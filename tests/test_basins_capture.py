@@ -54,19 +54,30 @@ def test_two_cycle_is_a_two_cycle_of_full_dimensional_pgd(cycle_ball):
 
 
 def test_two_cycle_ball_contracts_under_the_compiled_runner(cycle_ball):
-    """A point of the ball at 0.9 radius along its slowest direction, run by the compiled five-overlap
-    runner (not the arb kernels): after 2n steps its distance to c in the ball's norm is at most
-    q^(2n) 0.9 radius + the centre's offset from the true fixed point (r0 radius / (1 - q))."""
+    """A realisable point of the ball as far out as possible along one of its axes, run by the compiled
+    five-overlap runner (not the arb kernels): after 2n steps its distance to c in the ball's norm is at most
+    q^(2n) (its initial distance) + the centre's offset from the true fixed point (r0 radius / (1 - q))."""
+    from slr_verify.model import validation as V
+
     b = cycle_ball
-    x0 = b.centre + 0.9 * b.radius * b.T[:, 0]
+
+    def realisable(x):
+        try:
+            V.overlaps(*x)
+            return True
+        except ValueError:
+            return False
+
+    cands = [(s, b.centre + sg * s * b.radius * b.T[:, j]) for s in (0.9, 0.5, 0.2, 0.1) for j in range(5) for sg in (1, -1)]
+    s0, x0 = next((s, x) for s, x in cands if realisable(x) and b.contains(x[:, None])[0])
     n2 = 2000
     tr = overlap_pgd(tuple(x0), lam=0.5, alpha=FIG4B.alpha, steps=n2, every=n2, **G4B)
     x = np.array([tr[f][-1] for f in FIELDS])
     y = np.linalg.solve(b.T, x - b.centre)
     dist = max(np.linalg.norm(y[list(g)]) for g in b.groups)
-    bound = b.q**n2 * 0.9 * b.radius + b.r0 * b.radius / (1 - b.q)
+    bound = b.q**n2 * s0 * b.radius + b.r0 * b.radius / (1 - b.q)
     assert dist <= bound
-    assert dist < 0.5 * b.radius  # and the bound is not vacuous here
+    assert dist < 0.5 * s0 * b.radius  # and the bound is not vacuous here
 
 
 #: the oracle's Riemannian Hessian at lam = 0.15 (Figure 4b's model): core and block eigenvalues as classify
