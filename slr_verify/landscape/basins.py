@@ -13,8 +13,9 @@ it provably goes, not by how far it got:
 
 * *captured*: its state lies in a contraction ball of sigma o Phi (:mod:`.capture`, proved by ball
   arithmetic): it converges to the ball's fixed point (a stationary point, labelled by its match to the
-  list) or to the 2-cycle {p, sigma p} (a period-2 orbit of PGD that is not a stationary point: the step
-  size is above 2 / (the largest Riemannian Hessian eigenvalue) there). Converged runs are tested too:
+  list) or to the 2-cycle {p, sigma p} of the overlaps (a period-2 orbit of PGD that is not a stationary
+  point; found where alpha exceeds 2 / the largest Riemannian Hessian eigenvalue of a nearby minimum, which
+  is then unstable for PGD). Converged runs are tested too:
   inside a ball their end point's label is upgraded to the proved tier.
 * *in the valley*: its state satisfies the entry condition of the valley tube (:mod:`.valley`, proved by
   ball arithmetic on top of SymPy facts): it converges to the oracle along the flat edge nu = 1 of M,
@@ -108,10 +109,11 @@ def _rates(labels, kinds, certs):
     return out
 
 
-def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200):
+def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200, points=None):
     """{label: {"count", "rate", "ci95", "kind", "certificates"}} over the runs, from the end points of the
-    converged runs only (see the module's docstring; :func:`classify_runs` accounts for the others)."""
-    pts = stationary_points(lam=lam, gamma=gamma, d=d, L=L, starts=starts)
+    converged runs only (see the module's docstring; :func:`classify_runs` accounts for the others).
+    ``points``: the stationary points (None: :func:`~.stationary.stationary_points` with ``starts``)."""
+    pts = stationary_points(lam=lam, gamma=gamma, d=d, L=L, starts=starts) if points is None else points
     labels = label_ends(ends, converged, pts, match)
     return _rates(labels, {_label(p): p.kind for p in pts}, {_label(p): [{"kind": "converged", "tier": NUMERIC_END}]
                                                             for p in pts})
@@ -284,9 +286,7 @@ def sample_basins(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_s
     ends = np.array(ends)
     pts = stationary_points(lam=lam, gamma=gamma, d=d, L=L, starts=starts)
     if not capture:
-        labels = label_ends(ends, ok, pts)
-        rates = _rates(labels, {_label(p): p.kind for p in pts}, {_label(p): [{"kind": "converged", "tier": NUMERIC_END}]
-                                                                 for p in pts})
+        rates = basin_rates(ends, ok, lam=lam, gamma=gamma, d=d, L=L, points=pts)
         return (rates, ends, ok, extra, None) if details else (rates, ends, ok, extra)
     cl = classify_runs(ends, ok, pts, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, max_balls=max_balls, valley=valley)
     rates = cl.rates()
