@@ -8,12 +8,12 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from paper import FIG4B, G4B
 
 from slr_verify.dynamics.runners import overlap_pgd, pgd
 from slr_verify.landscape import StationaryPoint, classify, realise
 from slr_verify.landscape.basins import NONCONVERGENT, UNCLASSIFIED, classify_runs, sample_basins, stable_at
 from slr_verify.landscape.capture import contraction_ball
-from tests.paper import FIG4B, G4B
 
 FIELDS = ("kappa", "nu", "theta", "eta", "rho")
 #: a state of the 2-cycle at lam = 0.5, alpha = 4e-3 (Figure 4b's step), read off a sphere-initialised run
