@@ -11,7 +11,7 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels"]
+__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels", "valley_tube_proofs"]
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
@@ -25,6 +25,37 @@ def fixed_point_kernels():
     m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
     return SimpleNamespace(risk_f64=generate(_ARGS, r), map_f64=generate(_MAP_ARGS, m),
                            risk_mp=generate_mp(_ARGS, r, cse=True), map_mp=generate_mp(_MAP_ARGS, m, cse=True))
+
+
+@lru_cache(maxsize=None)
+def capture_kernels():
+    """The PGD map's pieces on arb balls (the capture certificates of :mod:`slr_verify.landscape.capture`):
+    ``grad_hess``: (overlaps, lam, gamma, eps, d, L) -> [5 partials, 25 second partials] of Theorem 1's
+    risk; ``map``: (overlaps, partials, alpha) -> [F (5), dF (5 x 10, row-major)], the five-overlap map
+    and its Jacobian in (overlaps, partials). Enclosures for every point of the argument balls."""
+    from .arb import generate_arb
+
+    gh = [*srisk.theorem1_gradient(), *srisk.theorem1_hessian()]
+    m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
+    return SimpleNamespace(grad_hess=generate_arb(_ARGS, gh), map=generate_arb(_MAP_ARGS, m))
+
+
+@lru_cache(maxsize=None)
+def valley_tube_proofs() -> dict:
+    """The SymPy facts the valley tube of :mod:`slr_verify.landscape.valley` rests on ({name: bool}): Lemma 4
+    (M is invariant: theta' = eta' = rho' = 0 and R_theta = R_eta = R_rho = 0 on M), the reduced map is the
+    formula of `docs/MATH.md` §9 and sends nu = 1 to nu' = 1 (so the edge nu = 1 of M is invariant), and the
+    factorisation g_kappa = P (erf(c2 kappa) - nu) with P > 0 (so g_kappa < 0 on the edge)."""
+    import sympy as sp
+
+    from ..symbolic import fixed_points as sfix
+
+    out = dict(sdyn.lemma4_identities())
+    out.update(sdyn.pgd_identities())
+    nu1 = sdyn.reduced_map()[1].subs(srisk.S.nu, 1)
+    out["nu' = 1 at nu = 1 (reduced map)"] = bool(sp.simplify(nu1 - 1) == 0)
+    out.update(sfix.structure().proofs)
+    return out
 
 
 @lru_cache(maxsize=None)

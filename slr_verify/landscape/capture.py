@@ -1,0 +1,259 @@
+r"""Certified capture regions of constant-lam PGD (`docs/MATH.md` §13, "Where PGD goes").
+
+A run is classified by where it *provably* goes, not by how far it got. The certificate here is a
+**contraction ball** of the map G = sigma o Phi, where Phi is the exact five-overlap PGD map at step
+size alpha (`docs/MATH.md` §12; derived in :mod:`slr_verify.symbolic.dynamics`) and sigma one of the
+sign patterns :data:`~.stationary.SYMMETRIES` (sigma = identity for a fixed point).
+
+**Theorem (Banach, in a preconditioned norm).** Let c be a point, T an invertible 5 x 5 matrix, the
+coordinates y = T^{-1}(x - c) split into groups (single coordinates, and pairs for complex eigenvalues)
+with the norm ||y|| = max over groups I of |y_I|_2, and B = {x : ||T^{-1}(x - c)|| <= s}. If
+
+* q >= sup over x in B of the operator norm of T^{-1} DG(x) T (bounded by max_I sum_J ||M_IJ||_2 over
+  the interval matrix M enclosing T^{-1} DG T on B), and
+* r0 >= ||T^{-1}(G(c) - c)|| / s, with r0 + q < 1,
+
+then G maps B into itself (||G(x) - c|| <= ||G(c) - c|| + q ||x - c||, B being convex), is a
+contraction there, has exactly one fixed point p in B, and G^n(x) -> p for every x in B. Since
+sigma commutes with Phi and sigma^2 = id, Phi^n = sigma^n G^n: every run that enters B converges to p
+(sigma = id, or sigma p = p: a fixed point of Phi, i.e. a stationary point when realisable) or to the
+2-cycle {p, sigma p} (PGD alternates between two mirror images: a period-2 orbit that is not a
+stationary point). All enclosures are arb balls (python-flint) from kernels generated from SymPy
+(:func:`slr_verify.kernels.landscape.capture_kernels`): the overlaps over B, Theorem 1's partials
+and second partials over them, the map's Jacobian dF/do + dF/dR . Hess R. Membership of a run's
+float state (an exact point) is decided by the same ball arithmetic.
+
+c is a float Newton root of G(o) = o, T the real eigenvector basis of DG(c) (a complex pair enters
+as its real and imaginary parts, a group of two): in these coordinates DG(c) is block diagonal, so q
+is close to the spectral radius and the ball can be as large as the variation of DG allows.
+
+**What it cannot do.** Near a fixed point with an eigenvalue 1 - alpha mu, mu erfc-small (the flat
+valley nu = 1 of M, `docs/MATH.md` §17), q >= 1 - alpha mu is 1 to float precision and the ball
+shrinks to nothing: the valley needs :mod:`.valley`.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from flint import arb, arb_mat, ctx
+
+from ..kernels.landscape import capture_kernels, fixed_point_kernels
+from ..model import validation as V
+from ..model.params import Params
+from .stationary import SYMMETRIES
+
+__all__ = ["CaptureBall", "contraction_ball", "pgd_map", "cycle_point", "CERTIFIED"]
+
+#: the evidence tier of a proved ball
+CERTIFIED = "proved (ball arithmetic)"
+#: normalised radii tried, largest first
+RADII = tuple(10.0 ** -k for k in np.arange(1.0, 8.5, 0.5))
+
+
+def pgd_map(o, sigma, *, lam, gamma, d, L, alpha):
+    """(G(o), DG(o)) in float64 for one point o (5,): G = sigma o Phi (Phi the five-overlap map)."""
+    K = fixed_point_kernels()
+    r = np.array(K.risk_f64(*o, lam, gamma, 0.0, d, L), dtype=float)
+    p, H = r[1:6], r[6:].reshape(5, 5)
+    m = np.array(K.map_f64(*o, *p, alpha), dtype=float)
+    F, dF = m[:5], m[5:].reshape(5, 10)
+    s = np.asarray(sigma, dtype=float)
+    return s * F, s[:, None] * (dF[:, :5] + dF[:, 5:] @ H)
+
+
+def cycle_point(o0, sigma, *, lam, gamma, d, L, alpha, iters=60, tol=1e-15):
+    """Newton's method on sigma Phi(o) = o from o0 (float64): the root, or None if it does not converge."""
+    o = np.array(o0, dtype=float)
+    for _ in range(iters):
+        G, J = pgd_map(o, sigma, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
+        try:
+            step = np.linalg.solve(J - np.eye(5), G - o)
+        except np.linalg.LinAlgError:
+            return None
+        if not np.all(np.isfinite(step)):
+            return None
+        o = o - step
+        if np.max(np.abs(step)) < tol:
+            return o
+    G, _ = pgd_map(o, sigma, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
+    return o if np.max(np.abs(G - o)) < 1e-13 else None
+
+
+def _real_basis(J):
+    """Columns of a real eigenvector basis of J and its groups (a complex pair: (Re u, Im u))."""
+    w, U = np.linalg.eig(J)
+    cols, groups, used = [], [], set()
+    for i in np.argsort(-np.abs(w)):
+        if i in used:
+            continue
+        used.add(int(i))
+        if abs(w[i].imag) > 1e-14 * max(1.0, abs(w[i])):
+            j = min((k for k in range(len(w)) if k not in used), key=lambda k: abs(w[k] - np.conj(w[i])))
+            used.add(int(j))
+            groups.append((len(cols), len(cols) + 1))
+            # one common scale for the pair: in the coordinates (Re u, Im u) J acts as [[a, b], [-b, a]], whose
+            # spectral norm is the modulus |a + ib|; separate scales would shear it
+            u = U[:, i] / np.linalg.norm(U[:, i])
+            cols += [u.real, u.imag]
+        else:
+            groups.append((len(cols),))
+            cols.append(U[:, i].real / np.linalg.norm(U[:, i].real))
+    return np.array(cols).T, tuple(groups), w
+
+
+def _sq(x: arb) -> arb:
+    """x^2 enclosed as a nonnegative ball (arb's product of a ball around 0 with itself dips below 0)."""
+    lo, hi = arb(x.abs_lower()), arb(x.abs_upper())
+    return (lo * lo).union(hi * hi)
+
+
+def _norm2_upper(M, I, J) -> float:
+    """An upper bound of the spectral norm of the block M[I, J] (sizes 1 or 2) of an arb matrix:
+    ||M_c||_2 + ||M - M_c||_F with M_c the matrix of midpoints (exact floats). For a 2 x 2 M_c the norm is
+    the root of the largest eigenvalue of M_c^T M_c, (t + sqrt(t^2 - 4 det^2)) / 2 with t = |M_c|_F^2, on
+    exact inputs: a rotation-scaling block keeps its modulus (not |a| + |b|), and the discriminant, 0 for
+    a scaled rotation, is not widened by the entries' radii (their square root would be)."""
+    ent = [[M[i, j] for j in J] for i in I]
+    mid = [[arb(x.mid()) for x in row] for row in ent]
+    rad = arb(sum((arb(x.rad()) ** 2 for row in ent for x in row), arb(0)).upper()).sqrt()
+    t = sum((x * x for row in mid for x in row), arb(0))
+    if len(I) == 1 or len(J) == 1:
+        core = arb(t.upper()).sqrt()
+    else:
+        (a, b), (c, e) = mid
+        det = a * e - b * c
+        disc = t * t - 4 * det * det
+        core = ((arb(t.upper()) + arb(max(float(disc.upper()), 0.0)).sqrt()) / 2).sqrt()
+    return float((core + rad).upper())
+
+
+def _group_norm_upper(y, groups) -> float:
+    """Upper bound of max over groups of |y_I|_2 for an arb column."""
+    return max(float(arb(sum((_sq(y[i, 0]) for i in g), arb(0)).upper()).sqrt().upper()) for g in groups)
+
+
+@dataclass
+class CaptureBall:
+    """A contraction ball of G = sigma o Phi (see the module): centre ``centre`` (float64, a Newton root of
+    G(o) = o), coordinates y = T^{-1}(x - c) (``T``, ``groups``), radius ``radius`` in the norm max_I |y_I|,
+    ``q`` (Lipschitz bound of G there), ``r0`` (||G(c) - c|| / radius), ``proved`` (r0 + q < 1 on arb balls).
+    ``period``: 1 if sigma fixes the centre (a fixed point of Phi), else 2; ``eigenvalues``: of DG(c)
+    (float)."""
+
+    centre: np.ndarray
+    sigma: tuple
+    T: np.ndarray
+    groups: tuple
+    radius: float
+    q: float
+    r0: float
+    proved: bool
+    period: int
+    eigenvalues: np.ndarray
+    params: dict
+    seconds: float
+    reason: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def contains(self, ov) -> np.ndarray:
+        """Which of the points ``ov`` (5, n) lie in the ball, decided on arb balls (the float states are
+        exact points). False everywhere for an unproved ball."""
+        X = np.atleast_2d(np.asarray(ov, dtype=float))
+        X = X.reshape(5, -1)
+        out = np.zeros(X.shape[1], dtype=bool)
+        if not self.proved:
+            return out
+        Y = np.linalg.solve(self.T, X - self.centre[:, None])
+        nrm = np.max([np.linalg.norm(Y[list(g)], axis=0) for g in self.groups], axis=0)
+        cand = np.flatnonzero(nrm <= self.radius * (1 + 1e-6))
+        if not len(cand):
+            return out
+        with ctx.workprec(self.params.get("prec", 128)):
+            Tinv = arb_mat(self.T.tolist()).inv()
+            for i in cand:
+                dx = arb_mat([[arb(float(X[k, i])) - arb(float(self.centre[k]))] for k in range(5)])
+                out[i] = _group_norm_upper(Tinv * dx, self.groups) <= self.radius
+        return out
+
+    def as_dict(self) -> dict:
+        return {"kind": "contraction ball of sigma o Phi", "tier": CERTIFIED if self.proved else "not proved",
+                "centre": [float(x) for x in self.centre], "sigma": [int(s) for s in self.sigma], "period": self.period,
+                "radius": self.radius, "q": self.q, "r0": self.r0, "T": self.T.tolist(), "groups": [list(g) for g in self.groups],
+                "spectral_radius": float(np.max(np.abs(self.eigenvalues))), "seconds": self.seconds, "reason": self.reason}
+
+
+def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
+    """(proved, q, r0) for the ball of radius s (see the module)."""
+    K = capture_kernels()
+    par = (arb(kw["lam"]), arb(kw["gamma"], math.ulp(kw["gamma"])), arb(0), arb(kw["d"]), arb(kw["L"]))
+    A = arb(alpha)
+    with ctx.workprec(prec):
+        Tm = arb_mat(T.tolist())
+        Tinv = Tm.inv()
+        sg = [int(x) for x in sigma]
+        # the residual at the centre (exact point balls)
+        cb = [arb(float(x)) for x in c]
+        gh = K.grad_hess(*cb, *par)
+        m = K.map(*cb, *gh[:5], A)
+        r = arb_mat([[sg[i] * m[i] - cb[i]] for i in range(5)])
+        r0 = _group_norm_upper(Tinv * r, groups) / s
+        # the Jacobian over the ball's bounding box
+        Y = arb_mat([[arb(0, s)] for _ in range(5)])
+        X = Tm * Y
+        Xb = [cb[i] + X[i, 0] for i in range(5)]
+        gh = K.grad_hess(*Xb, *par)
+        P, H = gh[:5], arb_mat(5, 5, gh[5:])
+        m = K.map(*Xb, *P, A)
+        dF = [m[5 + 10 * i:15 + 10 * i] for i in range(5)]
+        Do = arb_mat([[dF[i][j] for j in range(5)] for i in range(5)])
+        Dp = arb_mat([[dF[i][5 + j] for j in range(5)] for i in range(5)])
+        DG = Do + Dp * H
+        DG = arb_mat([[sg[i] * DG[i, j] for j in range(5)] for i in range(5)])
+        M = Tinv * DG * Tm
+        if not all(M[i, j].is_finite() for i in range(5) for j in range(5)):
+            return False, math.inf, r0
+        q = max(sum(_norm2_upper(M, I, J) for J in groups) for I in groups)
+    return bool(r0 + q < 1), q, r0
+
+
+def contraction_ball(o0, sigma, *, lam, gamma, d, L, alpha, prec=128, radii=RADII) -> CaptureBall:
+    """The largest proved contraction ball of sigma o Phi around the Newton root of sigma Phi(o) = o
+    near ``o0`` (see the module): a :class:`CaptureBall` (``proved`` False, with the reason, when no
+    radius of ``radii`` works or Newton fails)."""
+    p = Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+    alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True)
+    sigma = tuple(int(x) for x in sigma)
+    if not any(np.array_equal(np.array(sigma), s) for s in SYMMETRIES):
+        raise ValueError(f"sigma must be one of the symmetries' sign patterns {SYMMETRIES.astype(int).tolist()}, got {sigma!r}")
+    kw = {"lam": p.lam, "gamma": p.gamma, "d": p.d, "L": p.L}
+    prm = dict(kw, alpha=alpha, prec=int(prec))
+    t0 = time.perf_counter()
+    c = cycle_point(o0, sigma, alpha=alpha, **kw)
+    if c is None:
+        return CaptureBall(np.asarray(o0, float), sigma, np.eye(5), tuple((i,) for i in range(5)), 0.0, math.inf, math.inf,
+                           False, 0, np.array([]), prm, time.perf_counter() - t0, "Newton on sigma Phi(o) = o did not converge")
+    _, J = pgd_map(c, sigma, alpha=alpha, **kw)
+    T, groups, w = _real_basis(J)
+    period = 1 if np.max(np.abs(np.asarray(sigma) * c - c)) < 1e-12 else 2
+    if np.max(np.abs(w)) >= 1:
+        return CaptureBall(c, sigma, T, groups, 0.0, math.inf, math.inf, False, period, w, prm, time.perf_counter() - t0,
+                           f"DG(c) has spectral radius {np.max(np.abs(w)):.6g} >= 1: not attracting")
+    # bisection over the radii (largest first): proof at radius s usually implies proof at smaller ones; if not,
+    # a smaller proved radius is returned, never an unproved one
+    radii = sorted((float(x) for x in radii), reverse=True)
+    lo, hi, best, last = 0, len(radii) - 1, None, (math.inf, math.inf)
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        ok, q, r0 = _attempt(c, sigma, T, groups, radii[mid], kw, alpha, int(prec))
+        if ok:
+            best, hi = (radii[mid], q, r0), mid - 1
+        else:
+            last, lo = (q, r0), mid + 1
+    if best is not None:
+        return CaptureBall(c, sigma, T, groups, best[0], best[1], best[2], True, period, w, prm, time.perf_counter() - t0)
+    return CaptureBall(c, sigma, T, groups, 0.0, last[0], last[1], False, period, w, prm, time.perf_counter() - t0,
+                       f"no radius down to {radii[-1]:g} gives r0 + q < 1 (last q = {last[0]:.6g}, r0 = {last[1]:.3g}; "
+                       f"spectral radius {np.max(np.abs(w)):.9f})")
