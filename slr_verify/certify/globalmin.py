@@ -154,25 +154,79 @@ class _Box:
         return max(self.x[1] - self.x[0], self.y[1] - self.y[0])
 
 
-def _float_mu(ev, a, b, lam, rads):
-    """A multiplier for the dual bound on a box around (a, b, lam) (a float choice; the positive
-    definiteness is then certified on the box): the TRS multiplier at the centre, lowered below the
-    smallest eigenvalue of H by twice that eigenvalue's variation over the box (forward differences)."""
-    def lmin(a, b, lam):
-        kappa, eta = angle_chart(a, b)
-        r = math.sqrt(max(0.0, 1 - kappa**2 - eta**2))
-        _, H, _ = trs_matrices(kappa, eta, r, lam, ev.gamma, ev.eps, ev.d, ev.L)
-        return float(np.linalg.eigvalsh(H[..., :3, :3])[0])
+def _mu_max(ev, kappa, lam):
+    """float: the smallest eigenvalue of H at (kappa, lam) (arrays): H - mu I is positive definite iff mu is below
+    it, and it depends on (kappa, lam) only (H = a0 I + P M P^T, P = [k*, k]), so eta = 0 represents every eta."""
+    kappa, lam = np.broadcast_arrays(np.asarray(kappa, float), np.asarray(lam, float))
+    _, H, _ = trs_matrices(kappa, np.zeros_like(kappa), np.sqrt(1 - kappa**2), lam, ev.gamma, ev.eps, ev.d, ev.L)
+    return np.linalg.eigvalsh(H)[..., 0]
 
-    kappa, eta = angle_chart(a, b)
-    mu = float(profile(kappa, eta, lam=lam, **ev.kw).mu)
-    l0 = lmin(a, b, lam)
-    var = 0.0
-    for s, h in enumerate((1e-7, 1e-7, 1e-7 * lam)):
-        z = [a, b, lam]
-        z[s] += h
-        var += abs(lmin(*z) - l0) / h * rads[s]
-    return min(mu, l0 - 2 * var) - 1e-12 * max(1.0, abs(l0))
+
+def _choose_mu(ev, box):
+    """A float multiplier for the box (kappa, t, lam) (a choice only: the certificate checks positive
+    definiteness on the box): the mu that maximises min(LB(t0), LB(t1)) at the centre's (kappa, lam), capped below
+    the smallest eigenvalue of H over the box (its values at the corners and centre, lowered by their spread)."""
+    (k0, k1), (t0, t1), (l0, l1) = box.ivs()
+    kc, lc = 0.5 * (k0 + k1), 0.5 * (l0 + l1)
+    kk, ll = np.meshgrid([k0, kc, k1], [l0, lc, l1])
+    mm = _mu_max(ev, kk, ll)
+    cap = float(mm.min() - (mm.max() - mm.min())) - 1e-12 * max(1.0, float(abs(mm).max()))
+    co = ev.K.coef_f64(kc, lc, ev.gamma, ev.eps, ev.d, ev.L)
+    s = np.array([t0, t1])[:, None] * (1 - kc**2)
+
+    def worst(mu):
+        A0, A2 = (np.asarray(x, float) for x in ev.K.dual_eta_f64(*co, kc, mu)[:2])
+        return np.min(A0 + A2 * s, axis=0)
+
+    y = np.geomspace(1e-10, 1e2, 61)
+    best = y[int(np.nanargmax(worst(cap - y)))]
+    y = best * np.geomspace(1 / 1.6, 1.6, 41)
+    return float(cap - y[int(np.nanargmax(worst(cap - y)))])
+
+
+def _value_test(ev, box, U):
+    """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
+    line at kappa): with one float mu, certify beta, Delta, T > 0 on the (kappa, lam) box, and
+    F_j = A0 + A2 t_j (1 - kappa^2) - U(lam) > 0 at both ends t_j by centred (mean-value) forms in kappa and lam
+    (the slopes by Taylor arithmetic through the same kernels). LB = A0 + A2 eta^2 is affine in t, so the two
+    ends cover the box. Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
+    ev.count += 1
+    (k0, k1), (t0, t1), (l0, l1) = box.ivs()
+    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    mu = arb(_choose_mu(ev, box))
+    Kb, Lb, ts = ev.ball(k0, k1), ev.ball(l0, l1), (arb(t0), arb(t1))
+
+    def f(Kp, Lm, dU):
+        A0, A2, beta, Delta, T = ev.K.dual_eta(*ev.K.coef(Kp, Lm, *ev.P), Kp, mu)
+        return [A0 + A2 * t * (1 - Kp * Kp) - dU for t in ts] + [beta, Delta, T]
+
+    try:
+        u_c = U(arb(lc))[0]
+        at_c = f(arb(kc), arb(lc), u_c)
+        vals = list(at_c)
+        over, tk, tl = None, 0.0, 0.0
+        if rk > 0:
+            out = f(_series(Kb, True), Lb, 0)
+            over = [_coef(o, 0) for o in out]
+            sl = [_coef(o, 1) for o in out]
+            vals = [v + sl[i] * arb(0, rk) for i, v in enumerate(vals)]
+            tk = max(float(abs(x).upper()) for x in sl[:2]) * rk
+        if rl > 0:
+            out = f(Kb, _series(Lb, True), 0)
+            over = [_coef(o, 0) for o in out]
+            dU = U(Lb)[1]
+            sl = [_coef(o, 1) - (dU if i < 2 else 0) for i, o in enumerate(out)]
+            vals = [v + sl[i] * arb(0, rl) for i, v in enumerate(vals)]
+            tl = max(float(abs(x).upper()) for x in sl[:2]) * rl
+    except (ValueError, ZeroDivisionError):
+        return False, None, 0 if rk >= rl else 2
+    pd = [vals[i] if over is None else vals[i].intersection(over[i]) for i in (2, 3, 4)]
+    Fs = vals[:2]
+    if _pd(*pd) and all(F > 0 for F in Fs):
+        return True, Fs, None
+    if _pd(*pd) and min(float(x.mid()) for x in at_c[:2]) <= 0 and t1 > t0:
+        return False, Fs, 1
+    return False, Fs, 0 if tk >= tl else 2
 
 
 def _centred(ev, box, f, n_out):
@@ -211,32 +265,6 @@ def _strip_test(ev, box):
             terms.append(-1.0)
     ok = bool(Q > 0) and _pd(*over[1:4])
     return ok, int(np.argmax(terms))
-
-
-def _value_test(ev, box, U):
-    """Lower bound of min over the box of (LB_mu - U(lam)) by the centred form (None if the positive
-    definiteness fails), and the axis to split. ``U(lam) -> (value, d/dlam)`` as balls."""
-    ev.count += 1
-    c, r = box.centre(), box.rad()
-    mu = arb(_float_mu(ev, *c, r))
-    try:
-        at_c, slopes, over = _centred(ev, box, lambda A, B, Lm: ev.dual(A, B, Lm, mu), 1)
-    except (ValueError, ZeroDivisionError):
-        return None, int(np.argmax(r))
-    if not (_pd(*over[1:4]) and _pd(*at_c[1:4])):
-        return None, int(np.argmax(r))
-    u0, _ = U(arb(c[2]))
-    F, terms = at_c[0] - u0, []
-    for s in range(3):
-        if slopes[s] is None:
-            terms.append(-1.0)
-            continue
-        sl = slopes[s][0]
-        if s == 2:
-            sl = sl - U(ev.ball(*box.lam))[1]
-        F = F + sl * arb(0, r[s])
-        terms.append(float(abs(sl).upper()) * r[s])
-    return F, int(np.argmax(terms))
 
 
 class _Progress:
@@ -341,10 +369,9 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
                                  {"strip_boxes": n1})
     # 2. kappa <= kappa0: the value test against the oracle's risk, in the angle chart
     U = _oracle_U(ev)
-    rest = [_Box((a0, a1), (b0, b1), (lo, hi)) for a0, a1 in zip(np.linspace(0, HALF_PI, 5)[:-1], np.linspace(0, HALF_PI, 5)[1:])
-            for b0, b1 in zip(np.linspace(0, HALF_PI, 5)[:-1], np.linspace(0, HALF_PI, 5)[1:])]
-    failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar,
-                             skip=lambda bx: _kappa_min(bx) >= kappa0)
+    ks, ts = np.linspace(0, kappa0, 5), np.linspace(0, 1, 5)
+    rest = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
+    failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
     if failed:
         f = failed[0]
         return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. a {f.x}, b {f.y}, "
@@ -360,8 +387,8 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
 
 
 def _value_ok(ev, box, U):
-    F, axis = _value_test(ev, box, U)
-    return (F is not None and bool(F > 0)), axis
+    ok, _, axis = _value_test(ev, box, U)
+    return ok, axis
 
 
 def _range_over(U, lo, hi):

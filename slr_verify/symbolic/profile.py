@@ -67,6 +67,8 @@ __all__ = [
     "reduced_coefficients",
     "dual_algebra",
     "valley_algebra",
+    "dual_eta_algebra",
+    "dual_eta_proofs",
 ]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
@@ -379,6 +381,32 @@ def dual_algebra() -> list:
     the coefficients, kept apart so that ball arithmetic sees each coefficient as one ball (expanding
     a_tt a_rr - a_tr^2 into its terms cancels ~1e3-fold at lam ~ 0.85, d = 400)."""
     return list(_dual_generic(_opaque(), S.kappa, S.eta, MU))
+
+
+@cache
+def dual_eta_algebra() -> list:
+    r"""[A0, A2, beta, Delta, T] in (COEF_SYMS, kappa, mu): the dual bound of :func:`dual_algebra` as a
+    polynomial in eta at fixed (kappa, mu), LB = A0 + A2 eta^2 (no odd term: u = P^T g carries a factor
+    eta and |g|^2 = p_nu^2/4 + eta^2 (...); :func:`dual_eta_proofs`). A0 = c + mu - p_nu^2/(4 beta) is the
+    bound on the valley eta = 0; A2 keeps the structured form (Delta, det M and M as written by
+    :func:`dual_algebra`), so ball arithmetic sees no expanded cancellation."""
+    LB, beta, Delta, T = dual_algebra()
+    co = _opaque()
+    A0 = co["c"] + MU - co["p_nu"] ** 2 / (4 * beta)
+    A2 = sp.diff(LB, S.eta, 2) / 2
+    return [A0, A2, beta, Delta, T]
+
+
+@cache
+def dual_eta_proofs() -> dict:
+    """SymPy proofs (each a bool), for arbitrary coefficient values: the terms of :func:`dual_eta_algebra`
+    carry no eta, and LB = A0 + A2 eta^2 exactly."""
+    LB = dual_algebra()[0]
+    A0, A2 = dual_eta_algebra()[:2]
+    return {
+        "A0, A2 are free of eta": S.eta not in (A0.free_symbols | A2.free_symbols),
+        "LB = A0 + A2 eta^2": sp.cancel(sp.together(LB - A0 - A2 * S.eta**2)) == 0,
+    }
 
 
 def valley_algebra() -> list:
