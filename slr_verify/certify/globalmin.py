@@ -162,71 +162,95 @@ def _mu_max(ev, kappa, lam):
     return np.linalg.eigvalsh(H)[..., 0]
 
 
-def _choose_mu(ev, box):
+def _choose_mu(ev, box, a0):
     """A float multiplier for the box (kappa, t, lam) (a choice only: the certificate checks positive
-    definiteness on the box): the mu that maximises min(LB(t0), LB(t1)) at the centre's (kappa, lam), capped below
-    the smallest eigenvalue of H over the box (its values at the corners and centre, lowered by their spread)."""
+    definiteness on the box), and whether a0's cap binds: the mu that maximises min(LB(t0), LB(t1)) at the
+    centre's (kappa, lam), capped below
+    the smallest eigenvalue of H over the box (its values at the corners and centre, lowered by their spread) and
+    below a0's enclosure ``a0`` over the box by eight times its radius (L0 has p_nu^2 / (4 beta), beta = a0 - mu:
+    near kappa = 0 the optimal beta is ~1e-7 and a beta ball as wide as beta itself makes the bound useless)."""
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc = 0.5 * (k0 + k1), 0.5 * (l0 + l1)
     kk, ll = np.meshgrid([k0, kc, k1], [l0, lc, l1])
     mm = _mu_max(ev, kk, ll)
-    cap = float(mm.min() - (mm.max() - mm.min())) - 1e-12 * max(1.0, float(abs(mm).max()))
+    cap_eig = float(mm.min() - (mm.max() - mm.min())) - 1e-12 * max(1.0, float(abs(mm).max()))
+    cap = min(cap_eig, float(a0.lower()) - 8 * float(a0.rad()))
     co = ev.K.coef_f64(kc, lc, ev.gamma, ev.eps, ev.d, ev.L)
-    s = np.array([t0, t1])[:, None] * (1 - kc**2)
+    s = np.array([t0, t1])[:, None]
 
     def worst(mu):
-        A0, A2 = (np.asarray(x, float) for x in ev.K.dual_eta_f64(*co, kc, mu)[:2])
-        return np.min(A0 + A2 * s, axis=0)
+        L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kc, mu)[:2])
+        return np.min((1 - s) * L0 + s * L1, axis=0)
 
     y = np.geomspace(1e-10, 1e2, 61)
-    best = y[int(np.nanargmax(worst(cap - y)))]
-    y = best * np.geomspace(1 / 1.6, 1.6, 41)
-    return float(cap - y[int(np.nanargmax(worst(cap - y)))])
+    i = int(np.nanargmax(worst(cap - y)))
+    y = y[i] * np.geomspace(1 / 1.6, 1.6, 41)
+    j = int(np.nanargmax(worst(cap - y)))
+    return float(cap - y[j]), bool(i == 0 and j == 0 and cap < cap_eig)
+
+
+def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
+    """The first stage over a (kappa, lam) box: the coefficients at the centre, over the box (the plain ball
+    intersected with the centred form: the plain ball of a0 is ~1e3 times too wide near kappa = 0, and
+    beta = a0 - mu is small there) and their slopes in kappa and in lam over the box (None for a point axis)."""
+    at_c = ev.K.coef(arb(kc), arb(lc), *ev.P)
+    box = [x + 0 for x in at_c]
+    over, slopes = None, []
+    for s, r in ((0, rk), (1, rl)):
+        if r == 0:
+            slopes.append(None)
+            continue
+        out = ev.K.coef(_series(Kb, s == 0), _series(Lb, s == 1), *ev.P)
+        over = [_coef(o, 0) for o in out]
+        slopes.append([_coef(o, 1) for o in out])
+        box = [b + sl * arb(0, r) for b, sl in zip(box, slopes[-1])]
+    if over is not None:
+        box = [b.intersection(o) for b, o in zip(box, over)]
+    return at_c, box, slopes
 
 
 def _value_test(ev, box, U):
     """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
     line at kappa): with one float mu, certify beta, Delta, T > 0 on the (kappa, lam) box, and
-    F_j = A0 + A2 t_j (1 - kappa^2) - U(lam) > 0 at both ends t_j by centred (mean-value) forms in kappa and lam
-    (the slopes by Taylor arithmetic through the same kernels). LB = A0 + A2 eta^2 is affine in t, so the two
-    ends cover the box. Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
+    F_j = A0 + A2 t_j (1 - kappa^2) - U(lam) > 0 at both ends t_j by centred (mean-value) forms in kappa and lam.
+    The slopes come from Taylor arithmetic on the second stage, fed with the coefficients' box enclosures and
+    slopes (:func:`_coef_box`). LB = A0 + A2 eta^2 is affine in t, so the two ends cover the box.
+    Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
-    mu = arb(_choose_mu(ev, box))
     Kb, Lb, ts = ev.ball(k0, k1), ev.ball(l0, l1), (arb(t0), arb(t1))
 
-    def f(Kp, Lm, dU):
-        A0, A2, beta, Delta, T = ev.K.dual_eta(*ev.K.coef(Kp, Lm, *ev.P), Kp, mu)
-        return [A0 + A2 * t * (1 - Kp * Kp) - dU for t in ts] + [beta, Delta, T]
+    def f(co, Kp, dU):
+        L0, L1, beta, Delta, T = ev.K.dual_line(*co, Kp, mu)
+        return [(1 - t) * L0 + t * L1 - dU for t in ts] + [beta, Delta, T]
 
     try:
-        u_c = U(arb(lc))[0]
-        at_c = f(arb(kc), arb(lc), u_c)
-        vals = list(at_c)
-        over, tk, tl = None, 0.0, 0.0
-        if rk > 0:
-            out = f(_series(Kb, True), Lb, 0)
+        co_c, co_b, (sk, sl) = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
+        mu, capped = _choose_mu(ev, box, co_b[0])
+        mu = arb(mu)
+        at_c = f(co_c, arb(kc), U(arb(lc))[0])
+        vals, over, tk, tl = list(at_c), None, 0.0, 0.0
+        for S, r, Kp, dU in ((sk, rk, _series(Kb, True), arb(0)), (sl, rl, Kb, U(Lb)[1] if rl else 0)):
+            if S is None:
+                continue
+            out = f([arb_series([b, d], prec=2) for b, d in zip(co_b, S)], Kp, 0)
             over = [_coef(o, 0) for o in out]
-            sl = [_coef(o, 1) for o in out]
-            vals = [v + sl[i] * arb(0, rk) for i, v in enumerate(vals)]
-            tk = max(float(abs(x).upper()) for x in sl[:2]) * rk
-        if rl > 0:
-            out = f(Kb, _series(Lb, True), 0)
-            over = [_coef(o, 0) for o in out]
-            dU = U(Lb)[1]
-            sl = [_coef(o, 1) - (dU if i < 2 else 0) for i, o in enumerate(out)]
-            vals = [v + sl[i] * arb(0, rl) for i, v in enumerate(vals)]
-            tl = max(float(abs(x).upper()) for x in sl[:2]) * rl
+            slope = [_coef(o, 1) - (dU if i < 2 else 0) for i, o in enumerate(out)]
+            vals = [v + slope[i] * arb(0, r) for i, v in enumerate(vals)]
+            w = max(float(abs(x).upper()) for x in slope[:2]) * r
+            tk, tl = (w, tl) if Kp is not Kb else (tk, w)
     except (ValueError, ZeroDivisionError):
         return False, None, 0 if rk >= rl else 2
     pd = [vals[i] if over is None else vals[i].intersection(over[i]) for i in (2, 3, 4)]
     Fs = vals[:2]
     if _pd(*pd) and all(F > 0 for F in Fs):
         return True, Fs, None
-    if _pd(*pd) and min(float(x.mid()) for x in at_c[:2]) <= 0 and t1 > t0:
+    if _pd(*pd) and not capped and min(float(x.mid()) for x in at_c[:2]) <= 0 and t1 - t0 > 1e-9:
+        return False, Fs, 1  # one mu cannot serve both ends
+    if rk == 0 and rl == 0:
         return False, Fs, 1
-    return False, Fs, 0 if tk >= tl else 2
+    return False, Fs, 0 if ((tk >= tl or capped) and rk > 0) or rl == 0 else 2
 
 
 def _centred(ev, box, f, n_out):
