@@ -250,7 +250,9 @@ def _value_test(ev, box, U):
         return False, Fs, 1  # one mu cannot serve both ends
     if rk == 0 and rl == 0:
         return False, Fs, 1
-    return False, Fs, 0 if ((tk >= tl or capped) and rk > 0) or rl == 0 else 2
+    if capped:  # a0's enclosure is too wide for the mu this box needs: split the axis that widens it most
+        tk, tl = (0.0 if S is None else float(abs(S[0]).upper()) * r for S, r in ((sk, rk), (sl, rl)))
+    return False, Fs, 0 if (tk >= tl and rk > 0) or rl == 0 else 2
 
 
 def _centred(ev, box, f, n_out):
