@@ -55,9 +55,6 @@ from ..model.params import Params
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
 
-HALF_PI = math.pi / 2
-
-
 @dataclass
 class GlobalCertificate:
     """The outcome: ``proved``; ``reason``; ``risk``: (lo, hi) enclosing the global minimum of R_lam for
@@ -96,12 +93,6 @@ class _Evaluator:
     def ball(lo, hi):
         lo, hi = float(lo), float(hi)
         return arb(lo).union(arb(hi)) if hi > lo else arb(lo)
-
-    def dual(self, A, B, lam, mu):
-        """[LB, beta, Delta, T] at the angles (A, B) (balls or series)."""
-        cb = B.cos()
-        kappa, eta = cb * A.cos(), cb * A.sin()
-        return self.K.dual(*self.K.coef(kappa, lam, *self.P), kappa, eta, mu)
 
     def valley(self, kappa, lam):
         """[Q, beta, Delta, T] at kappa (ball or series)."""
@@ -374,11 +365,6 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_bo
         bar.close()
 
 
-def _kappa_min(box):
-    """min of kappa = cos b cos a over an (a, b) box."""
-    return math.cos(box.y[1]) * math.cos(box.x[1])
-
-
 def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
     proofs = valley_proofs()
     if not all(proofs.values()):
@@ -400,9 +386,9 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
     failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
     if failed:
         f = failed[0]
-        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. a {f.x}, b {f.y}, "
-                                 f"lam {f.lam})", (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
-                                 {"strip_boxes": n1, "value_boxes": n2})
+        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
+                                 f"t = eta^2/(1 - kappa^2) {f.y}, lam {f.lam})", (math.nan, math.nan), [], ev.count,
+                                 time.time() - t0, (lo, hi), True, {"strip_boxes": n1, "value_boxes": n2})
     R = _range_over(U, lo, hi)
     reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: the valley "
               f"certificate on kappa in [{kappa0}, 1] (Q > 0: the line through each kappa is above M's edge, which "
@@ -440,8 +426,8 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     x = profile(kappa, eta, lam=lo, **ev.kw).x
     W = risk_at_arb(kappa, eta, x, lam=arb(lo), gamma=ev.G, eps=ev.E, d=ev.d, L=ev.L)
     U = lambda lam: (W, arb(0))
-    stack = [_Box((a0, a1), (b0, b1), (lo, hi)) for a0, a1 in zip(np.linspace(0, HALF_PI, 9)[:-1], np.linspace(0, HALF_PI, 9)[1:])
-             for b0, b1 in zip(np.linspace(0, HALF_PI, 9)[:-1], np.linspace(0, HALF_PI, 9)[1:])]
+    ks, ts = np.linspace(0, 1, 9), np.linspace(0, 1, 5)
+    stack = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
     keep, lows, status = [], [], "done"
     while stack:
         if ev.count >= max_boxes or time.time() > deadline:
@@ -449,17 +435,18 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
             break
         bx = stack.pop()
         bar.update()
-        F, axis = _value_test(ev, bx, U)
-        if F is not None and F > 0:
+        ok, Fs, axis = _value_test(ev, bx, U)
+        if ok:
             continue
-        if F is not None and float(F.lower()) > -risk_tol:
+        low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)
+        if low > -risk_tol:
             keep.append(bx)
-            lows.append(float(F.lower()))
+            lows.append(low)
             continue
         if bx.width() < min_width:
             status = "min_width"
             keep.append(bx)
-            lows.append(-math.inf if F is None else float(F.lower()))
+            lows.append(low)
             continue
         stack.extend(bx.split(axis))
     proved = status == "done" and bool(keep)
@@ -467,12 +454,11 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     risk = (u_lo + min(min(lows), 0.0), u_hi) if proved else (math.nan, u_hi)
     ov = {"float_minimiser": g.overlaps}
     if keep:
-        a_lo, a_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)
-        b_lo, b_hi = min(b.y[0] for b in keep), max(b.y[1] for b in keep)
-        A, B = ev.ball(a_lo, a_hi), ev.ball(b_lo, b_hi)
-        K, E = B.cos() * A.cos(), B.cos() * A.sin()
-        ov.update({"kappa": (float(K.lower()), float(K.upper())), "eta": (float(E.lower()), float(E.upper())),
-                   "a": (a_lo, a_hi), "b": (b_lo, b_hi)})
+        k_lo, k_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)
+        t_lo, t_hi = min(b.y[0] for b in keep), max(b.y[1] for b in keep)
+        E = (ev.ball(t_lo, t_hi) * (1 - ev.ball(k_lo, k_hi) ** 2)).sqrt()
+        e_lo, e_hi = float(E.lower()), float(E.upper())
+        ov.update({"kappa": (k_lo, k_hi), "eta": (e_lo, e_hi), "t": (t_lo, t_hi)})
     reason = ("the global minimiser lies in the kept boxes (every other box has a weak-duality bound above the witness); "
               "the global minimum is within [witness - the kept boxes' bound, witness]" if proved else
               f"not closed ({status})")
