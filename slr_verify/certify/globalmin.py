@@ -22,9 +22,18 @@ has m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*), with equality only at k = k*. A one-
 bound over kappa in [kappa0, 1] x lam (centred forms of Q) certifies it; no value bound ever enters
 the flat valley (m - R(k*, v*) is 1e-15 .. 1e-44 there).
 
-**The value test** (the rest, kappa <= kappa0, in the angle chart kappa = cos b cos a, eta = cos b sin a).
-On a box X of (a, b, lam), mu from the float TRS at the centre, the certified positive definiteness
-on X, and the centred form F(c) + sum_s dF/ds(X) [-r_s, r_s] of F = LB_mu - U(lam) > 0 exclude the box.
+**The value test** (the rest, kappa <= kappa0). Along the line at kappa write t = eta^2 / (1 - kappa^2) in [0, 1]
+(t = 0: eta = 0; t = 1: the circle r = 0). Splitting g into its part in span(k*, k) and the rest gives the bound as
+an affine function of t, LB_mu = (1 - t) L0 + t L1 with L0 = c + mu - p_nu^2/(4 beta) and
+L1 = c + mu - u'^T adj(N) u' / Delta, N = beta G_P + G_P M G_P (:func:`slr_verify.symbolic.profile.dual_line_algebra`,
+SymPy-proved): both terms sign-structured, with none of the O(1) -> O(beta) cancellation of the single fraction over
+beta Delta (near kappa = 0 the line needs mu within ~1e-4 of a0: the hard case at k = v*). On a box
+K x [t0, t1] x Lam one float mu (the best for the two ends at the centre, capped below H's smallest eigenvalue and
+below a0's enclosure by eight times its radius) serves; beta, Delta, T > 0 and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0
+at the two ends are certified by centred (mean-value) forms in kappa and lam, whose slopes come from Taylor arithmetic
+on the second stage fed with the coefficients' centred enclosures and slopes (the plain ball of a0 is ~1e3 times too
+wide near kappa = 0). Affine in t, the two ends cover the box. Boxes split in kappa, lam (the axis with the wider
+slope term, or the one that widens a0 when its cap binds) and t (when one mu cannot serve both ends).
 U is the oracle's risk (inside W) or the certified risk of an explicit witness pair (outside W).
 
 Inside W the two prove that (k*, v*) is the unique global minimiser up to the symmetries for every lam
@@ -32,11 +41,7 @@ of the interval. Outside W (a point lam) the value test against the witness leav
 the global minimiser: their union encloses it, and their lower bounds with the witness's risk enclose
 the global minimum.
 
-**Status** (gamma^2 = 1/2, d = 400, L = 10, this machine): the valley certificate closes at lam = 0.3 on
-kappa in [0.25, 1] in 40 boxes (enclosure radius of Q ~ 1e-5 per 1e-3 of kappa width at lam = 0.85, kappa = 1);
-the value test for kappa <= kappa0 does not close in a practical budget yet (boxes of width 1e-2 near
-kappa ~ 0.13: the enclosures of Delta and of the slopes are too wide), so ``proved`` is False today for
-intervals inside W. See `docs/MATH.md` §17.
+**Status** (gamma^2 = 1/2, d = 400, L = 10, this machine, shared, load ~3): STATUS.
 """
 from __future__ import annotations
 
@@ -153,31 +158,25 @@ def _mu_max(ev, kappa, lam):
     return np.linalg.eigvalsh(H)[..., 0]
 
 
-def _choose_mu(ev, box, a0):
-    """A float multiplier for the box (kappa, t, lam) (a choice only: the certificate checks positive
-    definiteness on the box), and whether a0's cap binds: the mu that maximises min(LB(t0), LB(t1)) at the
-    centre's (kappa, lam), capped below
-    the smallest eigenvalue of H over the box (its values at the corners and centre, lowered by their spread) and
-    below a0's enclosure ``a0`` over the box by eight times its radius (L0 has p_nu^2 / (4 beta), beta = a0 - mu:
-    near kappa = 0 the optimal beta is ~1e-7 and a beta ball as wide as beta itself makes the bound useless)."""
+def _choose_beta(ev, box):
+    """A float beta = a0 - mu for the box (kappa, t, lam) (a choice only: the certificate checks Delta, T > 0 on the
+    box): the beta that maximises min(LB(t0), LB(t1)) at the centre's (kappa, lam), above a0 minus H's smallest
+    eigenvalue at the box's corners and centre, raised by their spread."""
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc = 0.5 * (k0 + k1), 0.5 * (l0 + l1)
     kk, ll = np.meshgrid([k0, kc, k1], [l0, lc, l1])
-    mm = _mu_max(ev, kk, ll)
-    cap_eig = float(mm.min() - (mm.max() - mm.min())) - 1e-12 * max(1.0, float(abs(mm).max()))
-    cap = min(cap_eig, float(a0.lower()) - 8 * float(a0.rad()))
+    gap = np.asarray(ev.K.coef_f64(kk, ll, ev.gamma, ev.eps, ev.d, ev.L)[0], float) - _mu_max(ev, kk, ll)
+    floor = float(gap.max() + (gap.max() - gap.min())) + 1e-12
     co = ev.K.coef_f64(kc, lc, ev.gamma, ev.eps, ev.d, ev.L)
     s = np.array([t0, t1])[:, None]
 
-    def worst(mu):
-        L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kc, mu)[:2])
+    def worst(b):
+        L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kc, b)[:2])
         return np.min((1 - s) * L0 + s * L1, axis=0)
 
     y = np.geomspace(1e-10, 1e2, 61)
-    i = int(np.nanargmax(worst(cap - y)))
-    y = y[i] * np.geomspace(1 / 1.6, 1.6, 41)
-    j = int(np.nanargmax(worst(cap - y)))
-    return float(cap - y[j]), bool(i == 0 and j == 0 and cap < cap_eig)
+    y = y[int(np.nanargmax(worst(floor + y)))] * np.geomspace(1 / 1.6, 1.6, 41)
+    return float(floor + y[int(np.nanargmax(worst(floor + y)))])
 
 
 def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
@@ -202,48 +201,47 @@ def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
 
 def _value_test(ev, box, U):
     """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
-    line at kappa): with one float mu, certify beta, Delta, T > 0 on the (kappa, lam) box, and
-    F_j = A0 + A2 t_j (1 - kappa^2) - U(lam) > 0 at both ends t_j by centred (mean-value) forms in kappa and lam.
-    The slopes come from Taylor arithmetic on the second stage, fed with the coefficients' box enclosures and
-    slopes (:func:`_coef_box`). LB = A0 + A2 eta^2 is affine in t, so the two ends cover the box.
-    Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
+    line at kappa): with one float beta (mu = a0(kappa, lam) - beta follows a0 over the box; weak duality holds
+    pointwise), certify Delta, T > 0 on the (kappa, lam) box and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at both
+    ends t_j by centred (mean-value) forms in kappa and lam. The slopes come from Taylor arithmetic on the second
+    stage, fed with the coefficients' box enclosures and slopes (:func:`_coef_box`). LB is affine in t, so the two
+    ends cover the box. Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
     Kb, Lb, ts = ev.ball(k0, k1), ev.ball(l0, l1), (arb(t0), arb(t1))
+    widest = 0 if rk > 0 or rl == 0 else 2
 
-    def f(co, Kp, dU):
-        L0, L1, beta, Delta, T = ev.K.dual_line(*co, Kp, mu)
-        return [(1 - t) * L0 + t * L1 - dU for t in ts] + [beta, Delta, T]
+    def f(co, Kp, B, dU):
+        L0, L1, Delta, T = ev.K.dual_line(*co, Kp, B)
+        return [(1 - t) * L0 + t * L1 - dU for t in ts] + [Delta, T]
 
     try:
+        B = arb(_choose_beta(ev, box))
         co_c, co_b, (sk, sl) = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
-        mu, capped = _choose_mu(ev, box, co_b[0])
-        mu = arb(mu)
-        at_c = f(co_c, arb(kc), U(arb(lc))[0])
-        vals, over, tk, tl = list(at_c), None, 0.0, 0.0
-        for S, r, Kp, dU in ((sk, rk, _series(Kb, True), arb(0)), (sl, rl, Kb, U(Lb)[1] if rl else 0)):
+        # if the second stage fails, split the axis that widens the coefficients most (relative to their values)
+        wk, wl = (0.0 if S is None else max(float(abs(d).upper()) * r / max(float(abs(c).upper()), 1e-300)
+                                            for d, c in zip(S, co_c)) for S, r in ((sk, rk), (sl, rl)))
+        widest = 0 if (wk >= wl and rk > 0) or rl == 0 else 2
+        at_c = f(co_c, arb(kc), B, U(arb(lc))[0])
+        vals, over, terms = list(at_c), None, [0.0, 0.0]
+        for i, (S, r, Kp, dU) in enumerate(((sk, rk, _series(Kb, True), arb(0)), (sl, rl, Kb, U(Lb)[1] if rl else 0))):
             if S is None:
                 continue
-            out = f([arb_series([b, d], prec=2) for b, d in zip(co_b, S)], Kp, 0)
+            out = f([arb_series([b, d], prec=2) for b, d in zip(co_b, S)], Kp, B, 0)
             over = [_coef(o, 0) for o in out]
-            slope = [_coef(o, 1) - (dU if i < 2 else 0) for i, o in enumerate(out)]
-            vals = [v + slope[i] * arb(0, r) for i, v in enumerate(vals)]
-            w = max(float(abs(x).upper()) for x in slope[:2]) * r
-            tk, tl = (w, tl) if Kp is not Kb else (tk, w)
+            slope = [_coef(o, 1) - (dU if j < 2 else 0) for j, o in enumerate(out)]
+            vals = [v + slope[j] * arb(0, r) for j, v in enumerate(vals)]
+            terms[i] = max(float(abs(x).upper()) for x in slope[:2]) * r
     except (ValueError, ZeroDivisionError):
-        return False, None, 0 if rk >= rl else 2
-    pd = [vals[i] if over is None else vals[i].intersection(over[i]) for i in (2, 3, 4)]
+        return False, None, widest
+    pd = [vals[j] if over is None else vals[j].intersection(over[j]) for j in (2, 3)]
     Fs = vals[:2]
-    if _pd(*pd) and all(F > 0 for F in Fs):
+    if _pd(B, *pd) and all(F > 0 for F in Fs):
         return True, Fs, None
-    if _pd(*pd) and not capped and min(float(x.mid()) for x in at_c[:2]) <= 0 and t1 - t0 > 1e-9:
-        return False, Fs, 1  # one mu cannot serve both ends
-    if rk == 0 and rl == 0:
-        return False, Fs, 1
-    if capped:  # a0's enclosure is too wide for the mu this box needs: split the axis that widens it most
-        tk, tl = (0.0 if S is None else float(abs(S[0]).upper()) * r for S, r in ((sk, rk), (sl, rl)))
-    return False, Fs, 0 if (tk >= tl and rk > 0) or rl == 0 else 2
+    if (_pd(B, *pd) and min(float(x.mid()) for x in at_c[:2]) <= 0 and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
+        return False, Fs, 1  # one multiplier cannot serve both ends
+    return False, Fs, 0 if (terms[0] >= terms[1] and rk > 0) or rl == 0 else 2
 
 
 def _centred(ev, box, f, n_out):

@@ -82,7 +82,7 @@ def dual_kernels():
     p_theta/eta, p_nu, p_rho/eta, c] (:func:`slr_verify.symbolic.profile.reduced_coefficients`);
     ``dual`` (coefficients, kappa, eta, mu) -> [LB, beta, Delta, T]; ``valley`` (coefficients, kappa) ->
     [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`); ``dual_line`` (coefficients,
-    kappa, mu) -> [L0, L1, beta, Delta, T], LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
+    kappa, beta) -> [L0, L1, Delta, T] (mu = a0 - beta), LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
     (:func:`slr_verify.symbolic.profile.dual_line_algebra`).
     Each takes arb balls or ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``,
     ``dual_line_f64``: NumPy."""
@@ -92,7 +92,7 @@ def dual_kernels():
     dargs = (*sprof.COEF_SYMS, S.kappa, S.eta, sprof.MU)
     vargs = (*sprof.COEF_SYMS, S.kappa)
     rc, da, va = sprof.reduced_coefficients(), sprof.dual_algebra(), sprof.valley_algebra()
-    ea, eargs = sprof.dual_line_algebra(), (*sprof.COEF_SYMS, S.kappa, sprof.MU)
+    ea, eargs = sprof.dual_line_algebra(), (*sprof.COEF_SYMS, S.kappa, sprof.BETA)
     return SimpleNamespace(coef=generate_arb(cargs, sprof.reduced_coefficients(True), series=True),
                            dual=generate_arb(dargs, da, series=True), valley=generate_arb(vargs, va, series=True),
                            dual_line=generate_arb(eargs, ea, series=True),
