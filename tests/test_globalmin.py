@@ -127,7 +127,9 @@ def test_line_form_against_a_linear_solve():
         c, H, g = trs_matrices(kappa, eta, r, lam, G2, 0.0, 400, 10)
         mu = float(np.linalg.eigvalsh(H)[0]) - 10 ** rng.uniform(-3, 0)
         ref = float(c) + mu - g[:3] @ np.linalg.solve(H[:3, :3] - mu * np.eye(3), g[:3])
-        L0, L1, beta, Delta, T = (float(x) for x in K.dual_line_f64(*K.coef_f64(kappa, lam, G2, 0.0, 400, 10), kappa, mu))
+        co = K.coef_f64(kappa, lam, G2, 0.0, 400, 10)
+        beta = float(co[0]) - mu
+        L0, L1, Delta, T = (float(x) for x in K.dual_line_f64(*co, K.det_m_f64(*co)[0], kappa, beta))
         t = eta**2 / (1 - kappa**2)
         assert beta > 0 and Delta > 0 and T > 0
         assert abs((1 - t) * L0 + t * L1 - ref) <= 1e-11 * max(1.0, abs(ref)), (kappa, eta, lam, mu)

@@ -158,29 +158,42 @@ def _mu_max(ev, kappa, lam):
     return np.linalg.eigvalsh(H)[..., 0]
 
 
-def _choose_beta(ev, box):
+def _choose_beta(ev, box, U):
     """A float beta = a0 - mu for the box (kappa, t, lam) (a choice only: the certificate checks Delta, T > 0 on the
-    box): the beta that maximises min(LB(t0), LB(t1)) at the centre's (kappa, lam), above a0 minus H's smallest
-    eigenvalue at the box's corners and centre, raised by their spread."""
+    box), above a0 minus H's smallest eigenvalue at the box's corners and centre raised by their spread. It maximises
+    a float estimate of the centred form's lower bound, min over the ends t_j of F_j(c) - sum_s |dF_j/ds(c)| r_s
+    (central differences at the centre): the best beta at the centre alone can be ~1e-7 near kappa = 0, where
+    p_nu^2 / (4 beta) then varies too fast over any box. Also returns whether one beta cannot serve both ends
+    though each end alone has a beta with a positive estimate (then split t)."""
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
-    kc, lc = 0.5 * (k0 + k1), 0.5 * (l0 + l1)
+    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
     kk, ll = np.meshgrid([k0, kc, k1], [l0, lc, l1])
     gap = np.asarray(ev.K.coef_f64(kk, ll, ev.gamma, ev.eps, ev.d, ev.L)[0], float) - _mu_max(ev, kk, ll)
     floor = float(gap.max() + (gap.max() - gap.min())) + 1e-12
-    co = ev.K.coef_f64(kc, lc, ev.gamma, ev.eps, ev.d, ev.L)
-    s = np.array([t0, t1])[:, None]
+    hk, hl = 1e-6 * max(kc, 1e-3), 1e-6 * lc
+    kp = np.array([kc, kc + hk, kc - hk, kc, kc])[:, None]
+    lp = np.array([lc, lc, lc, lc + hl, lc - hl])[:, None]
+    co = [np.asarray(x, float) for x in ev.K.coef_f64(kp, lp, ev.gamma, ev.eps, ev.d, ev.L)]
+    co.append(np.asarray(ev.K.det_m_f64(*co)[0], float))
+    u = np.array([float(U(arb(x))[0].mid()) for x in (lc, lc + hl, lc - hl)])
+    u = np.array([u[0], u[0], u[0], u[1], u[2]])[:, None]
+    ts = np.array([t0, t1])
 
-    def worst(b):
-        L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kc, b)[:2])
-        return np.min((1 - s) * L0 + s * L1, axis=0)
+    def estimate(b):
+        L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, b[None, :])[:2])
+        F = [(1 - t) * L0 + t * L1 - u for t in ts]  # each (5, len(b))
+        return np.array([Fj[0] - abs(Fj[1] - Fj[2]) / (2 * hk) * rk - abs(Fj[3] - Fj[4]) / (2 * hl) * rl for Fj in F])
 
-    y = np.geomspace(1e-10, 1e2, 61)
-    y = y[int(np.nanargmax(worst(floor + y)))] * np.geomspace(1 / 1.6, 1.6, 41)
-    return float(floor + y[int(np.nanargmax(worst(floor + y)))])
+    y = floor + np.geomspace(1e-10, 1e2, 81)
+    est = estimate(y)
+    joint = np.nanmin(est, axis=0)
+    b = float(y[int(np.nanargmax(joint))])
+    split_t = bool(np.nanmax(joint) <= 0 and np.all(np.nanmax(est, axis=1) > 0))
+    return b, split_t
 
 
 def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
-    """The first stage over a (kappa, lam) box: the coefficients at the centre, over the box (the plain ball
+    """The first stage over a (kappa, lam) box: the coefficients and det M at the centre, over the box (the plain ball
     intersected with the centred form: the plain ball of a0 is ~1e3 times too wide near kappa = 0, and
     beta = a0 - mu is small there) and their slopes in kappa and in lam over the box (None for a point axis)."""
     at_c = ev.K.coef(arb(kc), arb(lc), *ev.P)
@@ -196,7 +209,16 @@ def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
         box = [b + sl * arb(0, r) for b, sl in zip(box, slopes[-1])]
     if over is not None:
         box = [b.intersection(o) for b, o in zip(box, over)]
-    return at_c, box, slopes
+    # det M = a_tt a_rr - a_tr^2 cancels ~10-fold: its own centred enclosure, appended as the last coefficient
+    dm_c = ev.K.det_m(*at_c)[0]
+    dm = dm_c
+    for i, (S, r) in enumerate(((slopes[0], rk), (slopes[1], rl))):
+        if S is not None:
+            d = _coef(ev.K.det_m(*[arb_series([b, x], prec=2) for b, x in zip(box, S)])[0], 1)
+            S.append(d)
+            dm = dm + d * arb(0, r)
+    dm = dm.intersection(ev.K.det_m(*box)[0]) if over is not None else dm
+    return at_c + [dm_c], box + [dm], slopes
 
 
 def _value_test(ev, box, U):
@@ -217,7 +239,8 @@ def _value_test(ev, box, U):
         return [(1 - t) * L0 + t * L1 - dU for t in ts] + [Delta, T]
 
     try:
-        B = arb(_choose_beta(ev, box))
+        b, split_t = _choose_beta(ev, box, U)
+        B = arb(b)
         co_c, co_b, (sk, sl) = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
         # if the second stage fails, split the axis that widens the coefficients most (relative to their values)
         wk, wl = (0.0 if S is None else max(float(abs(d).upper()) * r / max(float(abs(c).upper()), 1e-300)
@@ -239,7 +262,7 @@ def _value_test(ev, box, U):
     Fs = vals[:2]
     if _pd(B, *pd) and all(F > 0 for F in Fs):
         return True, Fs, None
-    if (_pd(B, *pd) and min(float(x.mid()) for x in at_c[:2]) <= 0 and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
+    if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
         return False, Fs, 1  # one multiplier cannot serve both ends
     return False, Fs, 0 if (terms[0] >= terms[1] and rk > 0) or rl == 0 else 2
 

@@ -68,6 +68,8 @@ __all__ = [
     "dual_algebra",
     "valley_algebra",
     "BETA",
+    "DET_M",
+    "det_m",
     "dual_line_algebra",
     "dual_line_proofs",
 ]
@@ -387,11 +389,20 @@ def dual_algebra() -> list:
 #: beta = a0 - mu: the line form takes the multiplier through beta (a box then fixes beta, and mu = a0 - beta
 #: follows a0 over the box: beta carries no enclosure width, and weak duality holds pointwise for any mu)
 BETA = sp.Symbol("beta", real=True)
+#: det M = a_tt a_rr - a_tr^2 as an input of its own: it cancels ~10-fold over a box (a_tt a_rr ~ a_tr^2), so the
+#: line form takes it as one ball with its own centred enclosure
+DET_M = sp.Symbol("det_M", real=True)
+
+
+def det_m() -> sp.Expr:
+    """det M = a_tt a_rr - a_tr^2 in COEF_SYMS (the input DET_M of :func:`dual_line_algebra`)."""
+    co = _opaque()
+    return sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]]).det()
 
 
 @cache
 def dual_line_algebra() -> list:
-    r"""[L0, L1, Delta, T] in (COEF_SYMS, kappa, beta), beta = a0 - mu: the dual bound of :func:`dual_algebra` along
+    r"""[L0, L1, Delta, T] in (COEF_SYMS, DET_M, kappa, beta), beta = a0 - mu: the dual bound of :func:`dual_algebra` along
     the line at kappa, LB = (1 - t) L0 + t L1 with t = eta^2/(1 - kappa^2) (:func:`dual_line_proofs`). Split g
     into its part in span P = span(k*, k) and the rest: the rest is -(p_nu/2) times v*'s component off
     span P, of squared length 1 - t, and (H - mu I)^{-1} acts on it as 1/beta; on span P, with
@@ -413,7 +424,8 @@ def dual_line_algebra() -> list:
     Pt, pn, Pr = co["p_theta"] / S.eta, co["p_nu"], co["p_rho"] / S.eta
     u1 = sp.Matrix([-(Pt + Pr * kap) / 2, -(Pt * kap + pn + Pr) / 2])
     N = BETA * Gp + Gp * M * Gp
-    _, _, Delta, T = (e.subs(MU, co["a0"] - BETA) for e in dual_algebra())
+    T = 2 * BETA + (M * Gp).trace()
+    Delta = BETA**2 + BETA * (M * Gp).trace() + DET_M * (1 - kap**2)
     L0 = co["c"] + co["a0"] - BETA - pn**2 / (4 * BETA)
     L1 = co["c"] + co["a0"] - BETA - (u1.T * N.adjugate() * u1)[0] / Delta
     return [L0, L1, Delta, T]
@@ -428,14 +440,14 @@ def dual_line_proofs() -> dict:
     LB, _, Delta_mu, T_mu = dual_algebra()
     L0, L1, Delta, T = dual_line_algebra()
     co = _opaque()
+    at_mu = {BETA: co["a0"] - MU, DET_M: det_m()}
     M = sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]])
     Gp = sp.Matrix([[1, S.kappa], [S.kappa, 1]])
     N = BETA * Gp + Gp * M * Gp
     t = S.eta**2 / (1 - S.kappa**2)
-    at_mu = {BETA: co["a0"] - MU}
     return {
         "L0, L1 are free of eta": S.eta not in (L0.free_symbols | L1.free_symbols),
-        "det N = (1 - kappa^2) Delta": sp.expand(N.det() - (1 - S.kappa**2) * Delta) == 0,
+        "det N = (1 - kappa^2) Delta": sp.expand(N.det() - (1 - S.kappa**2) * Delta.subs(DET_M, det_m())) == 0,
         "Delta, T at beta = a0 - mu": sp.expand(Delta.subs(at_mu) - Delta_mu) == 0 and sp.expand(T.subs(at_mu) - T_mu) == 0,
         "LB = (1 - t) L0 + t L1": sp.cancel(sp.together(LB - ((1 - t) * L0 + t * L1).subs(at_mu))) == 0,
     }
