@@ -171,18 +171,24 @@ def _choose_beta(ev, box, U):
     gap = np.asarray(ev.K.coef_f64(kk, ll, ev.gamma, ev.eps, ev.d, ev.L)[0], float) - _mu_max(ev, kk, ll)
     floor = float(gap.max() + (gap.max() - gap.min())) + 1e-12
     hk, hl = 1e-6 * max(kc, 1e-3), 1e-6 * lc
-    kp = np.array([kc, kc + hk, kc - hk, kc, kc])[:, None]
-    lp = np.array([lc, lc, lc, lc + hl, lc - hl])[:, None]
+    # the centre, then central differences in kappa at k0, kc, k1 and in lam at l0, lc, l1 (slopes at the box's
+    # edges too: near kappa = 0 the slope of p_nu^2/(4 beta) vanishes at the centre's side only)
+    kp = np.array([kc] + [k + e * hk for k in (k0, kc, k1) for e in (1, -1)] + [kc] * 6)[:, None]
+    lp = np.array([lc] * 7 + [x + e * hl for x in (l0, lc, l1) for e in (1, -1)])[:, None]
     co = [np.asarray(x, float) for x in ev.K.coef_f64(kp, lp, ev.gamma, ev.eps, ev.d, ev.L)]
     co.append(np.asarray(ev.K.det_m_f64(*co)[0], float))
-    u = np.array([float(U(arb(x))[0].mid()) for x in (lc, lc + hl, lc - hl)])
-    u = np.array([u[0], u[0], u[0], u[1], u[2]])[:, None]
+    u = np.array([float(U(arb(float(x)))[0].mid()) for x in lp[:, 0]])[:, None]
     ts = np.array([t0, t1])
 
     def estimate(b):
         L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, b[None, :])[:2])
-        F = [(1 - t) * L0 + t * L1 - u for t in ts]  # each (5, len(b))
-        return np.array([Fj[0] - abs(Fj[1] - Fj[2]) / (2 * hk) * rk - abs(Fj[3] - Fj[4]) / (2 * hl) * rl for Fj in F])
+        out = []
+        for t in ts:
+            F = (1 - t) * L0 + t * L1 - u
+            dk = np.max(np.abs(F[1:7:2] - F[2:7:2]), axis=0) / (2 * hk)
+            dl = np.max(np.abs(F[7::2] - F[8::2]), axis=0) / (2 * hl)
+            out.append(F[0] - dk * rk - dl * rl)
+        return np.array(out)
 
     y = floor + np.geomspace(1e-10, 1e2, 81)
     est = estimate(y)
@@ -247,7 +253,7 @@ def _value_test(ev, box, U):
                                             for d, c in zip(S, co_c)) for S, r in ((sk, rk), (sl, rl)))
         widest = 0 if (wk >= wl and rk > 0) or rl == 0 else 2
         at_c = f(co_c, arb(kc), B, U(arb(lc))[0])
-        vals, over, terms = list(at_c), None, [0.0, 0.0]
+        vals, over, terms = list(at_c), None, [[0.0, 0.0], [0.0, 0.0]]  # [end][axis]
         for i, (S, r, Kp, dU) in enumerate(((sk, rk, _series(Kb, True), arb(0)), (sl, rl, Kb, U(Lb)[1] if rl else 0))):
             if S is None:
                 continue
@@ -255,7 +261,8 @@ def _value_test(ev, box, U):
             over = [_coef(o, 0) for o in out]
             slope = [_coef(o, 1) - (dU if j < 2 else 0) for j, o in enumerate(out)]
             vals = [v + slope[j] * arb(0, r) for j, v in enumerate(vals)]
-            terms[i] = max(float(abs(x).upper()) for x in slope[:2]) * r
+            for j in (0, 1):
+                terms[j][i] = float(abs(slope[j]).upper()) * r
     except (ValueError, ZeroDivisionError):
         return False, None, widest
     pd = [vals[j] if over is None else vals[j].intersection(over[j]) for j in (2, 3)]
@@ -264,7 +271,8 @@ def _value_test(ev, box, U):
         return True, Fs, None
     if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
         return False, Fs, 1  # one multiplier cannot serve both ends
-    return False, Fs, 0 if (terms[0] >= terms[1] and rk > 0) or rl == 0 else 2
+    worst = terms[int(np.argmin([float(F.lower()) for F in Fs]))]  # split for the end that fails
+    return False, Fs, 0 if (worst[0] >= worst[1] and rk > 0) or rl == 0 else 2
 
 
 def _centred(ev, box, f, n_out):
