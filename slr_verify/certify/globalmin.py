@@ -24,16 +24,18 @@ the flat valley (m - R(k*, v*) is 1e-15 .. 1e-44 there).
 
 **The value test** (the rest, kappa <= kappa0). Along the line at kappa write t = eta^2 / (1 - kappa^2) in [0, 1]
 (t = 0: eta = 0; t = 1: the circle r = 0). Splitting g into its part in span(k*, k) and the rest gives the bound as
-an affine function of t, LB_mu = (1 - t) L0 + t L1 with L0 = c + mu - p_nu^2/(4 beta) and
-L1 = c + mu - u'^T adj(N) u' / Delta, N = beta G_P + G_P M G_P (:func:`slr_verify.symbolic.profile.dual_line_algebra`,
-SymPy-proved): both terms sign-structured, with none of the O(1) -> O(beta) cancellation of the single fraction over
-beta Delta (near kappa = 0 the line needs mu within ~1e-4 of a0: the hard case at k = v*). On a box
-K x [t0, t1] x Lam one float mu (the best for the two ends at the centre, capped below H's smallest eigenvalue and
-below a0's enclosure by eight times its radius) serves; beta, Delta, T > 0 and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0
-at the two ends are certified by centred (mean-value) forms in kappa and lam, whose slopes come from Taylor arithmetic
-on the second stage fed with the coefficients' centred enclosures and slopes (the plain ball of a0 is ~1e3 times too
-wide near kappa = 0). Affine in t, the two ends cover the box. Boxes split in kappa, lam (the axis with the wider
-slope term, or the one that widens a0 when its cap binds) and t (when one mu cannot serve both ends).
+an affine function of t, LB = (1 - t) L0 + t L1, L0 = c + a0 - beta - p_nu^2/(4 beta),
+L1 = c + a0 - beta - u'^T adj(N) u' / Delta, N = beta G_P + G_P M G_P
+(:func:`slr_verify.symbolic.profile.dual_line_algebra`, SymPy-proved): both terms sign-structured, with none of the
+O(1) -> O(beta) cancellation of the single fraction over beta Delta (near kappa = 0 the line needs beta ~ 1e-4 ..
+1e-7: the hard case at k = v*). On a box K x [t0, t1] x Lam one float beta serves, so mu = a0(kappa, lam) - beta
+follows a0 over the box (weak duality holds pointwise for any multiplier; beta carries no enclosure width). Delta, T > 0
+and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at the two ends are certified by centred (mean-value) forms in kappa and
+lam: the coefficients and det M get their own centred enclosures over the box (:func:`_coef_box`; the plain ball of a0
+is ~1e3 times too wide near kappa = 0, and a_tt a_rr - a_tr^2 cancels), and the slopes of the second stage come from
+Taylor arithmetic fed with those enclosures and the coefficients' slopes. Affine in t, the two ends cover the box.
+beta maximises a float estimate of the centred bound (:func:`_choose_beta`); boxes split in kappa or lam (for the end
+that fails, the axis with the wider slope term) or in t (when one beta cannot serve both ends).
 U is the oracle's risk (inside W) or the certified risk of an explicit witness pair (outside W).
 
 Inside W the two prove that (k*, v*) is the unique global minimiser up to the symmetries for every lam

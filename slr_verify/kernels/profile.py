@@ -82,8 +82,8 @@ def dual_kernels():
     p_theta/eta, p_nu, p_rho/eta, c] (:func:`slr_verify.symbolic.profile.reduced_coefficients`);
     ``dual`` (coefficients, kappa, eta, mu) -> [LB, beta, Delta, T]; ``valley`` (coefficients, kappa) ->
     [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`); ``dual_line`` (coefficients,
-    det M, kappa, beta) -> [L0, L1, Delta, T] (mu = a0 - beta; ``det_m`` (coefficients) -> [det M]), LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
-    (:func:`slr_verify.symbolic.profile.dual_line_algebra`).
+    det M, kappa, beta) -> [L0, L1, Delta, T], mu = a0 - beta, LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
+    (:func:`slr_verify.symbolic.profile.dual_line_algebra`); ``det_m`` (coefficients) -> [det M].
     Each takes arb balls or ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``,
     ``dual_line_f64``, ``det_m_f64``: NumPy."""
     from ..symbolic.risk import S
