@@ -101,9 +101,6 @@ class _Evaluator:
         lo, hi = float(lo), float(hi)
         return arb(lo).union(arb(hi)) if hi > lo else arb(lo)
 
-    def valley(self, kappa, lam):
-        """[Q, beta, Delta, T] at kappa (ball or series)."""
-        return self.K.valley(*self.K.coef(kappa, lam, *self.P), kappa)
 
 
 def _series(x, on):
@@ -277,42 +274,31 @@ def _value_test(ev, box, U):
     return False, Fs, 0 if (worst[0] >= worst[1] and rk > 0) or rl == 0 else 2
 
 
-def _centred(ev, box, f, n_out):
-    """Centred (mean-value) enclosures over ``box`` of the outputs of f(X, Y, LAM) (balls or series):
-    f at the centre plus, for each axis with a positive radius, d/ds over the box times [-r_s, r_s].
-    Returns (centre values, slopes per axis (list of lists or None), box values)."""
-    c, r = box.centre(), box.rad()
-    X = [ev.ball(*iv) for iv in box.ivs()]
-    at_c = f(*(arb(v) for v in c))
-    slopes, over = [None, None, None], None
-    for s in range(3):
-        if r[s] == 0:
-            continue
-        out = f(*(_series(X[i], i == s) for i in range(3)))
-        slopes[s] = [_coef(o, 1) for o in out[:n_out]]
-        over = [_coef(o, 0) for o in out]
-    if over is None:
-        over = at_c
-    return at_c, slopes, over
-
-
 def _strip_test(ev, box):
-    """The valley certificate on a box of (kappa, -, lam): Q > 0 (centred form) and beta, Delta, T > 0.
+    """The valley certificate on a box of (kappa, -, lam): Q > 0 and beta, Delta, T > 0 at mu = mu_v(kappa), by
+    centred forms in kappa and lam fed with the coefficients' centred enclosures and slopes (:func:`_coef_box`).
     Returns (passed, the axis to split)."""
     ev.count += 1
+    (k0, k1), _, (l0, l1) = box.ivs()
+    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    Kb, Lb = ev.ball(k0, k1), ev.ball(l0, l1)
     try:
-        at_c, slopes, over = _centred(ev, box, lambda K, _Y, Lm: ev.valley(K, Lm), 1)
+        co_c, co_b, slopes = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
+        n = len(co_c) - 1  # the coefficients, without det M
+        vals = list(ev.K.valley(*co_c[:n], arb(kc)))
+        over, terms = None, [-1.0, -1.0, -1.0]
+        for i, (S, r, Kp) in enumerate(((slopes[0], rk, _series(Kb, True)), (slopes[1], rl, Kb))):
+            if S is None:
+                continue
+            out = ev.K.valley(*[arb_series([b, d], prec=2) for b, d in zip(co_b[:n], S[:n])], Kp)
+            over = [_coef(o, 0) for o in out]
+            sl = [_coef(o, 1) for o in out]
+            vals = [v + x * arb(0, r) for v, x in zip(vals, sl)]
+            terms[2 * i] = float(abs(sl[0]).upper()) * r
     except (ValueError, ZeroDivisionError):
-        return False, int(np.argmax(box.rad()))
-    Q, terms = at_c[0], []
-    for s, r in enumerate(box.rad()):
-        if slopes[s] is not None:
-            Q = Q + slopes[s][0] * arb(0, r)
-            terms.append(float(abs(slopes[s][0]).upper()) * r)
-        else:
-            terms.append(-1.0)
-    ok = bool(Q > 0) and _pd(*over[1:4])
-    return ok, int(np.argmax(terms))
+        return False, 0 if rk >= rl else 2
+    pd = [v if over is None else v.intersection(o) for v, o in zip(vals[1:4], (over or vals)[1:4])]
+    return bool(vals[0] > 0) and _pd(*pd), int(np.argmax(terms))
 
 
 class _Progress:
