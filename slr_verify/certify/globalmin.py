@@ -82,8 +82,8 @@ class GlobalCertificate:
 
 
 class _Evaluator:
-    """Ball / Taylor-series evaluations at fixed (gamma, eps, d, L): the coefficients of the TRS in kappa and
-    lam, the closed-form dual bound and the valley certificate (:func:`slr_verify.kernels.profile.dual_kernels`)."""
+    """The parameters (gamma, eps, d, L) as balls and the kernels of the dual bound
+    (:func:`slr_verify.kernels.profile.dual_kernels`)."""
 
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = float(gamma), float(eps), int(d), int(L)
@@ -100,7 +100,6 @@ class _Evaluator:
     def ball(lo, hi):
         lo, hi = float(lo), float(hi)
         return arb(lo).union(arb(hi)) if hi > lo else arb(lo)
-
 
 
 def _series(x, on):
