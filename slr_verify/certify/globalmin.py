@@ -55,8 +55,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_series, ctx
 
-from ..kernels.profile import dual_kernels, oracle_arb, valley_proofs
-from ..landscape.trs import profile, trs_matrices
+from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64, valley_proofs
+from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model.params import Params
 
@@ -148,51 +148,42 @@ class _Box:
         return max(self.x[1] - self.x[0], self.y[1] - self.y[0])
 
 
-def _mu_max(ev, kappa, lam):
-    """float: the smallest eigenvalue of H at (kappa, lam) (arrays): H - mu I is positive definite iff mu is below
-    it, and it depends on (kappa, lam) only (H = a0 I + P M P^T, P = [k*, k]), so eta = 0 represents every eta."""
-    kappa, lam = np.broadcast_arrays(np.asarray(kappa, float), np.asarray(lam, float))
-    _, H, _ = trs_matrices(kappa, np.zeros_like(kappa), np.sqrt(1 - kappa**2), lam, ev.gamma, ev.eps, ev.d, ev.L)
-    return np.linalg.eigvalsh(H)[..., 0]
-
-
-def _choose_beta(ev, box, U):
+def _choose_beta(ev, box, u):
     """A float beta = a0 - mu for the box (kappa, t, lam) (a choice only: the certificate checks Delta, T > 0 on the
-    box), above a0 minus H's smallest eigenvalue at the box's corners and centre raised by their spread. It maximises
-    a float estimate of the centred form's lower bound, min over the ends t_j of F_j(c) - sum_s |dF_j/ds(c)| r_s
-    (central differences at the centre): the best beta at the centre alone can be ~1e-7 near kappa = 0, where
+    box). Among the betas of a grid with Delta, T > 0 at the box's corners and the points below (and at 0.9 beta, a
+    margin), it maximises a float estimate of the centred form's lower bound, min over the ends t_j of
+    F_j(c) - |dF_j/dkappa| r_kappa - |dF_j/dlam| r_lam, the slopes by central differences at the box's centre and
+    edges (``u``: U(lam) in float64). The best beta at the centre alone can be ~1e-7 near kappa = 0, where
     p_nu^2 / (4 beta) then varies too fast over any box. Also returns whether one beta cannot serve both ends
     though each end alone has a beta with a positive estimate (then split t)."""
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
-    kk, ll = np.meshgrid([k0, kc, k1], [l0, lc, l1])
-    gap = np.asarray(ev.K.coef_f64(kk, ll, ev.gamma, ev.eps, ev.d, ev.L)[0], float) - _mu_max(ev, kk, ll)
-    floor = float(gap.max() + (gap.max() - gap.min())) + 1e-12
     hk, hl = 1e-6 * max(kc, 1e-3), 1e-6 * lc
-    # the centre, then central differences in kappa at k0, kc, k1 and in lam at l0, lc, l1 (slopes at the box's
-    # edges too: near kappa = 0 the slope of p_nu^2/(4 beta) vanishes at the centre's side only)
-    kp = np.array([kc] + [k + e * hk for k in (k0, kc, k1) for e in (1, -1)] + [kc] * 6)[:, None]
-    lp = np.array([lc] * 7 + [x + e * hl for x in (l0, lc, l1) for e in (1, -1)])[:, None]
+    # the centre, central differences in kappa at k0, kc, k1 and in lam at l0, lc, l1 (slopes at the box's edges
+    # too: near kappa = 0 the slope of p_nu^2/(4 beta) vanishes at the centre's side only), the four corners
+    kp = np.array([kc] + [k + e * hk for k in (k0, kc, k1) for e in (1, -1)] + [kc] * 6 + [k0, k0, k1, k1])[:, None]
+    lp = np.array([lc] * 7 + [x + e * hl for x in (l0, lc, l1) for e in (1, -1)] + [l0, l1, l0, l1])[:, None]
     co = [np.asarray(x, float) for x in ev.K.coef_f64(kp, lp, ev.gamma, ev.eps, ev.d, ev.L)]
     co.append(np.asarray(ev.K.det_m_f64(*co)[0], float))
-    u = np.array([float(U(arb(float(x)))[0].mid()) for x in lp[:, 0]])[:, None]
+    u = np.broadcast_to(np.asarray(u(lp), float), lp.shape)
     ts = np.array([t0, t1])
+    y = np.geomspace(1e-10, 1e2, 81)
 
-    def estimate(b):
-        L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, b[None, :])[:2])
-        out = []
-        for t in ts:
-            F = (1 - t) * L0 + t * L1 - u
-            dk = np.max(np.abs(F[1:7:2] - F[2:7:2]), axis=0) / (2 * hk)
-            dl = np.max(np.abs(F[7::2] - F[8::2]), axis=0) / (2 * hl)
-            out.append(F[0] - dk * rk - dl * rl)
-        return np.array(out)
+    def pd(b):
+        _, _, Delta, T = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, b[None, :]))
+        return np.all((Delta > 0) & (T > 0), axis=0)
 
-    y = floor + np.geomspace(1e-10, 1e2, 81)
-    est = estimate(y)
-    joint = np.nanmin(est, axis=0)
-    b = float(y[int(np.nanargmax(joint))])
-    split_t = bool(np.nanmax(joint) <= 0 and np.all(np.nanmax(est, axis=1) > 0))
+    L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, y[None, :])[:2])
+    est = []
+    for t in ts:
+        F = (1 - t) * L0 + t * L1 - u
+        dk = np.max(np.abs(F[1:7:2] - F[2:7:2]), axis=0) / (2 * hk)
+        dl = np.max(np.abs(F[7:13:2] - F[8:13:2]), axis=0) / (2 * hl)
+        est.append(F[0] - dk * rk - dl * rl)
+    est = np.where(pd(y) & pd(0.9 * y), np.array(est), -np.inf)
+    joint = np.min(est, axis=0)
+    b = float(y[int(np.argmax(joint))])
+    split_t = bool(np.max(joint) <= 0 and np.all(np.max(est, axis=1) > 0))
     return b, split_t
 
 
@@ -243,7 +234,7 @@ def _value_test(ev, box, U):
         return [(1 - t) * L0 + t * L1 - dU for t in ts] + [Delta, T]
 
     try:
-        b, split_t = _choose_beta(ev, box, U)
+        b, split_t = _choose_beta(ev, box, U.f64)
         B = arb(b)
         co_c, co_b, (sk, sl) = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
         # if the second stage fails, split the axis that widens the coefficients most (relative to their values)
@@ -339,11 +330,20 @@ def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None):
     return failed, n, "done"
 
 
+class _Risk:
+    """U(lam) -> (value, d/dlam) as balls; ``f64``: the value in float64 (for choices only)."""
+
+    def __init__(self, arb_fn, f64):
+        self.arb_fn, self.f64 = arb_fn, f64
+
+    def __call__(self, lam):
+        return self.arb_fn(lam)
+
+
 def _oracle_U(ev):
-    def U(lam):
-        v, dv = oracle_arb()(lam, ev.G, ev.E, ev.D, ev.Lb)
-        return v, dv
-    return U
+    """The oracle's risk R(k*, v*)(lam) and its slope."""
+    return _Risk(lambda lam: tuple(oracle_arb()(lam, ev.G, ev.E, ev.D, ev.Lb)),
+                 lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0])
 
 
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_boxes=2_000_000, min_width=1e-9,
@@ -441,7 +441,7 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     kappa, eta = angle_chart(*g.chart)
     x = profile(kappa, eta, lam=lo, **ev.kw).x
     W = risk_at_arb(kappa, eta, x, lam=arb(lo), gamma=ev.G, eps=ev.E, d=ev.d, L=ev.L)
-    U = lambda lam: (W, arb(0))
+    U = _Risk(lambda lam: (W, arb(0)), lambda lam: float(W.mid()))
     ks, ts = np.linspace(0, 1, 9), np.linspace(0, 1, 5)
     stack = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
     keep, lows, status = [], [], "done"

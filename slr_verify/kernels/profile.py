@@ -12,7 +12,7 @@ from .arb import generate_arb
 from .codegen import generate, generate_mp
 
 __all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
-           "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+           "oracle_arb", "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -107,6 +107,14 @@ def oracle_arb():
     from ..symbolic.risk import PARAMS
 
     return generate_arb(PARAMS, sprof.oracle_risk_and_slope())
+
+
+@cache
+def oracle_f64():
+    """NumPy: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam] (broadcast)."""
+    from ..symbolic.risk import PARAMS
+
+    return generate(PARAMS, sprof.oracle_risk_and_slope())
 
 
 @cache
