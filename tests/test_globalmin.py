@@ -160,6 +160,26 @@ def test_value_test_bounds_the_profile_from_below(box):
         assert float(F.lower()) > 0 and float(F.lower()) <= float(np.min(m)) - orc
 
 
+def test_value_test_does_not_exclude_a_better_competitor():
+    """lam = 0.0897, below W's lower end 0.0907: the float64 profile puts k = v* (kappa = 0, t = 1) 3e-4 below the
+    oracle's risk, so no sound lower bound can exceed the oracle there; the box around it must fail."""
+    from flint import ctx
+
+    from slr_verify.certify.globalmin import _Box, _Evaluator, _oracle_U, _value_test
+    from slr_verify.landscape import profile
+
+    gap = float(profile(0.0, 1.0, lam=0.0897, **KW).risk - profile(1.0, 0.0, lam=0.0897, **KW).risk)
+    assert gap < -1e-4
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        ev = _Evaluator(G2, 0.0, 400, 10)
+        ok, Fs, _ = _value_test(ev, _Box((0.0, 1e-4), (0.99, 1.0), (0.0897, 0.0897)), _oracle_U(ev))
+    finally:
+        ctx.prec = old
+    assert not ok and float(Fs[1].lower()) <= gap
+
+
 def test_global_minimiser_proves_a_point_inside_the_window():
     """lam = 0.3 (inside W = (0.0907, 0.8924)): the oracle is certified the unique global minimiser (a few
     hundred boxes); the reported risk encloses the float64 profile at k*."""
