@@ -334,10 +334,13 @@ class _Risk:
     """U(lam) -> (value, d/dlam) as balls; ``f64``: the value in float64 (for choices only)."""
 
     def __init__(self, arb_fn, f64):
-        self.arb_fn, self.f64 = arb_fn, f64
+        self.arb_fn, self.f64, self.memo = arb_fn, f64, {}
 
     def __call__(self, lam):
-        return self.arb_fn(lam)
+        key = (lam.mid().man_exp(), lam.rad().man_exp())  # exact; many boxes share a lam interval
+        if key not in self.memo:
+            self.memo[key] = self.arb_fn(lam)
+        return self.memo[key]
 
 
 def _oracle_U(ev):
