@@ -422,13 +422,17 @@ def _value_ok(ev, box, U):
     return ok, axis
 
 
-def _range_over(U, lo, hi):
-    """(lo, hi) floats enclosing U(lam) over [lo, hi] (mean-value form at the centre)."""
-    c, r = 0.5 * (lo + hi), 0.5 * (hi - lo)
-    v, _ = U(arb(c))
-    if r > 0:
-        _, dv = U(arb(lo).union(arb(hi)))
-        v = v + dv * arb(0, r)
+def _range_over(U, lo, hi, pieces=128):
+    """(lo, hi) floats enclosing U(lam) over [lo, hi]: on each of ``pieces`` equal pieces, the hull of the end values
+    where the slope's enclosure has a sign (U monotone there), else the mean-value form at the piece's centre."""
+    v = U(arb(lo))[0]
+    xs = np.linspace(lo, hi, pieces + 1) if hi > lo else []
+    for a, b in zip(xs[:-1], xs[1:]):
+        dv = U(arb(a).union(arb(b)))[1]
+        if dv > 0 or dv < 0:
+            v = v.union(U(arb(a))[0]).union(U(arb(b))[0])
+        else:
+            v = v.union(U(arb(0.5 * (a + b)))[0] + dv * arb(0, 0.5 * (b - a)))
     return float(v.lower()), float(v.upper())
 
 
