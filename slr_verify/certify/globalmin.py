@@ -45,10 +45,13 @@ the global minimum.
 
 **Status** (gamma^2 = 1/2, d = 400, L = 10, kappa0 = 0.25, a shared 2-core machine at load 2-3; boxes = valley +
 value-test boxes): ``proved`` at lam = 0.3 (36 + 136 boxes, 2.7 s), on (0.3, 0.31) (194 + 278, 3.4 s), on (0.1, 0.2)
-(9742 + 5142, 46 s) and at the lower end on (W.lo + delta, 0.1) for delta = 1e-3 (3.9 s), 1e-4 (5.4 s), 1e-6
-(1608 + 1028 boxes, 7.3 s); (0.1, 0.85) is NOT proved within 600 s (18,432 valley boxes, 110 s alone, then ~20,000 value-test boxes, unfinished; per box 2-25 ms, the wide-ball zeta integrations dominating at high lam). At the upper end (0.85, W.hi - 1e-3) the valley certificate passes (540 boxes) but the value test on kappa <= 0.25 does not close in 900 s (boxes reach the minimum width: not diagnosed). Below W (lam = 0.0897) the value test
-fails where the float profile is below the oracle, as it must. Outside W (a point lam) :func:`_enclose` runs the same
-value test against a witness; its enclosure of the global minimum at lam = 0.9 is not measured.
+(9742 + 5142, 46 s) and at the lower end on (W.lo + delta, 0.1) for delta = 1e-3 (3.9 s), 1e-4 (5.4 s), 1e-6 (1608 +
+1028 boxes, 7.3 s); (0.1, 0.85) is NOT proved within 600 s (18,432 valley boxes, 110 s alone, then ~20,000 value-test
+boxes, unfinished; per box 2-25 ms, the wide-ball zeta integrations dominating at high lam). At the upper end (0.85,
+W.hi - 1e-3) the valley certificate passes (540 boxes) but the value test on kappa <= 0.25 does not close in 900 s
+(boxes reach the minimum width: not diagnosed). Below W (lam = 0.0897) the value test fails where the float profile is
+below the oracle, as it must. Outside W (a point lam) :func:`_enclose` runs the same value test against a witness; its
+enclosure of the global minimum at lam = 0.9 is not measured.
 """
 from __future__ import annotations
 
