@@ -22,9 +22,20 @@ has m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*), with equality only at k = k*. A one-
 bound over kappa in [kappa0, 1] x lam (centred forms of Q) certifies it; no value bound ever enters
 the flat valley (m - R(k*, v*) is 1e-15 .. 1e-44 there).
 
-**The value test** (the rest, kappa <= kappa0, in the angle chart kappa = cos b cos a, eta = cos b sin a).
-On a box X of (a, b, lam), mu from the float TRS at the centre, the certified positive definiteness
-on X, and the centred form F(c) + sum_s dF/ds(X) [-r_s, r_s] of F = LB_mu - U(lam) > 0 exclude the box.
+**The value test** (the rest, kappa <= kappa0). Along the line at kappa write t = eta^2 / (1 - kappa^2) in [0, 1]
+(t = 0: eta = 0; t = 1: the circle r = 0). Splitting g into its part in span(k*, k) and the rest gives the bound as
+an affine function of t, LB = (1 - t) L0 + t L1, L0 = c + a0 - beta - p_nu^2/(4 beta),
+L1 = c + a0 - beta - u'^T adj(N) u' / Delta, N = beta G_P + G_P M G_P
+(:func:`slr_verify.symbolic.profile.dual_line_algebra`, SymPy-proved): both terms sign-structured, with none of the
+O(1) -> O(beta) cancellation of the single fraction over beta Delta (near kappa = 0 the line needs beta ~ 1e-4 ..
+1e-7: the hard case at k = v*). On a box K x [t0, t1] x Lam one float beta serves, so mu = a0(kappa, lam) - beta
+follows a0 over the box (weak duality holds pointwise for any multiplier; beta carries no enclosure width). Delta, T > 0
+and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at the two ends are certified by centred (mean-value) forms in kappa and
+lam: the coefficients and det M get their own centred enclosures over the box (:func:`_coef_box`; the plain ball of a0
+is ~1e3 times too wide near kappa = 0, and a_tt a_rr - a_tr^2 cancels), and the slopes of the second stage come from
+Taylor arithmetic fed with those enclosures and the coefficients' slopes. Affine in t, the two ends cover the box.
+beta maximises a float estimate of the centred bound (:func:`_choose_beta`); boxes split in kappa or lam (for the end
+that fails, the axis with the wider slope term) or in t (when one beta cannot serve both ends).
 U is the oracle's risk (inside W) or the certified risk of an explicit witness pair (outside W).
 
 Inside W the two prove that (k*, v*) is the unique global minimiser up to the symmetries for every lam
@@ -32,11 +43,15 @@ of the interval. Outside W (a point lam) the value test against the witness leav
 the global minimiser: their union encloses it, and their lower bounds with the witness's risk enclose
 the global minimum.
 
-**Status** (gamma^2 = 1/2, d = 400, L = 10, this machine): the valley certificate closes at lam = 0.3 on
-kappa in [0.25, 1] in 40 boxes (enclosure radius of Q ~ 1e-5 per 1e-3 of kappa width at lam = 0.85, kappa = 1);
-the value test for kappa <= kappa0 does not close in a practical budget yet (boxes of width 1e-2 near
-kappa ~ 0.13: the enclosures of Delta and of the slopes are too wide), so ``proved`` is False today for
-intervals inside W. See `docs/MATH.md` §17.
+**Status** (gamma^2 = 1/2, d = 400, L = 10, kappa0 = 0.25, a shared 2-core machine at load 2-3; boxes = valley +
+value-test boxes): ``proved`` at lam = 0.3 (36 + 136 boxes, 2.7 s), on (0.3, 0.31) (194 + 278, 3.4 s), on (0.1, 0.2)
+(9742 + 5142, 46 s) and at the lower end on (W.lo + delta, 0.1) for delta = 1e-3 (3.9 s), 1e-4 (5.4 s), 1e-6 (1608 +
+1028 boxes, 7.3 s); (0.1, 0.85) is NOT proved within 600 s (18,432 valley boxes, 110 s alone, then ~20,000 value-test
+boxes, unfinished; per box 2-25 ms, the wide-ball zeta integrations dominating at high lam). At the upper end (0.85,
+W.hi - 1e-3) the valley certificate passes (540 boxes) but the value test on kappa <= 0.25 does not close in 900 s
+(boxes reach the minimum width: not diagnosed). Below W (lam = 0.0897) the value test fails where the float profile is
+below the oracle, as it must. Outside W (a point lam) :func:`_enclose` runs the same value test against a witness; its
+enclosure of the global minimum at lam = 0.9 is not measured.
 """
 from __future__ import annotations
 
@@ -48,15 +63,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_series, ctx
 
-from ..kernels.profile import dual_kernels, oracle_arb, valley_proofs
-from ..landscape.trs import profile, trs_matrices
+from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64, valley_proofs
+from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model.params import Params
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
-
-HALF_PI = math.pi / 2
-
 
 @dataclass
 class GlobalCertificate:
@@ -78,8 +90,8 @@ class GlobalCertificate:
 
 
 class _Evaluator:
-    """Ball / Taylor-series evaluations at fixed (gamma, eps, d, L): the coefficients of the TRS in kappa and
-    lam, the closed-form dual bound and the valley certificate (:func:`slr_verify.kernels.profile.dual_kernels`)."""
+    """The parameters (gamma, eps, d, L) as balls and the kernels of the dual bound
+    (:func:`slr_verify.kernels.profile.dual_kernels`)."""
 
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = float(gamma), float(eps), int(d), int(L)
@@ -96,16 +108,6 @@ class _Evaluator:
     def ball(lo, hi):
         lo, hi = float(lo), float(hi)
         return arb(lo).union(arb(hi)) if hi > lo else arb(lo)
-
-    def dual(self, A, B, lam, mu):
-        """[LB, beta, Delta, T] at the angles (A, B) (balls or series)."""
-        cb = B.cos()
-        kappa, eta = cb * A.cos(), cb * A.sin()
-        return self.K.dual(*self.K.coef(kappa, lam, *self.P), kappa, eta, mu)
-
-    def valley(self, kappa, lam):
-        """[Q, beta, Delta, T] at kappa (ball or series)."""
-        return self.K.valley(*self.K.coef(kappa, lam, *self.P), kappa)
 
 
 def _series(x, on):
@@ -154,89 +156,147 @@ class _Box:
         return max(self.x[1] - self.x[0], self.y[1] - self.y[0])
 
 
-def _float_mu(ev, a, b, lam, rads):
-    """A multiplier for the dual bound on a box around (a, b, lam) (a float choice; the positive
-    definiteness is then certified on the box): the TRS multiplier at the centre, lowered below the
-    smallest eigenvalue of H by twice that eigenvalue's variation over the box (forward differences)."""
-    def lmin(a, b, lam):
-        kappa, eta = angle_chart(a, b)
-        r = math.sqrt(max(0.0, 1 - kappa**2 - eta**2))
-        _, H, _ = trs_matrices(kappa, eta, r, lam, ev.gamma, ev.eps, ev.d, ev.L)
-        return float(np.linalg.eigvalsh(H[..., :3, :3])[0])
+def _choose_beta(ev, box, u):
+    """A float beta = a0 - mu for the box (kappa, t, lam) (a choice only: the certificate checks Delta, T > 0 on the
+    box). Among the betas of a grid with Delta, T > 0 at the box's corners and the points below (and at 0.9 beta, a
+    margin), it maximises a float estimate of the centred form's lower bound, min over the ends t_j of
+    F_j(c) - |dF_j/dkappa| r_kappa - |dF_j/dlam| r_lam, the slopes by central differences at the box's centre and
+    edges (``u``: U(lam) in float64). The best beta at the centre alone can be ~1e-7 near kappa = 0, where
+    p_nu^2 / (4 beta) then varies too fast over any box. Also returns whether one beta cannot serve both ends
+    though each end alone has a beta with a positive estimate (then split t)."""
+    (k0, k1), (t0, t1), (l0, l1) = box.ivs()
+    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    hk, hl = 1e-6 * max(kc, 1e-3), 1e-6 * lc
+    # the centre, central differences in kappa at k0, kc, k1 and in lam at l0, lc, l1 (slopes at the box's edges
+    # too: near kappa = 0 the slope of p_nu^2/(4 beta) vanishes at the centre's side only), the four corners
+    kp = np.array([kc] + [k + e * hk for k in (k0, kc, k1) for e in (1, -1)] + [kc] * 6 + [k0, k0, k1, k1])[:, None]
+    lp = np.array([lc] * 7 + [x + e * hl for x in (l0, lc, l1) for e in (1, -1)] + [l0, l1, l0, l1])[:, None]
+    co = [np.asarray(x, float) for x in ev.K.coef_f64(kp, lp, ev.gamma, ev.eps, ev.d, ev.L)]
+    co.append(np.asarray(ev.K.det_m_f64(*co)[0], float))
+    u = np.broadcast_to(np.asarray(u(lp), float), lp.shape)
+    ts = np.array([t0, t1])
+    y = np.geomspace(1e-10, 1e2, 81)
 
-    kappa, eta = angle_chart(a, b)
-    mu = float(profile(kappa, eta, lam=lam, **ev.kw).mu)
-    l0 = lmin(a, b, lam)
-    var = 0.0
-    for s, h in enumerate((1e-7, 1e-7, 1e-7 * lam)):
-        z = [a, b, lam]
-        z[s] += h
-        var += abs(lmin(*z) - l0) / h * rads[s]
-    return min(mu, l0 - 2 * var) - 1e-12 * max(1.0, abs(l0))
+    def pd(b):
+        _, _, Delta, T = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, b[None, :]))
+        return np.all((Delta > 0) & (T > 0), axis=0)
+
+    L0, L1 = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, y[None, :])[:2])
+    est = []
+    for t in ts:
+        F = (1 - t) * L0 + t * L1 - u
+        dk = np.max(np.abs(F[1:7:2] - F[2:7:2]), axis=0) / (2 * hk)
+        dl = np.max(np.abs(F[7:13:2] - F[8:13:2]), axis=0) / (2 * hl)
+        est.append(F[0] - dk * rk - dl * rl)
+    est = np.where(pd(y) & pd(0.9 * y), np.array(est), -np.inf)
+    joint = np.min(est, axis=0)
+    b = float(y[int(np.argmax(joint))])
+    split_t = bool(np.max(joint) <= 0 and np.all(np.max(est, axis=1) > 0))
+    return b, split_t
 
 
-def _centred(ev, box, f, n_out):
-    """Centred (mean-value) enclosures over ``box`` of the outputs of f(X, Y, LAM) (balls or series):
-    f at the centre plus, for each axis with a positive radius, d/ds over the box times [-r_s, r_s].
-    Returns (centre values, slopes per axis (list of lists or None), box values)."""
-    c, r = box.centre(), box.rad()
-    X = [ev.ball(*iv) for iv in box.ivs()]
-    at_c = f(*(arb(v) for v in c))
-    slopes, over = [None, None, None], None
-    for s in range(3):
-        if r[s] == 0:
+def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
+    """The first stage over a (kappa, lam) box: the coefficients and det M at the centre, over the box (the plain ball
+    intersected with the centred form: the plain ball of a0 is ~1e3 times too wide near kappa = 0, and
+    beta = a0 - mu is small there) and their slopes in kappa and in lam over the box (None for a point axis)."""
+    at_c = ev.K.coef(arb(kc), arb(lc), *ev.P)
+    box = [x + 0 for x in at_c]
+    over, slopes = None, []
+    for s, r in ((0, rk), (1, rl)):
+        if r == 0:
+            slopes.append(None)
             continue
-        out = f(*(_series(X[i], i == s) for i in range(3)))
-        slopes[s] = [_coef(o, 1) for o in out[:n_out]]
+        out = ev.K.coef(_series(Kb, s == 0), _series(Lb, s == 1), *ev.P)
         over = [_coef(o, 0) for o in out]
-    if over is None:
-        over = at_c
-    return at_c, slopes, over
-
-
-def _strip_test(ev, box):
-    """The valley certificate on a box of (kappa, -, lam): Q > 0 (centred form) and beta, Delta, T > 0.
-    Returns (passed, the axis to split)."""
-    ev.count += 1
-    try:
-        at_c, slopes, over = _centred(ev, box, lambda K, _Y, Lm: ev.valley(K, Lm), 1)
-    except (ValueError, ZeroDivisionError):
-        return False, int(np.argmax(box.rad()))
-    Q, terms = at_c[0], []
-    for s, r in enumerate(box.rad()):
-        if slopes[s] is not None:
-            Q = Q + slopes[s][0] * arb(0, r)
-            terms.append(float(abs(slopes[s][0]).upper()) * r)
-        else:
-            terms.append(-1.0)
-    ok = bool(Q > 0) and _pd(*over[1:4])
-    return ok, int(np.argmax(terms))
+        slopes.append([_coef(o, 1) for o in out])
+        box = [b + sl * arb(0, r) for b, sl in zip(box, slopes[-1])]
+    if over is not None:
+        box = [b.intersection(o) for b, o in zip(box, over)]
+    # det M = a_tt a_rr - a_tr^2 cancels ~10-fold: its own centred enclosure, appended as the last coefficient
+    dm_c = ev.K.det_m(*at_c)[0]
+    dm = dm_c
+    for i, (S, r) in enumerate(((slopes[0], rk), (slopes[1], rl))):
+        if S is not None:
+            d = _coef(ev.K.det_m(*[arb_series([b, x], prec=2) for b, x in zip(box, S)])[0], 1)
+            S.append(d)
+            dm = dm + d * arb(0, r)
+    dm = dm.intersection(ev.K.det_m(*box)[0]) if over is not None else dm
+    return at_c + [dm_c], box + [dm], slopes
 
 
 def _value_test(ev, box, U):
-    """Lower bound of min over the box of (LB_mu - U(lam)) by the centred form (None if the positive
-    definiteness fails), and the axis to split. ``U(lam) -> (value, d/dlam)`` as balls."""
+    """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
+    line at kappa): with one float beta (mu = a0(kappa, lam) - beta follows a0 over the box; weak duality holds
+    pointwise), certify Delta, T > 0 on the (kappa, lam) box and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at both
+    ends t_j by centred (mean-value) forms in kappa and lam. The slopes come from Taylor arithmetic on the second
+    stage, fed with the coefficients' box enclosures and slopes (:func:`_coef_box`). LB is affine in t, so the two
+    ends cover the box. Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
     ev.count += 1
-    c, r = box.centre(), box.rad()
-    mu = arb(_float_mu(ev, *c, r))
+    (k0, k1), (t0, t1), (l0, l1) = box.ivs()
+    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    Kb, Lb, ts = ev.ball(k0, k1), ev.ball(l0, l1), (arb(t0), arb(t1))
+    widest = 0 if rk > 0 or rl == 0 else 2
+
+    def f(co, Kp, B, dU):
+        L0, L1, Delta, T = ev.K.dual_line(*co, Kp, B)
+        return [(1 - t) * L0 + t * L1 - dU for t in ts] + [Delta, T]
+
     try:
-        at_c, slopes, over = _centred(ev, box, lambda A, B, Lm: ev.dual(A, B, Lm, mu), 1)
+        b, split_t = _choose_beta(ev, box, U.f64)
+        B = arb(b)
+        co_c, co_b, (sk, sl) = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
+        # if the second stage fails, split the axis that widens the coefficients most (relative to their values)
+        wk, wl = (0.0 if S is None else max(float(abs(d).upper()) * r / max(float(abs(c).upper()), 1e-300)
+                                            for d, c in zip(S, co_c)) for S, r in ((sk, rk), (sl, rl)))
+        widest = 0 if (wk >= wl and rk > 0) or rl == 0 else 2
+        at_c = f(co_c, arb(kc), B, U(arb(lc))[0])
+        vals, over, terms = list(at_c), None, [[0.0, 0.0], [0.0, 0.0]]  # [end][axis]
+        for i, (S, r, Kp, dU) in enumerate(((sk, rk, _series(Kb, True), arb(0)), (sl, rl, Kb, U(Lb)[1] if rl else 0))):
+            if S is None:
+                continue
+            out = f([arb_series([b, d], prec=2) for b, d in zip(co_b, S)], Kp, B, 0)
+            over = [_coef(o, 0) for o in out]
+            slope = [_coef(o, 1) - (dU if j < 2 else 0) for j, o in enumerate(out)]
+            vals = [v + slope[j] * arb(0, r) for j, v in enumerate(vals)]
+            for j in (0, 1):
+                terms[j][i] = float(abs(slope[j]).upper()) * r
     except (ValueError, ZeroDivisionError):
-        return None, int(np.argmax(r))
-    if not (_pd(*over[1:4]) and _pd(*at_c[1:4])):
-        return None, int(np.argmax(r))
-    u0, _ = U(arb(c[2]))
-    F, terms = at_c[0] - u0, []
-    for s in range(3):
-        if slopes[s] is None:
-            terms.append(-1.0)
-            continue
-        sl = slopes[s][0]
-        if s == 2:
-            sl = sl - U(ev.ball(*box.lam))[1]
-        F = F + sl * arb(0, r[s])
-        terms.append(float(abs(sl).upper()) * r[s])
-    return F, int(np.argmax(terms))
+        return False, None, widest
+    pd = [vals[j] if over is None else vals[j].intersection(over[j]) for j in (2, 3)]
+    Fs = vals[:2]
+    if _pd(B, *pd) and all(F > 0 for F in Fs):
+        return True, Fs, None
+    if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
+        return False, Fs, 1  # one multiplier cannot serve both ends
+    worst = terms[int(np.argmin([float(F.lower()) for F in Fs]))]  # split for the end that fails
+    return False, Fs, 0 if (worst[0] >= worst[1] and rk > 0) or rl == 0 else 2
+
+
+def _strip_test(ev, box):
+    """The valley certificate on a box of (kappa, -, lam): Q > 0 and beta, Delta, T > 0 at mu = mu_v(kappa), by
+    centred forms in kappa and lam fed with the coefficients' centred enclosures and slopes (:func:`_coef_box`).
+    Returns (passed, the axis to split)."""
+    ev.count += 1
+    (k0, k1), _, (l0, l1) = box.ivs()
+    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    Kb, Lb = ev.ball(k0, k1), ev.ball(l0, l1)
+    try:
+        co_c, co_b, slopes = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
+        n = len(co_c) - 1  # the coefficients, without det M
+        vals = list(ev.K.valley(*co_c[:n], arb(kc)))
+        over, terms = None, [-1.0, -1.0, -1.0]
+        for i, (S, r, Kp) in enumerate(((slopes[0], rk, _series(Kb, True)), (slopes[1], rl, Kb))):
+            if S is None:
+                continue
+            out = ev.K.valley(*[arb_series([b, d], prec=2) for b, d in zip(co_b[:n], S[:n])], Kp)
+            over = [_coef(o, 0) for o in out]
+            sl = [_coef(o, 1) for o in out]
+            vals = [v + x * arb(0, r) for v, x in zip(vals, sl)]
+            terms[2 * i] = float(abs(sl[0]).upper()) * r
+    except (ValueError, ZeroDivisionError):
+        return False, 0 if rk >= rl else 2
+    pd = [v if over is None else v.intersection(o) for v, o in zip(vals[1:4], (over or vals)[1:4])]
+    return bool(vals[0] > 0) and _pd(*pd), int(np.argmax(terms))
 
 
 class _Progress:
@@ -278,11 +338,23 @@ def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None):
     return failed, n, "done"
 
 
+class _Risk:
+    """U(lam) -> (value, d/dlam) as balls; ``f64``: the value in float64 (for choices only)."""
+
+    def __init__(self, arb_fn, f64):
+        self.arb_fn, self.f64, self.memo = arb_fn, f64, {}
+
+    def __call__(self, lam):
+        key = (lam.mid().man_exp(), lam.rad().man_exp())  # exact; many boxes share a lam interval
+        if key not in self.memo:
+            self.memo[key] = self.arb_fn(lam)
+        return self.memo[key]
+
+
 def _oracle_U(ev):
-    def U(lam):
-        v, dv = oracle_arb()(lam, ev.G, ev.E, ev.D, ev.Lb)
-        return v, dv
-    return U
+    """The oracle's risk R(k*, v*)(lam) and its slope."""
+    return _Risk(lambda lam: tuple(oracle_arb()(lam, ev.G, ev.E, ev.D, ev.Lb)),
+                 lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0])
 
 
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_boxes=2_000_000, min_width=1e-9,
@@ -320,11 +392,6 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_bo
         bar.close()
 
 
-def _kappa_min(box):
-    """min of kappa = cos b cos a over an (a, b) box."""
-    return math.cos(box.y[1]) * math.cos(box.x[1])
-
-
 def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
     proofs = valley_proofs()
     if not all(proofs.values()):
@@ -341,15 +408,14 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
                                  {"strip_boxes": n1})
     # 2. kappa <= kappa0: the value test against the oracle's risk, in the angle chart
     U = _oracle_U(ev)
-    rest = [_Box((a0, a1), (b0, b1), (lo, hi)) for a0, a1 in zip(np.linspace(0, HALF_PI, 5)[:-1], np.linspace(0, HALF_PI, 5)[1:])
-            for b0, b1 in zip(np.linspace(0, HALF_PI, 5)[:-1], np.linspace(0, HALF_PI, 5)[1:])]
-    failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar,
-                             skip=lambda bx: _kappa_min(bx) >= kappa0)
+    ks, ts = np.linspace(0, kappa0, 5), np.linspace(0, 1, 5)
+    rest = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
+    failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
     if failed:
         f = failed[0]
-        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. a {f.x}, b {f.y}, "
-                                 f"lam {f.lam})", (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
-                                 {"strip_boxes": n1, "value_boxes": n2})
+        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
+                                 f"t = eta^2/(1 - kappa^2) {f.y}, lam {f.lam})", (math.nan, math.nan), [], ev.count,
+                                 time.time() - t0, (lo, hi), True, {"strip_boxes": n1, "value_boxes": n2})
     R = _range_over(U, lo, hi)
     reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: the valley "
               f"certificate on kappa in [{kappa0}, 1] (Q > 0: the line through each kappa is above M's edge, which "
@@ -360,17 +426,21 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
 
 
 def _value_ok(ev, box, U):
-    F, axis = _value_test(ev, box, U)
-    return (F is not None and bool(F > 0)), axis
+    ok, _, axis = _value_test(ev, box, U)
+    return ok, axis
 
 
-def _range_over(U, lo, hi):
-    """(lo, hi) floats enclosing U(lam) over [lo, hi] (mean-value form at the centre)."""
-    c, r = 0.5 * (lo + hi), 0.5 * (hi - lo)
-    v, _ = U(arb(c))
-    if r > 0:
-        _, dv = U(arb(lo).union(arb(hi)))
-        v = v + dv * arb(0, r)
+def _range_over(U, lo, hi, pieces=128):
+    """(lo, hi) floats enclosing U(lam) over [lo, hi]: on each of ``pieces`` equal pieces, the hull of the end values
+    where the slope's enclosure has a sign (U monotone there), else the mean-value form at the piece's centre."""
+    v = U(arb(lo))[0]
+    xs = np.linspace(lo, hi, pieces + 1) if hi > lo else []
+    for a, b in zip(xs[:-1], xs[1:]):
+        dv = U(arb(a).union(arb(b)))[1]
+        if dv > 0 or dv < 0:
+            v = v.union(U(arb(a))[0]).union(U(arb(b))[0])
+        else:
+            v = v.union(U(arb(0.5 * (a + b)))[0] + dv * arb(0, 0.5 * (b - a)))
     return float(v.lower()), float(v.upper())
 
 
@@ -386,9 +456,9 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     kappa, eta = angle_chart(*g.chart)
     x = profile(kappa, eta, lam=lo, **ev.kw).x
     W = risk_at_arb(kappa, eta, x, lam=arb(lo), gamma=ev.G, eps=ev.E, d=ev.d, L=ev.L)
-    U = lambda lam: (W, arb(0))
-    stack = [_Box((a0, a1), (b0, b1), (lo, hi)) for a0, a1 in zip(np.linspace(0, HALF_PI, 9)[:-1], np.linspace(0, HALF_PI, 9)[1:])
-             for b0, b1 in zip(np.linspace(0, HALF_PI, 9)[:-1], np.linspace(0, HALF_PI, 9)[1:])]
+    U = _Risk(lambda lam: (W, arb(0)), lambda lam: float(W.mid()))
+    ks, ts = np.linspace(0, 1, 9), np.linspace(0, 1, 5)
+    stack = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
     keep, lows, status = [], [], "done"
     while stack:
         if ev.count >= max_boxes or time.time() > deadline:
@@ -396,17 +466,18 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
             break
         bx = stack.pop()
         bar.update()
-        F, axis = _value_test(ev, bx, U)
-        if F is not None and F > 0:
+        ok, Fs, axis = _value_test(ev, bx, U)
+        if ok:
             continue
-        if F is not None and float(F.lower()) > -risk_tol:
+        low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)
+        if low > -risk_tol:
             keep.append(bx)
-            lows.append(float(F.lower()))
+            lows.append(low)
             continue
         if bx.width() < min_width:
             status = "min_width"
             keep.append(bx)
-            lows.append(-math.inf if F is None else float(F.lower()))
+            lows.append(low)
             continue
         stack.extend(bx.split(axis))
     proved = status == "done" and bool(keep)
@@ -414,12 +485,11 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     risk = (u_lo + min(min(lows), 0.0), u_hi) if proved else (math.nan, u_hi)
     ov = {"float_minimiser": g.overlaps}
     if keep:
-        a_lo, a_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)
-        b_lo, b_hi = min(b.y[0] for b in keep), max(b.y[1] for b in keep)
-        A, B = ev.ball(a_lo, a_hi), ev.ball(b_lo, b_hi)
-        K, E = B.cos() * A.cos(), B.cos() * A.sin()
-        ov.update({"kappa": (float(K.lower()), float(K.upper())), "eta": (float(E.lower()), float(E.upper())),
-                   "a": (a_lo, a_hi), "b": (b_lo, b_hi)})
+        k_lo, k_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)
+        t_lo, t_hi = min(b.y[0] for b in keep), max(b.y[1] for b in keep)
+        E = (ev.ball(t_lo, t_hi) * (1 - ev.ball(k_lo, k_hi) ** 2)).sqrt()
+        e_lo, e_hi = float(E.lower()), float(E.upper())
+        ov.update({"kappa": (k_lo, k_hi), "eta": (e_lo, e_hi), "t": (t_lo, t_hi)})
     reason = ("the global minimiser lies in the kept boxes (every other box has a weak-duality bound above the witness); "
               "the global minimum is within [witness - the kept boxes' bound, witness]" if proved else
               f"not closed ({status})")

@@ -12,7 +12,7 @@ from .arb import generate_arb
 from .codegen import generate, generate_mp
 
 __all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
-           "oracle_arb", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+           "oracle_arb", "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -81,17 +81,24 @@ def dual_kernels():
     so that each coefficient is one ball: ``coef`` (kappa, lam, gamma, eps, d, L) -> [a0, a_tt, a_tr, a_rr,
     p_theta/eta, p_nu, p_rho/eta, c] (:func:`slr_verify.symbolic.profile.reduced_coefficients`);
     ``dual`` (coefficients, kappa, eta, mu) -> [LB, beta, Delta, T]; ``valley`` (coefficients, kappa) ->
-    [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`). Each takes arb balls or
-    ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``: NumPy."""
+    [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`); ``dual_line`` (coefficients,
+    det M, kappa, beta) -> [L0, L1, Delta, T], mu = a0 - beta, LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
+    (:func:`slr_verify.symbolic.profile.dual_line_algebra`); ``det_m`` (coefficients) -> [det M].
+    Each takes arb balls or ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``,
+    ``dual_line_f64``, ``det_m_f64``: NumPy."""
     from ..symbolic.risk import S
 
     cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
     dargs = (*sprof.COEF_SYMS, S.kappa, S.eta, sprof.MU)
     vargs = (*sprof.COEF_SYMS, S.kappa)
     rc, da, va = sprof.reduced_coefficients(), sprof.dual_algebra(), sprof.valley_algebra()
+    ea, eargs = sprof.dual_line_algebra(), (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
     return SimpleNamespace(coef=generate_arb(cargs, sprof.reduced_coefficients(True), series=True),
                            dual=generate_arb(dargs, da, series=True), valley=generate_arb(vargs, va, series=True),
-                           coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va))
+                           dual_line=generate_arb(eargs, ea, series=True),
+                           det_m=generate_arb(sprof.COEF_SYMS, [sprof.det_m()], series=True),
+                           coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va),
+                           dual_line_f64=generate(eargs, ea), det_m_f64=generate(sprof.COEF_SYMS, [sprof.det_m()]))
 
 
 @cache
@@ -100,6 +107,14 @@ def oracle_arb():
     from ..symbolic.risk import PARAMS
 
     return generate_arb(PARAMS, sprof.oracle_risk_and_slope())
+
+
+@cache
+def oracle_f64():
+    """NumPy: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam] (broadcast)."""
+    from ..symbolic.risk import PARAMS
+
+    return generate(PARAMS, sprof.oracle_risk_and_slope())
 
 
 @cache

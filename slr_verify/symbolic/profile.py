@@ -67,6 +67,11 @@ __all__ = [
     "reduced_coefficients",
     "dual_algebra",
     "valley_algebra",
+    "BETA",
+    "DET_M",
+    "det_m",
+    "dual_line_algebra",
+    "dual_line_proofs",
 ]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
@@ -379,6 +384,73 @@ def dual_algebra() -> list:
     the coefficients, kept apart so that ball arithmetic sees each coefficient as one ball (expanding
     a_tt a_rr - a_tr^2 into its terms cancels ~1e3-fold at lam ~ 0.85, d = 400)."""
     return list(_dual_generic(_opaque(), S.kappa, S.eta, MU))
+
+
+#: beta = a0 - mu: the line form takes the multiplier through beta (a box then fixes beta, and mu = a0 - beta
+#: follows a0 over the box: beta carries no enclosure width, and weak duality holds pointwise for any mu)
+BETA = sp.Symbol("beta", real=True)
+#: det M = a_tt a_rr - a_tr^2 as an input of its own: it cancels ~10-fold over a box (a_tt a_rr ~ a_tr^2), so the
+#: line form takes it as one ball with its own centred enclosure
+DET_M = sp.Symbol("det_M", real=True)
+
+
+def det_m() -> sp.Expr:
+    """det M = a_tt a_rr - a_tr^2 in COEF_SYMS (the input DET_M of :func:`dual_line_algebra`)."""
+    co = _opaque()
+    return sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]]).det()
+
+
+@cache
+def dual_line_algebra() -> list:
+    r"""[L0, L1, Delta, T] in (COEF_SYMS, DET_M, kappa, beta), beta = a0 - mu: the dual bound of :func:`dual_algebra` along
+    the line at kappa, LB = (1 - t) L0 + t L1 with t = eta^2/(1 - kappa^2) (:func:`dual_line_proofs`). Split g
+    into its part in span P = span(k*, k) and the rest: the rest is -(p_nu/2) times v*'s component off
+    span P, of squared length 1 - t, and (H - mu I)^{-1} acts on it as 1/beta; on span P, with
+    u = P^T g = eta u', the bound's term is u^T N^{-1} u, N = beta G_P + G_P M G_P, det N = (1 - kappa^2) Delta. So
+
+    .. math::
+
+        L_0 = c + a_0 - \beta - \frac{p_\nu^2}{4\beta},\qquad
+        L_1 = c + a_0 - \beta - \frac{u'^\top \operatorname{adj}(N)\, u'}{\Delta},
+
+    both sign-structured (adj N is positive definite when H - mu I is): no cancellation of O(1) terms into
+    O(beta), which the single fraction over beta Delta of :func:`dual_algebra` has near the hard case
+    (mu -> a0 near kappa = 0, where the line's bound needs beta ~ 1e-4). L0 is the bound on eta = 0, L1 on
+    the circle r = 0; H - mu I is positive definite iff beta, Delta, T > 0."""
+    co = _opaque()
+    kap = S.kappa
+    M = sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]])
+    Gp = sp.Matrix([[1, kap], [kap, 1]])
+    Pt, pn, Pr = co["p_theta"] / S.eta, co["p_nu"], co["p_rho"] / S.eta
+    u1 = sp.Matrix([-(Pt + Pr * kap) / 2, -(Pt * kap + pn + Pr) / 2])
+    N = BETA * Gp + Gp * M * Gp
+    T = 2 * BETA + (M * Gp).trace()
+    Delta = BETA**2 + BETA * (M * Gp).trace() + DET_M * (1 - kap**2)
+    L0 = co["c"] + co["a0"] - BETA - pn**2 / (4 * BETA)
+    L1 = co["c"] + co["a0"] - BETA - (u1.T * N.adjugate() * u1)[0] / Delta
+    return [L0, L1, Delta, T]
+
+
+@cache
+def dual_line_proofs() -> dict:
+    """SymPy proofs (each a bool), for arbitrary coefficient values: the terms of :func:`dual_line_algebra`
+    carry no eta, det N = (1 - kappa^2) Delta, and at beta = a0 - mu, LB = (1 - t) L0 + t L1 with
+    t = eta^2 / (1 - kappa^2) and Delta, T those of :func:`dual_algebra` (so LB is affine in t, exactly quadratic
+    in eta)."""
+    LB, _, Delta_mu, T_mu = dual_algebra()
+    L0, L1, Delta, T = dual_line_algebra()
+    co = _opaque()
+    at_mu = {BETA: co["a0"] - MU, DET_M: det_m()}
+    M = sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]])
+    Gp = sp.Matrix([[1, S.kappa], [S.kappa, 1]])
+    N = BETA * Gp + Gp * M * Gp
+    t = S.eta**2 / (1 - S.kappa**2)
+    return {
+        "L0, L1 are free of eta": S.eta not in (L0.free_symbols | L1.free_symbols),
+        "det N = (1 - kappa^2) Delta": sp.expand(N.det() - (1 - S.kappa**2) * Delta.subs(DET_M, det_m())) == 0,
+        "Delta, T at beta = a0 - mu": sp.expand(Delta.subs(at_mu) - Delta_mu) == 0 and sp.expand(T.subs(at_mu) - T_mu) == 0,
+        "LB = (1 - t) L0 + t L1": sp.cancel(sp.together(LB - ((1 - t) * L0 + t * L1).subs(at_mu))) == 0,
+    }
 
 
 def valley_algebra() -> list:
