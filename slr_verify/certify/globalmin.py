@@ -157,6 +157,14 @@ class _Box:
 
 
 def _choose_beta(ev, box, u):
+    """:func:`_choose_beta_float` with float64's warnings off: its probes step off the box (kappa - h < 0 at the
+    disk's centre), where a coefficient is NaN; a NaN estimate fails the positive-definiteness screen and is never
+    chosen (a float choice only: nothing rigorous rests on it)."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        return _choose_beta_float(ev, box, u)
+
+
+def _choose_beta_float(ev, box, u):
     """A float beta = a0 - mu for the box (kappa, t, lam) (a choice only: the certificate checks Delta, T > 0 on the
     box). Among the betas of a grid with Delta, T > 0 at the box's corners and the points below (and at 0.9 beta, a
     margin), it maximises a float estimate of the centred form's lower bound, min over the ends t_j of
