@@ -290,6 +290,27 @@ def python_probes(fast=False):
                         lambda: sample_basins(0, 0, **kl, alpha=4e-3, steps=10)))
     probes.append(Probe("sample_basins(seed=1.5)", "seed",
                         lambda: sample_basins(1.5, 4, **kl, alpha=4e-3, steps=10)))
+    from slr_verify.landscape import contraction_ball, pgd_map_spectrum
+
+    cb = dict(lam=0.5, alpha=4e-3, gamma=P["gamma"], d=400, L=10)
+    probes.append(Probe("contraction_ball(o0 unrealisable)", "o0",
+                        lambda: contraction_ball((2, 0, 0, 0, 0), (1, 1, 1, 1, 1), **cb)))
+    probes.append(Probe("contraction_ball(o0 of length 2)", "o0", lambda: contraction_ball((0.2, 0.9), (1, 1, 1, 1, 1), **cb)))
+    probes.append(Probe("contraction_ball(sigma not a symmetry)", "sigma",
+                        lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 2, 1, 1, 1), **cb)))
+    probes.append(Probe("contraction_ball(alpha=-1)", "alpha",
+                        lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 1, 1, 1, 1), **dict(cb, alpha=-1))))
+
+    def spectrum(W, **kw):
+        from slr_verify.model.multilocation import random_locations
+
+        Ks, Vs = random_locations(2, 80, np.random.default_rng(0))
+        return pgd_map_spectrum(Ks, Vs, W, **dict(dict(lam=0.5, alpha=1e-3, gamma=P["gamma"], eps=0.1, L=10), **kw))
+
+    for label, W in (("shape (3, 8)", np.zeros((3, 8))), ("NaN", np.full((4, 8), np.nan)), ("zero rows", np.zeros((4, 8))),
+                     ("a string", "x")):
+        probes.append(Probe(f"pgd_map_spectrum(W {label})", "W", lambda W=W: spectrum(W)))
+    probes.append(Probe("pgd_map_spectrum(alpha=0)", "alpha", lambda: spectrum(np.eye(4, 8), alpha=0.0)))
     from slr_verify.landscape import oracle_window
 
     probes.append(Probe("landscape.oracle_window(grid=0)", "grid",

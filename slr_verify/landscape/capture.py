@@ -225,6 +225,12 @@ def contraction_ball(o0, sigma, *, lam, gamma, d, L, alpha, prec=128, radii=RADI
     radius of ``radii`` works or Newton fails)."""
     p = Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
     alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True)
+    if np.shape(o0) != (5,):
+        raise ValueError(f"o0 must be five overlaps (kappa, nu, theta, eta, rho), got shape {np.shape(o0)}")
+    try:
+        V.overlaps(*o0, d=p.d)
+    except ValueError as exc:
+        raise ValueError(f"o0 must be a realisable overlap tuple: {exc}") from None
     sigma = tuple(int(x) for x in sigma)
     if not any(np.array_equal(np.array(sigma), s) for s in SYMMETRIES):
         raise ValueError(f"sigma must be one of the symmetries' sign patterns {SYMMETRIES.astype(int).tolist()}, got {sigma!r}")

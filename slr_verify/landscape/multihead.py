@@ -351,8 +351,17 @@ def pgd_map_spectrum(K_star, V_star, W, *, lam, gamma, eps, L, alpha, h=1e-6):
     is not monotone), however close the run comes. `docs/MATH.md` §19."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
     alpha = VAL.positive("alpha", alpha)
-    W = np.asarray(W, float)
-    H, K = W.shape[0] // 2, K_star.shape[0]
+    K = K_star.shape[0]
+    try:
+        W = np.asarray(W, float)
+    except (TypeError, ValueError):
+        raise ValueError(f"W must be a real array of head rows, got {type(W).__name__}") from None
+    if W.ndim != 2 or W.shape[0] % 2 or W.shape[1] != 2 * K + W.shape[0]:
+        raise ValueError(f"W must have shape (2H, 2K + 2H) (rows k_1..k_H, v_1..v_H in the frame of multihead_minima, "
+                         f"K = {K}), got {W.shape}")
+    if not np.all(np.isfinite(W)) or np.min(np.linalg.norm(W, axis=1)) == 0:
+        raise ValueError("W must be finite with no zero row")
+    H = W.shape[0] // 2
     _, T = _frame(K_star, V_star, W.shape[1] - 2 * K)
     F = RiskOnSpheres(T, H, K, **p)
     _, B = _hessian(F, W)
