@@ -311,6 +311,12 @@ def python_probes(fast=False):
                      ("a string", "x")):
         probes.append(Probe(f"pgd_map_spectrum(W {label})", "W", lambda W=W: spectrum(W)))
     probes.append(Probe("pgd_map_spectrum(alpha=0)", "alpha", lambda: spectrum(np.eye(4, 8), alpha=0.0)))
+    from slr_verify.certify import global_minimiser
+
+    gm = dict(lam=(0.3, 0.3), gamma=P["gamma"], d=400, L=10)
+    for name, val in (("lam", (0.3,)), ("lam", (0.4, 0.3)), ("max_boxes", 0), ("time_limit", -1.0), ("min_width", 0.0),
+                      ("risk_tol", float("nan")), ("kappa0", 2.0)):
+        probes.append(Probe(f"global_minimiser({name}={val!r})", name, lambda kw=dict(gm, **{name: val}): global_minimiser(**kw)))
     from slr_verify.landscape import oracle_window
 
     probes.append(Probe("landscape.oracle_window(grid=0)", "grid",

@@ -66,6 +66,7 @@ from flint import arb, arb_series, ctx
 from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64, valley_proofs
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
+from ..model import validation as V
 from ..model.params import Params
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
@@ -366,21 +367,23 @@ def _oracle_U(ev):
 
 
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_boxes=2_000_000, min_width=1e-9,
-                     time_limit=900.0, risk_tol=2e-9, lam_pieces=None, progress=None) -> GlobalCertificate:
+                     time_limit=900.0, risk_tol=2e-9, progress=None) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the
     rest; ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget; ``risk_tol``: outside W,
     a box around the minimiser is kept once its lower bound is within ``risk_tol`` of the witness;
-    ``progress``: a file (or True for stderr) for a tqdm progress line; ``lam_pieces``: accepted, unused."""
-    lo, hi = (float(x) for x in lam)
+    ``progress``: a file (or True for stderr) for a tqdm progress line."""
+    lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
     Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
-    if hi < lo:
-        raise ValueError(f"lam must be (lo, hi) with lo <= hi, got {lam!r}")
     if not (0.0 < float(kappa0) < 1.0):
         raise ValueError(f"kappa0 must be in (0, 1), got {kappa0!r}")
     if not (int(prec) >= 53):
         raise ValueError(f"prec must be an integer >= 53 (bits), got {prec!r}")
+    max_boxes = V.integer("max_boxes", max_boxes, 1)
+    time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
+    min_width = V.real("min_width", min_width, minimum=0.0, strict_min=True)
+    risk_tol = V.real("risk_tol", risk_tol, minimum=0.0, strict_min=True)
     if int(d) < 4:
         raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
     t0 = time.time()
