@@ -361,8 +361,8 @@ CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1,
     statement=f"at Figure 4b's model and step alpha = {FIG4B.alpha:g} the oracle is a linearly unstable fixed point of PGD "
     f"for lam above a threshold in [{PGD_UNSTABLE_ABOVE[0]}, {PGD_UNSTABLE_ABOVE[1]}] (its largest Riemannian Hessian "
     "eigenvalue passes 2/alpha), although it is the global minimiser of R_lam up to lam = 0.892; at lam = 0.5 PGD has an "
-    "attracting 2-cycle {p, sigma p} (theta, eta, rho flip sign every step) next to the valley nu = 1, where "
-    "sphere-initialised runs end instead of at the oracle",
+    "attracting 2-cycle {p, sigma p} (theta, eta, rho flip sign every step) next to the valley nu = 1 (how many "
+    "sphere-initialised runs end there is measured in the basin tables, not here)",
     domain=f"{FIG4B.model_text}, alpha = {FIG4B.alpha:g}; lam at both ends of the bracket and lam = 0.5",
 )
 def oracle_unstable_for_pgd(ctx):

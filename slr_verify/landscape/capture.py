@@ -104,6 +104,18 @@ def _real_basis(J):
     return np.array(cols).T, tuple(groups), w
 
 
+#: float upper bounds are widened by this relative margin: it covers the conversion from arb (half an ulp) and
+#: the few nonnegative float sums, products, divisions and comparisons made with them afterwards (each within
+#: 1.1e-16 relative), so a decision such as r0 + q < 1 taken in float64 stays a proof
+_MARGIN = 1e-12
+
+
+def _up(x: arb) -> float:
+    """A float >= every point of the ball ``x`` (its upper end, widened by :data:`_MARGIN`)."""
+    f = float(x.upper())
+    return math.nextafter(f + _MARGIN * abs(f), math.inf)
+
+
 def _sq(x: arb) -> arb:
     """x^2 enclosed as a nonnegative ball (arb's product of a ball around 0 with itself dips below 0)."""
     lo, hi = arb(x.abs_lower()), arb(x.abs_upper())
@@ -126,13 +138,13 @@ def _norm2_upper(M, I, J) -> float:
         (a, b), (c, e) = mid
         det = a * e - b * c
         disc = t * t - 4 * det * det
-        core = ((arb(t.upper()) + arb(max(float(disc.upper()), 0.0)).sqrt()) / 2).sqrt()
-    return float((core + rad).upper())
+        core = ((arb(t.upper()) + arb(max(_up(disc), 0.0)).sqrt()) / 2).sqrt()
+    return _up(core + rad)
 
 
 def _group_norm_upper(y, groups) -> float:
     """Upper bound of max over groups of |y_I|_2 for an arb column."""
-    return max(float(arb(sum((_sq(y[i, 0]) for i in g), arb(0)).upper()).sqrt().upper()) for g in groups)
+    return max(_up(arb(sum((_sq(y[i, 0]) for i in g), arb(0)).upper()).sqrt()) for g in groups)
 
 
 @dataclass

@@ -55,7 +55,7 @@ from flint import arb, arb_mat, ctx
 from ..kernels.landscape import capture_kernels, fixed_point_kernels, valley_tube_proofs
 from ..model import validation as V
 from ..model.params import Params
-from .capture import CERTIFIED, _group_norm_upper, _norm2_upper, _real_basis, pgd_map
+from .capture import CERTIFIED, _group_norm_upper, _norm2_upper, _real_basis, _up, pgd_map
 
 __all__ = ["ValleyTube", "valley_tube"]
 
@@ -141,7 +141,7 @@ def _piece(a, b, m, T, groups, delta, par, A):
     s = 2 * kap * kap - 1
     # g_kappa < 0 on E is the SymPy factorisation (P > 0, erf(c2 kappa) < 1); only its size is enclosed here
     edge_ok = bool(s.upper() <= 0) or bool(A * abs(gk) * s < 2 * arb(a - m))
-    step = float((A * abs(gk)).upper()) + C * delta
+    step = _up(A * abs(gk)) + C * delta
     return q, C, edge_ok, step
 
 
