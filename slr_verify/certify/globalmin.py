@@ -64,6 +64,7 @@ import numpy as np
 from flint import arb, arb_series, ctx
 
 from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64, valley_proofs
+from ..kernels.taylor import TaylorModel
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model import validation as V
@@ -204,108 +205,79 @@ def _choose_beta_float(ev, box, u):
     return b, split_t
 
 
-def _coef_box(ev, kc, lc, Kb, Lb, rk, rl):
-    """The first stage over a (kappa, lam) box: the coefficients and det M at the centre, over the box (the plain ball
-    intersected with the centred form: the plain ball of a0 is ~1e3 times too wide near kappa = 0, and
-    beta = a0 - mu is small there) and their slopes in kappa and in lam over the box (None for a point axis)."""
-    at_c = ev.K.coef(arb(kc), arb(lc), *ev.P)
-    box = [x + 0 for x in at_c]
-    over, slopes = None, []
-    for s, r in ((0, rk), (1, rl)):
-        if r == 0:
-            slopes.append(None)
-            continue
-        out = ev.K.coef(_series(Kb, s == 0), _series(Lb, s == 1), *ev.P)
-        over = [_coef(o, 0) for o in out]
-        slopes.append([_coef(o, 1) for o in out])
-        box = [b + sl * arb(0, r) for b, sl in zip(box, slopes[-1])]
-    if over is not None:
-        box = [b.intersection(o) for b, o in zip(box, over)]
-    # det M = a_tt a_rr - a_tr^2 cancels ~10-fold: its own centred enclosure, appended as the last coefficient
-    dm_c = ev.K.det_m(*at_c)[0]
-    dm = dm_c
-    for i, (S, r) in enumerate(((slopes[0], rk), (slopes[1], rl))):
-        if S is not None:
-            d = _coef(ev.K.det_m(*[arb_series([b, x], prec=2) for b, x in zip(box, S)])[0], 1)
-            S.append(d)
-            dm = dm + d * arb(0, r)
-    dm = dm.intersection(ev.K.det_m(*box)[0]) if over is not None else dm
-    return at_c + [dm_c], box + [dm], slopes
-
-
 def _value_test(ev, box, U):
     """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
     line at kappa): with one float beta (mu = a0(kappa, lam) - beta follows a0 over the box; weak duality holds
     pointwise), certify Delta, T > 0 on the (kappa, lam) box and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at both
-    ends t_j by centred (mean-value) forms in kappa and lam. The slopes come from Taylor arithmetic on the second
-    stage, fed with the coefficients' box enclosures and slopes (:func:`_coef_box`). LB is affine in t, so the two
-    ends cover the box. Returns (passed, the lower bounds of F_j (balls) or None, the axis to split)."""
+    ends t_j, on Taylor models of the coefficients over the box (:func:`_coef_tm`). LB is affine in t, so the two
+    ends cover the box. Returns (passed, the enclosures of F_j over the box (balls) or None, the axis to split)."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
-    Kb, Lb, ts = ev.ball(k0, k1), ev.ball(l0, l1), (arb(t0), arb(t1))
-    widest = 0 if rk > 0 or rl == 0 else 2
-
-    def f(co, Kp, B, dU):
-        L0, L1, Delta, T = ev.K.dual_line(*co, Kp, B)
-        return [(1 - t) * L0 + t * L1 - dU for t in ts] + [Delta, T]
-
+    r = (rk, rl)
     try:
         b, split_t = _choose_beta(ev, box, U.f64)
         B = arb(b)
-        co_c, co_b, (sk, sl) = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
-        # if the second stage fails, split the axis that widens the coefficients most (relative to their values)
-        wk, wl = (0.0 if S is None else max(float(abs(d).upper()) * r / max(float(abs(c).upper()), 1e-300)
-                                            for d, c in zip(S, co_c)) for S, r in ((sk, rk), (sl, rl)))
-        widest = 0 if (wk >= wl and rk > 0) or rl == 0 else 2
-        at_c = f(co_c, arb(kc), B, U(arb(lc))[0])
-        vals, over, terms = list(at_c), None, [[0.0, 0.0], [0.0, 0.0]]  # [end][axis]
-        for i, (S, r, Kp, dU) in enumerate(((sk, rk, _series(Kb, True), arb(0)), (sl, rl, Kb, U(Lb)[1] if rl else 0))):
-            if S is None:
-                continue
-            out = f([arb_series([b, d], prec=2) for b, d in zip(co_b, S)], Kp, B, 0)
-            over = [_coef(o, 0) for o in out]
-            slope = [_coef(o, 1) - (dU if j < 2 else 0) for j, o in enumerate(out)]
-            vals = [v + slope[j] * arb(0, r) for j, v in enumerate(vals)]
-            for j in (0, 1):
-                terms[j][i] = float(abs(slope[j]).upper()) * r
+        co = _coef_tm(ev, kc, lc, rk, rl)
+        L0, L1, Delta, T = ev.K.dual_line(*co, TaylorModel.variable(arb(kc), 0, r), B)
+        u, du = U(arb(lc))
+        Ut = TaylorModel(u, (arb(0), du), (U(ev.ball(l0, l1))[1] - du) * arb(0, rl) if rl else arb(0), r)
+        F = [(1 - arb(t)) * L0 + arb(t) * L1 - Ut for t in (t0, t1)]
     except (ValueError, ZeroDivisionError):
-        return False, None, widest
-    pd = [vals[j] if over is None else vals[j].intersection(over[j]) for j in (2, 3)]
-    Fs = vals[:2]
-    if _pd(B, *pd) and all(F > 0 for F in Fs):
+        return False, None, 0 if rk >= rl else 2
+    Fs = [f.range() for f in F]
+    if B > 0 and Delta.range() > 0 and T.range() > 0 and all(f > 0 for f in Fs):
         return True, Fs, None
     if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
         return False, Fs, 1  # one multiplier cannot serve both ends
-    worst = terms[int(np.argmin([float(F.lower()) for F in Fs]))]  # split for the end that fails
-    return False, Fs, 0 if (worst[0] >= worst[1] and rk > 0) or rl == 0 else 2
+    worst = F[int(np.argmin([float(f.lower()) for f in Fs]))]  # split for the end that fails
+    return False, Fs, _split_axis(worst, rk, rl, lc)
+
+
+def _coef_tm(ev, kc, lc, rk, rl):
+    """The first stage over a (kappa, lam) box as Taylor models (:class:`slr_verify.kernels.taylor.TaylorModel`) in
+    (kappa - kc, lam - lc): the coefficients' values and gradients at the centre (Taylor arithmetic at a point, sharp),
+    and the remainder 1/2 h^T (d^2 c)(xi) h enclosed over the box by one series of length 3 along the segment
+    c + s h (s in [0, 1]; the argument balls K + DK s, Lam + DL s cover every point and direction of the box).
+    det M (a_tt a_rr - a_tr^2, cancelling ~10-fold) is the algebra on them: its linear part cancels exactly."""
+    r = (rk, rl)
+    Kc, Lc = arb(kc), arb(lc)
+    at_k = ev.K.coef(arb_series([Kc, 1], prec=2), Lc, *ev.P)
+    v, gk = [_coef(o, 0) for o in at_k], [_coef(o, 1) for o in at_k]
+    gl = ([_coef(o, 1) for o in ev.K.coef(Kc, arb_series([Lc, 1], prec=2), *ev.P)] if rl > 0 else [arb(0)] * len(v))
+    Kb, Lb = ev.ball(kc - rk, kc + rk), ev.ball(lc - rl, lc + rl)
+    seg = ev.K.coef(arb_series([Kb, arb(0, rk)], prec=3), arb_series([Lb, arb(0, rl)], prec=3), *ev.P)
+    co = [TaylorModel(a, (b, c), _coef(s, 2), r) for a, b, c, s in zip(v, gk, gl, seg)]
+    return co + [ev.K.det_m(*co)[0]]
+
+
+def _split_axis(tm, rk, rl, lc):
+    """The axis to split (0: kappa, 2: lam; a point axis never): the one with the larger linear term |g_i| r_i of
+    ``tm``, or, where the second-order remainder dominates, the one wider relative to its scale (1 for kappa, lam
+    for lam)."""
+    if rl == 0 or rk == 0:
+        return 0 if rl == 0 else 2
+    (tk, tl), R = tm.terms()
+    if R > tk + tl:
+        return 0 if rk >= rl / lc else 2
+    return 0 if tk >= tl else 2
 
 
 def _strip_test(ev, box):
-    """The valley certificate on a box of (kappa, -, lam): Q > 0 and beta, Delta, T > 0 at mu = mu_v(kappa), by
-    centred forms in kappa and lam fed with the coefficients' centred enclosures and slopes (:func:`_coef_box`).
-    Returns (passed, the axis to split)."""
+    """The valley certificate on a box of (kappa, -, lam): Q > 0 and beta, Delta, T > 0 at mu = mu_v(kappa), on
+    Taylor models of the coefficients over the box (:func:`_coef_tm`). Returns (passed, the axis to split)."""
     ev.count += 1
     (k0, k1), _, (l0, l1) = box.ivs()
     kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
-    Kb, Lb = ev.ball(k0, k1), ev.ball(l0, l1)
     try:
-        co_c, co_b, slopes = _coef_box(ev, kc, lc, Kb, Lb, rk, rl)
-        n = len(co_c) - 1  # the coefficients, without det M
-        vals = list(ev.K.valley(*co_c[:n], arb(kc)))
-        over, terms = None, [-1.0, -1.0, -1.0]
-        for i, (S, r, Kp) in enumerate(((slopes[0], rk, _series(Kb, True)), (slopes[1], rl, Kb))):
-            if S is None:
-                continue
-            out = ev.K.valley(*[arb_series([b, d], prec=2) for b, d in zip(co_b[:n], S[:n])], Kp)
-            over = [_coef(o, 0) for o in out]
-            sl = [_coef(o, 1) for o in out]
-            vals = [v + x * arb(0, r) for v, x in zip(vals, sl)]
-            terms[2 * i] = float(abs(sl[0]).upper()) * r
+        co = _coef_tm(ev, kc, lc, rk, rl)
+        out = ev.K.valley(*co[:-1], TaylorModel.variable(arb(kc), 0, (rk, rl)))
     except (ValueError, ZeroDivisionError):
         return False, 0 if rk >= rl else 2
-    pd = [v if over is None else v.intersection(o) for v, o in zip(vals[1:4], (over or vals)[1:4])]
-    return bool(vals[0] > 0) and _pd(*pd), int(np.argmax(terms))
+    ok = [o.range() > 0 for o in out]
+    if all(ok):
+        return True, None
+    return False, _split_axis(out[ok.index(False)], rk, rl, lc)
 
 
 class _Progress:
@@ -340,7 +312,7 @@ def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None):
         ok, axis = test(box)
         if ok:
             continue
-        if max(box.rad()[:2]) * 2 < min_width:
+        if max(box.rad()) * 2 < min_width:
             failed.append(box)
             continue
         stack.extend(box.split(axis))
@@ -366,7 +338,7 @@ def _oracle_U(ev):
                  lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0])
 
 
-def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_boxes=2_000_000, min_width=1e-9,
+def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=128, max_boxes=2_000_000, min_width=1e-9,
                      time_limit=900.0, risk_tol=2e-9, progress=None) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the
@@ -376,8 +348,10 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_bo
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
     Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
-    if not (0.0 < float(kappa0) < 1.0):
-        raise ValueError(f"kappa0 must be in (0, 1), got {kappa0!r}")
+    if kappa0 is not None:
+        kappa0 = V.real("kappa0", kappa0, minimum=0.0, strict_min=True, maximum=1.0)
+        if kappa0 == 1.0:
+            raise ValueError("kappa0 must be < 1 (the valley certificate covers [kappa0, 1]), got 1.0")
     if not (int(prec) >= 53):
         raise ValueError(f"prec must be an integer >= 53 (bits), got {prec!r}")
     max_boxes = V.integer("max_boxes", max_boxes, 1)
@@ -396,11 +370,35 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=0.25, prec=128, max_bo
         mids = [lo, hi, 0.5 * (lo + hi)]
         at = [minimise_profile(lam=x, **ev.kw) for x in mids]
         if all(g.is_oracle for g in at):
-            return _prove_oracle(ev, lo, hi, float(kappa0), int(max_boxes), float(min_width), deadline, t0, bar)
+            return _prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar)
         return _enclose(ev, lo, hi, at, int(max_boxes), float(min_width), float(risk_tol), deadline, t0, bar)
     finally:
         ctx.prec = old
         bar.close()
+
+
+def _kappa0(ev, lo, hi, margin=0.035):
+    """A float choice of the split between the valley certificate and the value test over lam in [lo, hi]: ``margin``
+    above the largest kappa at which the float valley test (Q > 0, beta, Delta, T > 0 at mu_v) fails on a grid (the
+    edge moves from kappa ~ 0.14 at lam = 0.1 to ~ 0.07 at lam = 0.9 at Figure 4b's setting). Close to the edge Q is
+    small and the valley needs small boxes; far above it the value test meets the flat valley (m - R(k*, v*) ~ 6e-4 at
+    kappa = 0.2, lam = 0.85)."""
+    ks = np.linspace(0.0, 1.0, 2001)
+    edge = 0.0
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for lam in np.linspace(lo, hi, 9):
+            co = [np.broadcast_to(np.asarray(x, float), ks.shape) for x in ev.K.coef_f64(ks, lam, ev.gamma, ev.eps, ev.d, ev.L)]
+            ok = np.all([np.asarray(x, float) > 0 for x in ev.K.valley_f64(*co, ks)], axis=0)
+            edge = max(edge, float(ks[~ok].max()) if np.any(~ok) else 0.0)
+    return min(0.5, edge + margin)
+
+
+def _lam_pieces(lo, hi, width=0.05):
+    """[lo, hi] in equal pieces of width at most ``width`` (relative to lam: boxes start local)."""
+    n = max(1, math.ceil((hi - lo) / (width * max(lo, 0.1))))
+    xs = np.linspace(lo, hi, n + 1)
+    xs[0], xs[-1] = lo, hi
+    return list(zip(xs[:-1], xs[1:])) if hi > lo else [(lo, hi)]
 
 
 def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
@@ -408,19 +406,19 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
     if not all(proofs.values()):
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
+    pieces = [(a, b, kappa0 if kappa0 is not None else _kappa0(ev, a, b)) for a, b in _lam_pieces(lo, hi)]
     # 1. the valley certificate on kappa in [kappa0, 1] (the second coordinate is unused)
-    ks = np.linspace(kappa0, 1, 9)
-    strip = [_Box((k0, k1), (0.0, 0.0), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:])]
+    strip = [_Box((k0, k1), (0.0, 0.0), (a, b)) for a, b, k in pieces for k0, k1 in zip(*_pairs(np.linspace(k, 1, 9)))]
     failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar)
     if failed:
         f = failed[0]
         return GlobalCertificate(False, f"valley certificate not proved ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
                                  f"lam {f.lam})", (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
                                  {"strip_boxes": n1})
-    # 2. kappa <= kappa0: the value test against the oracle's risk, in the angle chart
+    # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
     U = _oracle_U(ev)
-    ks, ts = np.linspace(0, kappa0, 5), np.linspace(0, 1, 5)
-    rest = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
+    rest = [_Box(kk, tt, (a, b)) for a, b, k in pieces for kk in zip(*_pairs(np.linspace(0, k, 5)))
+            for tt in zip(*_pairs(np.linspace(0, 1, 5)))]
     failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
     if failed:
         f = failed[0]
@@ -428,12 +426,18 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
                                  f"t = eta^2/(1 - kappa^2) {f.y}, lam {f.lam})", (math.nan, math.nan), [], ev.count,
                                  time.time() - t0, (lo, hi), True, {"strip_boxes": n1, "value_boxes": n2})
     R = _range_over(U, lo, hi)
+    k_lo, k_hi = min(k for *_, k in pieces), max(k for *_, k in pieces)
     reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: the valley "
-              f"certificate on kappa in [{kappa0}, 1] (Q > 0: the line through each kappa is above M's edge, which "
-              "decreases to the oracle) and weak-duality bounds above the oracle's risk for kappa <= kappa0")
+              f"certificate on kappa in [kappa0, 1] (kappa0 in [{k_lo:.3g}, {k_hi:.3g}] by lam piece) (Q > 0: the "
+              "line through each kappa is above M's edge, which decreases to the oracle) and weak-duality bounds above "
+              "the oracle's risk for kappa <= kappa0")
     ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
-    details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": kappa0}
+    details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": [(a, b, k) for a, b, k in pieces]}
     return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details)
+
+
+def _pairs(xs):
+    return xs[:-1], xs[1:]
 
 
 def _value_ok(ev, box, U):

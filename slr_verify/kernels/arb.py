@@ -17,6 +17,7 @@ from flint import arb, arb_series
 from sympy.printing.pycode import PythonCodePrinter
 
 from .special_arb import zeta_arb, zetac_arb
+from .taylor import TaylorModel
 
 __all__ = ["ArbPrinter", "ARB_NAMESPACE", "ARB_SERIES_NAMESPACE", "generate_arb"]
 
@@ -122,7 +123,7 @@ ARB_NAMESPACE = {
 
 
 def _is_series(x):
-    return isinstance(x, arb_series)
+    return isinstance(x, (arb_series, TaylorModel))
 
 
 def _series(x, n):
@@ -177,7 +178,8 @@ def _zeta_partials():
 
 
 #: the namespace of :func:`generate_arb` with ``series=True``: every function also takes python-flint's
-#: ``arb_series`` (truncated Taylor series with ball coefficients)
+#: ``arb_series`` (truncated Taylor series with ball coefficients), and rational operations take
+#: :class:`.taylor.TaylorModel`
 ARB_SERIES_NAMESPACE = dict(ARB_NAMESPACE, _ipow=_sipow, _zeta=_zeta_series,
                             _pow=lambda b, x: (b.log() * x).exp() if _is_series(b) else ARB_NAMESPACE["_pow"](b, x),
                             **{k: _dispatch(k) for k in ("_sqrt", "_exp", "_erf", "_erfc", "_cos", "_sin")})

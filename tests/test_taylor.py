@@ -1,0 +1,96 @@
+"""First-order Taylor models (:mod:`slr_verify.kernels.taylor`; `docs/MATH.md` §17).
+
+Containment, stated once (:func:`_contains`): at every sampled point c + h of the box, the exact value of the
+function (Python fractions, or arb at the point) lies in v + g . h + R. Independent routes: exact rational
+arithmetic for rational functions; the generated kernels on point balls for the branch and bound's coefficients.
+"""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import arb, ctx
+
+from slr_verify.kernels.taylor import TaylorModel
+
+
+def _contains(tm, h, exact):
+    """The exact value at c + h lies in the Taylor model's form at h (exact: a Fraction or an arb ball)."""
+    form = tm.v + sum((gi * arb(hi) for gi, hi in zip(tm.g, h)), arb(0)) + tm.R
+    x = exact if isinstance(exact, arb) else arb(exact.numerator) / exact.denominator
+    return form.contains(x)
+
+
+RATIONAL = {
+    "product": lambda x, y: x * y * y - 3 * x + 1,
+    "quotient": lambda x, y: (x * y - 1) / (x * x + y + 2),
+    "cancelling": lambda x, y: (x + y) ** 3 - x**3 - 3 * x * x * y - 3 * x * y * y,  # = y^3: the linear parts cancel
+    "nested": lambda x, y: 1 / (1 + 1 / (x * x + 1)) - y**-2,
+}
+
+
+@pytest.mark.parametrize("name", list(RATIONAL))
+@pytest.mark.parametrize("c, r", [((0.3, 1.7), (1e-3, 2e-3)), ((-0.5, 1.2), (0.1, 0.05)), ((2.0, 3.0), (0.5, 1e-8))])
+def test_rational_functions_are_contained(name, c, r):
+    """Exact rationals at 40 points of the box (corners included) lie in the model's form."""
+    f = RATIONAL[name]
+    x, y = TaylorModel.variable(arb(c[0]), 0, r), TaylorModel.variable(arb(c[1]), 1, r)
+    tm = f(x, y)
+    rng = np.random.default_rng(0)
+    hs = [(sx * r[0], sy * r[1]) for sx in (-1, 1) for sy in (-1, 1)] + [tuple(rng.uniform(-1, 1, 2) * r) for _ in range(36)]
+    for h in hs:
+        exact = f(Fraction(c[0]) + Fraction(h[0]), Fraction(c[1]) + Fraction(h[1]))
+        assert _contains(tm, h, exact), (name, h)
+        assert tm.range().contains(arb(exact.numerator) / exact.denominator)
+
+
+def test_cancellation_is_second_order():
+    """(x + y)^3 - x^3 - 3x^2 y - 3 x y^2 = y^3: with the linear parts exact, the model's range is the true range of y^3
+    over y in [0.499, 0.501] (exact half-width 0.501^3 - 0.5^3 ~ 7.5e-4) up to O(r^2), where plain balls give the
+    O(r) width of the expanded terms (~100 times wider)."""
+    r = (1e-3, 1e-3)
+    x, y = TaylorModel.variable(arb(2.0), 0, r), TaylorModel.variable(arb(0.5), 1, r)
+    tm = RATIONAL["cancelling"](x, y)
+    true_half = float((Fraction("0.501") ** 3 - Fraction("0.499") ** 3) / 2)
+    plain = RATIONAL["cancelling"](arb(2.0, 1e-3), arb(0.5, 1e-3))
+    assert true_half <= float(tm.range().rad()) <= true_half * (1 + 0.1)
+    assert float(plain.rad()) > 50 * true_half
+
+
+def test_reciprocal_of_a_model_through_zero_raises():
+    x = TaylorModel.variable(arb(0.01), 0, (0.1,))
+    with pytest.raises(ZeroDivisionError):
+        1 / x
+
+
+@pytest.mark.parametrize("box", [((0.3, 0.31), (0.3, 0.31)), ((0.05, 0.06), (0.5, 0.52)), ((0.9, 0.95), (0.85, 0.86)),
+                                 ((0.005, 0.015), (0.1, 0.1))])
+def test_coefficient_and_algebra_models_contain_point_values(box):
+    """The branch and bound's second stage: the valley algebra and the dual bound on line t (at a fixed beta) on the
+    coefficients' Taylor models over a (kappa, lam) box contain, at 12 points of the box, the same kernels evaluated on
+    point balls (arb at the point, an enclosure of the exact value): the coefficients' remainder over the box
+    (`globalmin._coef_tm`, one series along the segment) is sound."""
+    import math
+
+    from slr_verify.certify.globalmin import _coef_tm, _Evaluator
+
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        ev = _Evaluator(math.sqrt(0.5), 0.0, 400, 10)
+        (k0, k1), (l0, l1) = box
+        kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+        co = _coef_tm(ev, kc, lc, rk, rl)
+        K = TaylorModel.variable(arb(kc), 0, (rk, rl))
+        beta = arb(0.05)
+        models = list(ev.K.valley(*co[:-1], K)) + list(ev.K.dual_line(*co, K, beta)) + [co[-1]]
+        rng = np.random.default_rng(1)
+        for sk, sl in [(-1, -1), (1, 1), (-1, 1), (1, -1)] + [tuple(rng.uniform(-1, 1, 2)) for _ in range(8)]:
+            h = (sk * rk, sl * rl)
+            kp, lp = arb(kc) + arb(h[0]), arb(lc) + arb(h[1])
+            cp = ev.K.coef(kp, lp, *ev.P)
+            dm = ev.K.det_m(*cp)[0]
+            exact = list(ev.K.valley(*cp, kp)) + list(ev.K.dual_line(*cp, dm, kp, beta)) + [dm]
+            for tm, e in zip(models, exact):
+                assert _contains(tm, h, e), (box, h)
+    finally:
+        ctx.prec = old
