@@ -34,10 +34,11 @@ from scipy.optimize import brentq
 
 from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
+from ..kernels.profile import oracle_curvature_kernels
 from ..model import validation as V
 from ..model.params import Params
 from .stationary import stationary_points
-from .trs import profile, profile_mp
+from .trs import profile
 
 __all__ = [
     "MECHANISMS",
@@ -269,17 +270,53 @@ class Window(EndPoints):
     mechanism_records: dict = field(default_factory=dict)
 
 
-def _curvature(lam, direction, kw, dps=40, h=1e-12):
-    """The profile's second derivative at k* in the chart k = (sqrt(1 - x^2 - y^2), x, y) on (k*, v*, e),
-    along x (``direction`` 0: k towards v*) or y (1: towards e), by a centred second difference of
-    the mpmath profile (m is even in x and in y, so (m(h) - m(0)) * 2 / h^2 is exact to O(h^2))."""
-    kw = dict(kw, lam=lam)
+def _curvatures_mp(lam, kw, dps=30):
+    """[m'' along v*, m'' along e, H11 - mu0, H33 - mu0] at k* (the chart k = (sqrt(1 - x^2 - y^2), x, y) on
+    (k*, v*, e)) from the closed form of :func:`slr_verify.symbolic.profile.oracle_curvature` (the
+    implicit-function theorem on the TRS's KKT system), mpmath values at ``dps`` digits. Raises unless
+    H11 - mu0, H33 - mu0 > 0 (v* the TRS's nondegenerate minimiser at k*: where the formula holds)."""
     with mpmath.workdps(dps):
-        h = mpmath.mpf(h)
-        k = mpmath.sqrt(1 - h**2)
-        m1 = profile_mp(k, h if direction == 0 else 0, dps=dps, **kw)[0]
-        m0 = profile_mp(1, 0, dps=dps, **kw)[0]
-        return float(2 * (m1 - m0) / h**2)
+        out = oracle_curvature_kernels().mp(mpmath.mpf(lam), mpmath.mpf(kw["gamma"]), mpmath.mpf(kw["eps"]),
+                                            int(kw["d"]), int(kw["L"]))
+    if not (out[2] > 0 and out[3] > 0):
+        raise RuntimeError(f"v* is not the nondegenerate minimiser of the TRS at k* at lam = {lam!r}: the closed-form "
+                           f"curvature does not apply (H11 - mu0 = {out[2]}, H33 - mu0 = {out[3]})")
+    return out
+
+
+def _resolved(lam, kw, direction, precisions=(20, 30, 45, 60, 90)):
+    """The curvature along ``direction`` at k*, mpmath, at the first of ``precisions`` whose value agrees
+    with the previous one to 1e-8 relative (the curvature along e is erfc-sized, 1e-14 to 1e-86 at d = 400,
+    float64 cancels it and 20 digits give it to 5e-6 at lam = 0.89); raises if none does."""
+    prev = None
+    for p in precisions:
+        cur = _curvatures_mp(lam, kw, p)[direction]
+        if prev is not None and abs(cur - prev) <= 1e-8 * abs(cur):
+            return cur
+        prev = cur
+    raise RuntimeError(f"the curvature of the profile at k* is not resolved at {p} digits at lam = {lam!r}")
+
+
+def _curvature_root(direction, lam_in, lam_out, kw):
+    """The root of the profile's curvature at k* along ``direction`` (0: v*, 1: e) between lam_in (> 0) and
+    lam_out (< 0): brentq on the float64 closed form where its signs at the two ends agree with the mpmath
+    ones (then checked by the mpmath form at x (1 -+ 1e-10)), else mpmath's Illinois method at 30 digits."""
+    a, b = sorted((lam_in, lam_out))
+    f64 = oracle_curvature_kernels().f64
+    args = (kw["gamma"], kw["eps"], kw["d"], kw["L"])
+    c = lambda lam: float(f64(lam, *args)[direction])
+    if c(lam_in) > 0 > c(lam_out):
+        x = brentq(c, a, b, xtol=1e-15, rtol=1e-14)
+        s = (_resolved(x * (1 - 1e-10), kw, direction), _resolved(x * (1 + 1e-10), kw, direction))
+        if (s[0] > 0 > s[1]) == (lam_in < lam_out) and s[0] * s[1] < 0:
+            return x
+    fm = oracle_curvature_kernels().mp
+    with mpmath.workdps(30):
+        fun = lambda lam: fm(lam, mpmath.mpf(kw["gamma"]), mpmath.mpf(kw["eps"]), int(kw["d"]), int(kw["L"]))[direction]
+        x = mpmath.findroot(fun, (mpmath.mpf(a), mpmath.mpf(b)), solver="illinois", tol=mpmath.mpf(10) ** -40, verify=False)
+        if not a <= x <= b:
+            raise RuntimeError(f"the curvature root along {('v*', 'e')[direction]} left its bracket [{a}, {b}]: {x}")
+        return float(x)
 
 
 def _end(lam_in, lam_out, kw, rtol):
@@ -309,13 +346,11 @@ def _end(lam_in, lam_out, kw, rtol):
         return x, "crossing", {"competitor": g.overlaps, "at": lam_out}
     # it merges into k* at lam_in: the oracle stops being a local minimum
     for direction in (0, 1):  # the direction whose curvature changes sign: towards v* or towards e
-        C = lambda lam, dr=direction: _curvature(lam, dr, kw)
-        ci, co = C(lam_in), C(lam_out)
-        if ci > 0 > co:
+        if _resolved(lam_in, kw, direction) > 0 > _resolved(lam_out, kw, direction):
             break
     else:
         raise RuntimeError(f"no curvature of the profile at k* changes sign in [{lam_in}, {lam_out}]")
-    x = brentq(C, min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-13)
+    x = _curvature_root(direction, lam_in, lam_out, kw)
     return x, "local", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
 
 
