@@ -47,10 +47,12 @@ def _check_disk(kappa, eta, d):
 
 
 def trs_matrices(kappa, eta, r, lam, gamma, eps, d, L):
-    """(c, H4, g4): H on (k*, v*, e, e') as (..., 4, 4) and g as (..., 4), float64 (no validation)."""
-    c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = (np.broadcast_to(np.asarray(x, dtype=float), np.shape(kappa))
+    """(c, H4, g4): H on (k*, v*, e, e') as (..., 4, 4) and g as (..., 4), float64 (no validation); kappa, eta, r
+    and lam broadcast together (several lam in one call: lam an array)."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (kappa, eta, r, lam)))
+    c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = (np.broadcast_to(np.asarray(x, dtype=float), shape)
                                                        for x in trs_kernels().f64(kappa, eta, r, lam, gamma, eps, d, L))
-    z = np.zeros(np.shape(kappa))
+    z = np.zeros(shape)
     H = np.stack([np.stack([h11, h12, h13, z], -1), np.stack([h12, h22, h23, z], -1),
                   np.stack([h13, h23, h33, z], -1), np.stack([z, z, z, a0], -1)], -2)
     g = np.stack([g1, g2, g3, z], -1)
