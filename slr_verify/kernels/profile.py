@@ -12,7 +12,8 @@ from .arb import generate_arb
 from .codegen import generate, generate_mp
 
 __all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
-           "oracle_arb", "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+           "oracle_arb", "oracle_curvature_kernels",
+           "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -107,6 +108,18 @@ def oracle_arb():
     from ..symbolic.risk import PARAMS
 
     return generate_arb(PARAMS, sprof.oracle_risk_and_slope())
+
+
+@cache
+def oracle_curvature_kernels():
+    """The profile's second derivatives at k* (:func:`slr_verify.symbolic.profile.oracle_curvature`):
+    (lam, gamma, eps, d, L) -> [m'' along v*, m'' along e, H11 - mu0, H33 - mu0] (the last two > 0: v* is
+    the TRS's nondegenerate minimiser at k*); ``f64`` (NumPy, broadcast) and ``mp`` (mpmath)."""
+    from ..symbolic.risk import PARAMS
+
+    o = sprof.oracle_curvature()
+    ex = [*o.curv, *o.gaps]
+    return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True))
 
 
 @cache

@@ -47,10 +47,12 @@ def _check_disk(kappa, eta, d):
 
 
 def trs_matrices(kappa, eta, r, lam, gamma, eps, d, L):
-    """(c, H4, g4): H on (k*, v*, e, e') as (..., 4, 4) and g as (..., 4), float64 (no validation)."""
-    c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = (np.broadcast_to(np.asarray(x, dtype=float), np.shape(kappa))
+    """(c, H4, g4): H on (k*, v*, e, e') as (..., 4, 4) and g as (..., 4), float64 (no validation); kappa, eta, r
+    and lam broadcast together (several lam in one call: lam an array)."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (kappa, eta, r, lam)))
+    c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = (np.broadcast_to(np.asarray(x, dtype=float), shape)
                                                        for x in trs_kernels().f64(kappa, eta, r, lam, gamma, eps, d, L))
-    z = np.zeros(np.shape(kappa))
+    z = np.zeros(shape)
     H = np.stack([np.stack([h11, h12, h13, z], -1), np.stack([h12, h22, h23, z], -1),
                   np.stack([h13, h23, h33, z], -1), np.stack([z, z, z, a0], -1)], -2)
     g = np.stack([g1, g2, g3, z], -1)
@@ -89,28 +91,32 @@ def _solve_trs(c, H, g, n):
     lo = l1 - gnorm - tol
     hi = l1.copy()
 
-    def norm_x(mu):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = gt**2 / (ell - mu) ** 2
-            return np.sum(q, -1, keepdims=True), np.sum(2 * q / (ell - mu), -1, keepdims=True)
-
     # Newton on phi(mu) = 1/|x(mu)| - 1 (nearly linear in mu), kept inside the bracket [lo, hi] where
-    # phi changes sign; a step leaving the bracket is replaced by bisection
+    # phi changes sign; a step leaving the bracket is replaced by bisection. Only the points not yet
+    # converged are iterated (flattened batch, active set shrinking).
+    shape = l1.shape
+    G2, EL, SC = (np.reshape(x, (-1, x.shape[-1])) for x in (gt**2, ell, scale))
+    lo, hi = lo.reshape(-1), hi.reshape(-1)
     mu = lo.copy()
+    act = np.flatnonzero(~hard.reshape(-1))
     for _ in range(100):
-        n2, dn2 = norm_x(mu)
+        if act.size == 0:
+            break
+        m, g2, el = mu[act], G2[act], EL[act]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            q = g2 / (el - m[:, None]) ** 2
+            n2 = q.sum(-1)
+            dn2 = (2 * q / (el - m[:, None])).sum(-1)
             phi = 1 / np.sqrt(n2) - 1
             step = phi / (-0.5 * n2**-1.5 * dn2)
-        lo = np.where(phi >= 0, mu, lo)
-        hi = np.where(phi < 0, mu, hi)
-        new = mu - step
-        new = np.where((new > lo) & (new < hi) & np.isfinite(new), new, 0.5 * (lo + hi))
-        done = np.abs(new - mu) <= 2e-16 * np.maximum(np.abs(mu), scale)
-        mu = new
-        if np.all(done | hard):
-            break
-    lo = mu
+        a, b = np.where(phi >= 0, m, lo[act]), np.where(phi < 0, m, hi[act])
+        lo[act], hi[act] = a, b
+        nw = m - step
+        nw = np.where((nw > a) & (nw < b) & np.isfinite(nw), nw, 0.5 * (a + b))
+        done = np.abs(nw - m) <= 2e-16 * np.maximum(np.abs(m), SC[act, 0])
+        mu[act] = nw
+        act = act[~done]
+    lo = mu.reshape(shape)
     mu = np.where(hard, l1, lo)
     with np.errstate(divide="ignore", invalid="ignore"):
         xt = np.where(bottom & hard, 0.0, gt / (ell - mu))

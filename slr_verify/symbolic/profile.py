@@ -51,6 +51,9 @@ __all__ = [
     "trs_entries",
     "trs_entry_partials",
     "trs_entry_second_partials",
+    "T_CHART",
+    "oracle_curvature",
+    "oracle_curvature_proofs",
     "ANGLES",
     "FRAME_ARGS",
     "chart",
@@ -181,6 +184,73 @@ def proofs() -> dict:
         "on |v| = 1 the quadratic is Theorem 1's closed form": sp.simplify(sp.expand(on_sphere - theorem1_risk())) == 0,
         "c + x^T H x - 2 g^T x is the quadratic at the overlaps of v = x": sp.expand(sp.expand(model) - via_overlaps) == 0,
     }
+
+
+#: the chart parameter along a curve through k*
+T_CHART = sp.Symbol("t", real=True)
+
+
+def _oracle_paths() -> tuple:
+    """The two curves through k* of the chart k = (sqrt(1 - x^2 - y^2), x, y) on (k*, v*, e): along x
+    (towards v*) and along y (towards e), as substitutions {kappa, eta, r} in the chart parameter t."""
+    t = T_CHART
+    k = sp.sqrt(1 - t**2)
+    return ({S.kappa: k, S.eta: t, R_SYM: sp.Integer(0)}, {S.kappa: k, S.eta: sp.Integer(0), R_SYM: t})
+
+
+@cache
+def oracle_curvature() -> SimpleNamespace:
+    r"""The profile's second derivatives at k* (`docs/MATH.md` §17) by the implicit-function theorem on
+    the TRS's KKT system, in (lam, gamma, eps, d, L).
+
+    At k* the TRS solution is x0 = v* = e_2 with multiplier mu0 = H_22 - g_2 (``kkt`` lists the other
+    two components of (H - mu0) x0 - g, which must vanish at k*). Along a curve t -> k(t) of the chart,
+    with u = H' x0 - g' (t-derivatives at 0) and the Lagrangian's
+    :math:`\mathcal L'' = c'' + x_0^\top H'' x_0 - 2 g''^\top x_0`, differentiating the KKT system
+    :math:`(H - \mu) x = g,\ |x| = 1` gives :math:`x' = -(H - \mu_0)_P^{-1} u_P` on P = x0's orthogonal
+    complement (e_1, e_3) and
+
+    .. math::  m''(0) = \mathcal L'' - 2\, u_P^\top (H - \mu_0)_P^{-1} u_P
+
+    (e' decouples: H = a0 there and g, H' have no e' part). Valid where (H - mu0)_P is positive
+    definite (``gaps``: its diagonal, which is all of it at k*: ``offdiag``), i.e. v* is the TRS's
+    unique minimiser at k* and the minimiser is smooth nearby. m is even in x and in y, so the two
+    curvatures are the eigenvalues of the chart Hessian of m at k*. Returns ``curv`` [along v*,
+    along e], ``gaps`` [H11 - mu0, H33 - mu0], ``offdiag`` (its off-diagonal entry), ``kkt`` (two residuals)."""
+    tr = trs()
+    H, g, c = tr.H, tr.g, tr.c
+    t = T_CHART
+    at_k = {S.kappa: 1, S.eta: 0, R_SYM: 0}
+    H0, g0 = H.subs(at_k), g.subs(at_k)
+    x0 = sp.Matrix([0, 1, 0])
+    mu0 = (H0 * x0 - g0)[1]
+    res = H0 * x0 - g0 - mu0 * x0
+    P = [0, 2]
+    M = (H0 - mu0 * sp.eye(3)).extract(P, P)
+    curv = []
+    K = sp.Function("K")(t)  # kappa(t) kept opaque while differentiating (fast), then its path substituted
+    for path in _oracle_paths():
+        kt = path[S.kappa]
+        back = {sp.Derivative(K, (t, n)): sp.diff(kt, t, n).subs(t, 0) for n in (2, 1)}
+        back[K] = kt.subs(t, 0)
+
+        def D(e, n, path=path, back=back):
+            return sp.diff(e.subs({S.kappa: K, S.eta: path[S.eta], R_SYM: path[R_SYM]}), t, n).subs(back).subs(t, 0)
+
+        # only what x0 = e_2 picks out: the column H[:, 1], g, and the (1, 1) entries twice differentiated
+        u = sp.Matrix([D(H[i, 1], 1) - D(g[i], 1) for i in P])
+        Ltt = D(c, 2) + D(H[1, 1], 2) - 2 * D(g[1], 2)
+        curv.append(Ltt - 2 * (u.T * M.adjugate() * u)[0] / M.det(method="bareiss"))
+    return SimpleNamespace(curv=curv, gaps=[M[0, 0], M[1, 1]], offdiag=M[0, 1], kkt=[res[0], res[2]], mu0=mu0)
+
+
+def oracle_curvature_proofs() -> dict:
+    """The facts :func:`oracle_curvature` rests on (each a bool): v* is a KKT point of the TRS at k*
+    (the two other components of (H - mu0) v* - g vanish) and (H - mu0) restricted to v*'s complement
+    is diagonal there."""
+    o = oracle_curvature()
+    return {"v* is a KKT point of the TRS at k*": all(sp.simplify(e) == 0 for e in o.kkt),
+            "(H - mu0)_P is diagonal at k*": sp.simplify(o.offdiag) == 0}
 
 
 #: the angle chart kappa = cos b cos a, eta = cos b sin a, r = sin b (`docs/MATH.md` §17)
