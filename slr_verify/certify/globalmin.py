@@ -185,7 +185,7 @@ def _choose_beta_float(ev, box, u):
     co.append(np.asarray(ev.K.det_m_f64(*co)[0], float))
     u = np.broadcast_to(np.asarray(u(lp), float), lp.shape)
     ts = np.array([t0, t1])
-    y = np.geomspace(1e-10, 1e2, 81)
+    y = np.concatenate([np.geomspace(1e-10, 1e2, 81), _trs_betas(ev, kc, lc, ts, co[0][0, 0])])
 
     def pd(b):
         _, _, Delta, T = (np.asarray(x, float) for x in ev.K.dual_line_f64(*co, kp, b[None, :]))
@@ -205,12 +205,13 @@ def _choose_beta_float(ev, box, u):
     return b, split_t
 
 
-def _value_test(ev, box, U):
+def _value_test(ev, box, U, tol=0.0):
     """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
     line at kappa): with one float beta (mu = a0(kappa, lam) - beta follows a0 over the box; weak duality holds
     pointwise), certify Delta, T > 0 on the (kappa, lam) box and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at both
     ends t_j, on Taylor models of the coefficients over the box (:func:`_coef_tm`). LB is affine in t, so the two
-    ends cover the box. Returns (passed, the enclosures of F_j over the box (balls) or None, the axis to split)."""
+    ends cover the box. Returns (passed, the enclosures of F_j over the box (balls) or None, the axis to split: t
+    where the failing end's bound is below -``tol`` at the box's centre, where no split in kappa or lam can help)."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
@@ -231,7 +232,25 @@ def _value_test(ev, box, U):
     if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
         return False, Fs, 1  # one multiplier cannot serve both ends
     worst = F[int(np.argmin([float(f.lower()) for f in Fs]))]  # split for the end that fails
+    if float(worst.v.upper()) < -tol and t1 - t0 > 1e-6:
+        # the bound fails at the box's centre already: no split in kappa or lam helps this multiplier, a shorter
+        # line in t gets its own
+        return False, Fs, 1
     return False, Fs, _split_axis(worst, rk, rl, lc)
+
+
+def _trs_betas(ev, kappa, lam, ts, a0):
+    """Candidate betas from the float TRS at the box's centre: beta_j = a0 - mu_j at the two ends t_j (the optimal
+    multipliers there), points between them, and a fine geometric neighbourhood of each (the dual function can peak
+    within a few per cent of beta_j, narrower than any fixed grid)."""
+    eta = np.sqrt(np.clip(ts * (1 - kappa**2), 0.0, None))
+    mu = profile(np.full(2, kappa), eta, lam=lam, **ev.kw).mu
+    b = a0 - np.asarray(mu, float)
+    b = b[np.isfinite(b) & (b > 0)]
+    if b.size == 0:
+        return np.empty(0)
+    near = b[:, None] * (1 + np.array([-3e-2, -1e-2, -3e-3, -1e-3, 0.0, 1e-3, 3e-3, 1e-2, 3e-2]))[None, :]
+    return np.concatenate([near.ravel(), np.linspace(b.min(), b.max(), 9)])
 
 
 def _coef_tm(ev, kc, lc, rk, rl):
@@ -481,7 +500,7 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
             break
         bx = stack.pop()
         bar.update()
-        ok, Fs, axis = _value_test(ev, bx, U)
+        ok, Fs, axis = _value_test(ev, bx, U, tol=risk_tol)
         if ok:
             continue
         low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)
