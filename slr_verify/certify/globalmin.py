@@ -8,10 +8,14 @@ P = [k*, k]): for any mu with beta = a0 - mu > 0, Delta > 0, T > 0 (then H - mu 
 
     LB_mu(kappa, eta) = c + mu - g^T (H - mu I)^{-1} g <= m(kappa, eta)      (weak duality).
 
-Ball arithmetic runs in two stages (the coefficients as balls, then the algebra on them), so the
-near-cancellation a_tt a_rr ~ a_tr^2 (1e3-fold at lam ~ 0.85, d = 400) never sees expanded terms.
-Derivatives come from Taylor arithmetic (python-flint ``arb_series``) through the same generated
-kernels: no derivative is typed or generated separately.
+Ball arithmetic runs in two stages on first-order Taylor models (:class:`slr_verify.kernels.taylor.TaylorModel`):
+over a (kappa, lam) box each coefficient is its value and gradient at the box's centre (Taylor arithmetic at a point,
+python-flint ``arb_series``: sharp) plus a remainder 1/2 h^T (d^2 c)(xi) h enclosed by one series of length 3 along the
+segment c + s h (:func:`_coef_tm`); the algebra of the dual bound then runs on the models, so the first-order parts of
+the near-cancellations (a_tt a_rr ~ a_tr^2, 1e3-fold at lam ~ 0.85, d = 400) cancel exactly and only second-order
+terms widen the enclosure. With balls (the previous form: centred slopes of the algebra fed with the coefficients'
+box enclosures) the slope of Q over a 0.01-box came out at +-2600 against a true 0.6; the models close that box.
+No derivative is typed or generated separately: the series run through the same generated kernels.
 
 **The valley certificate** (inside W). At fixed kappa and mu, LB_mu is *exactly* quadratic in eta
 (SymPy, :func:`slr_verify.symbolic.profile.dual_proofs`): LB = A_0 + Q eta^2. With mu = mu_v(kappa) =
@@ -19,7 +23,7 @@ a0 + p_nu/2 (the multiplier of v* on eta = 0), LB(kappa, 0) = m(kappa, 0) = R(ka
 decreases strictly in kappa (:func:`slr_verify.kernels.profile.valley_proofs`). So wherever
 Q(kappa, lam) > 0 and beta, Delta, T > 0 at mu_v, **every** point of the line {kappa} x [0, sqrt(1 - kappa^2)]
 has m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*), with equality only at k = k*. A one-dimensional branch and
-bound over kappa in [kappa0, 1] x lam (centred forms of Q) certifies it; no value bound ever enters
+bound over kappa in [kappa0, 1] x lam (Taylor models of Q) certifies it; no value bound ever enters
 the flat valley (m - R(k*, v*) is 1e-15 .. 1e-44 there).
 
 **The value test** (the rest, kappa <= kappa0). Along the line at kappa write t = eta^2 / (1 - kappa^2) in [0, 1]
@@ -30,12 +34,14 @@ L1 = c + a0 - beta - u'^T adj(N) u' / Delta, N = beta G_P + G_P M G_P
 O(1) -> O(beta) cancellation of the single fraction over beta Delta (near kappa = 0 the line needs beta ~ 1e-4 ..
 1e-7: the hard case at k = v*). On a box K x [t0, t1] x Lam one float beta serves, so mu = a0(kappa, lam) - beta
 follows a0 over the box (weak duality holds pointwise for any multiplier; beta carries no enclosure width). Delta, T > 0
-and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at the two ends are certified by centred (mean-value) forms in kappa and
-lam: the coefficients and det M get their own centred enclosures over the box (:func:`_coef_box`; the plain ball of a0
-is ~1e3 times too wide near kappa = 0, and a_tt a_rr - a_tr^2 cancels), and the slopes of the second stage come from
-Taylor arithmetic fed with those enclosures and the coefficients' slopes. Affine in t, the two ends cover the box.
-beta maximises a float estimate of the centred bound (:func:`_choose_beta`); boxes split in kappa or lam (for the end
-that fails, the axis with the wider slope term) or in t (when one beta cannot serve both ends).
+and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at the two ends are certified on the Taylor models over the (kappa, lam)
+box (U as a model in lam: value, slope, and the slope's variation over the box). Affine in t, the two ends cover the
+box. beta maximises a float estimate of the centred bound (:func:`_choose_beta`) over a fixed grid and candidates from
+the float TRS at the box's centre (:func:`_trs_betas`: the dual function peaks within a few per cent of the optimal
+multiplier, narrower than any fixed grid). Boxes split in kappa or lam (for the end that fails, the axis with the
+larger linear term, or the wider one where the second-order remainder dominates) or in t (when one beta cannot serve
+both ends, or when the bound fails at the box's centre already). The split kappa0 between the two certificates is
+chosen per lam piece (:func:`_kappa0`) 0.035 above the float edge of the valley test.
 U is the oracle's risk (inside W) or the certified risk of an explicit witness pair (outside W).
 
 Inside W the two prove that (k*, v*) is the unique global minimiser up to the symmetries for every lam
@@ -43,15 +49,10 @@ of the interval. Outside W (a point lam) the value test against the witness leav
 the global minimiser: their union encloses it, and their lower bounds with the witness's risk enclose
 the global minimum.
 
-**Status** (gamma^2 = 1/2, d = 400, L = 10, kappa0 = 0.25, a shared 2-core machine at load 2-3; boxes = valley +
-value-test boxes): ``proved`` at lam = 0.3 (36 + 136 boxes, 2.7 s), on (0.3, 0.31) (194 + 278, 3.4 s), on (0.1, 0.2)
-(9742 + 5142, 46 s) and at the lower end on (W.lo + delta, 0.1) for delta = 1e-3 (3.9 s), 1e-4 (5.4 s), 1e-6 (1608 +
-1028 boxes, 7.3 s); (0.1, 0.85) is NOT proved within 600 s (18,432 valley boxes, 110 s alone, then ~20,000 value-test
-boxes, unfinished; per box 2-25 ms, the wide-ball zeta integrations dominating at high lam). At the upper end (0.85,
-W.hi - 1e-3) the valley certificate passes (540 boxes) but the value test on kappa <= 0.25 does not close in 900 s
-(boxes reach the minimum width: not diagnosed). Below W (lam = 0.0897) the value test fails where the float profile is
-below the oracle, as it must. Outside W (a point lam) :func:`_enclose` runs the same value test against a witness; its
-enclosure of the global minimum at lam = 0.9 is not measured.
+**Status** (gamma^2 = 1/2, d = 400, L = 10; 2-core machine with another job running; `docs/MATH.md` §17): ``proved``
+for every lam of [0.0907219, 0.1] (6.3 s), (0.1, 0.85) (28,570 boxes, 192 s) and [0.85, 0.8924379] (19 s): all of W but
+1.7e-7 at its lower end and 4.8e-8 at its upper end. Just outside either end the certificate fails, as it must.
+Outside W (a point lam) :func:`_enclose` encloses the global minimum to width ~1.5e-9 (lam = 0.9: 438 boxes, 11.6 s).
 """
 from __future__ import annotations
 
@@ -464,6 +465,11 @@ def _value_ok(ev, box, U):
     return ok, axis
 
 
+def _outward(x):
+    """(lo, hi) floats enclosing the ball x (its end points rounded outward by one ulp)."""
+    return math.nextafter(float(x.lower()), -math.inf), math.nextafter(float(x.upper()), math.inf)
+
+
 def _range_over(U, lo, hi, pieces=128):
     """(lo, hi) floats enclosing U(lam) over [lo, hi]: on each of ``pieces`` equal pieces, the hull of the end values
     where the slope's enclosure has a sign (U monotone there), else the mean-value form at the piece's centre."""
@@ -475,7 +481,7 @@ def _range_over(U, lo, hi, pieces=128):
             v = v.union(U(arb(a))[0]).union(U(arb(b))[0])
         else:
             v = v.union(U(arb(0.5 * (a + b)))[0] + dv * arb(0, 0.5 * (b - a)))
-    return float(v.lower()), float(v.upper())
+    return _outward(v)
 
 
 def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
@@ -503,20 +509,20 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
         ok, Fs, axis = _value_test(ev, bx, U, tol=risk_tol)
         if ok:
             continue
-        low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)
+        low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)  # a choice: kept or split
         if low > -risk_tol:
             keep.append(bx)
-            lows.append(low)
+            lows.append(min(arb(F.lower()) for F in Fs))  # exact: the end points of the balls
             continue
         if bx.width() < min_width:
             status = "min_width"
             keep.append(bx)
-            lows.append(low)
             continue
         stack.extend(bx.split(axis))
     proved = status == "done" and bool(keep)
-    u_lo, u_hi = float(W.lower()), float(W.upper())
-    risk = (u_lo + min(min(lows), 0.0), u_hi) if proved else (math.nan, u_hi)
+    u_lo, u_hi = _outward(W)
+    # on a kept box m >= LB >= W + F.lower; elsewhere m > W
+    risk = (_outward(arb(W.lower()) + min(min(lows), arb(0)))[0], u_hi) if proved else (math.nan, u_hi)
     ov = {"float_minimiser": g.overlaps}
     if keep:
         k_lo, k_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)

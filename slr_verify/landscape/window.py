@@ -294,7 +294,8 @@ class EndPoints:
 
 @dataclass
 class Window(EndPoints):
-    """The oracle's window: ``lo``, ``hi`` (floats; ``lo_mp``, ``hi_mp`` at 30 digits), the
+    """The oracle's window: ``lo``, ``hi`` (floats; ``lo_mp``, ``hi_mp``: mpf, the 30-digit roots of the mechanism
+    functions on the closed-form route :func:`_mechanism_window`, the float ends as mpf on the profile route), the
     mechanism at each end (keys of :data:`MECHANISMS`; None for an end of the scanned range),
     and the verification records (lam, oracle risk, global minimum risk, its overlaps)."""
 
