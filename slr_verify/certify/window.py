@@ -8,15 +8,15 @@ route) with its mechanism read off the minimiser just outside. For an end x the 
   the profile's minimiser there, rounded to exact rationals, v normalised in arb -- has a certified
   risk (the TRS kernels on arb balls, :func:`slr_verify.kernels.profile.trs_kernels`, proved equal to
   Theorem 1 by SymPy) strictly below the certified oracle risk: lam_out is not in W.
-* **inside**: at lam_in = x(1 +- delta) the oracle is the global minimum by the profile's float64
-  minimisation (numeric) -- the ball-tier proof of that side is the branch and bound of
-  :func:`slr_verify.certify.global_minimiser`, not run here. For the ``"local"`` end the oracle's
-  local minimality at lam_in is also certified by the closed-form det B > 0, trace B > 0 on arb balls
-  (:func:`slr_verify.kernels.landscape.window_kernels`; det B is proved by SymPy to be the oracle's
-  Hessian block).
+* **inside** (proved by ball arithmetic when ``inside=True``): at lam_in = x(1 +- delta) the branch and bound
+  :func:`slr_verify.certify.global_minimiser` proves (k*, v*) the unique global minimiser up to the symmetries
+  (a point lam: a few seconds near either end at Figure 4b's setting). For the ``"local"`` end the oracle's local
+  minimality at lam_in is also certified by the closed-form det B > 0, trace B > 0 on arb balls
+  (:func:`slr_verify.kernels.landscape.window_kernels`; det B is proved by SymPy to be the oracle's Hessian block).
 
-So ``outside_proved`` says the window cannot extend past either enclosure; ``proved`` (both sides at
-the ball tier) stays False until the inside is certified by the branch and bound.
+So ``outside_proved`` says the window cannot extend past either enclosure; ``proved`` (both sides of both ends at the
+ball tier) says each enclosure holds a boundary point of W. That W is one interval is the profile route's scan
+(numeric), not part of the proof.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from ..kernels.profile import trs_kernels
 from ..landscape import oracle_window as float_window
 from ..landscape.window import EndPoints, minimise_profile
 from ..model.params import check_params
+from .globalmin import global_minimiser
 from .manifold import _fuzzy
 
 __all__ = ["WindowEnclosure", "oracle_window", "risk_at_arb"]
@@ -88,10 +89,11 @@ def _witness(lam_out, gamma, eps, d, L):
     return R, O, bool(R < O)
 
 
-def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, window=None):
+def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, window=None, inside=True, time_limit=300.0):
     """Enclosures (lo, hi) of the window's end points (see the module's docstring); each of width
     2 delta times the end point. ``verify``: interior checks of the float window by the
-    stationary-point search; ``window``: a :class:`~slr_verify.landscape.Window` already computed."""
+    stationary-point search; ``window``: a :class:`~slr_verify.landscape.Window` already computed;
+    ``inside``: prove the inner side by the branch and bound (``time_limit`` seconds per end)."""
     check_params(1.0, gamma, eps, d, L)
     if not 0 < delta < 1e-3:
         raise ValueError(f"delta must be in (0, 1e-3) (relative half-width of the enclosures), got {delta!r}")
@@ -99,7 +101,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, windo
     old = ctx.prec
     ctx.prec = int(prec)
     try:
-        vals, ok, encl = {}, [], []
+        vals, ok, ok_in, encl = {}, [], [], []
         for name, x, mech, sign in (("lo", w.lo, w.mechanism_lo, -1), ("hi", w.hi, w.mechanism_hi, +1)):
             if mech is None:  # an end of the scanned range, not of W
                 encl.append((x, x))
@@ -107,7 +109,13 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, windo
                 continue
             lam_out, lam_in = x * (1 + sign * delta), x * (1 - sign * delta)
             R, O, below = _witness(lam_out, gamma, eps, d, L)
-            rec = {"lam_out": lam_out, "witness_risk": str(R), "oracle_risk": str(O), "witness_below_oracle": below}
+            rec = {"lam_out": lam_out, "witness_risk": str(R), "oracle_risk": str(O), "witness_below_oracle": below,
+                   "lam_in": lam_in}
+            ins = False
+            if inside:
+                c = global_minimiser(lam=(lam_in, lam_in), gamma=gamma, eps=eps, d=d, L=L, prec=prec, time_limit=time_limit)
+                ins = bool(c.proved and c.oracle)
+                rec.update({"oracle_global_at_lam_in": ins, "inside_boxes": c.boxes, "inside_seconds": c.seconds})
             if mech == "local":
                 det, tr, _ = window_kernels().arb(arb(lam_in), _fuzzy(gamma), arb(int(d)), arb(int(L)))
                 rec.update({"lam_in": lam_in, "det_B": str(det), "trace_B": str(tr),
@@ -115,6 +123,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, windo
             vals[name] = rec
             encl.append(tuple(sorted((lam_in, lam_out))))
             ok.append(below)
+            ok_in.append(ins)
     finally:
         ctx.prec = old
-    return WindowEnclosure(encl[0], encl[1], False, all(ok), (w.mechanism_lo, w.mechanism_hi), vals)
+    return WindowEnclosure(encl[0], encl[1], all(ok) and all(ok_in) and len(ok_in) == 2, all(ok),
+                           (w.mechanism_lo, w.mechanism_hi), vals)
