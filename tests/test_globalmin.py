@@ -245,8 +245,9 @@ ENCLOSURES = {"fig4b lam=0.05 (below W)": (0.05, 400), "fig4b lam=0.9 (above W)"
 
 def _check_enclosure(lam, d):
     """Outside W: the certified enclosure of the global minimum (arb, the dual bound's branch and bound against the float
-    minimiser's certified risk) has width <= 1e-8 and contains the float64 profile route's global minimum
-    (`landscape.global_minimum`: grid, pattern search and mpmath tie-breaks), whose (kappa, eta) lies in the kept boxes."""
+    minimiser's certified risk) has width <= 1e-12 and contains the float64 profile route's global minimum
+    (`landscape.global_minimum`: grid, pattern search and mpmath tie-breaks), whose (kappa, eta) lies in the kept boxes,
+    themselves within 1e-5 in kappa and eta."""
     from slr_verify.certify import global_minimiser
     from slr_verify.landscape import global_minimum
 
@@ -255,10 +256,11 @@ def _check_enclosure(lam, d):
     assert c.proved and not c.oracle, c.reason
     lo, hi = c.risk
     risk, ov = global_minimum(lam=lam, **kw)
-    assert hi - lo <= 1e-8
+    assert hi - lo <= 1e-12
     assert lo <= risk <= hi + 1e-14 * abs(risk)  # the float route's own rounding above the certified witness
     o = c.overlaps[0]["overlaps"]
     assert o["kappa"][0] <= abs(ov[0]) <= o["kappa"][1] and o["eta"][0] - 1e-12 <= abs(ov[3]) <= o["eta"][1] + 1e-12
+    assert o["kappa"][1] - o["kappa"][0] <= 1e-5 and o["eta"][1] - o["eta"][0] <= 1e-5
 
 
 def test_enclosure_of_the_global_minimum_below_the_window():

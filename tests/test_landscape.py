@@ -95,7 +95,7 @@ def test_oracle_block_matches_numeric_spectrum():
 
 @pytest.fixture(scope="module")
 def window():
-    return LS.oracle_window(verify=2, starts=120, **FIG4B)
+    return LS.oracle_window(verify=1, starts=120, **FIG4B)
 
 
 def test_oracle_window_at_fig4b(window):

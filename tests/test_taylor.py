@@ -71,22 +71,23 @@ def test_coefficient_and_algebra_models_contain_point_values(box):
     (`globalmin._coef_tm`, one series along the segment) is sound."""
     import math
 
-    from slr_verify.certify.globalmin import _coef_tm, _Evaluator
+    from slr_verify.certify.globalmin import _centre_radius, _coef_tm, _Evaluator
 
     old = ctx.prec
     ctx.prec = 128
     try:
         ev = _Evaluator(math.sqrt(0.5), 0.0, 400, 10)
         (k0, k1), (l0, l1) = box
-        kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
-        co = _coef_tm(ev, kc, lc, rk, rl)
+        (kc, rk), (lc, rl) = _centre_radius(k0, k1), _centre_radius(l0, l1)
+        co = _coef_tm(ev, kc, lc, rk, rl, (k0, k1), (l0, l1))
         K = TaylorModel.variable(arb(kc), 0, (rk, rl))
         beta = arb(0.05)
         models = list(ev.K.valley(*co[:-1], K)) + list(ev.K.dual_line(*co, K, beta)) + [co[-1]]
         rng = np.random.default_rng(1)
-        for sk, sl in [(-1, -1), (1, 1), (-1, 1), (1, -1)] + [tuple(rng.uniform(-1, 1, 2)) for _ in range(8)]:
-            h = (sk * rk, sl * rl)
-            kp, lp = arb(kc) + arb(h[0]), arb(lc) + arb(h[1])
+        for sk, sl in [(0, 0), (1, 1), (0, 1), (1, 0)] + [tuple(rng.uniform(0, 1, 2)) for _ in range(8)]:
+            x, y = (k1 if sk == 1 else k0 + sk * (k1 - k0)), (l1 if sl == 1 else l0 + sl * (l1 - l0))  # corners included
+            h = (x - kc, y - lc)  # exact (Sterbenz: x, kc within a factor 2, or x = 0)
+            kp, lp = arb(x), arb(y)
             cp = ev.K.coef(kp, lp, *ev.P)
             dm = ev.K.det_m(*cp)[0]
             exact = list(ev.K.valley(*cp, kp)) + list(ev.K.dual_line(*cp, dm, kp, beta)) + [dm]

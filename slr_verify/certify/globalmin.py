@@ -52,7 +52,8 @@ the global minimum.
 **Status** (gamma^2 = 1/2, d = 400, L = 10; 2-core machine with another job running; `docs/MATH.md` §17): ``proved``
 for every lam of [0.0907219, 0.1] (6.3 s), (0.1, 0.85) (28,570 boxes, 192 s) and [0.85, 0.8924379] (19 s): all of W but
 1.7e-7 at its lower end and 4.8e-8 at its upper end. Just outside either end the certificate fails, as it must.
-Outside W (a point lam) :func:`_enclose` encloses the global minimum to width ~1.5e-9 (lam = 0.9: 438 boxes, 11.6 s).
+Outside W (a point lam) :func:`_enclose` encloses the global minimum to width ~1e-13 and its minimiser's (kappa, eta)
+to ~1e-6 (lam = 0.9: 1,066 boxes, 15 s).
 """
 from __future__ import annotations
 
@@ -124,6 +125,13 @@ def _coef(s, k):
         return s if k == 0 else arb(0)
     c = s.coeffs()
     return c[k] if k < len(c) else arb(0)
+
+
+def _centre_radius(a, b):
+    """(c, r): a float centre of [a, b] and a float radius with [c - r, c + r] containing [a, b] exactly (the radius is
+    rounded up: the Taylor models' box must cover the box's end points)."""
+    c = 0.5 * (a + b)
+    return c, (math.nextafter(max(c - a, b - c), math.inf) if b > a else 0.0)
 
 
 def _pd(beta, Delta, T):
@@ -215,12 +223,12 @@ def _value_test(ev, box, U, tol=0.0):
     where the failing end's bound is below -``tol`` at the box's centre, where no split in kappa or lam can help)."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
-    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    (kc, rk), (lc, rl) = _centre_radius(k0, k1), _centre_radius(l0, l1)
     r = (rk, rl)
     try:
         b, split_t = _choose_beta(ev, box, U.f64)
         B = arb(b)
-        co = _coef_tm(ev, kc, lc, rk, rl)
+        co = _coef_tm(ev, kc, lc, rk, rl, (k0, k1), (l0, l1))
         L0, L1, Delta, T = ev.K.dual_line(*co, TaylorModel.variable(arb(kc), 0, r), B)
         u, du = U(arb(lc))
         Ut = TaylorModel(u, (arb(0), du), (U(ev.ball(l0, l1))[1] - du) * arb(0, rl) if rl else arb(0), r)
@@ -254,18 +262,20 @@ def _trs_betas(ev, kappa, lam, ts, a0):
     return np.concatenate([near.ravel(), np.linspace(b.min(), b.max(), 9)])
 
 
-def _coef_tm(ev, kc, lc, rk, rl):
+def _coef_tm(ev, kc, lc, rk, rl, K, Lam):
     """The first stage over a (kappa, lam) box as Taylor models (:class:`slr_verify.kernels.taylor.TaylorModel`) in
     (kappa - kc, lam - lc): the coefficients' values and gradients at the centre (Taylor arithmetic at a point, sharp),
     and the remainder 1/2 h^T (d^2 c)(xi) h enclosed over the box by one series of length 3 along the segment
     c + s h (s in [0, 1]; the argument balls K + DK s, Lam + DL s cover every point and direction of the box).
+    ``K``, ``Lam``: the box's (lo, hi) in kappa and lam, inside [kc - rk, kc + rk] x [lc - rl, lc + rl]; the segment
+    from the centre to any point of the box stays in the box (convex).
     det M (a_tt a_rr - a_tr^2, cancelling ~10-fold) is the algebra on them: its linear part cancels exactly."""
     r = (rk, rl)
     Kc, Lc = arb(kc), arb(lc)
     at_k = ev.K.coef(arb_series([Kc, 1], prec=2), Lc, *ev.P)
     v, gk = [_coef(o, 0) for o in at_k], [_coef(o, 1) for o in at_k]
     gl = ([_coef(o, 1) for o in ev.K.coef(Kc, arb_series([Lc, 1], prec=2), *ev.P)] if rl > 0 else [arb(0)] * len(v))
-    Kb, Lb = ev.ball(kc - rk, kc + rk), ev.ball(lc - rl, lc + rl)
+    Kb, Lb = ev.ball(*K), ev.ball(*Lam)
     seg = ev.K.coef(arb_series([Kb, arb(0, rk)], prec=3), arb_series([Lb, arb(0, rl)], prec=3), *ev.P)
     co = [TaylorModel(a, (b, c), _coef(s, 2), r) for a, b, c, s in zip(v, gk, gl, seg)]
     return co + [ev.K.det_m(*co)[0]]
@@ -288,9 +298,9 @@ def _strip_test(ev, box):
     Taylor models of the coefficients over the box (:func:`_coef_tm`). Returns (passed, the axis to split)."""
     ev.count += 1
     (k0, k1), _, (l0, l1) = box.ivs()
-    kc, lc, rk, rl = 0.5 * (k0 + k1), 0.5 * (l0 + l1), 0.5 * (k1 - k0), 0.5 * (l1 - l0)
+    (kc, rk), (lc, rl) = _centre_radius(k0, k1), _centre_radius(l0, l1)
     try:
-        co = _coef_tm(ev, kc, lc, rk, rl)
+        co = _coef_tm(ev, kc, lc, rk, rl, (k0, k1), (l0, l1))
         out = ev.K.valley(*co[:-1], TaylorModel.variable(arb(kc), 0, (rk, rl)))
     except (ValueError, ZeroDivisionError):
         return False, 0 if rk >= rl else 2
@@ -359,11 +369,11 @@ def _oracle_U(ev):
 
 
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=128, max_boxes=2_000_000, min_width=1e-9,
-                     time_limit=900.0, risk_tol=2e-9, progress=None) -> GlobalCertificate:
+                     time_limit=900.0, risk_tol=1e-13, progress=None) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
-    (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the
-    rest; ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget; ``risk_tol``: outside W,
-    a box around the minimiser is kept once its lower bound is within ``risk_tol`` of the witness;
+    (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:
+    chosen per lam piece by :func:`_kappa0`); ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget;
+    ``risk_tol``: outside W, a box around the minimiser is kept once its lower bound is within ``risk_tol`` of the witness;
     ``progress``: a file (or True for stderr) for a tqdm progress line."""
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
@@ -511,6 +521,9 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
             continue
         low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)  # a choice: kept or split
         if low > -risk_tol:
+            if max(float(F.lower()) for F in Fs) > risk_tol and bx.y[1] - bx.y[0] > min_width:
+                stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser in t
+                continue
             keep.append(bx)
             lows.append(min(arb(F.lower()) for F in Fs))  # exact: the end points of the balls
             continue
@@ -528,8 +541,10 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
         k_lo, k_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)
         t_lo, t_hi = min(b.y[0] for b in keep), max(b.y[1] for b in keep)
         E = (ev.ball(t_lo, t_hi) * (1 - ev.ball(k_lo, k_hi) ** 2)).sqrt()
-        e_lo, e_hi = float(E.lower()), float(E.upper())
-        ov.update({"kappa": (k_lo, k_hi), "eta": (e_lo, e_hi), "t": (t_lo, t_hi)})
+        # r^2 = 1 - kappa^2 - eta^2 = (1 - t)(1 - kappa^2): the distance of k from span(k*, v*)
+        Rr = ((1 - ev.ball(t_lo, t_hi)) * (1 - ev.ball(k_lo, k_hi) ** 2)).sqrt()
+        e_lo, e_hi = _outward(E)
+        ov.update({"kappa": (k_lo, k_hi), "eta": (e_lo, e_hi), "t": (t_lo, t_hi), "r": (0.0, _outward(Rr)[1])})
     reason = ("the global minimiser lies in the kept boxes (every other box has a weak-duality bound above the witness); "
               "the global minimum is within [witness - the kept boxes' bound, witness]" if proved else
               f"not closed ({status})")

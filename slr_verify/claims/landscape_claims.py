@@ -233,8 +233,8 @@ def oracle_window(ctx):
     "k = cos(a*) k* + sin(a*) v*, with a* = 90 degrees below W (k = +-v*, v = +-k*), "
     "0 inside W (a jump at the lower end); at the upper end the oracle loses its local minimality towards v* (a "
     "pitchfork). Numeric, at sampled lam; near the flat valley nu = 1 float64 cannot place a minimiser along e. At the "
-    "domain's certified lam the global minimum is proved (ball arithmetic) to lie in an interval of width <= 1e-8 around "
-    "the profile's",
+    "domain's certified lam the global minimum is proved (ball arithmetic) to lie in an interval of width <= 1e-12 that "
+    "contains the profile's, and the minimiser in boxes within 1e-5 in kappa and eta that contain the profile's",
     domain=lambda s: f"{s.n} log-spaced lam in [0.01, 2] for each of d = 400, 80; certified enclosures of the global "
     "minimum at " + ", ".join(f"lam = {lam:g} (d = {d})" for lam, d in s.certified),
     sizes=dict(n=(8, 40, 160), certified=(((0.03, 80),), ((0.05, 400), (0.03, 80)),
@@ -286,9 +286,10 @@ def global_minimiser(ctx):
         c = certified_global_minimiser(lam=(lam, lam), eps=0.0, progress=ctx.stream, **P)
         risk, ov = LS.global_minimum(lam=lam, eps=0.0, **P)
         o = c.overlaps[0]["overlaps"] if c.overlaps and not c.oracle else {}
-        inside = bool(c.proved and c.risk[0] <= risk <= c.risk[1] + 1e-14 * abs(risk) and c.risk[1] - c.risk[0] <= 1e-8)
+        inside = bool(c.proved and c.risk[0] <= risk <= c.risk[1] + 1e-14 * abs(risk) and c.risk[1] - c.risk[0] <= 1e-12)
         if o:
-            inside = inside and o["kappa"][0] <= abs(ov[0]) <= o["kappa"][1]
+            inside = inside and o["kappa"][0] <= abs(ov[0]) <= o["kappa"][1] and o["kappa"][1] - o["kappa"][0] <= 1e-5
+            inside = inside and o["eta"][0] - 1e-12 <= abs(ov[3]) <= o["eta"][1] + 1e-12 and o["eta"][1] - o["eta"][0] <= 1e-5
         ok = bool(ok and inside)
         encl.append({"lam": lam, "d": d, "proved": c.proved, "oracle": c.oracle, "risk": list(c.risk),
                      "width": c.risk[1] - c.risk[0], "profile_risk": risk, "kappa": o.get("kappa"), "eta": o.get("eta"),
@@ -296,8 +297,8 @@ def global_minimiser(ctx):
     out.append(Proof(
         "certify.global_minimiser at a point lam: the dual bound's branch and bound against the certified risk of the "
         "float minimiser (arb balls, Taylor models; kernels generated from SymPy)",
-        "the global minimum lies in an interval of width <= 1e-8 that contains the profile route's global minimum, and "
-        "the profile's minimiser (kappa) lies in the boxes the branch and bound keeps",
+        "the global minimum lies in an interval of width <= 1e-12 that contains the profile route's global minimum, and "
+        "the profile's minimiser (kappa, eta) lies in the boxes the branch and bound keeps, within 1e-5 in each",
         ok,
         why="every box outside the kept ones has a certified lower bound above the witness's risk: the global minimum "
         "and its location are proved, not sampled, at these lam",

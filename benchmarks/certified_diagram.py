@@ -1,0 +1,69 @@
+"""The global-minimiser diagram, certified (docs/MATH.md section 17; issue: the window proved).
+
+For each lam of a log grid in [0.01, 2], :func:`slr_verify.certify.global_minimiser` at that point lam: inside W the
+certificate that (k*, v*) is the unique global minimiser up to the symmetries; outside W an enclosure of the global
+minimum (width ~1e-13) and boxes holding every global minimiser, with enclosures of its kappa, eta and of its distance
+r from span(k*, v*). The float profile route (:func:`slr_verify.landscape.global_minimum`) is recorded next to it.
+One row per lam, appended as each finishes (a partial table survives an interruption).
+
+    PYTHONPATH=. python benchmarks/certified_diagram.py --d 400 --out /tmp/diagram_400.csv
+
+Settings: gamma^2 = 1/2, eps = 0, L = 10 and d = 400 (Figure 4b) or d = 80 (Figure 5's model).
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+import time
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from slr_verify.certify import global_minimiser
+from slr_verify.landscape import global_minimum
+
+FIELDS = ["d", "lam", "proved", "oracle", "risk_lo", "risk_hi", "profile_risk", "kappa_lo", "kappa_hi", "eta_lo", "eta_hi",
+          "r_hi", "profile_kappa", "profile_eta", "boxes", "seconds"]
+
+
+def check_out(path, force):
+    """The output path must be a new file (or ``force``) in an existing, writable directory."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise SystemExit(f"--out: directory {parent!r} does not exist or is not writable")
+    if os.path.isdir(path) or (os.path.exists(path) and not force):
+        raise SystemExit(f"--out: {path!r} exists (use --force to overwrite)")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--d", type=int, default=400)
+    ap.add_argument("--n", type=int, default=24, help="lam values, log-spaced in [0.01, 2]")
+    ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per lam")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--force", action="store_true")
+    a = ap.parse_args(argv)
+    check_out(a.out, a.force)
+    kw = {"gamma": math.sqrt(0.5), "eps": 0.0, "d": a.d, "L": 10}
+    with open(a.out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, FIELDS)
+        w.writeheader()
+        for lam in tqdm(np.geomspace(0.01, 2.0, a.n), desc=f"certified diagram d={a.d}", file=sys.stderr):
+            lam = float(lam)
+            t = time.time()
+            c = global_minimiser(lam=(lam, lam), time_limit=a.time_limit, **kw)
+            risk, ov = global_minimum(lam=lam, **kw)
+            o = {} if c.oracle else c.overlaps[0]["overlaps"] if c.overlaps else {}
+            k = o.get("kappa", (1.0, 1.0) if c.oracle and c.proved else (math.nan, math.nan))
+            e = o.get("eta", (0.0, 0.0) if c.oracle and c.proved else (math.nan, math.nan))
+            r = o.get("r", (0.0, 0.0) if c.oracle and c.proved else (math.nan, math.nan))
+            w.writerow({"d": a.d, "lam": lam, "proved": c.proved, "oracle": c.oracle, "risk_lo": c.risk[0],
+                        "risk_hi": c.risk[1], "profile_risk": risk, "kappa_lo": k[0], "kappa_hi": k[1], "eta_lo": e[0],
+                        "eta_hi": e[1], "r_hi": r[1], "profile_kappa": abs(ov[0]), "profile_eta": abs(ov[3]),
+                        "boxes": c.boxes, "seconds": round(time.time() - t, 2)})
+            fh.flush()
+
+
+if __name__ == "__main__":
+    main()
