@@ -385,7 +385,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=128, max_bo
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:
     chosen per lam piece by :func:`_kappa0`); ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget;
-    ``risk_tol``: outside W, a box around the minimiser is kept once its lower bound is within ``risk_tol`` of the witness;
+    ``risk_tol``: outside W, a box around the minimiser is kept once its lower bound is within ``risk_tol`` of the witness
+    (a first pass at max(risk_tol, 1e-10), then the kept boxes at ``risk_tol``: see :func:`_enclose`);
     ``progress``: a file (or True for stderr) for a tqdm progress line."""
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
