@@ -44,6 +44,8 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--force", action="store_true")
     a = ap.parse_args(argv)
+    if a.n < 1 or a.d < 4 or not a.time_limit > 0:
+        raise SystemExit("--n must be >= 1, --d >= 4 (the profile's four-dimensional TRS), --time-limit > 0")
     check_out(a.out, a.force)
     kw = {"gamma": math.sqrt(0.5), "eps": 0.0, "d": a.d, "L": 10}
     with open(a.out, "w", newline="") as fh:

@@ -317,6 +317,12 @@ def python_probes(fast=False):
     for name, val in (("lam", (0.3,)), ("lam", (0.4, 0.3)), ("max_boxes", 0), ("time_limit", -1.0), ("min_width", 0.0),
                       ("risk_tol", float("nan")), ("kappa0", 2.0)):
         probes.append(Probe(f"global_minimiser({name}={val!r})", name, lambda kw=dict(gm, **{name: val}): global_minimiser(**kw)))
+    from slr_verify.certify import oracle_window as window_enclosure
+
+    wk = dict(gamma=P["gamma"], d=400, L=10)
+    for name, val in (("delta", 0.0), ("delta", "x"), ("prec", 20), ("time_limit", 0.0), ("inside", "yes")):
+        probes.append(Probe(f"certify.oracle_window({name}={val!r})", name,
+                            lambda kw=dict(wk, **{name: val}): window_enclosure(**kw), timeout=20))
     from slr_verify.landscape import oracle_window
 
     probes.append(Probe("landscape.oracle_window(grid=0)", "grid",

@@ -31,6 +31,7 @@ from ..kernels.landscape import window_kernels
 from ..kernels.profile import trs_kernels
 from ..landscape import oracle_window as float_window
 from ..landscape.window import EndPoints, minimise_profile
+from ..model import validation as V
 from ..model.params import check_params
 from .globalmin import global_minimiser
 from .manifold import _fuzzy
@@ -95,8 +96,11 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, windo
     stationary-point search; ``window``: a :class:`~slr_verify.landscape.Window` already computed;
     ``inside``: prove the inner side by the branch and bound (``time_limit`` seconds per end)."""
     check_params(1.0, gamma, eps, d, L)
-    if not 0 < delta < 1e-3:
-        raise ValueError(f"delta must be in (0, 1e-3) (relative half-width of the enclosures), got {delta!r}")
+    delta = V.real("delta", delta, minimum=0.0, strict_min=True, maximum=1e-3, why="relative half-width of the enclosures")
+    prec = V.integer("prec", prec, 53, why="bits of the ball arithmetic")
+    time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
+    if not isinstance(inside, bool):
+        raise ValueError(f"inside must be True or False, got {inside!r}")
     w = window if window is not None else float_window(gamma=gamma, eps=eps, d=d, L=L, verify=verify)
     old = ctx.prec
     ctx.prec = int(prec)
