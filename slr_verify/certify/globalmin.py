@@ -61,16 +61,18 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from flint import arb, arb_series, ctx
 
-from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64, valley_proofs
-from ..kernels.taylor import TaylorModel
+from ..kernels.profile import oracle_arb, oracle_f64, valley_proofs
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model import validation as V
 from ..model.params import Params
+from . import certificate as C
+from .replay import SettingBalls, centre_radius, pair_risk, replay
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
 
@@ -80,7 +82,9 @@ class GlobalCertificate:
     every lam of the interval; ``overlaps``: per lam piece, enclosures ((lo, hi)) of the minimiser's
     kappa, eta (kappa, eta >= 0 representative) and the angles, with the float minimiser's five overlaps;
     ``boxes``: boxes evaluated; ``seconds``; ``oracle``: True if the certificate is that the oracle is
-    the unique global minimiser; ``details``."""
+    the unique global minimiser; ``details``; ``certificate``: the proof's document (`docs/certificates.md`, None
+    unless proved); ``replay``: the checker's verdict on it (:func:`slr_verify.certify.replay.replay`), whose
+    conclusion and values are what ``proved``, ``risk`` and ``overlaps`` report."""
 
     proved: bool
     reason: str
@@ -91,6 +95,8 @@ class GlobalCertificate:
     lam: tuple
     oracle: bool
     details: dict = field(default_factory=dict)
+    certificate: dict | None = None
+    replay: object = None
 
 
 class _Evaluator:
@@ -99,13 +105,11 @@ class _Evaluator:
 
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = float(gamma), float(eps), int(d), int(L)
-        g = float(gamma)
-        self.G = arb(g, math.ulp(g))
-        self.E = arb(float(eps), math.ulp(float(eps))) if eps else arb(0)
-        self.D, self.Lb = arb(self.d), arb(self.L)
-        self.P = (self.G, self.E, self.D, self.Lb)
+        self.S = SettingBalls(gamma, eps, d, L)
+        self.P = self.S.P
+        self.G, self.E, self.D, self.Lb = self.P
         self.kw = {"gamma": self.gamma, "eps": self.eps, "d": self.d, "L": self.L}
-        self.K = dual_kernels()
+        self.K = self.S.K
         self.count = 0
 
     @staticmethod
@@ -127,27 +131,24 @@ def _coef(s, k):
     return c[k] if k < len(c) else arb(0)
 
 
-def _centre_radius(a, b):
-    """(c, r): a float centre of [a, b] and a float radius with [c - r, c + r] containing [a, b] exactly (the radius is
-    rounded up: the Taylor models' box must cover the box's end points)."""
-    c = 0.5 * (a + b)
-    return c, (math.nextafter(max(c - a, b - c), math.inf) if b > a else 0.0)
-
-
-def _pd(beta, Delta, T):
-    return bool(beta > 0 and Delta > 0 and T > 0)
-
-
 class _Box:
-    __slots__ = ("x", "y", "lam")
+    """A box (kappa, t, lam) of the search; ``node``: its id in the :class:`~.certificate.SplitTree` ``tree``."""
 
-    def __init__(self, x, y, lam):
-        self.x, self.y, self.lam = x, y, lam
+    __slots__ = ("x", "y", "lam", "node", "tree")
+
+    def __init__(self, x, y, lam, node=None, tree=None):
+        self.x, self.y, self.lam, self.node, self.tree = x, y, lam, node, tree
+
+    @classmethod
+    def of(cls, tree, i):
+        return cls(*tree.boxes[i], node=i, tree=tree)
 
     def ivs(self):
         return [self.x, self.y, self.lam]
 
     def split(self, i):
+        if self.tree is not None:
+            return [_Box.of(self.tree, j) for j in self.tree.split(self.node, i)]
         iv = self.ivs()[i]
         m = 0.5 * (iv[0] + iv[1])
         out = []
@@ -156,6 +157,11 @@ class _Box:
             ivs[i] = part
             out.append(_Box(*ivs))
         return out
+
+    def close(self, data):
+        """Record the box as a leaf of its tree (``data``: the test and its multiplier)."""
+        if self.tree is not None:
+            self.tree.leaf(self.node, data)
 
     def centre(self):
         return tuple(0.5 * (x[0] + x[1]) for x in self.ivs())
@@ -226,38 +232,53 @@ def _choose_beta_float(ev, box, u):
     return b, split_t
 
 
+class _Outcome(NamedTuple):
+    """A box's value test: ``passed``; ``F``: the enclosures of F_j over the box (or None); ``axis`` to split;
+    ``beta``: the multiplier tried; ``pd``: beta, Delta, T > 0 certified (H - mu I positive definite: only then is
+    the dual bound a lower bound); ``ends``: the enclosures of LB at the two ends (the bound itself)."""
+
+    passed: bool
+    F: list | None
+    axis: int | None
+    beta: float = math.nan
+    pd: bool = False
+    ends: list | None = None
+
+
 def _value_test(ev, box, U, tol=0.0):
     """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
     line at kappa): with one float beta (mu = a0(kappa, lam) - beta follows a0 over the box; weak duality holds
     pointwise), certify Delta, T > 0 on the (kappa, lam) box and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at both
     ends t_j, on Taylor models of the coefficients over the box (:func:`_coef_tm`). LB is affine in t, so the two
-    ends cover the box. Returns (passed, the enclosures of F_j over the box (balls) or None, the axis to split: t
-    where the failing end's bound is below -``tol`` at the box's centre, where no split in kappa or lam can help)."""
+    ends cover the box. Returns an :class:`_Outcome` (the axis to split: t where the failing end's bound is below
+    -``tol`` at the box's centre, where no split in kappa or lam can help). The models are the checker's
+    (:meth:`slr_verify.certify.replay.SettingBalls.coefficient_models`): a passed box replays."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
-    (kc, rk), (lc, rl) = _centre_radius(k0, k1), _centre_radius(l0, l1)
-    r = (rk, rl)
+    (kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
+    b = math.nan
     try:
         b, split_t = _choose_beta(ev, box, U.f64)
-        B = arb(b)
-        co = _coef_tm(ev, kc, lc, rk, rl, (k0, k1), (l0, l1))
-        L0, L1, Delta, T = ev.K.dual_line(*co, TaylorModel.variable(arb(kc), 0, r), B)
-        u, du = U(arb(lc))
-        Ut = TaylorModel(u, (arb(0), du), (U(ev.ball(l0, l1))[1] - du) * arb(0, rl) if rl else arb(0), r)
-        F = [(1 - arb(t)) * L0 + arb(t) * L1 - Ut for t in (t0, t1)]
+        K, Lam = (k0, k1), (l0, l1)
+        co = ev.S.coefficient_models(K, Lam)
+        L0, L1, Delta, T = ev.K.dual_line(*co, ev.S.kappa_model(K, Lam), arb(b))
+        ends = [(1 - arb(t)) * L0 + arb(t) * L1 for t in (t0, t1)]
+        F = [e - U.model(Lam, co[0].r) for e in ends]
     except (ValueError, ZeroDivisionError):
-        return False, None, 0 if rk >= rl else 2
+        return _Outcome(False, None, 0 if rk >= rl else 2, b)
     Fs = [f.range() for f in F]
-    if B > 0 and Delta.range() > 0 and T.range() > 0 and all(f > 0 for f in Fs):
-        return True, Fs, None
+    pd = bool(b > 0 and Delta.range() > 0 and T.range() > 0)
+    out = dict(beta=b, pd=pd, ends=[e.range() for e in ends])
+    if pd and all(f > 0 for f in Fs):
+        return _Outcome(True, Fs, None, **out)
     if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
-        return False, Fs, 1  # one multiplier cannot serve both ends
+        return _Outcome(False, Fs, 1, **out)  # one multiplier cannot serve both ends
     worst = F[int(np.argmin([float(f.lower()) for f in Fs]))]  # split for the end that fails
     if float(worst.v.upper()) < -tol and t1 - t0 > 1e-6:
         # the bound fails at the box's centre already: no split in kappa or lam helps this multiplier, a shorter
         # line in t gets its own
-        return False, Fs, 1
-    return False, Fs, _split_axis(worst, rk, rl, lc)
+        return _Outcome(False, Fs, 1, **out)
+    return _Outcome(False, Fs, _split_axis(worst, rk, rl, lc), **out)
 
 
 def _trs_betas(ev, kappa, lam, ts, a0):
@@ -272,25 +293,6 @@ def _trs_betas(ev, kappa, lam, ts, a0):
         return np.empty(0)
     near = b[:, None] * (1 + np.array([-3e-2, -1e-2, -3e-3, -1e-3, 0.0, 1e-3, 3e-3, 1e-2, 3e-2]))[None, :]
     return np.concatenate([near.ravel(), np.linspace(b.min(), b.max(), 9)])
-
-
-def _coef_tm(ev, kc, lc, rk, rl, K, Lam):
-    """The first stage over a (kappa, lam) box as Taylor models (:class:`slr_verify.kernels.taylor.TaylorModel`) in
-    (kappa - kc, lam - lc): the coefficients' values and gradients at the centre (Taylor arithmetic at a point, sharp),
-    and the remainder 1/2 h^T (d^2 c)(xi) h enclosed over the box by one series of length 3 along the segment
-    c + s h (s in [0, 1]; the argument balls K + DK s, Lam + DL s cover every point and direction of the box).
-    ``K``, ``Lam``: the box's (lo, hi) in kappa and lam, inside [kc - rk, kc + rk] x [lc - rl, lc + rl]; the segment
-    from the centre to any point of the box stays in the box (convex).
-    det M (a_tt a_rr - a_tr^2, cancelling ~10-fold) is the algebra on them: its linear part cancels exactly."""
-    r = (rk, rl)
-    Kc, Lc = arb(kc), arb(lc)
-    at_k = ev.K.coef(arb_series([Kc, 1], prec=2), Lc, *ev.P)
-    v, gk = [_coef(o, 0) for o in at_k], [_coef(o, 1) for o in at_k]
-    gl = ([_coef(o, 1) for o in ev.K.coef(Kc, arb_series([Lc, 1], prec=2), *ev.P)] if rl > 0 else [arb(0)] * len(v))
-    Kb, Lb = ev.ball(*K), ev.ball(*Lam)
-    seg = ev.K.coef(arb_series([Kb, arb(0, rk)], prec=3), arb_series([Lb, arb(0, rl)], prec=3), *ev.P)
-    co = [TaylorModel(a, (b, c), _coef(s, 2), r) for a, b, c, s in zip(v, gk, gl, seg)]
-    return co + [ev.K.det_m(*co)[0]]
 
 
 def _split_axis(tm, rk, rl, lc):
@@ -310,14 +312,15 @@ def _strip_test(ev, box):
     Taylor models of the coefficients over the box (:func:`_coef_tm`). Returns (passed, the axis to split)."""
     ev.count += 1
     (k0, k1), _, (l0, l1) = box.ivs()
-    (kc, rk), (lc, rl) = _centre_radius(k0, k1), _centre_radius(l0, l1)
+    (kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
     try:
-        co = _coef_tm(ev, kc, lc, rk, rl, (k0, k1), (l0, l1))
-        out = ev.K.valley(*co[:-1], TaylorModel.variable(arb(kc), 0, (rk, rl)))
+        co = ev.S.coefficient_models((k0, k1), (l0, l1))
+        out = ev.K.valley(*co[:-1], ev.S.kappa_model((k0, k1), (l0, l1)))
     except (ValueError, ZeroDivisionError):
         return False, 0 if rk >= rl else 2
     ok = [o.range() > 0 for o in out]
     if all(ok):
+        box.close({"test": "valley"})
         return True, None
     return False, _split_axis(out[ok.index(False)], rk, rl, lc)
 
@@ -362,10 +365,11 @@ def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None):
 
 
 class _Risk:
-    """U(lam) -> (value, d/dlam) as balls; ``f64``: the value in float64 (for choices only)."""
+    """U(lam) -> (value, d/dlam) as balls; ``f64``: the value in float64 (for choices only); ``model(Lam, r)``: U over
+    the lam box as the checker evaluates it (a Taylor model, or a ball for a constant witness)."""
 
-    def __init__(self, arb_fn, f64):
-        self.arb_fn, self.f64, self.memo = arb_fn, f64, {}
+    def __init__(self, arb_fn, f64, model):
+        self.arb_fn, self.f64, self.model, self.memo = arb_fn, f64, model, {}
 
     def __call__(self, lam):
         key = (lam.mid().man_exp(), lam.rad().man_exp())  # exact; many boxes share a lam interval
@@ -377,17 +381,19 @@ class _Risk:
 def _oracle_U(ev):
     """The oracle's risk R(k*, v*)(lam) and its slope."""
     return _Risk(lambda lam: tuple(oracle_arb()(lam, ev.G, ev.E, ev.D, ev.Lb)),
-                 lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0])
+                 lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0], ev.S.oracle_model)
 
 
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=128, max_boxes=2_000_000, min_width=1e-9,
-                     time_limit=900.0, risk_tol=1e-13, progress=None) -> GlobalCertificate:
+                     time_limit=900.0, risk_tol=1e-13, progress=None, check=True) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:
     chosen per lam piece by :func:`_kappa0`); ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget;
     ``risk_tol``: outside W, a box around the minimiser is kept once its lower bound is within ``risk_tol`` of the witness
     (a first pass at max(risk_tol, 1e-10), then the kept boxes at ``risk_tol``: see :func:`_enclose`);
-    ``progress``: a file (or True for stderr) for a tqdm progress line."""
+    ``progress``: a file (or True for stderr) for a tqdm progress line; ``check``: replay the certificate with the
+    independent checker (:func:`slr_verify.certify.replay.replay`); ``proved`` then requires its acceptance and the
+    enclosures reported are the checker's."""
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
     Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
@@ -413,11 +419,26 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=128, max_bo
         mids = [lo, hi, 0.5 * (lo + hi)]
         at = [minimise_profile(lam=x, **ev.kw) for x in mids]
         if all(g.is_oracle for g in at):
-            return _prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar)
-        return _enclose(ev, lo, hi, at, int(max_boxes), float(min_width), float(risk_tol), deadline, t0, bar)
+            out = _prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar)
+        else:
+            out = _enclose(ev, lo, hi, at, int(max_boxes), float(min_width), float(risk_tol), deadline, t0, bar)
+        if check and out.certificate is not None:
+            _replayed(out)
+        return out
     finally:
         ctx.prec = old
         bar.close()
+
+
+def _replayed(out):
+    """Replace the search's verdict and enclosures by the checker's."""
+    r = out.replay = replay(out.certificate)
+    out.proved = bool(out.proved and r.accepted)
+    if not r.accepted:
+        out.reason = f"the search closed but its certificate was {r.reason}"
+    elif "risk" in r.values:
+        out.risk = r.values["risk"]
+        out.overlaps[0]["overlaps"].update({k: r.values[k] for k in ("kappa", "eta", "t", "r")})
 
 
 def _kappa0(ev, lo, hi, margin=0.035):
@@ -450,8 +471,14 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
     pieces = [(a, b, kappa0 if kappa0 is not None else _kappa0(ev, a, b)) for a, b in _lam_pieces(lo, hi)]
-    # 1. the valley certificate on kappa in [kappa0, 1] (the second coordinate is unused)
-    strip = [_Box((k0, k1), (0.0, 0.0), (a, b)) for a, b, k in pieces for k0, k1 in zip(*_pairs(np.linspace(k, 1, 9)))]
+    tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, hi)))
+    strip, rest = [], []
+    for node, (a, b, k) in zip(tree.grid(tree.root, 2, [a for a, _, _ in pieces[1:]]), pieces):
+        low, high = tree.split(node, 0, k)
+        strip += [_Box.of(tree, i) for i in tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])]
+        rest += [_Box.of(tree, j) for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1])
+                 for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
+    # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
     failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar)
     if failed:
         f = failed[0]
@@ -460,8 +487,6 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
                                  {"strip_boxes": n1})
     # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
     U = _oracle_U(ev)
-    rest = [_Box(kk, tt, (a, b)) for a, b, k in pieces for kk in zip(*_pairs(np.linspace(0, k, 5)))
-            for tt in zip(*_pairs(np.linspace(0, 1, 5)))]
     failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
     if failed:
         f = failed[0]
@@ -476,7 +501,9 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
               "the oracle's risk for kappa <= kappa0")
     ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
     details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": [(a, b, k) for a, b, k in pieces]}
-    return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details)
+    doc = C.document("oracle-global-minimiser", (ev.gamma, ev.eps, ev.d, ev.L), tree, prec=ctx.prec,
+                     search={"boxes": ev.count, "seconds": time.time() - t0})
+    return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
 
 
 def _pairs(xs):
@@ -484,15 +511,10 @@ def _pairs(xs):
 
 
 def _value_ok(ev, box, U):
-    ok, _, axis = _value_test(ev, box, U)
-    return ok, axis
-
-
-def _sqrt_nonneg(x):
-    """sqrt of a ball around a quantity known to be >= 0 (arb's sqrt of a ball reaching below 0 is nan): the hull of
-    the square roots of its nonnegative part's end points."""
-    lo, hi = max(arb(x.lower()), arb(0)), max(arb(x.upper()), arb(0))
-    return lo.sqrt().union(hi.sqrt())
+    o = _value_test(ev, box, U)
+    if o.passed:
+        box.close({"test": "value", "beta": o.beta})
+    return o.passed, o.axis
 
 
 def _outward(x):
@@ -516,26 +538,38 @@ def _range_over(U, lo, hi, pieces=128):
 
 def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     """Outside W (a point lam): boxes that may hold the global minimiser, against a witness (the incumbent); a box is
-    kept once its lower bound is within ``risk_tol`` of the witness's risk. The witness starts at the float minimiser
-    and is replaced whenever the float profile at a small failing box's centre is lower (its risk certified on arb
-    balls): the float search can miss the minimiser by ~1e-6 near the hard case at k = v*, and a box around the true
-    minimiser never comes within ``risk_tol`` of a witness above it. Discarded boxes stay discarded (the witness only
-    decreases); kept boxes carry absolute lower bounds."""
-    from .window import risk_at_arb
-
+    kept (a ``bound`` leaf) once its lower bound is within ``risk_tol`` of the witness's risk and H - mu I is certified
+    positive definite on it (otherwise the number is no lower bound: the box is split). The witness starts at the float
+    minimiser and is replaced whenever the float profile at a small failing box's centre is lower (its risk certified
+    on arb balls, :func:`slr_verify.certify.replay.pair_risk`): the float search can miss the minimiser by ~1e-6 near
+    the hard case at k = v*, and a box around the true minimiser never comes within ``risk_tol`` of a witness above it.
+    The witness's certified upper end only decreases, so a box excluded against an earlier witness is excluded against
+    the last one (the checker tests every value leaf against the last)."""
     if hi > lo:
         return GlobalCertificate(False, "outside the oracle's window only a point lam is supported", (math.nan, math.nan), [],
                                  0, time.time() - t0, (lo, hi), False)
 
     def witness(kappa, eta):
-        x = profile(kappa, eta, lam=lo, **ev.kw).x
-        return risk_at_arb(kappa, eta, x, lam=arb(lo), gamma=ev.G, eps=ev.E, d=ev.d, L=ev.L), (float(kappa), float(eta))
+        x = [float(v) for v in np.asarray(profile(kappa, eta, lam=lo, **ev.kw).x, float).ravel()]
+        a = math.atan2(float(eta), float(kappa))
+        b = math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - float(kappa) ** 2 - float(eta) ** 2))))
+        return pair_risk(ev.S, arb(lo), a, b, x), {"a": a, "b": b, "x": x, "kappa": float(kappa), "eta": float(eta)}
 
     g = min(at, key=lambda x: x.risk)
     W, where = witness(*angle_chart(*g.chart))
-    U = _Risk(lambda lam: (W, arb(0)), lambda lam: float(W.mid()))
-    ks, ts = np.linspace(0, 1, 9), np.linspace(0, 1, 5)
-    state = {"W": W, "where": where, "U": U, "updates": 0}
+    state = {"W": W, "where": where, "U": _constant_U(W), "updates": 0}
+    tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, hi)))
+    stack = [_Box.of(tree, j) for i in tree.grid(tree.root, 0, np.linspace(0, 1, 9)[1:-1])
+             for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
+
+    def better(bx, tol):
+        kc = 0.5 * (bx.x[0] + bx.x[1])
+        for t in bx.y:
+            eta = math.sqrt(max(0.0, t * (1 - kc * kc)))
+            if float(profile(kc, eta, lam=lo, **ev.kw).risk) < float(state["W"].mid()) - 0.5 * tol:
+                Wn, at_n = witness(kc, eta)
+                if Wn.upper() < state["W"].upper():
+                    state.update(W=Wn, where=at_n, updates=state["updates"] + 1, U=_constant_U(Wn))
 
     def run(stack, tol, stop, cap):
         keep, lows, status = [], [], "done"
@@ -545,62 +579,53 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
                 return keep + stack, lows, "budget"
             bx = stack.pop()
             bar.update()
-            W, U = state["W"], state["U"]
-            ok, Fs, axis = _value_test(ev, bx, U, tol=tol)
-            if ok:
+            o = _value_test(ev, bx, state["U"], tol=tol)
+            if o.passed:
+                bx.close({"test": "value", "beta": o.beta})
                 continue
-            low = -math.inf if Fs is None else min(float(F.lower()) for F in Fs)  # a choice: kept or split
-            if low > -tol:
-                if max(float(F.lower()) for F in Fs) > tol and bx.y[1] - bx.y[0] > min_width:
+            low = -math.inf if o.F is None else min(float(F.lower()) for F in o.F)  # a choice: kept or split
+            if low > -tol and o.pd:
+                if max(float(F.lower()) for F in o.F) > tol and bx.y[1] - bx.y[0] > min_width:
                     stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser
                     continue
+                bx.close({"test": "bound", "beta": o.beta})
                 keep.append(bx)
-                # m >= LB >= W + F.lower on the box (the lower end of that sum: an exact point, so min() is exact)
-                lows.append(arb((arb(W.lower()) + min(arb(F.lower()) for F in Fs)).lower()))
+                lows.append(min(arb(e.lower()) for e in o.ends))  # m >= LB on the box (H - mu I positive definite)
                 continue
-            if bx.width() < 1e-3:  # a better incumbent at the box's centre?
-                kc = 0.5 * (bx.x[0] + bx.x[1])
-                for t in bx.y:
-                    eta = math.sqrt(max(0.0, t * (1 - kc * kc)))
-                    if float(profile(kc, eta, lam=lo, **ev.kw).risk) < float(W.mid()) - 0.5 * tol:
-                        Wn, at_n = witness(kc, eta)
-                        if Wn.upper() < state["W"].upper():
-                            state.update(W=Wn, where=at_n, updates=state["updates"] + 1,
-                                         U=_Risk(lambda lam, W=Wn: (W, arb(0)), lambda lam, W=Wn: float(W.mid())))
+            if bx.width() < 1e-3:
+                better(bx, tol)
             if bx.width() < min_width:
-                status = "min_width"
-                keep.append(bx)
-                lows.append(arb(-math.inf))
-                continue
-            stack.extend(bx.split(axis))
+                return keep + [bx] + stack, lows, "min_width"
+            stack.extend(bx.split(o.axis if o.axis is not None else 0))
         return keep, lows, status
 
     # two passes: a tolerance the hard case at k = v* can meet (1e-10), then the kept boxes again at risk_tol (its
     # minimiser's location to ~1e-6 elsewhere); the finer pass replaces the coarser only if it closes
     first = max(risk_tol, 1e-10)
-    stack = [_Box((k0, k1), (t0, t1), (lo, hi)) for k0, k1 in zip(ks[:-1], ks[1:]) for t0, t1 in zip(ts[:-1], ts[1:])]
     keep, lows, status = run(stack, first, deadline, max_boxes)
     if status == "done" and risk_tol < first:
-        k2, l2, s2 = run([_Box(b.x, b.y, b.lam) for b in keep], risk_tol, min(deadline, time.time() + 60.0), 50_000)
+        saved = dict(tree.nodes)
+        k2, l2, s2 = run([_Box.of(tree, b.node) for b in keep], risk_tol, min(deadline, time.time() + 60.0), 50_000)
         if s2 == "done" and k2:
             keep, lows = k2, l2
+        else:
+            tree.nodes = saved
     W, where, updates = state["W"], state["where"], state["updates"]
     proved = status == "done" and bool(keep)
-    u_lo, u_hi = _outward(W)
-    # on a kept box m >= its absolute lower bound; on every discarded box m > the witness at the time >= W
-    risk = (_outward(min(min(lows), arb(W.lower())))[0], u_hi) if proved else (math.nan, u_hi)
+    risk = (_outward(min(min(lows), arb(W.lower())))[0], _outward(W)[1]) if proved else (math.nan, _outward(W)[1])
     ov = {"float_minimiser": g.overlaps}
-    if keep:
-        k_lo, k_hi = min(b.x[0] for b in keep), max(b.x[1] for b in keep)
-        t_lo, t_hi = min(b.y[0] for b in keep), max(b.y[1] for b in keep)
-        E = _sqrt_nonneg(ev.ball(t_lo, t_hi) * (1 - ev.ball(k_lo, k_hi) ** 2))
-        # r^2 = 1 - kappa^2 - eta^2 = (1 - t)(1 - kappa^2): the distance of k from span(k*, v*)
-        Rr = _sqrt_nonneg((1 - ev.ball(t_lo, t_hi)) * (1 - ev.ball(k_lo, k_hi) ** 2))
-        e_lo, e_hi = _outward(E)
-        ov.update({"kappa": (k_lo, k_hi), "eta": (e_lo, e_hi), "t": (t_lo, t_hi), "r": (0.0, _outward(Rr)[1])})
     reason = ("the global minimiser lies in the kept boxes (every other box has a weak-duality bound above the witness); "
-              "the global minimum is within [witness - the kept boxes' bound, witness]" if proved else
-              f"not closed ({status})")
+              "the global minimum is within [the kept boxes' bound, witness]" if proved else f"not closed ({status})")
+    doc = None
+    if proved:
+        wit = {k: where[k] for k in ("a", "b", "x")}
+        doc = C.document("global-minimum-enclosure", (ev.gamma, ev.eps, ev.d, ev.L), tree, witness=wit, prec=ctx.prec,
+                         search={"boxes": ev.count, "seconds": time.time() - t0, "witness_updates": updates})
     return GlobalCertificate(proved, reason, risk, [{"lam": (lo, hi), "overlaps": ov}], ev.count, time.time() - t0, (lo, hi),
-                             False, {"kept_boxes": len(keep), "witness": {"kappa": where[0], "eta": where[1]},
-                                     "witness_risk": str(W), "witness_updates": updates})
+                             False, {"kept_boxes": len(keep), "witness": {"kappa": where["kappa"], "eta": where["eta"]},
+                                     "witness_risk": str(W), "witness_updates": updates}, doc)
+
+
+def _constant_U(W):
+    """The witness's certified risk as U (constant in lam)."""
+    return _Risk(lambda lam: (W, arb(0)), lambda lam: float(W.mid()), lambda Lam, r: W)

@@ -1,0 +1,113 @@
+"""Writing proof certificates (`docs/certificates.md`): the search's split tree and the document.
+
+The search (:mod:`.globalmin`) records every box it closes as a node of a :class:`SplitTree` (a split along an
+axis, at the float midpoint or at an explicit point, or a leaf with its test's data); :func:`document` serialises
+the tree in pre-order with the leaves and the statement, and :func:`write` stores it (``.json`` or ``.json.gz``).
+The checker, :func:`slr_verify.certify.replay.replay`, reads the same format and trusts none of it.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+from ..kernels.profile import premises
+from .replay import COORDINATES, FORMAT, KINDS, statement_text
+
+__all__ = ["SplitTree", "document", "write", "check_output_path"]
+
+
+class SplitTree:
+    """Boxes (tuples of (lo, hi) per coordinate of :data:`~.replay.COORDINATES`) by node id, each open, split
+    (axis, explicit point or None for the midpoint, children) or a leaf (its test's data)."""
+
+    def __init__(self, domain):
+        self.boxes, self.nodes = [], {}
+        self.root = self.new(tuple(tuple(map(float, iv)) for iv in domain))
+
+    def new(self, box) -> int:
+        self.boxes.append(box)
+        return len(self.boxes) - 1
+
+    def split(self, i, axis, at=None) -> tuple:
+        """Split node i along ``axis`` (at the float midpoint if ``at`` is None); the two children's ids."""
+        box = self.boxes[i]
+        lo, hi = box[axis]
+        x = 0.5 * (lo + hi) if at is None else float(at)
+        if not lo < x < hi:
+            raise ValueError(f"split point {x!r} is not strictly inside [{lo!r}, {hi!r}]")
+        a, b = list(box), list(box)
+        a[axis], b[axis] = (lo, x), (x, hi)
+        ids = self.new(tuple(a)), self.new(tuple(b))
+        self.nodes[i] = ("split", axis, at if at is None else x, ids)
+        return ids
+
+    def grid(self, i, axis, points) -> list:
+        """Node i cut along ``axis`` at the interior ``points`` (increasing): the pieces' ids, in order."""
+        out = []
+        for x in points:
+            a, i = self.split(i, axis, x)
+            out.append(a)
+        return out + [i]
+
+    def leaf(self, i, data):
+        self.nodes[i] = ("leaf", data)
+
+    def serialise(self) -> tuple:
+        """(tree, leaves): the pre-order node list (-1 a leaf, an axis a midpoint split, [axis, at] a split at
+        ``at``) and the leaves with their boxes; ``ValueError`` if a box was left open."""
+        tree, leaves, stack = [], [], [self.root]
+        while stack:
+            i = stack.pop()
+            node = self.nodes.get(i)
+            if node is None:
+                raise ValueError(f"box {self.boxes[i]} was left open")
+            if node[0] == "leaf":
+                tree.append(-1)
+                leaves.append({"box": dict(zip(COORDINATES, map(list, self.boxes[i]))), **node[1]})
+                continue
+            _, axis, at, (a, b) = node
+            tree.append(axis if at is None else [axis, at])
+            stack += [b, a]
+        return tree, leaves
+
+
+def document(kind, setting, tree, *, witness=None, prec=128, search=None) -> dict:
+    """The certificate of ``kind`` (a key of :data:`~.replay.KINDS`) at ``setting`` (gamma, eps, d, L) from a closed
+    :class:`SplitTree`; ``witness``: {"a", "b", "x"} for an enclosure; ``search``: free-form facts about the run
+    (not read by the checker)."""
+    nodes, leaves = tree.serialise()
+    g, e, d, L = float(setting[0]), float(setting[1]), int(setting[2]), int(setting[3])
+    domain = dict(zip(COORDINATES, map(list, tree.boxes[tree.root])))
+    have = premises()
+    doc = {"format": FORMAT, "kind": kind, "statement": statement_text(kind, (g, e, d, L), tuple(domain["lam"])),
+           "setting": {"gamma": g, "eps": e, "d": d, "L": L}, "domain": domain, "prec": int(prec),
+           "premises": [{"name": n, "hash": have[n].hash} for n in KINDS[kind][0]],
+           "tree": nodes, "leaves": leaves}
+    if witness is not None:
+        doc["witness"] = witness
+    if search:
+        doc["search"] = search
+    return doc
+
+
+def check_output_path(path) -> Path:
+    """The output path, checked before a long run: its folder exists and is writable, its suffix .json or .json.gz."""
+    p = Path(path)
+    if not (p.name.endswith(".json") or p.name.endswith(".json.gz")):
+        raise ValueError(f"out must end with .json or .json.gz, got {str(p)!r}")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"out: the folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise ValueError(f"out: {str(p)!r} is not writable")
+    return p
+
+
+def write(doc, path) -> Path:
+    """Store ``doc`` as JSON (gzip when the name ends in .gz; compact, deterministic)."""
+    p = check_output_path(path)
+    raw = json.dumps(doc, separators=(",", ":")).encode()
+    p.write_bytes(gzip.compress(raw, mtime=0) if p.name.endswith(".gz") else raw)
+    return p
