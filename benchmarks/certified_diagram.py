@@ -6,7 +6,7 @@ minimum (width ~1e-13) and boxes holding every global minimiser, with enclosures
 r from span(k*, v*). The float profile route (:func:`slr_verify.landscape.global_minimum`) is recorded next to it.
 One row per lam, appended as each finishes (a partial table survives an interruption).
 
-    PYTHONPATH=. python benchmarks/certified_diagram.py --d 400 --out /tmp/diagram_400.csv
+    PYTHONPATH=. python benchmarks/certified_diagram.py --d 400 --out /tmp/diagram_400.csv [--certificates DIR]
 
 Settings: gamma^2 = 1/2, eps = 0, L = 10 and d = 400 (Figure 4b) or d = 80 (Figure 5's model).
 """
@@ -21,6 +21,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from slr_verify.certify import global_minimiser
+from slr_verify.certify.certificate import write
 from slr_verify.landscape import global_minimum
 
 FIELDS = ["d", "lam", "proved", "oracle", "risk_lo", "risk_hi", "profile_risk", "kappa_lo", "kappa_hi", "eta_lo", "eta_hi",
@@ -43,10 +44,13 @@ def main(argv=None):
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per lam")
     ap.add_argument("--out", required=True)
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--certificates", help="a folder to write each lam's certificate into (docs/certificates.md)")
     a = ap.parse_args(argv)
     if a.n < 1 or a.d < 4 or not a.time_limit > 0:
         raise SystemExit("--n must be >= 1, --d >= 4 (the profile's four-dimensional TRS), --time-limit > 0")
     check_out(a.out, a.force)
+    if a.certificates and not (os.path.isdir(a.certificates) and os.access(a.certificates, os.W_OK)):
+        raise SystemExit(f"--certificates: {a.certificates!r} is not a writable folder")
     kw = {"gamma": math.sqrt(0.5), "eps": 0.0, "d": a.d, "L": 10}
     with open(a.out, "w", newline="") as fh:
         w = csv.DictWriter(fh, FIELDS)
@@ -56,6 +60,9 @@ def main(argv=None):
             t = time.time()
             c = global_minimiser(lam=(lam, lam), time_limit=a.time_limit, **kw)
             risk, ov = global_minimum(lam=lam, **kw)
+            if a.certificates and c.certificate is not None:
+                kind = "oracle" if c.oracle else "minimum"
+                write(c.certificate, os.path.join(a.certificates, f"{kind}_d{a.d}_lam{lam:.6g}.json.gz"))
             o = {} if c.oracle else c.overlaps[0]["overlaps"] if c.overlaps else {}
             k = o.get("kappa", (1.0, 1.0) if c.oracle and c.proved else (math.nan, math.nan))
             e = o.get("eta", (0.0, 0.0) if c.oracle and c.proved else (math.nan, math.nan))

@@ -1,4 +1,4 @@
-"""Command line: ``slr-verify check | pgd | experiment | sweep | derive`` (also ``python -m slr_verify``).
+"""Command line: ``slr-verify check | certify | pgd | experiment | sweep | derive`` (also ``python -m slr_verify``).
 
 Exit codes of ``check``: 0 when every verdict is the one the suite has established (a claim that
 needs a missing optional extra is reported as not run and does not count); 1 on any other verdict
@@ -72,11 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--allow-pending", action="store_true", help="a pending claim does not make the exit code 1")
     check.add_argument("--quiet", action="store_true", help="no progress on stderr")
     check.set_defaults(func=_check)
+    from .certify.cli import add_certify_parser
     from .derive import add_derive_parser
     from .dynamics.cli import add_pgd_parser
     from .experiments.cli import add_experiment_parser
     from .sweep.cli import add_sweep_parser
 
+    add_certify_parser(sub)
     add_pgd_parser(sub)
     add_experiment_parser(sub)
     add_sweep_parser(sub)

@@ -300,6 +300,24 @@ def python_probes(fast=False):
                         lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 2, 1, 1, 1), **cb)))
     probes.append(Probe("contraction_ball(alpha=-1)", "alpha",
                         lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 1, 1, 1, 1), **dict(cb, alpha=-1))))
+    # a region's membership test: a state that no unit k, v realise is refused, not answered (unproved regions
+    # built directly: the check comes before any ball arithmetic)
+    from slr_verify.landscape import CaptureBall, ValleyTube
+    from slr_verify.landscape.basins import classify_runs
+
+    inf = float("inf")
+    ball = CaptureBall(np.zeros(5), (1,) * 5, np.eye(5), tuple((i,) for i in range(5)), 0.0, inf, inf, False, 0,
+                       np.array([]), dict(d=400), 0.0)
+    tube = ValleyTube(float("nan"), 0.0, 0.0, [], [], inf, inf, inf, False, {}, dict(d=400), 0.0)
+    for label, ov in (("theta = 1 at k = k*, v = v*", np.array([1.0, 1, 1, 0, 0])),
+                      ("rho = 0.99 at kappa = nu = 0.5", np.array([0.5, 0.5, 0, 0, 0.99])),
+                      ("rho = 1 + 1e-6", np.array([0.0, 0, 0, 0, 1 + 1e-6])), ("shape (2, 5)", np.full((2, 5), 0.1)),
+                      ("NaN", np.full(5, np.nan))):
+        for name, region in (("CaptureBall", ball), ("ValleyTube", tube)):
+            probes.append(Probe(f"{name}.contains(ov {label})", "ov", lambda r=region, x=ov: r.contains(x), finite_ok=False))
+    probes.append(Probe("classify_runs(ends unrealisable)", "ends",
+                        lambda: classify_runs(np.array([[1.0, 1, 1, 0, 0]]).T, np.zeros(1, dtype=bool), [], lam=0.5, alpha=4e-3,
+                                              gamma=P["gamma"], d=400, L=10), finite_ok=False))
 
     def spectrum(W, **kw):
         from slr_verify.model.multilocation import random_locations

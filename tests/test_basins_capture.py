@@ -182,3 +182,167 @@ def test_every_run_accounted_for_at_figure_4b_step(lam):
     else:
         assert set(rates) == {NONCONVERGENT}
     assert math.isclose(sum(v["rate"] for v in rates.values()), 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# realisability of the states a region is asked about; the symmetry premise of the 2-cycle argument
+# ---------------------------------------------------------------------------------------------
+
+#: k = k*, v = v* forces theta = v.k* = v*.k* = 0: (1, 1, 1, 0, 0) is no state of the model
+UNREALISABLE = {"theta = 1 at k = k*, v = v*": (1.0, 1.0, 1.0, 0.0, 0.0),
+                "rho = 0.99 at kappa = nu = 0.5": (0.5, 0.5, 0.0, 0.0, 0.99),
+                "rho above 1": (0.0, 0.0, 0.0, 0.0, 1.0 + 1e-6)}
+
+
+def _gram_min_eig(ov):
+    """Smallest eigenvalue of the 4 x 4 Gram matrix of (k*, v*, k, v), written out from the definitions of the
+    overlaps (kappa = k.k*, nu = v.v*, theta = v.k*, eta = k.v*, rho = k.v) and solved by LAPACK."""
+    kappa, nu, theta, eta, rho = ov
+    G = np.array([[1, 0, kappa, theta], [0, 1, eta, nu], [kappa, eta, 1, rho], [theta, nu, rho, 1]], dtype=float)
+    return float(np.linalg.eigvalsh(G)[0])
+
+
+@pytest.mark.parametrize("case", list(UNREALISABLE))
+def test_contains_refuses_unrealisable_tuples(case, cycle_ball, planted):
+    """Route: the 4 x 4 Gram matrix of (k*, v*, k, v) written out from the overlaps' definitions and diagonalised by
+    LAPACK (not the package's closed-form Schur test) has a negative eigenvalue, so no unit k, v exist; both regions
+    refuse the tuple (and its image under the mirror symmetry, still unrealisable) with a ValueError naming ``ov``
+    instead of answering."""
+    ov = UNREALISABLE[case]
+    assert _gram_min_eig(ov) < -1e-7 or max(abs(x) for x in ov) > 1
+    tube = planted[1].extra["valley_tube"]
+    for region in (cycle_ball, tube):
+        with pytest.raises(ValueError, match=r"ov must be realisable"):
+            region.contains(np.array(ov))
+        with pytest.raises(ValueError, match=r"ov must be realisable"):  # hidden among realisable columns
+            region.contains(np.c_[cycle_ball.centre, np.array(MIRROR) * np.array(ov)])
+
+
+def test_contains_refuses_a_malformed_state_array(cycle_ball, planted):
+    """Route: the contract of the package's validators (``ValueError`` naming the parameter): a (2, 5) array is
+    not five rows of overlaps (it used to be reshaped silently into scrambled columns), NaN is no state."""
+    tube = planted[1].extra["valley_tube"]
+    for region in (cycle_ball, tube):
+        for bad in (np.full((2, 5), 0.1), np.full(5, np.nan), "0.5"):
+            with pytest.raises(ValueError, match="ov"):
+                region.contains(bad)
+        assert region.contains(np.zeros((5, 0))).shape == (0,)
+
+
+def test_contains_accepts_the_states_of_real_runs(cycle_ball, planted):
+    """Route: states that come from unit vectors, so realisable by construction, including rank-deficient ones on
+    the boundary of the realisable set: the compiled five-overlap runner's state after 2000 steps from the
+    2-cycle's guess (captured by the ball), the oracle k = k*, v = v* (Gram rank 2), a point of the edge
+    nu = 1 of M (rank 3), and the overlaps of float64 unit vectors of R^400 one rounding away from the oracle.
+    None is refused; the edge points are in the valley tube."""
+    tr = overlap_pgd(CYCLE_GUESS, lam=0.5, alpha=FIG4B.alpha, steps=2000, every=2000, **G4B)
+    x = np.array([tr[f][-1] for f in FIELDS])
+    assert cycle_ball.contains(x)[0] or cycle_ball.contains(np.array(MIRROR) * x)[0]
+    rng = np.random.default_rng(0)
+    d = FIG4B.d
+    ks, vs = np.eye(d)[0], np.eye(d)[1]
+    k = ks + 1e-9 * rng.standard_normal(d)
+    v = vs + 1e-9 * rng.standard_normal(d)
+    k, v = k / np.linalg.norm(k), v / np.linalg.norm(v)
+    near = np.array([k @ ks, v @ vs, v @ ks, k @ vs, k @ v])
+    edge = np.array([[1.0, 1, 0, 0, 0], [0.95, 1, 0, 0, 0], near]).T
+    tube = planted[1].extra["valley_tube"]
+    assert list(tube.contains(edge)) == [True, True, True]
+    assert cycle_ball.contains(edge).shape == (3,)
+
+
+def test_sigma_equivariance_is_proved_for_every_symmetry_the_regions_use(cycle_ball):
+    """Route: SymPy, exact identities on Theorem 1's derived gradient and the derived five-overlap map (the
+    expressions the kernels are generated from): Phi(sigma o) = sigma Phi(o) for all parameters, for the three
+    non-identity sign patterns; they are the patterns of ``SYMMETRIES`` the classification uses. The 2-cycle ball
+    carries the statements as its premise."""
+    from slr_verify.kernels.landscape import sigma_equivariance_proofs
+    from slr_verify.landscape import SYMMETRIES
+
+    proofs = sigma_equivariance_proofs()
+    assert proofs and all(proofs.values()), [k for k, v in proofs.items() if not v]
+    for s in SYMMETRIES[1:]:
+        lab = "(" + ", ".join("+" if x > 0 else "-" for x in s) + ")"
+        assert any(k.startswith(f"sigma = {lab}: Phi(sigma o) = sigma Phi(o)") for k in proofs), lab
+    assert cycle_ball.premises == sigma_equivariance_proofs(MIRROR)
+    assert cycle_ball.as_dict()["premises"]["tier"] == "proved (symbolic)"
+
+
+def test_sigma_equivariance_check_detects_a_false_symmetry():
+    """Route: the same SymPy check on a sign pattern that is *not* a symmetry, theta -> -theta alone (v is reflected
+    in k* with k, v* kept: rho = k.v would have to change too), is not proved; and the float64 kernels show that
+    it is really false, not merely unproved: at a generic realisable point Phi(sigma' o) and sigma' Phi(o) differ
+    by far more than round-off, while for the mirror pattern they agree to round-off."""
+    from slr_verify.kernels.landscape import sigma_equivariance_proofs
+    from slr_verify.landscape.capture import pgd_map
+
+    flip_theta = (1, 1, -1, 1, 1)
+    proofs = sigma_equivariance_proofs(flip_theta)
+    assert not proofs["sigma = (+, +, -, +, +): Phi(sigma o) = sigma Phi(o) (composition of grad R's and F's equivariance)"]
+    assert not proofs["sigma = (+, +, -, +, +): R(sigma o) = R(o)"]
+    kw = dict(lam=0.5, alpha=FIG4B.alpha, **G4B)
+    o = np.array([0.3, 0.4, 0.2, 0.1, 0.15])
+    assert _gram_min_eig(o) > 0.1 and _gram_min_eig(np.array(flip_theta) * o) > 0.1  # both realisable
+    for s, differs in ((flip_theta, True), (MIRROR, False)):
+        s = np.array(s, dtype=float)
+        lhs = pgd_map(s * o, (1,) * 5, **kw)[0]
+        rhs = s * pgd_map(o, (1,) * 5, **kw)[0]
+        assert (np.max(np.abs(lhs - rhs)) > 1e-4) == differs, (s, lhs - rhs)
+    with pytest.raises(ValueError, match="sigma"):
+        sigma_equivariance_proofs((1, 1, 2, 1, 1))
+
+
+@pytest.mark.parametrize("sigma", [(-1, -1, -1, -1, 1), (1, 1, -1, -1, -1), (-1, -1, 1, 1, -1)])
+def test_symmetry_commutes_with_full_dimensional_pgd(sigma):
+    """Route: full-dimensional PGD in R^400 (vectors, not the overlap map): the isometries (k, v) -> (-k, -v),
+    (k, v) -> (Sk, -Sv) (S the reflection reversing v*) and their product, applied to the vectors, commute with
+    PGD steps; on the overlaps they act by the sign patterns the SymPy proof covers."""
+    d = FIG4B.d
+    rng = np.random.default_rng(1)
+    ks, vs = np.eye(d)[0], np.eye(d)[1]
+    k, v = rng.standard_normal(d), rng.standard_normal(d)
+    k, v = k + 3 * ks + vs, v + 2 * vs - ks
+    k, v = k / np.linalg.norm(k), v / np.linalg.norm(v)
+    S = np.eye(d)
+    S[1, 1] = -1
+    images = {(-1, -1, -1, -1, 1): (-k, -v), (1, 1, -1, -1, -1): (S @ k, -S @ v), (-1, -1, 1, 1, -1): (-S @ k, S @ v)}
+    kw = dict(lam=0.5, gamma=FIG4B.gamma, L=FIG4B.L, alpha=FIG4B.alpha, steps=3)
+    a = pgd(k, v, ks, vs, **kw)
+    b = pgd(*images[sigma], ks, vs, **kw)
+    for t in range(4):
+        x = np.array([a[f][t] for f in FIELDS])
+        y = np.array([b[f][t] for f in FIELDS])
+        assert np.max(np.abs(y - np.array(sigma) * x)) < 1e-12, (t, y - np.array(sigma) * x)
+
+
+def test_contraction_ball_refuses_a_two_cycle_without_the_premise(monkeypatch):
+    """Route: the certificate's logic itself: with the symmetry premise reported unproved, no 2-cycle ball is
+    certified (it would rest on Phi^n = sigma^n G^n), and the reason names the premise; the identity pattern
+    needs no premise."""
+    from slr_verify.landscape import capture
+
+    monkeypatch.setattr(capture, "sigma_equivariance_proofs", lambda sigma=None: {"a statement": False})
+    b = contraction_ball(CYCLE_GUESS, MIRROR, lam=0.5, alpha=FIG4B.alpha, **G4B)
+    assert not b.proved and "Phi(sigma o) = sigma Phi(o) is not proved" in b.reason
+    assert not b.contains(np.array(CYCLE_GUESS)).any()
+    assert b.as_dict()["premises"]["tier"] == "not proved"
+
+
+def test_mirror_images_need_the_premise(monkeypatch, oracle015):
+    """Route: the classification's logic: the mirror image (kappa, nu) = (-0.95, -1) of a valley state is captured
+    only through the symmetry; with the premise reported unproved it is left unclassified, the state itself is
+    still in the valley (the tube needs no symmetry)."""
+    from slr_verify.landscape import basins
+
+    monkeypatch.setattr(basins, "sigma_equivariance_proofs", lambda sigma=None: {"a statement": False})
+    ends = np.array([[0.95, 1.0, 1e-12, -1e-12, 2e-12], [-0.95, -1.0, -1e-12, 1e-12, 2e-12]]).T
+    cl = classify_runs(ends, np.zeros(2, dtype=bool), [oracle015], lam=0.15, alpha=FIG4B.alpha, max_balls=0, **G4B)
+    assert list(cl.how) == ["valley", "none"]
+
+
+def test_classify_runs_refuses_unrealisable_ends(oracle015):
+    """Route: the Gram matrix of the written-out overlaps (as above): an end state (1, 1, 1, 0, 0) is no state of a
+    run; classify_runs refuses it by naming ``ends`` before any certificate is built."""
+    ends = np.array([[0.95, 1.0, 0, 0, 0], UNREALISABLE["theta = 1 at k = k*, v = v*"]]).T
+    with pytest.raises(ValueError, match="ends must be realisable"):
+        classify_runs(ends, np.zeros(2, dtype=bool), [oracle015], lam=0.15, alpha=FIG4B.alpha, **G4B)

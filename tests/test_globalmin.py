@@ -149,7 +149,8 @@ def test_value_test_bounds_the_profile_from_below(box):
     ctx.prec = 128
     try:
         ev = _Evaluator(G2, 0.0, 400, 10)
-        ok, Fs, _ = _value_test(ev, _Box(box[0], box[1], (0.3, 0.3)), _oracle_U(ev))
+        o = _value_test(ev, _Box(box[0], box[1], (0.3, 0.3)), _oracle_U(ev))
+        ok, Fs = o.passed, o.F
     finally:
         ctx.prec = old
     assert ok
@@ -174,7 +175,8 @@ def test_value_test_does_not_exclude_a_better_competitor():
     ctx.prec = 128
     try:
         ev = _Evaluator(G2, 0.0, 400, 10)
-        ok, Fs, _ = _value_test(ev, _Box((0.0, 1e-4), (0.99, 1.0), (0.0897, 0.0897)), _oracle_U(ev))
+        o = _value_test(ev, _Box((0.0, 1e-4), (0.99, 1.0), (0.0897, 0.0897)), _oracle_U(ev))
+        ok, Fs = o.passed, o.F
     finally:
         ctx.prec = old
     assert not ok and float(Fs[1].lower()) <= gap
@@ -278,12 +280,13 @@ def test_enclosures_of_the_global_minimum(case):
 def test_certified_risk_of_a_pair_encloses_the_quadrature():
     from flint import arb
 
-    from slr_verify.certify.window import risk_at_arb
+    from slr_verify.certify.replay import SettingBalls, pair_risk
     from slr_verify.landscape import profile
     from slr_verify.routes import quad_risk
 
     kappa, eta, lam = 0.3, 0.5, 0.9
     p = profile(kappa, eta, lam=lam, **KW)
-    R = risk_at_arb(kappa, eta, p.x[()], lam=arb(lam), gamma=arb(G2, math.ulp(G2)), eps=arb(0), d=400, L=10)
+    a, b = math.atan2(eta, kappa), math.asin(math.sqrt(1 - kappa**2 - eta**2))
+    R = pair_risk(SettingBalls(G2, 0.0, 400, 10), arb(lam), a, b, [float(x) for x in p.x[()]])
     q = float(quad_risk(*p.overlaps[()], lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25))
     assert float(R.rad()) < 1e-12 and abs(float(R.mid()) - q) < 1e-9

@@ -5,7 +5,9 @@ minimisation over unit v in R^4 of Theorem 1's generated risk (no TRS, no dualit
 profile (the same TRS at 30 digits); mpmath quadrature of the risk's definition at the global
 minimiser; the closed-form family risk R(0, 0, 1, 1, 0) (Theorem 1 at the boundary point k = v*,
 v = k*) for the window's lower end at a setting off the paper's; the stationary-point search's
-reference overlaps quoted in `docs/MATH.md` §17 (lam = 0.9).
+reference overlaps quoted in `docs/MATH.md` §17 (lam = 0.9); for the certificate's proof steps (positive
+definiteness, no linear term in eta, the oracle risk's form), the SymPy proofs and, for each, a false statement the
+check rejects, shown false by another route (NumPy eigenvalues, exact rational arithmetic, the mpmath kernels).
 """
 import numpy as np
 import pytest
@@ -160,3 +162,131 @@ def test_global_minimum_against_the_stationary_point_search(lam):
     a = np.array(canonical(np.array(ov, dtype=float)), dtype=float)
     b = np.array(canonical(np.array(best.overlaps, dtype=float)), dtype=float)
     assert np.max(np.abs(a - b)) < 1e-6, (a, b)
+
+
+# ----------------------------------------------------------------- the certificate's proof steps (`docs/MATH.md` §17)
+def test_pd_criterion_proofs():
+    """SymPy: det(H - mu I - s I) = (beta - s)(s^2 - T s + Delta) on |k| = 1 for both forms of (T, Delta), e' has
+    eigenvalue beta, and that H is trs()'s (arbitrary coefficient values)."""
+    from slr_verify.symbolic.profile import pd_criterion_proofs
+
+    pr = pd_criterion_proofs()
+    assert all(pr.values()), pr
+
+
+def _line_numeric():
+    """(H - mu I, beta, T, Delta) as NumPy callables of (a0, a_tt, a_tr, a_rr, kappa, eta, mu): H typed from the
+    module docstring, T and Delta lambdified from dual_line_algebra."""
+    import sympy as sp
+
+    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic.risk import S
+
+    a0, att, atr, arr = sprof.COEF_SYMS[:4]
+    Delta, T = sprof.dual_line_algebra()[2:]
+    at = {sprof.BETA: a0 - sprof.MU, sprof.DET_M: att * arr - atr**2}
+    args = (a0, att, atr, arr, S.kappa, S.eta, sprof.MU)
+    fT, fD = (sp.lambdify(args, e.subs(at), "numpy") for e in (T, Delta))
+
+    def D(a0, att, atr, arr, kappa, eta, mu):
+        e1, w = np.array([1.0, 0, 0]), np.array([kappa, eta, np.sqrt(1 - kappa**2 - eta**2)])
+        H = a0 * np.eye(3) + att * np.outer(e1, e1) + atr * (np.outer(e1, w) + np.outer(w, e1)) + arr * np.outer(w, w)
+        return H - mu * np.eye(3)
+
+    return D, fT, fD
+
+
+def test_pd_criterion_catches_a_wrong_T():
+    """The identity check fails for T perturbed by beta and for Delta perturbed by beta. Independent route: NumPy's
+    eigvalsh of H - mu I (H typed from the module docstring) at random coefficients (seed 21): its spectrum is beta
+    and the roots of s^2 - T s + Delta (not of the perturbed quadratic), and the sign test beta, Delta, T > 0 agrees
+    with positive definiteness on every sample."""
+    from slr_verify.symbolic import profile as sprof
+
+    beta, Delta, T = sprof.dual_algebra()[1:]
+    assert sprof._char_poly_holds(beta, T, Delta)
+    assert not sprof._char_poly_holds(beta, T + beta, Delta)
+    assert not sprof._char_poly_holds(beta, T, Delta + beta)
+    D, fT, fD = _line_numeric()
+    rng = np.random.default_rng(21)
+    agree = 0
+    for _ in range(400):
+        kappa, eta = rng.uniform(-1, 1, 2) / np.sqrt(2)
+        co = rng.normal(size=4) * (1, 2, 2, 3)
+        mu = rng.normal() * 3
+        b, t, dl = co[0] - mu, fT(*co, kappa, eta, mu), fD(*co, kappa, eta, mu)
+        ev = np.linalg.eigvalsh(D(*co, kappa, eta, mu))
+        ref = np.sort(np.r_[b, np.roots([1, -t, dl]).real])
+        assert np.allclose(ev, ref, atol=1e-9 * (1 + np.abs(ev).max()))
+        wrong = np.sort(np.r_[b, np.roots([1, -(t + b), dl]).real])
+        assert not np.allclose(ev, wrong, atol=1e-6) or abs(b) < 1e-6
+        agree += (b > 0 and dl > 0 and t > 0) == (ev[0] > 0)
+    assert agree == 400
+
+
+def test_eta_linear_proofs():
+    """SymPy: the dual bound has no term linear in eta (any mu, and mu = mu_v), LB = A0 + Q eta^2, and at mu_v
+    A0 = c + a0 + p_nu = Theorem 1 at (kappa, 1, 0, 0, 0), with valley_algebra's Q."""
+    from slr_verify.symbolic.profile import eta_linear_proofs
+
+    pr = eta_linear_proofs()
+    assert all(pr.values()), pr
+
+
+def test_eta_linear_catches_a_bound_without_the_factor_eta():
+    """Dropping the factor eta of p_theta and p_rho leaves a linear term, which the check reports. Independent
+    route: exact rational arithmetic at a rational point (no symbolic cancellation): the true bound is even in eta
+    and LB(eta) = LB(0) + Q eta^2 there, the mutated one is not even."""
+    import sympy as sp
+
+    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic.risk import S
+
+    co = sprof._opaque()
+    bad = dict(co, p_theta=co["p_theta"] / S.eta, p_rho=co["p_rho"] / S.eta)
+    LB = sprof.dual_algebra()[0]
+    LBb = sprof._dual_generic(bad, S.kappa, S.eta, sprof.MU)[0]
+    assert sprof._linear_eta_term(LB) == 0
+    assert sprof._linear_eta_term(LBb) != 0
+    point = dict(zip(sprof.COEF_SYMS, [sp.Rational(n, 7) for n in (5, 3, -2, 11, 4, -6, 9, 2)]))
+    point.update({S.kappa: sp.Rational(2, 5), sprof.MU: sp.Rational(-3, 4)})
+    at = lambda e, x: e.subs(point).subs(S.eta, x)
+    h = sp.Rational(1, 3)
+    Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
+    assert at(LB, h) == at(LB, -h) and at(LB, h) == at(LB, 0) + at(Q, 0) * h**2
+    assert at(LBb, h) != at(LBb, -h)
+
+
+def test_oracle_risk_form_proofs():
+    """SymPy: the complement form eps^2 + bayes_gap_expr() of the certificates' oracle risk, and its lam-slope, are
+    Theorem 1's at (1, 1, 0, 0, 0) (zetac and zeta_lam(0) rewritten by `docs/MATH.md` §4)."""
+    from slr_verify.symbolic.profile import oracle_risk_form_proofs
+
+    pr = oracle_risk_form_proofs()
+    assert all(pr.values()), pr
+
+
+def test_oracle_risk_form_catches_erf_for_erfc():
+    """zeta (E erf^2) where zetac (E erfc^2) belongs, in the risk and in its slope, makes the check fail.
+    Independent route: the mpmath kernels (zeta and zetac by their own quadrature-backed implementations, 30
+    digits) at one setting: U and Theorem 1 agree to 1e-25, the mutated U misses by more than 1e-3 (both the
+    value and the slope)."""
+    import mpmath
+    import sympy as sp
+
+    from slr_verify.kernels.codegen import generate_mp
+    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic.risk import PARAMS, S, oracle_point, theorem1_risk
+    from slr_verify.symbolic.zeta import zeta, zetac
+
+    U, dU = sprof.oracle_risk_and_slope()
+    R0 = theorem1_risk().subs(oracle_point())
+    bad = U.replace(zetac, zeta)
+    assert sprof._oracle_forms_agree(U, R0) and sprof._oracle_forms_agree(dU, sp.diff(R0, S.lam))
+    assert not sprof._oracle_forms_agree(bad, R0)
+    assert not sprof._oracle_forms_agree(sp.diff(bad, S.lam), sp.diff(R0, S.lam))
+    exprs = [U, R0, bad, dU, sp.diff(R0, S.lam), sp.diff(bad, S.lam)]
+    with mpmath.workdps(30):
+        u, r, b, du, dr, db = generate_mp(PARAMS, exprs)(mpmath.mpf("0.4"), mpmath.mpf("0.7"), mpmath.mpf("0.1"), 6, 3)
+        assert abs(u - r) < 1e-25 and abs(du - dr) < 1e-25
+        assert abs(b - r) > 1e-3 and abs(db - dr) > 1e-3

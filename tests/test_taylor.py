@@ -68,18 +68,18 @@ def test_coefficient_and_algebra_models_contain_point_values(box):
     """The branch and bound's second stage: the valley algebra and the dual bound on line t (at a fixed beta) on the
     coefficients' Taylor models over a (kappa, lam) box contain, at 12 points of the box, the same kernels evaluated on
     point balls (arb at the point, an enclosure of the exact value): the coefficients' remainder over the box
-    (`globalmin._coef_tm`, one series along the segment) is sound."""
+    (`replay.SettingBalls.coefficient_models`, one series along the segment) is sound."""
     import math
 
-    from slr_verify.certify.globalmin import _centre_radius, _coef_tm, _Evaluator
+    from slr_verify.certify.replay import SettingBalls, centre_radius
 
     old = ctx.prec
     ctx.prec = 128
     try:
-        ev = _Evaluator(math.sqrt(0.5), 0.0, 400, 10)
+        ev = SettingBalls(math.sqrt(0.5), 0.0, 400, 10)
         (k0, k1), (l0, l1) = box
-        (kc, rk), (lc, rl) = _centre_radius(k0, k1), _centre_radius(l0, l1)
-        co = _coef_tm(ev, kc, lc, rk, rl, (k0, k1), (l0, l1))
+        (kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
+        co = ev.coefficient_models((k0, k1), (l0, l1))
         K = TaylorModel.variable(arb(kc), 0, (rk, rl))
         beta = arb(0.05)
         models = list(ev.K.valley(*co[:-1], K)) + list(ev.K.dual_line(*co, K, beta)) + [co[-1]]

@@ -9,14 +9,16 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`oracle_window`: enclosures of the end points of the oracle's window (the profile route,
   `docs/MATH.md` §17): certified witnesses outside each end.
 * :func:`global_minimiser`: the weak-duality branch and bound over the profile's quarter disk and a
-  lam interval (`docs/MATH.md` §17); its status is stated in its module.
+  lam interval (`docs/MATH.md` §17); it writes a certificate (`docs/certificates.md`).
+* :func:`replay`: the independent checker of certificates (it imports none of the searches).
 """
 from .family import off_M_family_minimality, off_M_family_point
 from .globalmin import GlobalCertificate, global_minimiser
 from .manifold import Certificate, stationary_points_on_M
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
+from .replay import Replay, replay
 from .window import WindowEnclosure, oracle_window
 
 __all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "off_M_family_point",
            "off_M_family_minimality",
-           "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate"]
+           "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate", "replay", "Replay"]

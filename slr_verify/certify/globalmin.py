@@ -255,7 +255,7 @@ def _value_test(ev, box, U, tol=0.0):
     (:meth:`slr_verify.certify.replay.SettingBalls.coefficient_models`): a passed box replays."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
-    (kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
+    (_kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
     b = math.nan
     try:
         b, split_t = _choose_beta(ev, box, U.f64)
@@ -312,7 +312,7 @@ def _strip_test(ev, box):
     Taylor models of the coefficients over the box (:func:`_coef_tm`). Returns (passed, the axis to split)."""
     ev.count += 1
     (k0, k1), _, (l0, l1) = box.ivs()
-    (kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
+    (_kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
     try:
         co = ev.S.coefficient_models((k0, k1), (l0, l1))
         out = ev.K.valley(*co[:-1], ev.S.kappa_model((k0, k1), (l0, l1)))
@@ -384,7 +384,7 @@ def _oracle_U(ev):
                  lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0], ev.S.oracle_model)
 
 
-def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=128, max_boxes=2_000_000, min_width=1e-9,
+def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
                      time_limit=900.0, risk_tol=1e-13, progress=None, check=True) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:

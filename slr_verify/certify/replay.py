@@ -40,7 +40,8 @@ from flint import arb, arb_series, ctx
 from ..kernels.profile import dual_kernels, oracle_arb, premises, trs_kernels
 from ..kernels.taylor import TaylorModel
 
-__all__ = ["FORMAT", "COORDINATES", "KINDS", "Replay", "SettingBalls", "centre_radius", "load", "replay", "statement_text", "pair_risk"]
+__all__ = ["FORMAT", "COORDINATES", "KINDS", "Replay", "SettingBalls", "centre_radius", "load", "replay", "statement_text",
+           "pair_risk"]
 
 FORMAT = "slr-verify-certificate/1"
 #: the coordinates of every box: kappa, t = eta^2 / (1 - kappa^2), lam
@@ -271,7 +272,12 @@ def _leaf_test(S, leaf, box, U, memo):
     ends = [(1 - arb(t)) * L0 + arb(t) * L1 for t in (t0, t1)]
     if test == "bound":
         return min(arb(e.range().lower()) for e in ends)
-    u = U(Lam, co[0].r) if callable(U) else U
+    if callable(U):
+        if ("U", Lam) not in memo:
+            memo["U", Lam] = U(Lam, co[0].r)
+        u = memo["U", Lam]
+    else:
+        u = U
     F = [(e - u).range() for e in ends]
     if not all(f > 0 for f in F):
         raise Rejected(f"value leaf {box}: F > 0 not proved at beta = {beta!r}: {[str(f) for f in F]}")
@@ -309,13 +315,14 @@ def replay(source, *, prove_premises=True, prec=None) -> Replay:
         _premises(doc, kind, prove_premises)
         ctx.prec = max(64, int(prec or doc.get("prec", 128)))
         S = SettingBalls(*setting)
+        base = {"kind": kind, "lam": domain[2], "setting": dict(zip(("gamma", "eps", "d", "L"), setting))}
         if kind == "oracle-global-minimiser":
-            U, values = S.oracle_model, {}
+            U, values = S.oracle_model, dict(base)
         else:
             w = doc.get("witness", {})
             U = pair_risk(S, arb(domain[2][0]), _float(w.get("a"), "witness a"), _float(w.get("b"), "witness b"),
                           [_float(x, "witness x") for x in w.get("x", [])][:4])
-            values = {"witness_risk": _outward(U)}
+            values = dict(base, witness_risk=_outward(U))
         memo, lows, kept = {}, [], []
         for leaf in leaves:
             if leaf.get("test") not in KINDS[kind][1]:
@@ -344,16 +351,15 @@ def replay(source, *, prove_premises=True, prec=None) -> Replay:
 
 def _enclosure_values(W, lows, kept):
     """The conclusion of an enclosure: min R in [min(kept lows, W), W] (a global minimiser lies in a bound leaf:
-    every value leaf has m > W >= the minimum); (|kappa|, eta, r) over the bound leaves, eta^2 = t (1 - kappa^2),
-    r^2 = (1 - t)(1 - kappa^2)."""
+    every value leaf has m > W >= the minimum); |kappa| over the bound leaves; eta^2 = t (1 - kappa^2) and
+    r^2 = (1 - t)(1 - kappa^2) are monotone in (t, kappa) on [0, 1]^2, so their extremes sit at the corners of the
+    bound leaves' hull, evaluated at exact points."""
     lo = min(min(lows), arb(W.lower()))
     k_lo, k_hi = min(b[0][0] for b in kept), max(b[0][1] for b in kept)
     t_lo, t_hi = min(b[1][0] for b in kept), max(b[1][1] for b in kept)
-    one_minus_k2 = (1 - _hull(k_lo, k_hi) ** 2)
-    eta2, r2 = _hull(t_lo, t_hi) * one_minus_k2, (1 - _hull(t_lo, t_hi)) * one_minus_k2
-    # eta^2, r^2 >= 0 and each map is monotone: take the square roots of the end points clipped at 0
-    eta = (max(arb(eta2.lower()), arb(0)).sqrt().lower(), arb(eta2.upper()).sqrt().upper())
-    r = arb(max(r2.upper(), arb(0))).sqrt().upper()
-    return {"risk": (_outward(lo)[0], _outward(W)[1]), "kappa": (k_lo, k_hi),
-            "eta": (math.nextafter(float(eta[0]), -math.inf), math.nextafter(float(eta[1]), math.inf)),
-            "t": (t_lo, t_hi), "r": (0.0, math.nextafter(float(r), math.inf))}
+    eta_lo = (arb(t_lo) * (1 - arb(k_hi) ** 2)).sqrt().lower()
+    eta_hi = (arb(t_hi) * (1 - arb(k_lo) ** 2)).sqrt().upper()
+    r_hi = ((1 - arb(t_lo)) * (1 - arb(k_lo) ** 2)).sqrt().upper()
+    up = lambda x: math.nextafter(float(x), math.inf)
+    return {"risk": (_outward(lo)[0], _outward(W)[1]), "kappa": (k_lo, k_hi), "t": (t_lo, t_hi),
+            "eta": (math.nextafter(float(eta_lo), -math.inf), up(eta_hi)), "r": (0.0, up(r_hi))}

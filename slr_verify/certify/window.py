@@ -22,21 +22,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 from flint import arb, ctx
 
 from ..kernels.certified import bayes_gap_arb
 from ..kernels.landscape import window_kernels
-from ..kernels.profile import trs_kernels
 from ..landscape import oracle_window as float_window
 from ..landscape.window import EndPoints, minimise_profile
 from ..model import validation as V
 from ..model.params import check_params
 from .globalmin import global_minimiser
 from .manifold import _fuzzy
+from .replay import SettingBalls, pair_risk
 
-__all__ = ["WindowEnclosure", "oracle_window", "risk_at_arb"]
+__all__ = ["WindowEnclosure", "oracle_window"]
 
 
 @dataclass
@@ -53,29 +52,6 @@ class WindowEnclosure(EndPoints):
     values: dict
 
 
-def _q(x):
-    """An exact ball of the rational nearest to x (denominator <= 2^40)."""
-    f = Fraction(float(x)).limit_denominator(2**40)
-    return arb(f.numerator) / f.denominator
-
-
-def risk_at_arb(kappa, eta, x, *, lam, gamma, eps, d, L):
-    """An enclosure of R_lam(k, v) at an exact pair near the given one: k = cos(b) cos(a) k* + cos(b) sin(a) v*
-    + sin(b) e with a, b exact rationals near the angles of (kappa, eta) (so k is exactly a unit vector, as
-    balls), and v = x/|x| (x on (k*, v*, e, e'), exact rationals), through the quadratic in v
-    (:mod:`slr_verify.symbolic.profile`)."""
-    a = _q(math.atan2(float(eta), float(kappa)))
-    b = _q(math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - float(kappa) ** 2 - float(eta) ** 2)))))
-    k, e, r = b.cos() * a.cos(), b.cos() * a.sin(), b.sin()
-    xs = [_q(t) for t in x]
-    nx = sum((t * t for t in xs), arb(0)).sqrt()
-    xs = [t / nx for t in xs]
-    c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = trs_kernels().arb(k, e, r, lam, gamma, eps, arb(int(d)), arb(int(L)))
-    x1, x2, x3, x4 = xs
-    quad = h11 * x1 * x1 + h22 * x2 * x2 + h33 * x3 * x3 + 2 * (h12 * x1 * x2 + h13 * x1 * x3 + h23 * x2 * x3) + a0 * x4 * x4
-    return c + quad - 2 * (g1 * x1 + g2 * x2 + g3 * x3)
-
-
 def _witness(lam_out, gamma, eps, d, L):
     """A certified point with lower risk than the oracle at lam_out (or None): (R enclosure, oracle enclosure)."""
     from ..landscape.trs import profile
@@ -83,9 +59,11 @@ def _witness(lam_out, gamma, eps, d, L):
 
     g = minimise_profile(lam=lam_out, gamma=gamma, eps=eps, d=d, L=L)
     kappa, eta = angle_chart(*g.chart)
-    x = profile(kappa, eta, lam=lam_out, gamma=gamma, eps=eps, d=d, L=L).x
-    lam_b, gam_b, eps_b = arb(lam_out), _fuzzy(gamma), _fuzzy(eps) if eps else arb(0)
-    R = risk_at_arb(kappa, eta, x, lam=lam_b, gamma=gam_b, eps=eps_b, d=d, L=L)
+    x = [float(v) for v in profile(kappa, eta, lam=lam_out, gamma=gamma, eps=eps, d=d, L=L).x]
+    S, lam_b = SettingBalls(gamma, eps, d, L), arb(lam_out)
+    a, b = math.atan2(float(eta), float(kappa)), math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - kappa**2 - eta**2))))
+    R = pair_risk(S, lam_b, a, b, x)
+    gam_b, eps_b = S.P[0], S.P[1]
     O = eps_b * eps_b + bayes_gap_arb()(lam_b, gam_b, arb(int(d)), arb(int(L)))[0]
     return R, O, bool(R < O)
 

@@ -11,11 +11,12 @@ import numpy as np
 from .. import landscape as LS
 from ..certify import global_minimiser as certified_global_minimiser
 from ..certify import oracle_window as window_enclosure
+from ..certify.committed import replay_committed
 from ..model.settings import FIGURES, decreasing
 from ..symbolic import landscape as sland
 from ..symbolic import profile as sprof
 from .base import claim
-from .vocabulary import Identities, Measured, Proof
+from .vocabulary import Identities, Measured, Proof, Replayed
 
 __all__ = [
     "landscape",
@@ -91,6 +92,87 @@ def landscape(ctx):
     return out
 
 
+def _covers(replays, lo, hi, **setting):
+    """The accepted oracle certificates' lam intervals cover [lo, hi] at ``setting`` (gamma, eps, d, L)."""
+    ivs = sorted(r.values["lam"] for r in replays if r.accepted and r.values.get("kind") == "oracle-global-minimiser"
+                 and all(r.values["setting"][k] == v for k, v in setting.items()))
+    reach = lo
+    for a, b in ivs:
+        if a <= reach:
+            reach = max(reach, b)
+    return bool(ivs) and ivs[0][0] <= lo and reach >= hi
+
+
+def _oracle_global_proof(ctx):
+    """(k*, v*) the unique global minimiser over the mode's lam: the committed certificates replayed, or in thorough
+    mode the branch and bound searched afresh (each certificate replayed by the checker)."""
+    fig = dict(gamma=_P["gamma"], eps=0.0, d=_P["d"], L=_P["L"])
+    if ctx.size.proved:
+        certs = [certified_global_minimiser(lam=iv, eps=0.0, progress=ctx.stream, **_P) for iv in ctx.size.proved]
+        reps = [c.replay for c in certs if c.replay is not None]
+        lo, hi = ctx.size.proved[0][0], ctx.size.proved[-1][1]
+        holds = all(c.proved and c.oracle for c in certs) and len(reps) == len(certs)
+        route = "certify.global_minimiser searched afresh (branch and bound on the profile's dual bound, arb balls on " \
+                "Taylor models), each certificate replayed by certify.replay"
+    else:
+        reps = [replay_committed(name) for name in ctx.size.committed]
+        lo, hi = reps[0].values.get("lam", (1.0, 0.0)) if reps else (1.0, 0.0)
+        holds = True
+        route = "the committed certificate(s), replayed by certify.replay (the checker imports none of the search)"
+    holds = holds and _covers(reps, lo, hi, **fig)
+    return Replayed(route, f"(k*, v*) is the unique global minimiser of R_lam up to the symmetries for every lam of "
+                    f"[{lo!r}, {hi!r}]", reps, holds=holds, size={"lam": [lo, hi]},
+                    why="every leaf's inequality is re-evaluated by the checker: the valley certificate where "
+                    "m - R(k*, v*) is 1e-15 .. 1e-44, weak-duality bounds above the oracle's risk elsewhere")
+
+
+def _agrees_with_profile(r):
+    """An accepted certificate at a point lam against the float profile there (an independent route): an enclosure
+    holds the profile's global minimum (width <= 1e-12) and its (|kappa|, |eta|) (boxes within 1e-5; r <= 3.1e-5);
+    an oracle certificate is where the profile's minimiser is the oracle. Returns (agrees, record)."""
+    v = r.values
+    lam, (d, gamma, eps, L) = v["lam"][0], (v["setting"][k] for k in ("d", "gamma", "eps", "L"))
+    risk, ov = LS.global_minimum(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    rec = {"lam": lam, "d": d, "kind": v["kind"], "profile_risk": risk}
+    if v["kind"] == "oracle-global-minimiser":
+        return bool(LS.oracle_is_global(lam=lam, gamma=gamma, eps=eps, d=d, L=L)), rec
+    (a, b), (k0, k1), (e0, e1) = v["risk"], v["kappa"], v["eta"]
+    rec.update(risk=[a, b], kappa=[k0, k1], eta=[e0, e1], r=v["r"][1])
+    ok = a <= risk <= b + 4e-16 * abs(risk) and b - a <= 1e-12 and v["r"][1] <= 3.1e-5
+    ok = ok and k0 - 1e-9 <= abs(ov[0]) <= k1 + 1e-9 and k1 - k0 <= 1e-5
+    ok = ok and e0 - 1e-9 <= abs(ov[3]) <= e1 + 1e-9 and e1 - e0 <= 1e-5
+    return bool(ok), rec
+
+
+def _certified_diagram(ctx):
+    """The certified global minimisers at the mode's lam: committed certificates replayed, or (thorough) searched
+    afresh and replayed; each point against the float profile; and the d = 80 window's certificate (not in fast mode)."""
+    from ..certify.committed import names
+
+    window = ctx.size.committed != ("minimum_fig4b_lam0.9.json.gz",)
+    if ctx.size.certified:
+        points = [certified_global_minimiser(lam=(lam, lam), eps=0.0, progress=ctx.stream, **dict(_P, d=d)).replay
+                  for lam, d in ctx.size.certified]
+        wins = [certified_global_minimiser(lam=PROVED_W80, eps=0.0, progress=ctx.stream, **dict(_P, d=80)).replay]
+        route = "certify.global_minimiser searched afresh at each lam, each certificate replayed by certify.replay"
+    else:
+        files = names("minimum_d") + names("oracle_d") if ctx.size.committed == "all" else list(ctx.size.committed)
+        points = [replay_committed(f) for f in files]
+        wins = [replay_committed("oracle_fig5_W.json.gz")] if window else []
+        route = "the committed certificates (the certified diagrams at d = 400 and 80, the d = 80 window), replayed by " \
+                "certify.replay (the checker imports none of the search)"
+    reps = [r for r in points + wins if r is not None]
+    records = [_agrees_with_profile(r) for r in points if r is not None and r.accepted]
+    holds = len(reps) == len(points) + len(wins) and len(records) == len(points) and all(ok for ok, _ in records)
+    if window:
+        holds = holds and _covers(wins, *PROVED_W80, gamma=_P["gamma"], eps=0.0, d=80, L=_P["L"])
+    return Replayed(route, "at each certified lam the global minimum and the minimisers are enclosed, and contain the "
+                    "float profile's (width <= 1e-12; kappa, eta within 1e-5; r <= 3.1e-5); inside W the oracle is proved",
+                    reps, holds=holds, size={"points": len(points)}, details={"points": [rec for _, rec in records]},
+                    why="every box outside the kept ones has a certified lower bound above the witness's risk, evaluated by "
+                    "the checker: the global minimum and its location are proved, not sampled, at these lam")
+
+
 def schedule_in_window(lo, hi, lam0=1.0, steps=120_000):
     """Steps t of lam_t = lam0/(1 + 1e-4 t), t = 0..steps, with lam_t above, inside and below [lo, hi]."""
     lam = decreasing(lam0)(np.arange(steps + 1))
@@ -103,6 +185,11 @@ def schedule_in_window(lo, hi, lam0=1.0, steps=120_000):
     }
 
 
+#: the proved part of W at Figure 4b's setting (the committed certificate's domain); W's ends lie 7.2e-8 below and
+#: 4.8e-8 above it
+PROVED_W = (0.0907219, 0.8924379)
+
+
 @claim(
     "oracle-window",
     where="finding (docs/MATH.md sections 13 and 17)",
@@ -110,25 +197,25 @@ def schedule_in_window(lo, hi, lam0=1.0, steps=120_000):
     statement="the oracle is the global minimiser of R_lam exactly for lam in W = [0.0907218276, 0.8924379482]: below, "
     "k = +-v* with v = +-k* has lower risk (a crossing); above, the oracle stops being a local minimum (a pitchfork). "
     "Each end is proved to 1e-6 (relative; ball arithmetic: a lower pair just outside, the certificate just inside); "
-    "inside W, (k*, v*) is proved (ball arithmetic: a "
-    "branch and bound on the profile's dual bound) to be the unique global minimiser up to the symmetries for every lam of "
-    "the mode's intervals (thorough: every lam of [0.0907219, 0.8924379], within 1.7e-7 of W's lower end and 4.8e-8 of its "
-    "upper end); elsewhere in W (other modes) 'global' rests on the profile risk, a two-dimensional minimisation complete "
-    "in (kappa, eta), at sampled lam (numeric)",
-    domain=lambda s: f"{FIG4B.model_text}, lam in [1e-3, 10]; proved for every lam in "
-    + " and ".join(f"[{a:g}, {b:g}]" for a, b in s.proved)
+    f"(k*, v*) is proved (ball arithmetic) to be the unique global minimiser up to the symmetries for every lam of "
+    f"[{PROVED_W[0]}, {PROVED_W[1]}] (all of W but 7.2e-8 at its lower end and 4.8e-8 at its upper end): a branch and "
+    "bound on the profile's dual bound wrote a certificate that the independent checker replays in every mode",
+    domain=lambda s: f"{FIG4B.model_text}, lam in [1e-3, 10]; "
+    + (f"proved for every lam in {' and '.join(f'[{a:g}, {b:g}]' for a, b in s.proved)} (searched afresh, replayed)"
+       if s.proved else f"certificates replayed: {', '.join(s.committed)}")
     + f"; the profile at {s.inside} lam inside W; the stationary-point search at {s.verify} lam with {s.starts} starts",
     sizes=dict(inside=(5, 20, 60), verify=(0, 1, 4), starts=(100, 200, 400),
-               proved=(((0.3, 0.3),), ((0.0907219, 0.1), (0.3, 0.31)),
-                       ((0.0907219, 0.1), (0.1, 0.85), (0.85, 0.8924379)))),
+               committed=(("oracle_fig4b_lam0.3.json.gz",), ("oracle_fig4b_W.json.gz",), ()),
+               proved=((), (), ((PROVED_W[0], 0.1), (0.1, 0.85), (0.85, PROVED_W[1])))),
 )
 def oracle_window(ctx):
     """The window at the Figure 4b setting through the profile (each end's mechanism read off the minimiser
     just outside), certified witnesses outside its ends, the closed-form mechanisms as an independent
-    derivation of the end points, and the oracle's global minimality at sampled lam inside."""
+    derivation of the end points, and the oracle's global minimality: certificates replayed (searched afresh
+    in thorough mode)."""
     w = LS.oracle_window(verify=ctx.size.verify, starts=ctx.size.starts, **_P)
     enc = window_enclosure(window=w, **_P)
-    certs = [certified_global_minimiser(lam=iv, eps=0.0, progress=ctx.stream, **_P) for iv in ctx.size.proved]
+    global_proof = _oracle_global_proof(ctx)
     det, _, gap = LS.mechanism_values(
         np.array([w.lo * (1 - 1e-9), w.lo * (1 + 1e-9), w.hi * (1 - 1e-9), w.hi * (1 + 1e-9)]), **_P
     )
@@ -142,17 +229,7 @@ def oracle_window(ctx):
         "4a schedule (steps of 120k)": schedule_in_window(w.lo, w.hi),
     }
     out = [
-        Proof(
-            "certify.global_minimiser: branch and bound over (kappa, eta, lam) on the profile's weak-duality bound (arb "
-            "balls, kernels generated from SymPy), the valley certificate along nu = 1",
-            "(k*, v*) is the unique global minimiser of R_lam up to the symmetries for every lam of the interval",
-            all(c.proved and c.oracle for c in certs),
-            why="a box whose certified lower bound exceeds the oracle's risk holds no better point; the valley, where "
-            "m - R(k*, v*) is 1e-15 .. 1e-44, is certified by the eta-curvature of the dual bound, not by values",
-            size={"lam": [list(iv) for iv in ctx.size.proved], "boxes": sum(c.boxes for c in certs)},
-            details={"intervals": [{"lam": list(c.lam), "proved": c.proved, "reason": c.reason, "seconds": c.seconds,
-                                    "boxes": c.boxes, "risk": list(c.risk)} for c in certs]},
-        ),
+        global_proof,
         Proof(
             "explicit pairs (k, v) with certified risk on arb balls (the TRS kernels generated from SymPy) at "
             "lam = lo (1 - 1e-6) and hi (1 + 1e-6); certify.global_minimiser at lo (1 + 1e-6) and hi (1 - 1e-6); det B > 0, "
@@ -224,24 +301,31 @@ def oracle_window(ctx):
     return out
 
 
+#: the proved part of W at Figure 5's model (d = 80), the committed certificate's domain
+PROVED_W80 = (0.1722897, 1.0077821)
+
+
 @claim(
     "global-minimiser",
     where="finding (docs/MATH.md section 17)",
     kind="finding",
-    statement="at gamma^2 = 1/2, eps = 0, L = 10 (d = 400, and Figure 5's d = 80) every global minimiser of R_lam for lam in "
-    "[0.01, 2] has k in span(k*, v*) (the profile's minimum on that circle equals its global minimum to 1e-12): "
-    "k = cos(a*) k* + sin(a*) v*, with a* = 90 degrees below W (k = +-v*, v = +-k*), "
-    "0 inside W (a jump at the lower end); at the upper end the oracle loses its local minimality towards v* (a "
-    "pitchfork). Numeric, at sampled lam; near the flat valley nu = 1 float64 cannot place a minimiser along e. At the "
-    "domain's certified lam the global minimum is proved (ball arithmetic) to lie in an interval of width <= 1e-12 that "
-    "contains the profile's, and the minimiser in boxes within 1e-5 in kappa and eta that contain the profile's",
-    domain=lambda s: f"{s.n} log-spaced lam in [0.01, 2] for each of d = 400, 80; certified enclosures of the global "
-    "minimum at " + ", ".join(f"lam = {lam:g} (d = {d})" for lam, d in s.certified),
-    sizes=dict(n=(8, 40, 160), certified=(((0.03, 80),), ((0.05, 400), (0.03, 80)),
-                                          ((0.05, 400), (0.9, 400), (1.5, 400), (0.03, 80), (2.0, 80)))),
+    statement="at gamma^2 = 1/2, eps = 0, L = 10 (d = 400, and Figure 5's d = 80), at 24 log-spaced lam in [0.01, 2] for "
+    "each d, the global minimum of R_lam is proved (ball arithmetic; certificates replayed by the independent checker) "
+    "to lie in an interval of width <= 1e-12 and every global minimiser in boxes within 1e-5 in kappa and eta and within "
+    "r <= 3.1e-5 of span(k*, v*), or (inside W) to be (k*, v*), unique up to the symmetries; at d = 80 (k*, v*) is "
+    f"proved the unique global minimiser for every lam of [{PROVED_W80[0]}, {PROVED_W80[1]}] (W = [0.17228956, "
+    "1.00778222]); the minimiser is k = cos(a*) k* + sin(a*) v*, a* = 90 degrees below W (k = +-v*, v = +-k*), 0 inside W "
+    "(a jump at the lower end), and at the upper end the oracle loses its local minimality towards v* (a pitchfork): "
+    "numeric at 40 sampled lam per d (the profile; near the flat valley nu = 1 float64 cannot place a minimiser along e)",
+    domain=lambda s: f"{s.n} log-spaced lam in [0.01, 2] for each of d = 400, 80 (profile); "
+    + (("certified afresh at " + ", ".join(f"lam = {lam:g} (d = {d})" for lam, d in s.certified)) if s.certified
+       else f"{len(s.committed)} committed certificates replayed"),
+    sizes=dict(n=(8, 40, 160), committed=(("minimum_fig4b_lam0.9.json.gz",), "all", ()),
+               certified=((), (), ((0.05, 400), (0.9, 400), (1.5, 400), (0.03, 80), (2.0, 80)))),
 )
 def global_minimiser(ctx):
-    """The global-minimiser diagram from the profile, and its risk at lam = 0.9 against mpmath quadrature."""
+    """The global-minimiser diagram from the profile, the certified diagrams (replayed, or searched afresh in
+    thorough mode) against it, and the risk at lam = 0.9 against mpmath quadrature."""
     from ..routes import quad_risk
 
     lams = np.geomspace(0.01, 2.0, ctx.size.n)
@@ -264,53 +348,30 @@ def global_minimiser(ctx):
         "float64 resolves the risk (O(1)) to ~1e-15; a minimiser off the circle with a visible gain would exceed 1e-12 "
         "(the 2-D search's own r is only resolved to ~1e-6, where m grows like r^2 with a small curvature)",
         unit="largest (circle minimum - global minimum) / |global minimum|",
-        details={"largest_gap": gap, "largest_r_of_the_2d_search": rmax},
+        details={"largest_gap": gap, "largest_r_of_the_2d_search": rmax}, corroborates=True,
     ))
     out.append(Measured(
         "the same minimisers against the window's ends (profile route)",
         "a* = 90 degrees below W, the oracle inside W",
         float(sum(wrong.values())), 0.0,
         "a jump at the lower end: the minimiser changes branch", unit="sampled lam on the wrong branch",
-        details={"wrong": wrong},
+        details={"wrong": wrong}, corroborates=True,
     ))
     out.append(Measured(
         "the profile's curvature at k* along v* (mpmath profile, 40 digits, second differences), root by brentq",
         "at the upper end of W the oracle stops being a local minimum towards v* (the pitchfork's branch point)",
         sum(pitch.values()), 0.0,
         "the end is where that curvature changes sign, not a crossing with a far minimiser",
-        unit="settings where the upper end is not this mechanism", details={"not_pitchfork": pitch},
+        unit="settings where the upper end is not this mechanism", details={"not_pitchfork": pitch}, corroborates=True,
     ))
-    encl, ok = [], True
-    for lam, d in ctx.size.certified:
-        P = dict(_P, d=d)
-        c = certified_global_minimiser(lam=(lam, lam), eps=0.0, progress=ctx.stream, **P)
-        risk, ov = LS.global_minimum(lam=lam, eps=0.0, **P)
-        o = c.overlaps[0]["overlaps"] if c.overlaps and not c.oracle else {}
-        inside = bool(c.proved and c.risk[0] <= risk <= c.risk[1] + 1e-14 * abs(risk) and c.risk[1] - c.risk[0] <= 1e-12)
-        if o:
-            inside = inside and o["kappa"][0] <= abs(ov[0]) <= o["kappa"][1] and o["kappa"][1] - o["kappa"][0] <= 1e-5
-            inside = inside and o["eta"][0] - 1e-12 <= abs(ov[3]) <= o["eta"][1] + 1e-12 and o["eta"][1] - o["eta"][0] <= 1e-5
-        ok = bool(ok and inside)
-        encl.append({"lam": lam, "d": d, "proved": c.proved, "oracle": c.oracle, "risk": list(c.risk),
-                     "width": c.risk[1] - c.risk[0], "profile_risk": risk, "kappa": o.get("kappa"), "eta": o.get("eta"),
-                     "boxes": c.boxes, "seconds": c.seconds})
-    out.append(Proof(
-        "certify.global_minimiser at a point lam: the dual bound's branch and bound against the certified risk of the "
-        "float minimiser (arb balls, Taylor models; kernels generated from SymPy)",
-        "the global minimum lies in an interval of width <= 1e-12 that contains the profile route's global minimum, and "
-        "the profile's minimiser (kappa, eta) lies in the boxes the branch and bound keeps, within 1e-5 in each",
-        ok,
-        why="every box outside the kept ones has a certified lower bound above the witness's risk: the global minimum "
-        "and its location are proved, not sampled, at these lam",
-        size={"points": [list(x) for x in ctx.size.certified]},
-        details={"enclosures": encl},
-    ))
+    out.append(_certified_diagram(ctx))
     r, ov = LS.global_minimum(lam=0.9, eps=0.0, **_P)
     q = float(quad_risk(*ov, lam=0.9, eps=0.0, dps=20, **_P))
     out.append(Measured(
         "mpmath quadrature of the risk's definition (20 digits) at the global minimiser's overlaps, lam = 0.9",
         "the profile's global minimum risk", abs(r - q) / q, 1e-10,
         "float64 TRS against an independent route", details={"risk": r, "quadrature": q, "overlaps": list(ov)},
+        corroborates=True,
     ))
     return out
 

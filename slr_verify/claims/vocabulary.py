@@ -7,6 +7,7 @@ figure, the tolerance and the tier:
 
 * :func:`Identities`      SymPy identities or sign arguments            ``proved (symbolic)``
 * :func:`Proof`           a computer-assisted proof on arb balls         ``proved (ball arithmetic)``
+* :func:`Replayed`        certificates accepted by the independent checker ``proved (ball arithmetic)``
 * :class:`Agreement`      a fast function against a reference on points  ``numeric``
 * :func:`Measured`        a numeric figure against a stated tolerance    ``numeric``
 * :func:`MonteCarlo`      estimates against exact values, in |z|         ``statistical``
@@ -44,6 +45,7 @@ __all__ = [
     "verdict",
     "Identities",
     "Proof",
+    "Replayed",
     "Agreement",
     "Measured",
     "MonteCarlo",
@@ -166,6 +168,20 @@ def Proof(route, reference, certificate, *, why="a computer-assisted proof close
         details=details,
         **kw,
     )
+
+
+def Replayed(route, reference, replays, *, holds=True, why="the independent checker replays every leaf of the "
+             "certificate in arb and derives the conclusion itself (docs/certificates.md)", **kw) -> Evidence:
+    """Certificates replayed by :func:`slr_verify.certify.replay` (``replays``: its results): proved when every one
+    is accepted and ``holds`` (what the claim reads off their conclusions) is True."""
+    details = dict(kw.pop("details", {}))
+    details["certificates"] = [{"file": r.values.get("file"), "accepted": r.accepted, "reason": r.reason,
+                                "conclusion": r.conclusion, "leaves": r.leaves, "seconds": round(r.seconds, 2)}
+                               for r in replays]
+    size = dict(kw.pop("size", {}))
+    size.update({"certificates": len(replays), "leaves": sum(r.leaves for r in replays)})
+    ok = bool(replays) and all(r.accepted for r in replays) and bool(holds)
+    return Proof(route, reference, ok, why=why, details=details, size=size, **kw)
 
 
 def _relative(a, b):

@@ -11,7 +11,8 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels", "valley_tube_proofs"]
+__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels", "valley_tube_proofs",
+           "sigma_equivariance_proofs"]
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
@@ -56,6 +57,14 @@ def valley_tube_proofs() -> dict:
     out["nu' = 1 at nu = 1 (reduced map)"] = bool(sp.simplify(nu1 - 1) == 0)
     out.update(sfix.structure().proofs)
     return out
+
+
+def sigma_equivariance_proofs(sigma=None) -> dict:
+    """The SymPy proof that a sign pattern sigma commutes with the five-overlap PGD map, Phi(sigma o) = sigma Phi(o)
+    for all parameters ({statement: bool}; :func:`slr_verify.symbolic.dynamics.sigma_equivariance_proofs`, cached
+    there): the premise of the 2-cycle argument of the contraction balls of :mod:`slr_verify.landscape.capture`
+    (`docs/MATH.md` §13). ``sigma``: five signs +-1; None: the three non-identity symmetries."""
+    return sdyn.sigma_equivariance_proofs(sigma)
 
 
 @lru_cache(maxsize=None)

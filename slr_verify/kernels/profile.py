@@ -195,7 +195,8 @@ def premises() -> dict:
         Premise("dual-bound", lambda: [(line, sprof.dual_line_algebra()), (sprof.COEF_SYMS, [sprof.det_m()])],
                 [sprof.dual_proofs, sprof.dual_line_proofs, lambda: sprof.eta_linear_proofs()]),
         Premise("pd-criterion", lambda: [(line, sprof.dual_line_algebra()[2:])], [lambda: sprof.pd_criterion_proofs()]),
-        Premise("valley", lambda: [((*sprof.COEF_SYMS, S.kappa), sprof.valley_algebra())], [valley_proofs]),
+        Premise("valley", lambda: [((*sprof.COEF_SYMS, S.kappa), sprof.valley_algebra())],
+                [valley_proofs, lambda: sprof.eta_linear_proofs()]),
         Premise("oracle-risk", lambda: [(PARAMS, sprof.oracle_risk_and_slope())], [lambda: sprof.oracle_risk_form_proofs()]),
     ]
     return {p.name: p for p in table}

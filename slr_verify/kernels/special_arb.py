@@ -16,7 +16,7 @@ is unbounded, so the enclosure survives where the value underflows float64 (Coro
 """
 from __future__ import annotations
 
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 __all__ = ["erf_variance_arb", "zetac_arb", "zeta_arb"]
 
@@ -42,11 +42,27 @@ def erf_variance_arb(t: arb, g: arb) -> arb:
     return 4 / pi * (-c * (1 + a * a)).exp() * I
 
 
+#: enclosures of D by the exact balls (t, g) and the precision: a branch and bound and its checker evaluate the same
+#: balls many times (zeta(0, lam) for every box of a lam piece; the constant term of each Taylor series twice)
+_MEMO: dict = {}
+_MEMO_SIZE = 1 << 14
+
+
+def _memo_variance(t: arb, g: arb) -> arb:
+    key = (ctx.prec, t.mid().man_exp(), t.rad().man_exp(), g.mid().man_exp(), g.rad().man_exp())
+    out = _MEMO.get(key)
+    if out is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        out = _MEMO[key] = erf_variance_arb(t, g)
+    return out
+
+
 def zetac_arb(t: arb, g: arb) -> arb:
     """E erfc(t + gZ)^2 for t >= 0, an enclosure."""
     s = t / (1 + 2 * g * g).sqrt()
     e = s.erfc()
-    return e * e + erf_variance_arb(t, g)
+    return e * e + _memo_variance(t, g)
 
 
 def zeta_arb(t: arb, g: arb) -> arb:
@@ -54,4 +70,4 @@ def zeta_arb(t: arb, g: arb) -> arb:
     t = abs(t)
     s = t / (1 + 2 * g * g).sqrt()
     e = s.erf()
-    return e * e + erf_variance_arb(t, g)
+    return e * e + _memo_variance(t, g)

@@ -26,6 +26,12 @@ it provably goes, not by how far it got:
   probability 0 of converging to any of them: a random start is classified so with probability 1.
 * anything else is ``"unclassified (no certificate)"``, never matched silently.
 
+A region also captures the mirror images of its runs: if sigma x lies in it for a symmetry's sign pattern
+sigma, Phi^n(x) = sigma Phi^n(sigma x) has the mirror image of its fate. This uses Phi(sigma o) = sigma Phi(o),
+proved by SymPy for the four patterns (:func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`); were a
+statement not proved, only the regions themselves (no images) would be used. The certificates record it
+(``"symmetric_images"``).
+
 Each label carries its certificate (kind, tier, region or bound) in the rates' ``"certificates"``.
 """
 from __future__ import annotations
@@ -34,6 +40,7 @@ import numpy as np
 
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
+from ..kernels.landscape import sigma_equivariance_proofs
 from ..model import validation as V
 from ..model.intervals import clopper_pearson
 from ..model.params import Params
@@ -157,7 +164,17 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
     at most ``max_balls`` in all."""
     ends = np.asarray(ends, dtype=float)
     labels = label_ends(ends, converged, points, match)
+    try:
+        V.overlaps(*ends, d=d)
+    except ValueError as exc:
+        raise ValueError(f"ends must be realisable overlap tuples (states of runs in R^d): {exc}") from None
     kw = {"lam": lam, "gamma": gamma, "d": d, "L": L}
+    # the regions capture mirror images only on the proved premise Phi(sigma o) = sigma Phi(o) (see the module)
+    premise = sigma_equivariance_proofs()
+    images = SYMMETRIES if all(premise.values()) else SYMMETRIES[:1]
+    mirror = {"symmetric_images": {"premise": "Phi(sigma o) = sigma Phi(o) for the symmetries' sign patterns",
+                                   "tier": "proved (symbolic)" if all(premise.values()) else
+                                   "not proved: only the region itself, no mirror images, is used"}}
     n = ends.shape[1]
     how = np.where(converged & (labels != "unmatched"), "converged", "none").astype(object)
     kinds = {_label(p): p.kind for p in points}
@@ -168,7 +185,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
 
     def images_in(ball, idx):
         hit = np.zeros(len(idx), dtype=bool)
-        for s in SYMMETRIES:
+        for s in images:
             hit |= ball.contains(s[:, None] * ends[:, idx])
         return hit
 
@@ -192,7 +209,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
         how[hit] = "captured"
         kinds.setdefault(lab, kind)
         if len(hit):
-            certs.setdefault(lab, []).append(dict(ball.as_dict(), runs=int(len(hit)),
+            certs.setdefault(lab, []).append(dict(ball.as_dict(), runs=int(len(hit)), **mirror,
                                                   label_tier=("proved (ball arithmetic); the name is the centre's match to "
                                                               "a 40-digit stationary point (numeric)") if ball.period == 1
                                                   else CERTIFIED))
@@ -214,7 +231,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
         if tube.proved:
             idx = np.flatnonzero(near_edge)
             hit = np.zeros(len(idx), dtype=bool)
-            for sg in SYMMETRIES:
+            for sg in images:
                 hit |= tube.contains(sg[:, None] * ends[:, idx])
             hit = idx[hit]
             lab = _label(orc[0])
@@ -222,7 +239,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
             how[hit] = "valley"
             ball_of[hit] = -2
             if len(hit):
-                certs.setdefault(lab, []).append(dict(tube.as_dict(), runs=int(len(hit))))
+                certs.setdefault(lab, []).append(dict(tube.as_dict(), runs=int(len(hit)), **mirror))
     tried = np.zeros(n, dtype=bool)
     while len(balls) < max_balls:
         todo = np.flatnonzero((ball_of == -1) & ~tried & (how != "converged"))

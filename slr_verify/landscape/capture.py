@@ -15,13 +15,19 @@ with the norm ||y|| = max over groups I of |y_I|_2, and B = {x : ||T^{-1}(x - c)
 
 then G maps B into itself (||G(x) - c|| <= ||G(c) - c|| + q ||x - c||, B being convex), is a
 contraction there, has exactly one fixed point p in B, and G^n(x) -> p for every x in B. Since
-sigma commutes with Phi and sigma^2 = id, Phi^n = sigma^n G^n: every run that enters B converges to p
+sigma commutes with Phi (Phi(sigma o) = sigma Phi(o) for all parameters, proved by SymPy:
+:func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`; a ball with sigma != id is refused unless
+every statement is True, and records them in ``premises``) and sigma^2 = id,
+Phi^n = sigma^n G^n: every run that enters B converges to p
 (sigma = id, or sigma p = p: a fixed point of Phi, i.e. a stationary point when realisable) or to the
 2-cycle {p, sigma p} (PGD alternates between two mirror images: a period-2 orbit that is not a
 stationary point). All enclosures are arb balls (python-flint) from kernels generated from SymPy
 (:func:`slr_verify.kernels.landscape.capture_kernels`): the overlaps over B, Theorem 1's partials
 and second partials over them, the map's Jacobian dF/do + dF/dR . Hess R. Membership of a run's
-float state (an exact point) is decided by the same ball arithmetic.
+float state (an exact point) is decided by the same ball arithmetic; a state that is not a realisable
+overlap tuple (no unit k, v in R^d have those overlaps with k*, v*: the Gram matrix of (k, v, k*, v*)
+is not positive semidefinite, or has rank > d; :func:`slr_verify.model.validation.overlaps`, tolerance
+:data:`~slr_verify.model.validation.GRAM_TOL`) is not a point of the model and is refused (``ValueError``).
 
 c is a float Newton root of G(o) = o, T the real eigenvector basis of DG(c) (a complex pair enters
 as its real and imaginary parts, a group of two): in these coordinates DG(c) is block diagonal, so q
@@ -40,7 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..kernels.landscape import capture_kernels, fixed_point_kernels
+from ..kernels.landscape import capture_kernels, fixed_point_kernels, sigma_equivariance_proofs
 from ..model import validation as V
 from ..model.params import Params
 from .stationary import SYMMETRIES
@@ -142,6 +148,27 @@ def _norm2_upper(M, I, J) -> float:
     return _up(core + rad)
 
 
+def _states(ov, d) -> np.ndarray:
+    """The points ``ov`` (shape (5,) or (5, n): columns (kappa, nu, theta, eta, rho)) as a float array (5, n),
+    each column checked to be a realisable overlap tuple in R^d (:func:`slr_verify.model.validation.overlaps`:
+    entries in [-1, 1], the Gram matrix of (k, v, k*, v*) positive semidefinite and of rank <= d, to
+    :data:`~slr_verify.model.validation.GRAM_TOL`); ``ValueError`` naming ``ov`` otherwise."""
+    if isinstance(ov, np.ndarray) and ov.shape == (5, 0):
+        return np.zeros((5, 0))
+    X = V.as_finite("ov", ov)
+    if X.shape == (5,):
+        X = X[:, None]
+    if X.ndim != 2 or X.shape[0] != 5:
+        raise ValueError(f"ov must be overlap tuples (kappa, nu, theta, eta, rho): an array of shape (5,) or (5, n), "
+                         f"got shape {X.shape}")
+    try:
+        V.overlaps(*X, d=d)
+    except ValueError as exc:
+        raise ValueError(f"ov must be realisable overlap tuples (unit k, v in R^d with these overlaps with orthonormal "
+                         f"k*, v*): {exc}") from None
+    return X
+
+
 def _group_norm_upper(y, groups) -> float:
     """Upper bound of max over groups of |y_I|_2 for an arb column."""
     return max(_up(arb(sum((_sq(y[i, 0]) for i in g), arb(0)).upper()).sqrt()) for g in groups)
@@ -153,7 +180,9 @@ class CaptureBall:
     G(o) = o), coordinates y = T^{-1}(x - c) (``T``, ``groups``), radius ``radius`` in the norm max_I |y_I|,
     ``q`` (Lipschitz bound of G there), ``r0`` (||G(c) - c|| / radius), ``proved`` (r0 + q < 1 on arb balls).
     ``period``: 1 if sigma fixes the centre (a fixed point of Phi), else 2; ``eigenvalues``: of DG(c)
-    (float)."""
+    (float); ``premises``: the SymPy statements the conclusion rests on beyond the ball arithmetic
+    (sigma != id: Phi(sigma o) = sigma Phi(o), :func:`~slr_verify.kernels.landscape.sigma_equivariance_proofs`;
+    a ball is never ``proved`` unless all are True)."""
 
     centre: np.ndarray
     sigma: tuple
@@ -169,14 +198,20 @@ class CaptureBall:
     seconds: float
     reason: str = ""
     extra: dict = field(default_factory=dict)
+    premises: dict = field(default_factory=dict)
+
+    @property
+    def premise_proved(self) -> bool:
+        """sigma = id (no symmetry used), or every statement of ``premises`` (Phi(sigma o) = sigma Phi(o)) True."""
+        return all(x == 1 for x in self.sigma) or (bool(self.premises) and all(self.premises.values()))
 
     def contains(self, ov) -> np.ndarray:
-        """Which of the points ``ov`` (5, n) lie in the ball, decided on arb balls (the float states are
-        exact points). False everywhere for an unproved ball."""
-        X = np.atleast_2d(np.asarray(ov, dtype=float))
-        X = X.reshape(5, -1)
+        """Which of the points ``ov`` (5,) or (5, n) lie in the ball, decided on arb balls (the float states are
+        exact points). False everywhere for an unproved ball. ``ValueError`` (naming ``ov``) for a point that is
+        not a realisable overlap tuple in R^d (see :func:`_states`): it is not a state of the model."""
+        X = _states(ov, self.params["d"])
         out = np.zeros(X.shape[1], dtype=bool)
-        if not self.proved:
+        if not self.proved or not self.premise_proved:
             return out
         Y = np.linalg.solve(self.T, X - self.centre[:, None])
         nrm = np.max([np.linalg.norm(Y[list(g)], axis=0) for g in self.groups], axis=0)
@@ -194,7 +229,11 @@ class CaptureBall:
         return {"kind": "contraction ball of sigma o Phi", "tier": CERTIFIED if self.proved else "not proved",
                 "centre": [float(x) for x in self.centre], "sigma": [int(s) for s in self.sigma], "period": self.period,
                 "radius": self.radius, "q": self.q, "r0": self.r0, "T": self.T.tolist(), "groups": [list(g) for g in self.groups],
-                "spectral_radius": float(np.max(np.abs(self.eigenvalues))), "seconds": self.seconds, "reason": self.reason}
+                "spectral_radius": float(np.max(np.abs(self.eigenvalues))) if len(self.eigenvalues) else math.nan,
+                "seconds": self.seconds, "reason": self.reason,
+                "premises": {"statements": dict(self.premises),
+                             "tier": "none needed (sigma = id)" if all(x == 1 for x in self.sigma) else
+                             "proved (symbolic)" if self.premise_proved else "not proved"}}
 
 
 def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
@@ -249,16 +288,25 @@ def contraction_ball(o0, sigma, *, lam, gamma, d, L, alpha, prec=128, radii=RADI
     kw = {"lam": p.lam, "gamma": p.gamma, "d": p.d, "L": p.L}
     prm = dict(kw, alpha=alpha, prec=int(prec))
     t0 = time.perf_counter()
+    # the premise of Phi^n = sigma^n G^n (module docstring): sigma commutes with Phi, proved by SymPy for all parameters
+    premises = {"sigma = id: G = Phi, no symmetry used": True} if all(x == 1 for x in sigma) else \
+        sigma_equivariance_proofs(sigma)
+    if not all(premises.values()):
+        return CaptureBall(np.asarray(o0, float), sigma, np.eye(5), tuple((i,) for i in range(5)), 0.0, math.inf, math.inf,
+                           False, 0, np.array([]), prm, time.perf_counter() - t0,
+                           "the premise Phi(sigma o) = sigma Phi(o) is not proved: "
+                           + "; ".join(k for k, v in premises.items() if not v), premises=premises)
     c = cycle_point(o0, sigma, alpha=alpha, **kw)
     if c is None:
         return CaptureBall(np.asarray(o0, float), sigma, np.eye(5), tuple((i,) for i in range(5)), 0.0, math.inf, math.inf,
-                           False, 0, np.array([]), prm, time.perf_counter() - t0, "Newton on sigma Phi(o) = o did not converge")
+                           False, 0, np.array([]), prm, time.perf_counter() - t0, "Newton on sigma Phi(o) = o did not converge",
+                           premises=premises)
     _, J = pgd_map(c, sigma, alpha=alpha, **kw)
     T, groups, w = _real_basis(J)
     period = 1 if np.max(np.abs(np.asarray(sigma) * c - c)) < 1e-12 else 2
     if np.max(np.abs(w)) >= 1:
         return CaptureBall(c, sigma, T, groups, 0.0, math.inf, math.inf, False, period, w, prm, time.perf_counter() - t0,
-                           f"DG(c) has spectral radius {np.max(np.abs(w)):.6g} >= 1: not attracting")
+                           f"DG(c) has spectral radius {np.max(np.abs(w)):.6g} >= 1: not attracting", premises=premises)
     # bisection over the radii (largest first): proof at radius s usually implies proof at smaller ones; if not,
     # a smaller proved radius is returned, never an unproved one
     radii = sorted((float(x) for x in radii), reverse=True)
@@ -271,7 +319,8 @@ def contraction_ball(o0, sigma, *, lam, gamma, d, L, alpha, prec=128, radii=RADI
         else:
             last, lo = (q, r0), mid + 1
     if best is not None:
-        return CaptureBall(c, sigma, T, groups, best[0], best[1], best[2], True, period, w, prm, time.perf_counter() - t0)
+        return CaptureBall(c, sigma, T, groups, best[0], best[1], best[2], True, period, w, prm, time.perf_counter() - t0,
+                           premises=premises)
     return CaptureBall(c, sigma, T, groups, 0.0, last[0], last[1], False, period, w, prm, time.perf_counter() - t0,
                        f"no radius down to {radii[-1]:g} gives r0 + q < 1 (last q = {last[0]:.6g}, r0 = {last[1]:.3g}; "
-                       f"spectral radius {np.max(np.abs(w)):.9f})")
+                       f"spectral radius {np.max(np.abs(w)):.9f})", premises=premises)

@@ -36,7 +36,7 @@ z_t -> 0 geometrically. Then kappa_{t+1} - kappa_t >= h(kappa_t) - C ||z_t||, wi
 is bounded and decreases in total by at most the tail of a convergent series, so it converges, to some
 kappa_inf; if kappa_inf < 1 the increments would tend to h(kappa_inf) > 0, impossible. So kappa_t -> 1, z_t -> 0.
 The images of the tube under the symmetries (:data:`~.stationary.SYMMETRIES`) cover the valleys of the
-other images of the oracle.
+other images of the oracle (Phi commutes with them: :func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`).
 
 **When it fails.** If the transverse Jacobian at the oracle has spectral radius >= 1 (alpha above
 2 / the largest Riemannian Hessian eigenvalue there: at gamma^2 = 1/2, d = 400, L = 10 and alpha = 4e-3 from
@@ -55,7 +55,7 @@ from flint import arb, arb_mat, ctx
 from ..kernels.landscape import capture_kernels, fixed_point_kernels, valley_tube_proofs
 from ..model import validation as V
 from ..model.params import Params
-from .capture import CERTIFIED, _group_norm_upper, _norm2_upper, _real_basis, _up, pgd_map
+from .capture import CERTIFIED, _group_norm_upper, _norm2_upper, _real_basis, _states, _up, pgd_map
 
 __all__ = ["ValleyTube", "valley_tube"]
 
@@ -85,9 +85,10 @@ class ValleyTube:
     extra: dict = field(default_factory=dict)
 
     def contains(self, ov) -> np.ndarray:
-        """Which of the points ``ov`` (5, n) satisfy the theorem's entry condition, on arb balls (the float
-        states are exact points)."""
-        X = np.asarray(ov, dtype=float).reshape(5, -1)
+        """Which of the points ``ov`` (5,) or (5, n) satisfy the theorem's entry condition, on arb balls (the float
+        states are exact points). ``ValueError`` (naming ``ov``) for a point that is not a realisable overlap tuple
+        in R^d (:func:`~.capture._states`): the theorem is about runs of the model, and such a point is none."""
+        X = _states(ov, self.params["d"])
         out = np.zeros(X.shape[1], dtype=bool)
         if not self.proved:
             return out

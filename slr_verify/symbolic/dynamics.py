@@ -18,13 +18,17 @@ The update :math:`k' = P(k - \alpha (I - k k^\top)\nabla_k R)` (and the same for
 :math:`R_\theta = R_\eta = R_\rho = 0` (which hold on M, :func:`lemma4_identities`) and keeps the
 (kappa, nu) components.
 
-Identities are *returned* (``{name: bool}``) by :func:`pgd_identities` and
-:func:`lemma4_identities`, never asserted: the claims and the tests check them, also under
+**Symmetries (`docs/MATH.md` §13).** :func:`sigma_equivariance_proofs` proves that the four sign
+patterns :data:`SIGN_PATTERNS` of the risk's discrete symmetries commute with the five-overlap PGD map
+composed with Theorem 1's gradient: Phi(sigma o) = sigma Phi(o) for all parameters.
+
+Identities are *returned* (``{name: bool}``) by :func:`pgd_identities`, :func:`lemma4_identities` and
+:func:`sigma_equivariance_proofs`, never asserted: the claims and the tests check them, also under
 ``python -O``.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import SimpleNamespace
 
 import sympy as sp
@@ -48,6 +52,8 @@ __all__ = [
     "pgd_identities",
     "tangent_norms_sq",
     "overlap_map_jacobian",
+    "SIGN_PATTERNS",
+    "sigma_equivariance_proofs",
 ]
 
 S = srisk.S
@@ -196,3 +202,85 @@ def pgd_identities() -> dict:
             sp.simplify(n / sp.sqrt(q) - r) == 0
             for n, q, r in zip(reduced_map_numerators()[:2], reduced_map_numerators()[2:], red)),
     }
+
+
+#: the sign patterns on (kappa, nu, theta, eta, rho) of the discrete symmetries of R (`docs/MATH.md` §13): the
+#: identity, (k, v) -> (-k, -v), (k, v) -> (Sk, -Sv) (S the reflection fixing k* and reversing v*) and their product
+SIGN_PATTERNS = ((1, 1, 1, 1, 1), (-1, -1, -1, -1, 1), (1, 1, -1, -1, -1), (-1, -1, 1, 1, -1))
+
+
+def _pattern_label(sigma) -> str:
+    return "(" + ", ".join("+" if s > 0 else "-" for s in sigma) + ")"
+
+
+def sigma_equivariance_proofs(sigma=None) -> dict:
+    r"""Phi(sigma o) = sigma Phi(o) for a sign pattern sigma, proved as exact SymPy identities ({statement: bool}).
+
+    Phi is the five-overlap PGD map at step alpha (`docs/MATH.md` §12): Phi(o) = F(o, grad R(o), alpha), with
+    F = :func:`overlap_map` (partials as symbols) and grad R = Theorem 1's gradient
+    (:func:`slr_verify.symbolic.risk.theorem1_gradient`), the very expressions the float64 and arb kernels are
+    generated from. sigma acts diagonally, sigma o = (s_1 kappa, ..., s_5 rho), s_i = +-1. For all parameters
+    (lam, gamma, d, L > 0, eps >= 0, alpha > 0: the symbols' assumptions) and all overlaps and partials (real
+    symbols), every statement being ``expand(lhs - rhs) == 0``, an exact identity, it proves
+
+    * R(sigma o) = R(o) (the symmetry of `docs/MATH.md` §13, on Theorem 1's closed form; zeta_g(t) is even in t
+      because erf is odd and Z ~ -Z, which :class:`~slr_verify.symbolic.zeta.zeta` applies on construction);
+    * the gradient is equivariant, R_i(sigma o) = s_i R_i(o) for each of the five partials (checked on the
+      derived partials themselves, not only inferred from the line above by the chain rule);
+    * the normalisation is invariant: |k'|^2 and |v'|^2 (:func:`overlap_map_numerators`) are unchanged when the
+      overlaps and the partials are both replaced by their sigma images;
+    * the numerators are equivariant, N_i(sigma o, sigma p) = s_i N_i(o, p), and so is the map itself,
+      F_i(sigma o, sigma p, alpha) = s_i F_i(o, p, alpha) (on :func:`overlap_map`, square roots included);
+    * composition: Phi(sigma o) = F(sigma o, grad R(sigma o)) = F(sigma o, sigma grad R(o)) = sigma F(o, grad R(o))
+      = sigma Phi(o): the conjunction of the gradient's and the map's equivariance (no further computation).
+
+    With sigma^2 = id this gives (sigma o Phi)^n = sigma^n o Phi^n, the step of the 2-cycle argument of the
+    contraction balls (`docs/MATH.md` §13, "Where PGD goes"; :mod:`slr_verify.landscape.capture`).
+
+    ``sigma``: a tuple of five +-1 (any pattern, so that a pattern that is *not* a symmetry can be shown to fail);
+    None: every non-identity pattern of :data:`SIGN_PATTERNS`, the statements of each prefixed by its pattern.
+    True is a proof; False only means the difference did not expand to 0 (not proved, not by itself refuted).
+    """
+    if sigma is None:
+        out = {}
+        for pat in SIGN_PATTERNS[1:]:
+            out.update(_equivariance(pat))
+        return out
+    try:
+        ok = len(sigma) == 5 and all(not isinstance(s, (bool, str)) and s in (1, -1) for s in sigma)
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueError(f"sigma must be five signs +1 or -1 (on kappa, nu, theta, eta, rho), got {sigma!r}")
+    return dict(_equivariance(tuple(int(s) for s in sigma)))
+
+
+@cache
+def _equivariance(sigma: tuple) -> dict:
+    """The statements of :func:`sigma_equivariance_proofs` for one validated pattern (cached)."""
+    lab = _pattern_label(sigma)
+    on_o = {x: s * x for x, s in zip(srisk.OVERLAPS, sigma)}
+    on_op = {**on_o, **{p: s * p for p, s in zip(PARTIALS, sigma)}}
+
+    def zero(expr) -> bool:
+        return bool(sp.expand(expr) == 0)
+
+    R = srisk.theorem1_risk()
+    grad = srisk.theorem1_gradient()
+    *num, nk2, nv2 = overlap_map_numerators()
+    F = overlap_map()
+    names = ("kappa", "nu", "theta", "eta", "rho")
+    out = {f"sigma = {lab}: R(sigma o) = R(o)": zero(R.xreplace(on_o) - R)}
+    g_ok = out[f"sigma = {lab}: grad R(sigma o) = sigma grad R(o)"] = all(
+        zero(g.xreplace(on_o) - s * g) for g, s in zip(grad, sigma))
+    out[f"sigma = {lab}: |k'|^2, |v'|^2 invariant under (o, p) -> (sigma o, sigma p)"] = (
+        zero(nk2.xreplace(on_op) - nk2) and zero(nv2.xreplace(on_op) - nv2))
+    out[f"sigma = {lab}: numerators N(sigma o, sigma p) = sigma N(o, p)"] = all(
+        zero(n.xreplace(on_op) - s * n) for n, s in zip(num, sigma))
+    f_ok = True
+    for f, s, n in zip(F, sigma, names):
+        ok = out[f"sigma = {lab}: F_{n}(sigma o, sigma p, alpha) = {'+' if s > 0 else '-'}F_{n}(o, p, alpha)"] = \
+            zero(f.xreplace(on_op) - s * f)
+        f_ok = f_ok and ok
+    out[f"sigma = {lab}: Phi(sigma o) = sigma Phi(o) (composition of grad R's and F's equivariance)"] = g_ok and f_ok
+    return out

@@ -75,6 +75,9 @@ __all__ = [
     "det_m",
     "dual_line_algebra",
     "dual_line_proofs",
+    "pd_criterion_proofs",
+    "eta_linear_proofs",
+    "oracle_risk_form_proofs",
 ]
 
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
@@ -152,7 +155,8 @@ def trs_entry_second_partials() -> list:
 
 def oracle_risk_and_slope() -> list:
     """[R(k*, v*), dR(k*, v*)/dlam] in (lam, gamma, eps, d, L), from the complement form of the oracle
-    risk (:func:`slr_verify.symbolic.risk.bayes_gap_expr`, every term >= 0)."""
+    risk (:func:`slr_verify.symbolic.risk.bayes_gap_expr`, every term >= 0): Theorem 1 at (1, 1, 0, 0, 0) and its
+    lam-derivative (:func:`oracle_risk_form_proofs`)."""
     from .risk import bayes_gap_expr
 
     R = S.eps**2 + bayes_gap_expr()
@@ -372,9 +376,9 @@ def dual_bound(ball=False) -> list:
         = c + \mu - \frac{\Delta |g|^2 - \beta\, u^\top M u - \det M\, u^\top \operatorname{adj}(G_P) u}{\beta \Delta},
 
     :math:`G_P = P^\top P = [[1, \kappa], [\kappa, 1]]`, :math:`u = P^\top g`,
-    :math:`\Delta = \det(\beta I + M G_P)`. H - mu I (and a0 - mu on e') is positive definite iff
-    :math:`\beta > 0`, :math:`\Delta > 0` and :math:`T = 2\beta + \operatorname{tr}(M G_P) > 0` (D = beta on
-    P's orthogonal complement; on span P its eigenvalues are those of beta I + G_P^{1/2} M G_P^{1/2}).
+    :math:`\Delta = \det(\beta I + M G_P)` (:func:`dual_proofs`). H - mu I (and a0 - mu on e') is positive definite
+    iff :math:`\beta > 0`, :math:`\Delta > 0` and :math:`T = 2\beta + \operatorname{tr}(M G_P) > 0`
+    (:func:`pd_criterion_proofs`: its characteristic polynomial is :math:`(\beta - s)(s^2 - Ts + \Delta)`).
     A function of (kappa, eta) only (|k| = 1 is used), free of the large cancelling entries of H.
     [LB, beta, Delta, T] in (kappa, eta, mu; lam, gamma, eps, d, L)."""
     co = coefficients()
@@ -420,8 +424,9 @@ def dual_proofs() -> dict:
 def valley_curvature(ball=False) -> list:
     r"""The local certificate of `docs/MATH.md` §17 in closed form. At fixed kappa and mu the dual bound is
     *exactly* quadratic in eta, LB = A_0(kappa, mu) - A_2(kappa, mu) eta^2 (beta, Delta, M depend on kappa
-    and mu only, u and the eta-part of |g|^2 carry the factors eta, eta^2: :func:`dual_proofs`). With
-    mu = mu_v(kappa) (:func:`valley_mu`), LB(kappa, 0) = m(kappa, 0), so where
+    and mu only, u and the eta-part of |g|^2 carry the factors eta, eta^2: :func:`dual_proofs`,
+    :func:`eta_linear_proofs`). With mu = mu_v(kappa) (:func:`valley_mu`), LB(kappa, 0) = R(kappa, 1, 0, 0, 0)
+    (:func:`eta_linear_proofs`), so where
     Q(kappa) = -A_2(kappa, mu_v(kappa)) > 0 and beta, Delta, T > 0,
     m(kappa, eta) >= LB >= m(kappa, 0) for **every** eta: the valley is the minimum of the whole line.
     [Q, beta, Delta, T] at mu = mu_v(kappa), in (kappa; lam, gamma, eps, d, L)."""
@@ -486,7 +491,7 @@ def dual_line_algebra() -> list:
     both sign-structured (adj N is positive definite when H - mu I is): no cancellation of O(1) terms into
     O(beta), which the single fraction over beta Delta of :func:`dual_algebra` has near the hard case
     (mu -> a0 near kappa = 0, where the line's bound needs beta ~ 1e-4). L0 is the bound on eta = 0, L1 on
-    the circle r = 0; H - mu I is positive definite iff beta, Delta, T > 0."""
+    the circle r = 0; H - mu I is positive definite iff beta, Delta, T > 0 (:func:`pd_criterion_proofs`)."""
     co = _opaque()
     kap = S.kappa
     M = sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]])
@@ -530,3 +535,159 @@ def valley_algebra() -> list:
     mu_v = co["a0"] + co["p_nu"] / 2
     Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
     return [sp.simplify(e.subs(MU, mu_v)) for e in (Q, beta, Delta, T)]
+
+
+#: the spectral parameter of the characteristic polynomial (:func:`pd_criterion_proofs`)
+_S_EIG = sp.Symbol("s", real=True)
+
+
+def _h4(co):
+    """H - mu I on (k*, v*, e, e') with the coefficients ``co`` (module docstring: w = (kappa, eta, r, 0)), and the
+    substitution putting k on the unit sphere."""
+    e1 = sp.Matrix([1, 0, 0, 0])
+    w = sp.Matrix([S.kappa, S.eta, R_SYM, 0])
+    H = co["a0"] * sp.eye(4) + co["a_tt"] * e1 * e1.T + co["a_tr"] * (e1 * w.T + w * e1.T) + co["a_rr"] * w * w.T
+    return H - MU * sp.eye(4), {R_SYM: sp.sqrt(1 - S.kappa**2 - S.eta**2)}
+
+
+def _char_poly_holds(beta, T, Delta) -> bool:
+    """det(H - mu I - s I) on (k*, v*, e) = (beta - s)(s^2 - T s + Delta) on |k| = 1, as a polynomial identity in
+    (COEF_SYMS, kappa, eta, mu, s) (H of :func:`_h4` with the coefficients of :func:`_opaque`)."""
+    D, on_sphere = _h4(_opaque())
+    s = _S_EIG
+    cp = (D[:3, :3] - s * sp.eye(3)).det(method="berkowitz").subs(on_sphere)
+    return sp.expand(cp - (beta - s) * (s**2 - T * s + Delta)) == 0
+
+
+@cache
+def pd_criterion_proofs() -> dict:
+    r"""The positive-definiteness criterion of the dual bound (`docs/MATH.md` §17): for |k| = 1,
+    **beta > 0, Delta > 0, T > 0 imply H - mu I positive definite** (and conversely), with beta = a0 - mu and
+    T, Delta those of :func:`dual_algebra` and of :func:`dual_line_algebra` (DET_M = det M).
+
+    SymPy proofs (each a bool), for arbitrary coefficient values (:data:`COEF_SYMS`; kappa, eta, mu, s free,
+    r = sqrt(1 - kappa^2 - eta^2)):
+
+    * the characteristic polynomial on (k*, v*, e):
+      :math:`\det(H - \mu I - sI) = (\beta - s)(s^2 - T s + \Delta)`, with T, Delta of either form;
+    * e' is an eigenvector of the 4 x 4 H - mu I with eigenvalue beta (H acts as a0 there);
+    * that H, at the derived coefficients, is the H (and a0) of :func:`trs`.
+
+    So the eigenvalues of H - mu I are beta (twice, with e') and the two roots of :math:`s^2 - Ts + \Delta`.
+    The rest is cited, not proved here: a real symmetric matrix has real eigenvalues and is positive definite iff
+    they are all > 0; the two roots of :math:`s^2 - Ts + \Delta` (real, being eigenvalues) have sum T and product
+    Delta (Vieta), so both are > 0 iff T > 0 and Delta > 0. The identity is checked through
+    :func:`_char_poly_holds`, which fails for any other (T, Delta)."""
+    LB, beta, Delta, T = dual_algebra()
+    _L0, _L1, Dl, Tl = dual_line_algebra()
+    co = _opaque()
+    at_mu = {BETA: co["a0"] - MU, DET_M: det_m()}
+    D, on_sphere = _h4(co)
+    ep = sp.Matrix([0, 0, 0, 1])
+    tr, cf = trs(), coefficients()
+    Dd = _h4({k: getattr(cf, k) for k in ("a0", "a_tt", "a_tr", "a_rr")})[0] + MU * sp.eye(4)
+    return {
+        "H of trs() and a0 on e' are this H at the derived coefficients": all(
+            sp.expand(x) == 0 for x in Dd[:3, :3] - tr.H) and sp.expand(Dd[3, 3] - tr.a0) == 0,
+        "beta = a0 - mu": sp.expand(beta - (co["a0"] - MU)) == 0,
+        "det(H - mu I - s I) = (beta - s)(s^2 - T s + Delta), T and Delta of dual_algebra": _char_poly_holds(beta, T, Delta),
+        "the same with T, Delta of dual_line_algebra (beta = a0 - mu, det_M = det M)": _char_poly_holds(
+            beta, Tl.subs(at_mu), Dl.subs(at_mu)),
+        "(H - mu I) e' = beta e' on (k*, v*, e, e')": all(sp.expand(x) == 0 for x in (D * ep - beta * ep).subs(on_sphere)),
+    }
+
+
+def _linear_eta_term(LB) -> sp.Expr:
+    """d LB / d eta at eta = 0, as one cancelled fraction (0 iff LB has no term linear in eta)."""
+    return sp.cancel(sp.together(sp.diff(LB, S.eta).subs(S.eta, 0)))
+
+
+@cache
+def eta_linear_proofs() -> dict:
+    r"""The dual bound has **no term linear in eta** (`docs/MATH.md` §17): at fixed kappa and mu,
+    LB = A_0 + Q eta^2 exactly, for LB of :func:`dual_algebra` (p_theta = eta P_t, p_rho = eta P_r; every
+    other coefficient free of eta, :func:`frame_proofs`).
+
+    SymPy proofs (each a bool), for arbitrary coefficient values (:data:`COEF_SYMS`; kappa, eta, mu free), each a
+    rational identity reduced by ``cancel(together(.))`` to 0:
+
+    * :math:`\partial_\eta LB|_{\eta = 0} = 0`, and the same at the valley multiplier
+      :math:`\mu_v = a_0 + p_\nu/2` (:func:`valley_mu`);
+    * :math:`LB = A_0 + Q\eta^2` with :math:`A_0 = LB|_{\eta = 0}`, :math:`Q = \tfrac12\partial_\eta^2 LB|_{\eta = 0}`
+      (exactly quadratic and even in eta; this contains the third-derivative check of :func:`dual_proofs`);
+    * the valley facts at mu_v: :math:`A_0 = c + a_0 + p_\nu` (the quadratic in v at v = v* on eta = 0, i.e.
+      Theorem 1 at (kappa, 1, 0, 0, 0): checked on the derived coefficients), and the Q of
+      :func:`valley_algebra` is this Q at mu_v.
+
+    So with mu = mu_v, beta, Delta, T > 0 (:func:`pd_criterion_proofs`) and Q > 0, weak duality gives
+    m(kappa, eta) >= A_0 = R(kappa, 1, 0, 0, 0) on the whole line at kappa. The linear term is checked through
+    :func:`_linear_eta_term`, which a bound without the factor eta fails."""
+    LB = dual_algebra()[0]
+    co = _opaque()
+    mu_v = co["a0"] + co["p_nu"] / 2
+    A0 = LB.subs(S.eta, 0)
+    Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
+    zero = lambda e: sp.cancel(sp.together(e)) == 0
+    cf = coefficients()
+    edge = {S.nu: 1, S.theta: 0, S.eta: 0, S.rho: 0}
+    valley_value = sp.expand((cf.c + cf.a0 + cf.p_nu).subs(S.eta, 0) - theorem1_risk().subs(edge))
+    return {
+        "d LB/d eta = 0 at eta = 0 (any mu)": _linear_eta_term(LB) == 0,
+        "d LB/d eta = 0 at eta = 0, mu = mu_v = a0 + p_nu/2": _linear_eta_term(LB.subs(MU, mu_v)) == 0,
+        "LB = A0 + Q eta^2 (A0 = LB at eta = 0, Q = LB''(0)/2)": zero(LB - A0 - Q * S.eta**2),
+        "at mu = mu_v: A0 = c + a0 + p_nu": zero(A0.subs(MU, mu_v) - (co["c"] + co["a0"] + co["p_nu"])),
+        "c + a0 + p_nu at eta = 0 is Theorem 1 at (kappa, 1, 0, 0, 0)": sp.simplify(valley_value) == 0,
+        "Q of valley_algebra = Q at mu = mu_v": zero(valley_algebra()[0] - Q.subs(MU, mu_v)),
+    }
+
+
+def _oracle_rewrite(expr) -> sp.Expr:
+    r"""zetac(t, g) -> 1 - 2 erf(t/sqrt(1 + 2g^2)) + zeta(t, g) and zeta(0, g) -> (2/pi) arcsin(2g^2/(1 + 2g^2))
+    (`docs/MATH.md` §4; :mod:`slr_verify.symbolic.zeta`), then radicands factored (sqrt((1 + 2 lam^2)^2) ->
+    1 + 2 lam^2 for lam > 0), expanded."""
+    from .zeta import zeta, zetac
+
+    e = expr.replace(zetac, lambda t, g: zetac(t, g).rewrite(zeta))
+    e = e.replace(zeta, lambda t, g: zeta(t, g).rewrite(sp.asin))
+    e = e.replace(lambda x: x.is_Pow and x.exp.is_Rational and x.exp.q == 2,
+                  lambda x: sp.factor(sp.together(x.base)) ** x.exp)
+    return sp.expand(e)
+
+
+def _oracle_forms_agree(a, b) -> bool:
+    """a - b is 0 after :func:`_oracle_rewrite` (an exact rational identity in the remaining atoms)."""
+    return sp.cancel(sp.together(_oracle_rewrite(a) - _oracle_rewrite(b))) == 0
+
+
+@cache
+def oracle_risk_form_proofs() -> dict:
+    r"""The oracle risk of the certificates is Theorem 1's (`docs/MATH.md` §§5-6, 17):
+    :math:`U(\lambda) = \varepsilon^2 + \gamma^2\bar\zeta_{\lambda\gamma}(\lambda\sqrt{d/2})
+    + (L-1)\frac2\pi\arcsin\frac{2\lambda^2}{1+2\lambda^2}`
+    (:func:`oracle_risk_and_slope`, the complement form of :func:`slr_verify.symbolic.risk.bayes_gap_expr`) equals
+    :func:`slr_verify.symbolic.risk.theorem1_risk` at (kappa, nu, theta, eta, rho) = (1, 1, 0, 0, 0), and dU/dlam
+    its lam-derivative, for all (lam, gamma, eps, d, L).
+
+    In U and in Theorem 1 at the oracle, zeta and zetac are opaque SymPy functions (zeta_lam(0) stays unevaluated in
+    Theorem 1), erf appears only in Theorem 1's term
+    :math:`-2\gamma^2\operatorname{erf}(\lambda\sqrt{d/2}/\sqrt{1 + 2\lambda^2\gamma^2})`, and erfc only inside zetac.
+    The proofs rewrite with the facts of §4: zetac = E erfc^2 = 1 - 2 E erf + E erf^2 (SymPy: the integrand
+    identity erfc(x)^2 = 1 - 2 erf(x) + erf(x)^2, with the cited E erf(t + gZ) = erf(t/sqrt(1 + 2g^2))) and the
+    cited zeta_g(0) = (2/pi) arcsin(2g^2/(1 + 2g^2)) (checked against quadrature in ``tests/test_quadrature.py``).
+    Then the difference is an exact identity: the risks cancel term by term after ``expand``; the slopes after the
+    radicands are factored (the heat-equation derivative of zeta_lam(0) in Theorem 1 against the arcsine's
+    derivative in U). Checked through :func:`_oracle_forms_agree` (erf in place of erfc fails)."""
+    from .risk import oracle_point
+    from .zeta import erf_mean, zeta, zetac
+
+    U, dU = oracle_risk_and_slope()
+    R0 = theorem1_risk().subs(oracle_point())
+    x, t, g = sp.Symbol("x", real=True), sp.Symbol("t", real=True), sp.Symbol("g", positive=True)
+    return {
+        "erfc(x)^2 = 1 - 2 erf(x) + erf(x)^2": sp.expand(
+            sp.erfc(x).rewrite(sp.erf) ** 2 - (1 - 2 * sp.erf(x) + sp.erf(x) ** 2)) == 0,
+        "zetac(t, g) is rewritten as 1 - 2 erf(t/sqrt(1 + 2g^2)) + zeta(t, g)": sp.expand(
+            zetac(t, g).rewrite(zeta) - (1 - 2 * erf_mean(t, g) + zeta(t, g))) == 0,
+        "U = eps^2 + bayes_gap_expr() is Theorem 1 at (1, 1, 0, 0, 0)": _oracle_forms_agree(U, R0),
+        "dU/dlam is d/dlam of Theorem 1 at (1, 1, 0, 0, 0)": _oracle_forms_agree(dU, sp.diff(R0, S.lam)),
+    }

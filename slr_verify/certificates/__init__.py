@@ -1,0 +1,1 @@
+"""The committed proof certificates (`docs/certificates.md`), replayed by ``slr-verify check``."""

@@ -1,0 +1,91 @@
+"""``slr-verify certify replay | oracle | minimum``: the proofs' certificates from the command line
+(`docs/certificates.md`).
+
+* ``replay FILE``: the independent checker; exit 0 accepted, 1 rejected, 2 unreadable.
+* ``oracle --gamma2 G --eps E --d D --L L --lam LO:HI --out FILE``: the branch and bound for "(k*, v*) is the unique
+  global minimiser for every lam of [LO, HI]"; the certificate is written and replayed; exit 0 iff proved.
+* ``minimum ... --lam X --out FILE``: the certified enclosure of the global minimum at a point lam.
+
+The output path is checked before the search starts; progress goes to stderr.
+"""
+from __future__ import annotations
+
+import math
+import sys
+
+__all__ = ["add_certify_parser"]
+
+
+def _lam(text):
+    parts = str(text).split(":")
+    try:
+        vals = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"--lam must be a number or LO:HI, got {text!r}") from None
+    if len(vals) not in (1, 2):
+        raise ValueError(f"--lam must be a number or LO:HI, got {text!r}")
+    return (vals[0], vals[-1])
+
+
+def _setting(a):
+    for name in ("gamma2", "eps", "d", "L"):
+        if getattr(a, name) is None:
+            raise ValueError(f"--{name} is required (the setting has no default; Figure 4b is --gamma2 0.5 --eps 0 "
+                             "--d 400 --L 10)")
+    if not (a.gamma2 > 0 and math.isfinite(a.gamma2)):
+        raise ValueError(f"--gamma2 must be a positive number, got {a.gamma2!r}")
+    return dict(gamma=math.sqrt(a.gamma2), eps=a.eps, d=a.d, L=a.L)
+
+
+def _replay(a) -> int:
+    from .replay import load, replay
+
+    try:
+        doc = load(a.file)
+    except ValueError as e:
+        print(f"slr-verify certify replay: unreadable: {e}", file=sys.stderr)
+        return 2
+    r = replay(doc)
+    print(("ACCEPTED" if r.accepted else "REJECTED") + f" ({r.leaves} leaves, {r.seconds:.1f} s): {r.reason}")
+    if r.accepted:
+        print(f"proves: {r.conclusion}")
+    return 0 if r.accepted else 1
+
+
+def _search(a, oracle) -> int:
+    from .certificate import check_output_path, write
+    from .globalmin import global_minimiser
+
+    out = check_output_path(a.out)
+    lam = _lam(a.lam)
+    if not oracle and lam[0] != lam[1]:
+        raise ValueError(f"--lam must be a single value for an enclosure, got {a.lam!r}")
+    c = global_minimiser(lam=lam, time_limit=a.time_limit, progress=None if a.quiet else True, **_setting(a))
+    if c.certificate is not None:
+        write(c.certificate, out)
+    r = c.replay
+    print(f"{'PROVED' if c.proved else 'NOT PROVED'}: {r.conclusion if r is not None and r.accepted else c.reason}")
+    if c.certificate is not None:
+        print(f"certificate: {out} ({len(c.certificate['leaves'])} leaves; checker: {r.reason if r else 'not run'})")
+    return 0 if c.proved and (c.oracle == oracle) else 1
+
+
+def add_certify_parser(sub):
+    p = sub.add_parser("certify", help="proof certificates: replay one, or search and write one")
+    cs = p.add_subparsers(dest="certify_command", required=True, parser_class=type(p))
+    r = cs.add_parser("replay", help="check a certificate with the independent checker (exit 0 accepted, 1 rejected, "
+                                      "2 unreadable)")
+    r.add_argument("file", help="a certificate (.json or .json.gz)")
+    r.set_defaults(func=_replay)
+    for name, oracle, what in (("oracle", True, "prove (k*, v*) the unique global minimiser for every lam of LO:HI"),
+                               ("minimum", False, "enclose the global minimum and its minimisers at a point lam")):
+        s = cs.add_parser(name, help=what, allow_abbrev=False)
+        s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
+        s.add_argument("--eps", type=float, help="the noise's standard deviation (Figure 4b: 0)")
+        s.add_argument("--d", type=int, help="the dimension (Figure 4b: 400; at least 4)")
+        s.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")
+        s.add_argument("--lam", required=True, help="LO:HI (or one value) of the temperature lam")
+        s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
+        s.add_argument("--time-limit", type=float, default=900.0, help="seconds for the search (default 900)")
+        s.add_argument("--quiet", action="store_true", help="no progress on stderr")
+        s.set_defaults(func=(lambda a, o=oracle: _search(a, o)))

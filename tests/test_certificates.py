@@ -1,0 +1,218 @@
+"""Proof certificates and their checker (`docs/certificates.md`; `docs/MATH.md` §§17, 20).
+
+The checker must accept what the search proves and reject every corruption, each with a reason that names it.
+Independent routes: the committed certificates (written by an earlier search; the checker recomputes everything
+they conclude), exact float arithmetic on the boxes (a one-ulp change is a gap), the mpmath profile at 30 digits
+(the enclosure's minimiser and global minimum), and a shifted lam interval where the statement is false (the
+float profile finds a lower point there).
+"""
+import copy
+import json
+import math
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from slr_verify.certify.replay import replay, statement_text
+
+G2 = float(np.sqrt(0.5))
+
+
+def committed(name):
+    return json.loads(__import__("gzip").decompress(resources.files("slr_verify.certificates").joinpath(name).read_bytes()))
+
+
+@pytest.fixture(scope="module")
+def oracle_doc():
+    return committed("oracle_fig4b_lam0.3.json.gz")
+
+
+@pytest.fixture(scope="module")
+def enclosure_doc():
+    return committed("minimum_fig4b_lam0.9.json.gz")
+
+
+def rejected(doc, *words):
+    r = replay(doc, prove_premises=False)
+    assert not r.accepted, r
+    for w in words:
+        assert w in r.reason, r.reason
+    return r
+
+
+def test_committed_oracle_certificate_is_accepted(oracle_doc):
+    """The checker accepts the committed point-lam certificate and states exactly its domain."""
+    r = replay(oracle_doc)
+    assert r.accepted, r.reason
+    assert r.leaves == len(oracle_doc["leaves"])
+    assert "for every lam in [0.3, 0.3]" in r.conclusion and "d = 400, L = 10" in r.conclusion
+
+
+def _value_leaf(doc):
+    return next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "value")
+
+
+def test_dropped_leaf(oracle_doc):
+    doc = copy.deepcopy(oracle_doc)
+    del doc["leaves"][3]
+    rejected(doc, "leaf")
+
+
+def test_leaf_box_shrunk_by_one_ulp(oracle_doc):
+    """A gap of one ulp: the leaf no longer matches its box in the split tree."""
+    doc = copy.deepcopy(oracle_doc)
+    lo, hi = doc["leaves"][5]["box"]["kappa"]
+    doc["leaves"][5]["box"]["kappa"] = [lo, math.nextafter(hi, -math.inf)]
+    rejected(doc, "leaf 5", "gap or an overlap")
+
+
+def test_overlapping_leaves(oracle_doc):
+    """A leaf stretched over its neighbour (both now cover a common strip)."""
+    doc = copy.deepcopy(oracle_doc)
+    a, b = doc["leaves"][0]["box"], doc["leaves"][1]["box"]
+    axis = next(c for c in ("kappa", "t", "lam") if a[c] != b[c])
+    a[axis] = [min(a[axis][0], b[axis][0]), max(a[axis][1], b[axis][1])]
+    rejected(doc, "gap or an overlap")
+
+
+def test_changed_multiplier(oracle_doc):
+    """A value leaf's beta moved where the bound fails (the checker evaluates, it does not trust)."""
+    doc = copy.deepcopy(oracle_doc)
+    i = _value_leaf(doc)
+    doc["leaves"][i]["beta"] = doc["leaves"][i]["beta"] * 1e-6
+    rejected(doc, "value leaf")
+
+
+def test_domain_extended_past_the_leaves(oracle_doc):
+    doc = copy.deepcopy(oracle_doc)
+    doc["domain"]["lam"] = [0.3, 0.31]
+    doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), (0.3, 0.31))
+    rejected(doc, "not the tree's box")
+    doc = copy.deepcopy(oracle_doc)
+    doc["domain"]["lam"] = [0.3, 0.31]  # the statement left as it was: it no longer says what the domain is
+    rejected(doc, "statement")
+
+
+def test_changed_premise_hash(oracle_doc):
+    doc = copy.deepcopy(oracle_doc)
+    doc["premises"][1]["hash"] = "0" * 32
+    rejected(doc, f"premise {doc['premises'][1]['name']!r}", "hash")
+
+
+def test_missing_premise(oracle_doc):
+    doc = copy.deepcopy(oracle_doc)
+    doc["premises"] = [p for p in doc["premises"] if p["name"] != "valley"]
+    rejected(doc, "'valley' is missing")
+
+
+def test_statement_claiming_more(oracle_doc):
+    doc = copy.deepcopy(oracle_doc)
+    doc["statement"] = doc["statement"].replace("[0.3, 0.3]", "[0.09, 0.9]")
+    rejected(doc, "statement")
+
+
+def test_setting_changed(oracle_doc):
+    """The same leaves at d = 50 (the multipliers were chosen for d = 400)."""
+    doc = copy.deepcopy(oracle_doc)
+    doc["setting"]["d"] = 50
+    doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), tuple(doc["domain"]["lam"]))
+    rejected(doc)
+
+
+def test_lam_moved_where_the_statement_is_false(oracle_doc):
+    """Every lam coordinate moved to 0.95 (above W = [0.0907, 0.8924]: the float profile finds a point below the
+    oracle there, an independent route); the tree and statement moved with them: the leaves' tests must fail."""
+    from slr_verify.landscape import oracle_is_global
+
+    assert not oracle_is_global(lam=0.95, gamma=G2, eps=0.0, d=400, L=10)
+    doc = copy.deepcopy(oracle_doc)
+    doc["domain"]["lam"] = [0.95, 0.95]
+    for leaf in doc["leaves"]:
+        leaf["box"]["lam"] = [0.95, 0.95]
+    doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), (0.95, 0.95))
+    rejected(doc, "leaf")
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("format", "slr-verify-certificate/0", ["format"]),
+    ("kind", "anything", ["kind"]),
+    ("tree", [0, -1], ["leaf"]),
+    ("leaves", [], ["non-empty"]),
+])
+def test_malformed(oracle_doc, field, value, words):
+    doc = copy.deepcopy(oracle_doc)
+    doc[field] = value
+    rejected(doc, *words)
+
+
+def test_unreadable(tmp_path):
+    from slr_verify.certify.replay import load
+
+    p = tmp_path / "x.json.gz"
+    p.write_bytes(b"\x1f\x8bnot gzip")
+    with pytest.raises(ValueError, match="unreadable"):
+        load(p)
+
+
+def test_enclosure_certificate_against_mpmath(enclosure_doc):
+    """The committed enclosure at lam = 0.9: accepted, and its conclusion holds the 30-digit mpmath profile's
+    minimum and minimiser (an independent route: Nelder-Mead on the mpmath TRS, no ball arithmetic). The checker's
+    r bound is sqrt((1 - t_lo)(1 - kappa_lo^2)) of its own kept boxes, recomputed here in mpmath."""
+    import mpmath
+
+    from slr_verify.landscape import global_minimum
+
+    r = replay(enclosure_doc, prove_premises=False)
+    assert r.accepted, r.reason
+    v = r.values
+    risk, ov = global_minimum(lam=0.9, gamma=G2, eps=0.0, d=400, L=10)
+    assert v["risk"][0] <= risk <= v["risk"][1] + 4e-16 * risk and v["risk"][1] - v["risk"][0] < 1e-12
+    kappa, eta = abs(ov[0]), abs(ov[3])
+    assert v["kappa"][0] - 1e-7 <= kappa <= v["kappa"][1] + 1e-7 and v["eta"][0] - 1e-7 <= eta <= v["eta"][1] + 1e-7
+    bound = [b for b in enclosure_doc["leaves"] if b["test"] == "bound"]
+    k_lo = min(b["box"]["kappa"][0] for b in bound)
+    t_lo = min(b["box"]["t"][0] for b in bound)
+    with mpmath.workdps(30):
+        r_max = mpmath.sqrt((1 - mpmath.mpf(t_lo)) * (1 - mpmath.mpf(k_lo) ** 2))
+    assert float(r_max) <= v["r"][1] <= float(r_max) * (1 + 1e-12)
+    with mpmath.workdps(30):
+        eta_hi = mpmath.sqrt(max(b["box"]["t"][1] for b in bound) * (1 - mpmath.mpf(k_lo) ** 2))
+    assert float(eta_hi) <= v["eta"][1] <= float(eta_hi) * (1 + 1e-12)
+
+
+def test_bound_leaf_without_positive_definiteness_is_rejected(enclosure_doc):
+    """The audit's defect: a kept box's 'lower bound' at a multiplier where H - mu I is not positive definite
+    (beta = 50 at lam = 0.9: Delta < 0) is no lower bound; the checker refuses it (the old search kept it)."""
+    doc = copy.deepcopy(enclosure_doc)
+    i = next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "bound")
+    doc["leaves"][i]["beta"] = -1e-3
+    rejected(doc, "positive definite not proved")
+
+
+def test_enclosure_witness_moved(enclosure_doc):
+    """A witness moved away from the minimiser has a higher certified risk: some value leaf no longer excludes."""
+    doc = copy.deepcopy(enclosure_doc)
+    doc["witness"]["a"] = doc["witness"]["a"] + 0.05
+    rejected(doc, "leaf")
+
+
+def test_search_writes_what_the_checker_accepts(tmp_path):
+    """A fresh search at a setting no committed certificate has (gamma^2 = 0.8, d = 60, L = 4, eps = 0.1), written
+    to disk and replayed from the file by the command line (exit 0), then corrupted (exit 1)."""
+    from slr_verify.certify import global_minimiser
+    from slr_verify.certify.certificate import write
+    from slr_verify.cli import main
+    from slr_verify.landscape import oracle_is_global
+
+    kw = dict(gamma=math.sqrt(0.8), eps=0.1, d=60, L=4)
+    assert oracle_is_global(lam=0.3, **kw)
+    c = global_minimiser(lam=(0.3, 0.3), **kw)
+    assert c.proved and c.oracle and c.replay.accepted, c.reason
+    p = write(c.certificate, tmp_path / "c.json.gz")
+    assert main(["certify", "replay", str(p)]) == 0
+    bad = copy.deepcopy(c.certificate)
+    bad["leaves"][-1]["box"]["t"][0] = math.nextafter(bad["leaves"][-1]["box"]["t"][0], 2.0)
+    write(bad, tmp_path / "bad.json")
+    assert main(["certify", "replay", str(tmp_path / "bad.json")]) == 1
+    assert main(["certify", "replay", str(tmp_path / "missing.json")]) == 2
