@@ -335,6 +335,12 @@ def python_probes(fast=False):
     for name, val in (("lam", (0.3,)), ("lam", (0.4, 0.3)), ("max_boxes", 0), ("time_limit", -1.0), ("min_width", 0.0),
                       ("risk_tol", float("nan")), ("kappa0", 2.0)):
         probes.append(Probe(f"global_minimiser({name}={val!r})", name, lambda kw=dict(gm, **{name: val}): global_minimiser(**kw)))
+    probes.append(Probe("global_minimiser(check='yes')", "check", lambda: global_minimiser(**gm, check="yes")))
+    from slr_verify.certify import replay
+
+    for name, val in (("prec", 20), ("prec", 1.5), ("prove_premises", "no")):
+        probes.append(Probe(f"replay({name}={val!r})", name, lambda kw={name: val}: replay({}, **kw)))
+    probes.append(Probe("replay(a missing file)", "certificate", lambda: replay("/nonexistent/c.json.gz")))
     from slr_verify.certify import oracle_window as window_enclosure
 
     wk = dict(gamma=P["gamma"], d=400, L=10)
@@ -407,6 +413,15 @@ def cli_probes(tmp):
         pr.append(Probe(ident, param, argv=argv, timeout=timeout, finite_ok=finite_ok))
 
     fast = ["--quiet"]
+    cert = ["certify", "oracle", "--gamma2", "0.5", "--eps", "0", "--d", "400", "--L", "10", "--out", out + ".json.gz"]
+    add("certify oracle --lam x", "--lam", cert + ["--lam", "x"])
+    add("certify oracle --gamma2 -1", "--gamma2", ["certify", "oracle", "--gamma2", "-1", "--eps", "0", "--d", "400", "--L",
+                                                   "10", "--lam", "0.3", "--out", out + ".json"])
+    add("certify oracle without --d", "--d", ["certify", "oracle", "--gamma2", "0.5", "--eps", "0", "--L", "10", "--lam",
+                                               "0.3", "--out", out + ".json"])
+    add("certify oracle --out missing dir", "out", cert[:-2] + ["--lam", "0.3", "--out", "/nonexistent/c.json.gz"])
+    add("certify oracle --out .txt", "out", cert[:-2] + ["--lam", "0.3", "--out", out + ".txt"])
+    add("certify minimum --lam 0.8:0.9", "--lam", ["certify", "minimum"] + cert[2:] + ["--lam", "0.8:0.9"])
     add("pgd --figure bogus", "--figure", ["pgd", "--figure", "bogus"])
     add("pgd --repeats 0", "--repeats", ["pgd", "--figure", "4b", "--repeats", "0"])
     add("pgd --repeats 1000000000", "--repeats", ["pgd", "--figure", "7a", "--repeats", "1000000000", "--out", out + "1.npz"],

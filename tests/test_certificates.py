@@ -216,3 +216,47 @@ def test_search_writes_what_the_checker_accepts(tmp_path):
     write(bad, tmp_path / "bad.json")
     assert main(["certify", "replay", str(tmp_path / "bad.json")]) == 1
     assert main(["certify", "replay", str(tmp_path / "missing.json")]) == 2
+
+
+@pytest.fixture(scope="module")
+def prop9_doc():
+    return committed("proposition9_fig4b.json.gz")
+
+
+def test_proposition9_certificate_is_accepted(prop9_doc):
+    r = replay(prop9_doc)
+    assert r.accepted, r.reason
+    assert "for every lam in [0.01, 1.0]" in r.conclusion and "exactly at (0, 0), (1, 1)" in r.conclusion
+
+
+def test_proposition9_changed_preconditioner(prop9_doc):
+    """A Krawczyk preconditioner far from the inverse Jacobian: the image of X is not inside X."""
+    doc = copy.deepcopy(prop9_doc)
+    doc["pieces"][0]["Y"] = [[1.0, 0.0], [0.0, 1.0]]
+    rejected(doc, "Krawczyk")
+
+
+def test_proposition9_edge_not_tiled(prop9_doc):
+    doc = copy.deepcopy(prop9_doc)
+    doc["pieces"][3]["edges"]["1"] = doc["pieces"][3]["edges"]["1"][:-1]
+    rejected(doc, "edge nu = 1")
+
+
+def test_proposition9_in_x_leaf_called_excluded(prop9_doc):
+    """The leaves around (0, 0) hold a zero of H: calling one 'exclude' must fail."""
+    doc = copy.deepcopy(prop9_doc)
+    i = next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "in-X")
+    doc["leaves"][i]["test"] = "exclude"
+    rejected(doc, "neither H_0 nor H_1")
+
+
+def test_proposition9_piece_missing_and_r_outside(prop9_doc):
+    doc = copy.deepcopy(prop9_doc)
+    doc["pieces"] = doc["pieces"][1:]
+    rejected(doc, "no piece")
+    doc = copy.deepcopy(prop9_doc)
+    doc["r"] = 0.6
+    rejected(doc, "r must be")
+    doc = copy.deepcopy(prop9_doc)
+    doc["r"] = doc["r"] / 4  # X shrunk: some in-X leaves now lie outside it
+    rejected(doc)

@@ -12,18 +12,18 @@ import json
 import os
 from pathlib import Path
 
-from ..kernels.profile import premises
-from .replay import COORDINATES, FORMAT, KINDS, statement_text
+from ..kernels.premises import premises
+from .replay import FORMAT, KINDS, coordinates, statement_text
 
 __all__ = ["SplitTree", "document", "write", "check_output_path"]
 
 
 class SplitTree:
-    """Boxes (tuples of (lo, hi) per coordinate of :data:`~.replay.COORDINATES`) by node id, each open, split
-    (axis, explicit point or None for the midpoint, children) or a leaf (its test's data)."""
+    """Boxes (tuples of (lo, hi) per coordinate, ``names``: :func:`~.replay.coordinates` of the kind) by node id,
+    each open, split (axis, explicit point or None for the midpoint, children) or a leaf (its test's data)."""
 
-    def __init__(self, domain):
-        self.boxes, self.nodes = [], {}
+    def __init__(self, domain, names=("kappa", "t", "lam")):
+        self.boxes, self.nodes, self.names = [], {}, tuple(names)
         self.root = self.new(tuple(tuple(map(float, iv)) for iv in domain))
 
     def new(self, box) -> int:
@@ -65,7 +65,7 @@ class SplitTree:
                 raise ValueError(f"box {self.boxes[i]} was left open")
             if node[0] == "leaf":
                 tree.append(-1)
-                leaves.append({"box": dict(zip(COORDINATES, map(list, self.boxes[i]))), **node[1]})
+                leaves.append({"box": dict(zip(self.names, map(list, self.boxes[i]))), **node[1]})
                 continue
             _, axis, at, (a, b) = node
             tree.append(axis if at is None else [axis, at])
@@ -73,13 +73,13 @@ class SplitTree:
         return tree, leaves
 
 
-def document(kind, setting, tree, *, witness=None, prec=128, search=None) -> dict:
+def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=None) -> dict:
     """The certificate of ``kind`` (a key of :data:`~.replay.KINDS`) at ``setting`` (gamma, eps, d, L) from a closed
     :class:`SplitTree`; ``witness``: {"a", "b", "x"} for an enclosure; ``search``: free-form facts about the run
     (not read by the checker)."""
     nodes, leaves = tree.serialise()
     g, e, d, L = float(setting[0]), float(setting[1]), int(setting[2]), int(setting[3])
-    domain = dict(zip(COORDINATES, map(list, tree.boxes[tree.root])))
+    domain = dict(zip(coordinates(kind), map(list, tree.boxes[tree.root])))
     have = premises()
     doc = {"format": FORMAT, "kind": kind, "statement": statement_text(kind, (g, e, d, L), tuple(domain["lam"])),
            "setting": {"gamma": g, "eps": e, "d": d, "L": L}, "domain": domain, "prec": int(prec),
@@ -87,6 +87,7 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None) -> dic
            "tree": nodes, "leaves": leaves}
     if witness is not None:
         doc["witness"] = witness
+    doc.update(extra or {})
     if search:
         doc["search"] = search
     return doc

@@ -72,7 +72,8 @@ from ..landscape.window import angle_chart, minimise_profile
 from ..model import validation as V
 from ..model.params import Params
 from . import certificate as C
-from .replay import SettingBalls, centre_radius, pair_risk, replay
+from .replay import replay
+from .replay_profile import SettingBalls, centre_radius, pair_risk
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
 
@@ -409,6 +410,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     risk_tol = V.real("risk_tol", risk_tol, minimum=0.0, strict_min=True)
     if int(d) < 4:
         raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
+    if not isinstance(check, bool):
+        raise ValueError(f"check must be True or False, got {check!r}")
     t0 = time.time()
     deadline = t0 + float(time_limit)
     old = ctx.prec

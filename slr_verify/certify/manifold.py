@@ -28,6 +28,8 @@ from flint import arb, arb_mat, ctx
 
 from ..kernels.certified import manifold_sign_system_arb
 from . import args as A
+from . import certificate as C
+from .replay import replay
 
 __all__ = ["Certificate", "stationary_points_on_M", "ball"]
 
@@ -58,6 +60,8 @@ class Certificate:
     seconds: float
     steps: dict = field(default_factory=dict)
     failure: str | None = None
+    certificate: dict | None = None
+    replay: object = None
 
 
 def _excludes_zero(x: arb) -> bool:
@@ -74,18 +78,28 @@ def _bisect(box):
     return tuple(a), tuple(b)
 
 
-def _exclude(fn, box, *, min_width, budget):
-    """Branch and bound over the box's coordinates: every sub-box must get ``fn(box) is True``
-    (excluded, or claimed by a Krawczyk box); returns (ok, boxes examined)."""
-    stack, n = [tuple(box)], 0
+def _exclude(fn, box, *, min_width, budget, tree=None, node=None, leaves=None):
+    """Branch and bound over the box's coordinates: every sub-box must get a truthy ``fn(box)`` (excluded, or
+    claimed by a Krawczyk box: the leaf's test name); returns (ok, boxes examined). With a
+    :class:`~.certificate.SplitTree` ``tree``, the boxes are recorded under ``node`` (the box's first coordinates are
+    the tree's); ``leaves`` collects the passed boxes."""
+    stack, n = [(tuple(box), node)], 0
     while stack:
-        b = stack.pop()
+        b, i = stack.pop()
         n += 1
-        if fn(b):
+        test = fn(b)
+        if test:
+            if tree is not None:
+                tree.leaf(i, {"test": test if isinstance(test, str) else "exclude"})
+            if leaves is not None:
+                leaves.append(b)
             continue
         if n > budget or max(hi - lo for lo, hi in b) < min_width:
             return False, n
-        stack.extend(_bisect(b))
+        halves = _bisect(b)
+        axis = next(j for j in range(len(b)) if halves[0][j] != b[j])
+        ids = tree.split(i, axis) if tree is not None else (None, None)
+        stack.extend(zip(halves, ids))
     return True, n
 
 
@@ -109,7 +123,8 @@ def _lam_pieces(lo, hi, ratio):
 
 
 def _krawczyk(G, J, r, lam, par):
-    """Krawczyk test on X = [-r, r]^2 around (0, 0) for every lam in the ball ``lam``."""
+    """Krawczyk test on X = [-r, r]^2 around (0, 0) for every lam in the ball ``lam``; returns (passed, the
+    preconditioner Y as nested float lists)."""
     X = [ball(-r, r), ball(-r, r)]
     zero = arb(0)
     F0 = G(zero, zero, lam, *par)
@@ -120,13 +135,17 @@ def _krawczyk(G, J, r, lam, par):
     Ya = arb_mat([[arb(Y[0, 0]), arb(Y[0, 1])], [arb(Y[1, 0]), arb(Y[1, 1])]])
     Jb = arb_mat([[Jx[0], Jx[1]], [Jx[2], Jx[3]]])
     K = -(Ya * arb_mat([[F0[0]], [F0[1]]])) + (arb_mat([[1, 0], [0, 1]]) - Ya * Jb) * arb_mat([[X[0]], [X[1]]])
-    return all(K[i, 0].lower() > -r and K[i, 0].upper() < r for i in range(2))
+    return all(K[i, 0].lower() > -r and K[i, 0].upper() < r for i in range(2)), Y.tolist()
 
 
-def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r=1e-3, ratio=0.05, budget=20_000):
+def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r=1e-3, ratio=0.05, budget=20_000,
+                           check=True):
     """Certify Proposition 9 for every lam in ``lam = (lo, hi)`` at once (see the module
     docstring). Returns a :class:`Certificate`; ``boxes`` holds five certified boxes, each a pair of
-    (lo, hi) intervals containing exactly one of (0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)."""
+    (lo, hi) intervals containing exactly one of (0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1); ``certificate``: the
+    proof's document (`docs/certificates.md`), replayed by the independent checker when ``check``."""
+    if not isinstance(check, bool):
+        raise ValueError(f"check must be True or False, got {check!r}")
     lo, hi = A.lam_interval(lam)
     _, gamma, eps, d, L = A.model(lo, gamma, eps, d, L)
     prec, r, ratio, budget = A.precision(prec), A.radius(r), A.ratio(ratio), A.budget(budget)
@@ -139,38 +158,45 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         par = (_fuzzy(gamma), arb(int(d)), arb(int(L)))
         one, zero = arb(1), arb(0)
         counts = {"kappa=+-1, g_nu != 0": 0, "nu=+-1, g_kappa != 0": 0, "Krawczyk (0, 0)": 0, "g_kappa = g_nu = 0 only in X": 0}
-        todo = _lam_pieces(lo, hi, ratio)
-        n_pieces, failure = 0, None
+        tree = C.SplitTree(((-1.0, 1.0), (-1.0, 1.0), (lo, hi)), names=("kappa", "nu", "lam"))
+        pieces = _lam_pieces(lo, hi, ratio)
+        todo = list(zip(pieces, tree.grid(tree.root, 2, [a for a, _ in pieces[1:]])))
+        n_pieces, failure, records = 0, None, []
         while todo and failure is None:
-            a, b = todo.pop()
+            (a, b), node = todo.pop()
             L_ = ball(a, b)
             # case 2: kappa = +-1 and g_nu(+-1; lam) = 0 is impossible
             ok2 = all(_excludes_zero(G(s * one, zero, L_, *par)[1]) for s in (1, -1))
             # case 3: nu = +-1 and g_kappa(kappa, +-1; lam) = 0 is impossible on [-1, 1]
-            ok3 = True
+            ok3, edges = True, {}
             for s in (1, -1):
+                cells = []
                 ok, n = _exclude(lambda bx: _excludes_zero(_mean_value(G, J, ball(*bx[0]), s * one, L_, par)[0]),
-                                 ((-1.0, 1.0),), min_width=1e-9, budget=budget)
+                                 ((-1.0, 1.0),), min_width=1e-9, budget=budget, leaves=cells)
                 counts["nu=+-1, g_kappa != 0"] += n
                 ok3 &= ok
+                edges[str(s)] = [-1.0] + sorted(c[0][1] for c in cells)
             # case 4: exactly one zero of (g_kappa, g_nu) in X (Krawczyk), none elsewhere
-            ok4k = _krawczyk(G, J, r, L_, par)
+            ok4k, Y = _krawczyk(G, J, r, L_, par)
 
             def excluded(bx):
                 (k0, k1), (n0, n1) = bx
                 if k0 >= -r and k1 <= r and n0 >= -r and n1 <= r:
-                    return True  # inside X: the Krawczyk box holds exactly one zero
+                    return "in-X"  # inside X: the Krawczyk box holds exactly one zero
                 g = _mean_value(G, J, ball(k0, k1), ball(n0, n1), L_, par)
                 return _excludes_zero(g[0]) or _excludes_zero(g[1])
 
-            ok4, n4 = (_exclude(excluded, ((-1.0, 1.0), (-1.0, 1.0)), min_width=r / 64, budget=budget) if ok4k else (False, 0))
+            ok4, n4 = (_exclude(excluded, ((-1.0, 1.0), (-1.0, 1.0)), min_width=r / 64, budget=budget, tree=tree,
+                                node=node) if ok4k else (False, 0))
             counts["kappa=+-1, g_nu != 0"] += 2
             counts["Krawczyk (0, 0)"] += 1
             counts["g_kappa = g_nu = 0 only in X"] += n4
             if ok2 and ok3 and ok4k and ok4:
                 n_pieces += 1
-            elif b - a > 1e-6 * b:  # refine the lam piece and try again
-                todo += [(a, 0.5 * (a + b)), (0.5 * (a + b), b)]
+                records.append({"lam": [a, b], "Y": Y, "edges": edges})
+            elif b - a > 1e-6 * b:  # refine the lam piece and try again (its (kappa, nu) tree is dropped)
+                left, right = tree.split(node, 2)
+                todo += [((a, 0.5 * (a + b)), left), ((0.5 * (a + b), b), right)]
             else:
                 failure = f"no proof for lam in [{a}, {b}] (cases 2, 3, Krawczyk, 4: {ok2}, {ok3}, {ok4k}, {ok4})"
         proved = failure is None
@@ -179,5 +205,13 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         steps = {k: {"boxes": v} for k, v in counts.items()}
         steps["symbolic: g_kappa = P H_0, g_nu = c_n H_1, P > 0, c_n < 0"] = sign_proofs
         steps["lam pieces"] = n_pieces
-        return Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
-                           time.perf_counter() - t0, steps, failure)
+        out = Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
+                          time.perf_counter() - t0, steps, failure)
+        if proved:
+            out.certificate = C.document("manifold-stationary-points", (gamma, eps, d, L), tree, prec=prec,
+                                         extra={"r": r, "pieces": records}, search={"boxes": out.n_boxes})
+    if proved and check:
+        out.replay = replay(out.certificate)
+        out.proved = bool(out.replay.accepted)
+        out.failure = None if out.proved else f"the certificate was {out.replay.reason}"
+    return out

@@ -33,7 +33,7 @@ from ..model import validation as V
 from ..model.params import check_params
 from .globalmin import global_minimiser
 from .manifold import _fuzzy
-from .replay import SettingBalls, pair_risk
+from .replay_profile import SettingBalls, pair_risk
 
 __all__ = ["WindowEnclosure", "oracle_window"]
 

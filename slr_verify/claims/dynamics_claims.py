@@ -16,6 +16,7 @@ from ..certify import (
     off_M_family_point,
     stationary_points_on_M,
 )
+from ..certify.committed import replay_committed
 from ..dynamics import family
 from ..dynamics import fixed_points as F
 from ..dynamics.convergence import converge
@@ -28,7 +29,7 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import fixed_points as sfix
 from .base import claim
 from .landscape_claims import figure7a_saddle
-from .vocabulary import Counterexample, Identities, Measured, Proof, Rate
+from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed
 
 __all__ = [
     "lemma4",
@@ -153,24 +154,19 @@ def proposition9(ctx):
             "alpha_fixed_bound": a_fix,
             "alpha_mirror(0.9, 1)": a_mirror,
         }
-    cert = stationary_points_on_M(_PROP9_LAM, gamma=FIG4B.gamma, eps=0.0, d=FIG4B.d, L=FIG4B.L)
+    rep = _proposition9_certificate(ctx)
     return [
         Identities(
             "SymPy sign argument on Lemma 6's gradient",
             "Proposition 9 (exactly five stationary points on M)",
             sfix.stationary_point_proofs(),
         ),
-        Proof(
-            "ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate",
+        Replayed(
+            "ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate; its certificate replayed by "
+            "certify.replay (committed; searched afresh in thorough mode)",
             f"exactly five stationary points for every lam in {list(_PROP9_LAM)} at once ({FIG4B.model_text})",
-            bool(cert.proved and len(cert.boxes) == 5 and all(len(_points_in(b)) == 1 for b in cert.boxes)),
-            size={
-                "boxes": cert.n_boxes,
-                "lam_pieces": cert.steps.get("lam pieces"),
-                "prec_bits": cert.prec,
-                "seconds": round(cert.seconds, 2),
-            },
-            details={"certified_boxes": cert.boxes, "failure": cert.failure},
+            [rep], holds=bool(rep.accepted and tuple(rep.values.get("lam", ())) == tuple(_PROP9_LAM)
+                              and rep.values["setting"]["d"] == FIG4B.d and rep.values["setting"]["L"] == FIG4B.L),
         ),
         _proof_of(
             "ball arithmetic: Hessian entries at the five points, lam a box coordinate",
@@ -209,10 +205,11 @@ def proposition9(ctx):
     ]
 
 
-def _points_in(box):
-    """The five stationary points of Proposition 9 inside a certified box ((k_lo, k_hi), (n_lo, n_hi))."""
-    (kl, kh), (nl, nh) = box
-    return [p for p in F.POINTS if kl <= p[0] <= kh and nl <= p[1] <= nh]
+def _proposition9_certificate(ctx):
+    """Proposition 9 on the lam interval: the committed certificate replayed, or (thorough) searched afresh."""
+    if ctx.mode == "thorough":
+        return stationary_points_on_M(_PROP9_LAM, gamma=FIG4B.gamma, eps=0.0, d=FIG4B.d, L=FIG4B.L).replay
+    return replay_committed("proposition9_fig4b.json.gz")
 
 
 def _proof_of(route, reference, res, **kw):

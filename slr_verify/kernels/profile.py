@@ -11,7 +11,7 @@ from ..symbolic import profile as sprof
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["NENTRIES", "Premise", "dual_kernels", "fingerprint", "frame_kernels", "premises",
+__all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
            "oracle_arb", "oracle_curvature_kernels",
            "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
 
@@ -144,59 +144,3 @@ def valley_proofs() -> dict:
     out.update(sfix.structure().proofs)
     return out
 
-
-class Premise:
-    """A named premise of the certificates (`docs/certificates.md`): ``hash``, a content hash of the SymPy
-    expressions the kernels evaluate (:func:`fingerprint`), and ``proofs()``, the SymPy proofs it states
-    ({statement: bool}, cached)."""
-
-    def __init__(self, name, exprs, proofs):
-        self.name, self._exprs, self._proofs = name, exprs, proofs
-
-    @property
-    def hash(self) -> str:
-        return fingerprint(self._exprs())
-
-    def proofs(self) -> dict:
-        out = {}
-        for f in self._proofs:
-            out.update(f())
-        return out
-
-
-def fingerprint(pairs) -> str:
-    """sha256 of the values, to 30 significant digits (mpmath at 40), of each (args, expressions) pair at fixed
-    rational points: it changes with the mathematics of the expressions, not with SymPy's printing or ordering."""
-    import hashlib
-
-    import mpmath
-
-    h = hashlib.sha256()
-    with mpmath.workdps(40):
-        for args, exprs in pairs:
-            fn = generate_mp(args, exprs, cse=True)
-            for j in range(2):
-                point = [mpmath.mpf(k + 2 + 3 * j) / (7 + 4 * k + j) for k in range(len(args))]
-                for v in fn(*point):
-                    h.update(mpmath.nstr(v, 30, min_fixed=1, max_fixed=0).encode())
-    return h.hexdigest()[:32]
-
-
-@cache
-def premises() -> dict:
-    """The premises of the profile's certificates, by name (`docs/MATH.md` §17; `docs/certificates.md`)."""
-    from ..symbolic.risk import PARAMS, S
-
-    cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
-    line = (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
-    table = [
-        Premise("quadratic-in-v", lambda: [(cargs, sprof.reduced_coefficients()), (sprof.TRS_ARGS, sprof.trs_entries())],
-                [sprof.proofs, sprof.frame_proofs]),
-        Premise("dual-bound", lambda: [(line, sprof.dual_line_algebra()), (sprof.COEF_SYMS, [sprof.det_m()])],
-                [sprof.dual_proofs, sprof.dual_line_proofs, lambda: sprof.eta_linear_proofs()]),
-        Premise("pd-criterion", lambda: [(line, sprof.dual_line_algebra()[2:])], [lambda: sprof.pd_criterion_proofs()]),
-        Premise("valley", lambda: [((*sprof.COEF_SYMS, S.kappa), sprof.valley_algebra())],
-                [valley_proofs, lambda: sprof.eta_linear_proofs()]),
-        Premise("oracle-risk", lambda: [(PARAMS, sprof.oracle_risk_and_slope())], [lambda: sprof.oracle_risk_form_proofs()]),
-    ]
-    return {p.name: p for p in table}
