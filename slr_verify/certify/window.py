@@ -95,7 +95,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, windo
                    "lam_in": lam_in}
             ins = False
             if inside:
-                c = global_minimiser(lam=(lam_in, lam_in), gamma=gamma, eps=eps, d=d, L=L, prec=prec, time_limit=time_limit)
+                c = global_minimiser(lam=(lam_in, lam_in), gamma=gamma, eps=eps, d=d, L=L, time_limit=time_limit)
                 ins = bool(c.proved and c.oracle)
                 rec.update({"oracle_global_at_lam_in": ins, "inside_boxes": c.boxes, "inside_seconds": c.seconds})
             if mech == "local":

@@ -60,7 +60,7 @@ def premises() -> dict:
     line = (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
     table = [
         Premise("quadratic-in-v", lambda: [(cargs, sprof.reduced_coefficients()), (sprof.TRS_ARGS, sprof.trs_entries())],
-                [sprof.proofs, sprof.frame_proofs]),
+                [sprof.proofs]),
         Premise("dual-bound", lambda: [(line, sprof.dual_line_algebra()), (sprof.COEF_SYMS, [sprof.det_m()])],
                 [sprof.dual_proofs, sprof.dual_line_proofs, lambda: sprof.eta_linear_proofs()]),
         Premise("pd-criterion", lambda: [(line, sprof.dual_line_algebra()[2:])], [lambda: sprof.pd_criterion_proofs()]),
