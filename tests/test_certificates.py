@@ -260,3 +260,28 @@ def test_proposition9_piece_missing_and_r_outside(prop9_doc):
     doc = copy.deepcopy(prop9_doc)
     doc["r"] = doc["r"] / 4  # X shrunk: some in-X leaves now lie outside it
     rejected(doc)
+
+
+def test_cli_certify_oracle_at_another_setting(tmp_path, capsys):
+    """`slr-verify certify oracle` at gamma^2 = 0.8, eps = 0.1, d = 60, L = 4 (no committed certificate there):
+    exit 0, the certificate on disk replays as accepted, its statement is the lam interval asked for."""
+    from slr_verify.cli import main
+
+    out = tmp_path / "c.json.gz"
+    argv = ["certify", "oracle", "--gamma2", "0.8", "--eps", "0.1", "--d", "60", "--L", "4", "--lam", "0.3:0.31",
+            "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    r = replay(str(out))
+    assert r.accepted and "for every lam in [0.3, 0.31]" in r.conclusion and "d = 60, L = 4" in r.conclusion
+
+
+@pytest.mark.slow
+def test_cli_certify_oracle_across_the_window_end_is_not_proved(tmp_path):
+    """Across W's upper end (0.8924 at Figure 4b's setting) the statement is false: exit 1, nothing accepted."""
+    from slr_verify.cli import main
+
+    out = tmp_path / "c.json.gz"
+    argv = ["certify", "oracle", "--gamma2", "0.5", "--eps", "0", "--d", "400", "--L", "10", "--lam", "0.88:0.9",
+            "--out", str(out), "--time-limit", "60", "--quiet"]
+    assert main(argv) == 1
+    assert not out.exists() or not replay(str(out)).accepted

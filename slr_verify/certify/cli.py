@@ -64,10 +64,15 @@ def _search(a, oracle) -> int:
     if c.certificate is not None:
         write(c.certificate, out)
     r = c.replay
-    print(f"{'PROVED' if c.proved else 'NOT PROVED'}: {r.conclusion if r is not None and r.accepted else c.reason}")
+    ok = bool(c.proved and c.oracle == oracle)
+    what = r.conclusion if r is not None and r.accepted else c.reason
+    if c.proved and not ok:
+        what = (f"(k*, v*) is not the global minimiser there: the float profile's minimiser is elsewhere; the certified "
+                f"enclosure instead: {what}" if oracle else f"the oracle is the global minimiser there: {what}")
+    print(f"{'PROVED' if ok else 'NOT PROVED'}: {what}")
     if c.certificate is not None:
         print(f"certificate: {out} ({len(c.certificate['leaves'])} leaves; checker: {r.reason if r else 'not run'})")
-    return 0 if c.proved and (c.oracle == oracle) else 1
+    return 0 if ok else 1
 
 
 def add_certify_parser(sub):
