@@ -290,3 +290,13 @@ def test_certified_risk_of_a_pair_encloses_the_quadrature():
     R = pair_risk(SettingBalls(G2, 0.0, 400, 10), arb(lam), a, b, [float(x) for x in p.x[()]])
     q = float(quad_risk(*p.overlaps[()], lam=lam, gamma=G2, eps=0.0, d=400, L=10, dps=25))
     assert float(R.rad()) < 1e-12 and abs(float(R.mid()) - q) < 1e-9
+
+
+def test_a_failing_valley_returns_not_proved():
+    """A kappa0 far below the valley's edge (0.01: the valley test fails near kappa = 0.05 at lam = 0.3) makes the
+    search fail: it must say so (not proved), not raise while splitting a box one ulp wide (found by the mutation
+    run of benchmarks/mutation_certificates.py on the unmutated search)."""
+    from slr_verify.certify import global_minimiser
+
+    c = global_minimiser(lam=(0.3, 0.3), **KW, kappa0=0.01, time_limit=10, max_boxes=3000)
+    assert not c.proved and "valley certificate not proved" in c.reason and c.certificate is None

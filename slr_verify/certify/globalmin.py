@@ -343,9 +343,10 @@ class _Progress:
             self.bar.close()
 
 
-def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None):
+def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None, axes=(0, 1, 2)):
     """Process boxes until each passes ``test`` (-> (passed, axis to split)) or is skipped, or a box
-    narrower than ``min_width`` fails, or the budget runs out. Returns (failed boxes, count, status)."""
+    narrower than ``min_width`` along ``axes`` (the axes the test splits: the valley's boxes never split in t)
+    fails, or the budget runs out. Returns (failed boxes, count, status)."""
     stack, failed, n = list(boxes), [], 0
     while stack:
         if n >= max_boxes or time.time() > deadline:
@@ -358,10 +359,14 @@ def _bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None):
         ok, axis = test(box)
         if ok:
             continue
-        if max(box.rad()) * 2 < min_width:
+        rad = box.rad()
+        if max(rad[i] for i in axes) * 2 < min_width:
             failed.append(box)
             continue
-        stack.extend(box.split(axis))
+        try:
+            stack.extend(box.split(axis))
+        except ValueError:  # the box is one ulp wide along that axis: it cannot be split
+            failed.append(box)
     return failed, n, "done"
 
 
@@ -482,7 +487,7 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
         rest += [_Box.of(tree, j) for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1])
                  for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
     # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
-    failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar)
+    failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar, axes=(0, 2))
     if failed:
         f = failed[0]
         return GlobalCertificate(False, f"valley certificate not proved ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
@@ -588,7 +593,7 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
                 continue
             low = -math.inf if o.F is None else min(float(F.lower()) for F in o.F)  # a choice: kept or split
             if low > -tol and o.pd:
-                if max(float(F.lower()) for F in o.F) > tol and bx.y[1] - bx.y[0] > min_width:
+                if max(float(F.lower()) for F in o.F) > tol and bx.y[1] - bx.y[0] > max(min_width, 4 * math.ulp(1.0)):
                     stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser
                     continue
                 bx.close({"test": "bound", "beta": o.beta})
@@ -597,9 +602,12 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
                 continue
             if bx.width() < 1e-3:
                 better(bx, tol)
-            if bx.width() < min_width:
+            try:
+                if bx.width() < min_width:
+                    raise ValueError("narrower than min_width")
+                stack.extend(bx.split(o.axis if o.axis is not None else 0))
+            except ValueError:  # too narrow, or one ulp wide along the axis to split
                 return keep + [bx] + stack, lows, "min_width"
-            stack.extend(bx.split(o.axis if o.axis is not None else 0))
         return keep, lows, status
 
     # two passes: a tolerance the hard case at k = v* can meet (1e-10), then the kept boxes again at risk_tol (its
