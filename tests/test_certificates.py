@@ -285,3 +285,20 @@ def test_cli_certify_oracle_across_the_window_end_is_not_proved(tmp_path):
             "--out", str(out), "--time-limit", "60", "--quiet"]
     assert main(argv) == 1
     assert not out.exists() or not replay(str(out)).accepted
+
+
+def test_review_findings_are_rejected(enclosure_doc, oracle_doc):
+    """A review of the checker: a zero witness (NaN risk), an integer coordinate that is not a float exactly, a
+    precision outside [53, 4096], a boolean L; each is rejected, none raises."""
+    doc = copy.deepcopy(enclosure_doc)
+    doc["witness"]["x"] = [0, 0, 0, 0]
+    rejected(doc, "witness")
+    doc = copy.deepcopy(oracle_doc)
+    doc["prec"] = 10**7
+    rejected(doc, "prec")
+    doc = copy.deepcopy(oracle_doc)
+    doc["setting"]["L"] = True
+    rejected(doc, "setting")
+    doc = copy.deepcopy(oracle_doc)
+    doc["domain"]["lam"] = [2**60 + 1, 2**60 + 1]
+    rejected(doc, "exactly")

@@ -64,7 +64,7 @@ def _setting(doc):
         raise Rejected(f"setting must have exactly gamma, eps, d, L, got {s!r}")
     g, e = number(s["gamma"], "setting gamma"), number(s["eps"], "setting eps")
     d, L = s["d"], s["L"]
-    if not (g > 0 and e >= 0 and isinstance(d, int) and d >= 4 and isinstance(L, int) and L >= 1):
+    if not (g > 0 and e >= 0 and type(d) is int and d >= 4 and type(L) is int and L >= 1):
         raise Rejected(f"setting outside the model: {s!r} (gamma > 0, eps >= 0, integers d >= 4, L >= 1)")
     return g, e, d, L
 
@@ -148,7 +148,10 @@ def _check(doc, prove_premises, prec):
     if bad:
         raise Rejected(f"leaf tests {sorted(map(str, bad))} are not admitted by {kind} ({KINDS[kind][1]})")
     _premises(doc, kind, prove_premises)
-    ctx.prec = max(64, int(prec or doc.get("prec", 128)))
+    bits = prec or doc.get("prec", 128)
+    if type(bits) is not int or not 53 <= bits <= 4096:
+        raise Rejected(f"prec must be an integer in [53, 4096], got {bits!r}")
+    ctx.prec = max(64, bits)
     run = check_manifold if kind in MANIFOLD_KINDS else (lambda *a: check_profile(doc, kind, *a[1:]))
     values, tail = run(doc, setting, domain, leaves)
     values.update({"kind": kind, "lam": domain[2], "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
@@ -173,7 +176,9 @@ def replay(source, *, prove_premises=True, prec=None) -> Replay:
                       f"{'proved' if prove_premises else 'hashes matched'}", conclusion, n, time.time() - t_start, values)
     except Rejected as e:
         return Replay(False, f"rejected: {e}", None, n, time.time() - t_start)
-    except (KeyError, TypeError, AttributeError, IndexError) as e:
-        return Replay(False, f"rejected: malformed certificate ({type(e).__name__}: {e})", None, n, time.time() - t_start)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError, ArithmeticError) as e:
+        # a malformed certificate, or an evaluation that cannot be carried out (a ball containing 0 divides): rejected
+        return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
+                      time.time() - t_start)
     finally:
         ctx.prec = old

@@ -53,9 +53,15 @@ def load(source) -> dict:
 
 def number(x, what) -> float:
     """x as a float (a JSON number: exact binary), or Rejected naming ``what``."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise Rejected(f"{what} is not a finite number: {x!r}")
-    return float(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise Rejected(f"{what} is not a number: {x!r}")
+    try:
+        f = float(x)
+    except OverflowError:
+        raise Rejected(f"{what} is not a finite float: {x!r}") from None
+    if not math.isfinite(f) or f != x:
+        raise Rejected(f"{what} is not a finite float (exactly): {x!r}")
+    return f
 
 
 def interval(iv, what) -> tuple:

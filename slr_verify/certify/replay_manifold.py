@@ -77,13 +77,13 @@ def check_manifold(doc, setting, domain, leaves):
     if not 0 < r < 0.5:
         raise Rejected(f"r must be in (0, 0.5), got {r!r}")
     pieces = {interval(p.get("lam"), "piece lam"): p for p in doc.get("pieces", []) if isinstance(p, dict)}
-    used = {tuple(leaf["box"]["lam"]) for leaf in leaves}
+    used = {interval(leaf["box"]["lam"], "leaf lam") for leaf in leaves}
     if not used <= set(pieces):
         raise Rejected(f"leaves on lam intervals with no piece: {sorted(used - set(pieces))[:3]}")
     for lam in sorted(used):
         _piece(H, JH, par, lam, pieces[lam], r)
     for leaf in leaves:
-        (k0, k1), (n0, n1), lam = (tuple(leaf["box"][c]) for c in ("kappa", "nu", "lam"))
+        (k0, k1), (n0, n1), lam = ((number(leaf["box"][c][0], c), number(leaf["box"][c][1], c)) for c in ("kappa", "nu", "lam"))
         if leaf.get("test") == "in-X":
             if not (-r <= k0 and k1 <= r and -r <= n0 and n1 <= r):
                 raise Rejected(f"in-X leaf {leaf['box']} is not inside X = [-{r}, {r}]^2")

@@ -150,14 +150,20 @@ def check_profile(doc, kind, setting, domain, leaves):
         w = doc.get("witness")
         if not isinstance(w, dict) or not isinstance(w.get("x"), list) or len(w["x"]) != 4:
             raise Rejected(f"an enclosure needs a witness {{a, b, x (4 numbers)}}, got {w!r}")
-        U = pair_risk(S, arb(domain[2][0]), number(w.get("a"), "witness a"), number(w.get("b"), "witness b"),
-                      [number(x, "witness x") for x in w["x"]])
+        xs = [number(x, "witness x") for x in w["x"]]
+        if not any(xs):
+            raise Rejected("the witness's x must not be zero (v = x / |x|)")
+        U = pair_risk(S, arb(domain[2][0]), number(w.get("a"), "witness a"), number(w.get("b"), "witness b"), xs)
+        if not U.is_finite():
+            raise Rejected(f"the witness's risk is not finite: {U}")
         values = {"witness_risk": outward(U)}
     memo, lows, kept = {}, [], []
     for leaf in leaves:
-        box = tuple(tuple(leaf["box"][c]) for c in ("kappa", "t", "lam"))
+        box = tuple((number(leaf["box"][c][0], c), number(leaf["box"][c][1], c)) for c in ("kappa", "t", "lam"))
         low = leaf_test(S, leaf, box, U, memo)
         if low is not None:
+            if not low.is_finite():
+                raise Rejected(f"bound leaf {box}: its lower bound is not finite ({low})")
             lows.append(low)
             kept.append(box)
     if kind == "oracle-global-minimiser":
@@ -165,5 +171,5 @@ def check_profile(doc, kind, setting, domain, leaves):
     if not kept:
         raise Rejected("an enclosure needs at least one bound leaf (the minimiser's boxes)")
     values.update(enclosure_values(U, lows, kept))
-    return values, (f": the global minimum in {values['risk']}, kappa in {values['kappa']}, eta in {values['eta']}, "
+    return values, (f": the global minimum in {values['risk']}, |kappa| in {values['kappa']}, |eta| in {values['eta']}, "
                     f"r <= {values['r'][1]!r}")

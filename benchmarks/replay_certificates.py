@@ -1,0 +1,60 @@
+"""Replay every committed certificate (`slr_verify/certificates/`, docs/certificates.md) and record, per file, its
+kind, domain, leaves, compressed size and replay time, with the machine's calibration figure (the time of
+`../shared/bench/calibrate.py` if given, so that a time reads as calibration units).
+
+    python benchmarks/replay_certificates.py --out benchmarks/results/replay_certificates.csv [--calibration 0.96]
+
+The premises are proved once (their SymPy proofs) before the first file; each replay then checks their hashes.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+from importlib import resources
+
+from tqdm.auto import tqdm
+
+from slr_verify.certify.committed import names, replay_committed
+from slr_verify.kernels.premises import premises
+
+FIELDS = ["file", "kind", "lam_lo", "lam_hi", "d", "accepted", "leaves", "bytes", "seconds", "units"]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="a .csv file (its folder must exist)")
+    ap.add_argument("--calibration", type=float, help="seconds of ../shared/bench/calibrate.py on this machine")
+    a = ap.parse_args(argv)
+    parent = os.path.dirname(os.path.abspath(a.out))
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK) or not a.out.endswith(".csv"):
+        raise SystemExit(f"--out: {a.out!r} must be a .csv file in an existing, writable folder")
+    if a.calibration is not None and not a.calibration > 0:
+        raise SystemExit("--calibration must be a positive number of seconds")
+    t0 = time.time()
+    proved = all(all(p.proofs().values()) for p in premises().values())
+    t_premises = time.time() - t0
+    folder = resources.files("slr_verify.certificates")
+    rows = []
+    for f in tqdm(names(), desc="replay", file=sys.stderr):
+        r = replay_committed(f, prove_premises=False)
+        v = r.values
+        rows.append({"file": f, "kind": v.get("kind"), "lam_lo": v.get("lam", (None,))[0], "lam_hi": v.get("lam", (0, None))[1],
+                     "d": v.get("setting", {}).get("d"), "accepted": r.accepted, "leaves": r.leaves,
+                     "bytes": len(folder.joinpath(f).read_bytes()), "seconds": round(r.seconds, 3),
+                     "units": round(r.seconds / a.calibration, 3) if a.calibration else ""})
+    with open(a.out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    total = sum(r["seconds"] for r in rows)
+    print(f"commit {commit}: {len(rows)} certificates, all accepted: {all(r['accepted'] for r in rows)}, "
+          f"{sum(r['leaves'] for r in rows)} leaves, {sum(r['bytes'] for r in rows)} bytes; premises proved {proved} "
+          f"in {t_premises:.1f} s; replays {total:.1f} s"
+          + (f" ({total / a.calibration:.1f} calibration units at {a.calibration} s)" if a.calibration else ""))
+
+
+if __name__ == "__main__":
+    main()
