@@ -86,6 +86,71 @@ def test_cli_writes_json_and_checks_the_path_first(tmp_path, quick_run, capsys):
 
 
 
+def test_threefry_lowering_is_the_reference_hash():
+    """The straight-line Threefry-2x32 lowering registered for the CPU (``_unrolled_threefry_on_cpu``)
+    reproduces the Random123 known-answer vectors (Salmon et al., SC'11; the ones JAX's own tests
+    use), so every key, split and normal draw is JAX's, bit for bit."""
+    from jax.extend.random import threefry_2x32
+
+    from slr_verify.experiments.transformer import _unrolled_threefry_on_cpu
+
+    _unrolled_threefry_on_cpu()
+    kat = [((0, 0), (0, 0), (0x6B200159, 0x99BA4EFE)),
+           ((0xFFFFFFFF, 0xFFFFFFFF), (0xFFFFFFFF, 0xFFFFFFFF), (0x1CB996FC, 0xBB002BE7)),
+           ((0x13198A2E, 0x03707344), (0x243F6A88, 0x85A308D3), (0xC4923A9C, 0x483DF7A0))]
+    hash_ = jax.jit(threefry_2x32)
+    for key, count, expected in kat:
+        out = hash_(np.array(key, np.uint32), np.array(count, np.uint32))
+        assert [int(x) for x in out] == list(expected)
+
+
+def test_first_k_is_the_stable_argsort():
+    """``_first_k`` (K passes of argmin) gives ``argsort(u, axis=1)[:, :K]`` with the stable sort's
+    order among ties (a float32 uniform has ties: about one row in 10^5 at L = 10)."""
+    from slr_verify.experiments.transformer import _first_k
+
+    rng = np.random.default_rng(0)
+    u = rng.integers(0, 4, size=(500, 10)).astype(np.float32)  # many ties
+    for K in (1, 2, 3):
+        got = np.asarray(jax.jit(_first_k, static_argnums=1)(u, K))
+        assert np.array_equal(got, np.argsort(u, axis=1, kind="stable")[:, :K])
+
+
+def test_sampler_is_the_one_hot_construction():
+    """The sampler (gather and select) returns the batch of the one-hot construction it replaced:
+    the same noise tokens bit for bit, and at the relevant positions gamma X_l + sqrt(d/2) k*_j up
+    to the rounding of that multiply-add (XLA may contract it into one fused operation or not)."""
+    import jax.numpy as jnp
+
+    s = _check_settings(2, 1, 1, 0, dict(paper_settings(2)))
+    _, _, vsample = _build(s)
+    rng = np.random.default_rng(3)
+    fixed = {"k_star": rng.normal(size=(1, 2, 80)).astype(np.float32),
+             "v_star": rng.normal(size=(1, 2, 80)).astype(np.float32), "register": np.zeros((1, 80), np.float32)}
+    keys = jax.random.split(jax.random.PRNGKey(4), 1)
+    X, Y = vsample(keys, fixed, 300)
+    L, K, gamma, shift = s["L"], s["K"], math.sqrt(s["gamma2"]), math.sqrt(s["d"] / 2.0)
+
+    def one_hot_sample(key, fixed, n):  # the construction of the first version, as written there
+        k1, k2, k3 = jax.random.split(key, 3)
+        X = jax.random.normal(k1, (n, L, 80), dtype=jnp.float32)
+        pos = jnp.argsort(jax.random.uniform(k2, (n, L)), axis=1)[:, :K]
+        onehot = jax.nn.one_hot(pos, L, dtype=X.dtype)
+        rel = jnp.einsum("nkl,nld->nkd", onehot, X) * gamma + shift * fixed["k_star"][None]
+        X = X * (1.0 - onehot.sum(1))[..., None] + jnp.einsum("nkl,nkd->nld", onehot, rel)
+        Y = jnp.einsum("nkd,kd->n", rel, fixed["v_star"]) + math.sqrt(s["eps2"]) * jax.random.normal(k3, (n,), dtype=X.dtype)
+        return X, Y
+
+    X0, Y0 = jax.jit(jax.vmap(one_hot_sample, in_axes=(0, 0, None)), static_argnums=2)(keys, fixed, 300)
+    X, X0, Y, Y0 = (np.asarray(a, dtype=np.float64) for a in (X, X0, Y, Y0))
+    raw = np.asarray(jax.random.normal(jax.random.split(keys[0], 3)[0], (300, L, 80), dtype=jnp.float32))
+    relevant = np.any(X0[0] != raw, axis=-1)[None]  # (1, n, L): the tokens the construction replaced
+    assert np.array_equal(relevant.sum(axis=-1), np.full((1, 300), K))
+    assert np.array_equal(X[~relevant], X0[~relevant])
+    assert np.max(np.abs(X[relevant] - X0[relevant]) / np.abs(X0[relevant]).max()) < 1e-6  # float32: a few ulps
+    assert np.max(np.abs(Y - Y0)) < 1e-5 * np.abs(Y0).max()
+
+
 def test_percentile_bands_are_the_order_statistics():
     """The bands on a planted run set: 21 runs with values 0, 1, ..., 20 (shuffled per step) give,
     by the definition of the linearly interpolated percentile (position (n - 1) p / 100), the median

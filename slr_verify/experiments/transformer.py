@@ -194,7 +194,42 @@ def _unrolled_threefry_on_cpu():
         pass
 
 
+def _persistent_compilation_cache():
+    """Keep JAX's compiled executables on disk (``SLR_VERIFY_CACHE``/jax, default
+    ``~/.cache/slr-verify/jax``), unless the caller has configured a cache of its own: a later
+    process with the same model, JAX and flags loads them instead of compiling again (about 4 s
+    per model on one core). The cache key is the optimised program with the compiler's version
+    and flags, so a stale entry is never used. Skipped silently where the folder cannot be made."""
+    import os
+    from pathlib import Path
+
+    import jax
+
+    if jax.config.jax_compilation_cache_dir or os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        return
+    path = Path(os.environ.get("SLR_VERIFY_CACHE", Path.home() / ".cache" / "slr-verify")) / "jax"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return
+    jax.config.update("jax_compilation_cache_dir", str(path))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.3)  # the sampler and the metrics too
+
+
 _BUILD_KEYS = ("L", "d", "r", "K", "batch", "gamma2", "eps2", "lr", "heads", "dtype")
+
+
+def _first_k(u, K):
+    """``argsort(u, axis=1)[:, :K]`` (stable: ties go to the lower index) by K passes of argmin,
+    which also returns the first of equal minima: the same indices without sorting every row."""
+    import jax.numpy as jnp
+
+    rows, out = jnp.arange(u.shape[0]), []
+    for _ in range(K):
+        j = jnp.argmin(u, axis=1)
+        out.append(j)
+        u = u.at[rows, j].set(jnp.inf)
+    return jnp.stack(out, axis=1)
 
 
 def _build(s):
@@ -211,20 +246,37 @@ def _build_cached(key):
     import jax.numpy as jnp
 
     _unrolled_threefry_on_cpu()
+    _persistent_compilation_cache()
 
     L, d, r, K, B = s["L"], s["d"], s["r"], s["K"], s["batch"]
     gamma, eps, lr = math.sqrt(s["gamma2"]), math.sqrt(s["eps2"]), s["lr"]
     shift = math.sqrt(d / 2.0)
 
-    def sample(key, fixed, n):
-        k1, k2, k3 = jax.random.split(key, 3)
-        X = jax.random.normal(k1, (n, L, d), dtype=fixed["k_star"].dtype)
-        pos = jnp.argsort(jax.random.uniform(k2, (n, L)), axis=1)[:, :K]  # K distinct positions
-        onehot = jax.nn.one_hot(pos, L, dtype=X.dtype)  # (n, K, L)
-        rel = jnp.einsum("nkl,nld->nkd", onehot, X) * gamma + shift * fixed["k_star"][None]
-        X = X * (1.0 - onehot.sum(1))[..., None] + jnp.einsum("nkl,nkd->nld", onehot, rel)
+    dt = np.float64 if s["dtype"] == "float64" else np.float32
+    lo_u = np.nextafter(np.array(-1.0, dt), np.array(0.0, dt), dtype=dt)
+
+    def token_uniforms(key, n):
+        """The uniforms behind the tokens' normals: jax.random.normal(k1, shape) is
+        sqrt(2) erf_inv(u) for u = uniform(k1, shape, lo, 1), lo = nextafter(-1, 0) (JAX's
+        definition, checked against it in tests/test_experiments.py)."""
+        k1 = jax.random.split(key, 3)[0]
+        return jax.random.uniform(k1, (n, L, d), dt, lo_u, np.array(1.0, dt))
+
+    def sample_from(key, u, fixed):
+        """The batch of ``key``, its tokens' uniforms ``u`` given (see :func:`token_uniforms`)."""
+        n = u.shape[0]
+        _, k2, k3 = jax.random.split(key, 3)
+        X = jax.lax.mul(np.array(np.sqrt(2), dt), jax.lax.erf_inv(u))  # = jax.random.normal(k1, (n, L, d))
+        pos = _first_k(jax.random.uniform(k2, (n, L)), K)  # (n, K): K distinct positions
+        rel = jnp.take_along_axis(X, pos[..., None], axis=1) * gamma + shift * fixed["k_star"][None]  # (n, K, d)
+        token = jnp.arange(L)[None, :, None]
+        for j in range(K):  # the relevant tokens replace the noise at their positions
+            X = jnp.where(token == pos[:, None, j:j + 1], rel[:, j:j + 1], X)
         Y = jnp.einsum("nkd,kd->n", rel, fixed["v_star"]) + eps * jax.random.normal(k3, (n,), dtype=X.dtype)
         return X, Y
+
+    def sample(key, fixed, n):
+        return sample_from(key, token_uniforms(key, n), fixed)
 
     def ln(x):
         mu = x.mean(-1, keepdims=True)
@@ -251,15 +303,21 @@ def _build_cached(key):
 
     grad = jax.grad(loss)
 
-    def step(carry, key):
-        p, fixed = carry
-        X, Y = sample(key, fixed, B)
+    def step(carry, keys):
+        # the uniforms of this step's tokens were drawn by the previous step (they come in through
+        # the carry, a buffer): drawn inside the step, XLA fused the hash into each of their
+        # readers and computed it twice per token
+        p, fixed, u = carry
+        key, key_next = keys
+        X, Y = sample_from(key, u, fixed)
         g = grad(p, fixed, X, Y)
         p = jax.tree_util.tree_map(lambda a, b: a - lr * b, p, g)
-        return (p, fixed), None
+        return (p, fixed, token_uniforms(key_next, B)), None
 
     def chunk(p, fixed, key, n):
-        (p, _), _ = jax.lax.scan(step, (p, fixed), jax.random.split(key, n))
+        keys = jax.random.split(key, n)
+        ahead = jnp.concatenate([keys[1:], keys[:1]])  # the last step's look-ahead draw is discarded
+        (p, _, _), _ = jax.lax.scan(step, (p, fixed, token_uniforms(keys[0], B)), (keys, ahead))
         return p
 
     def metrics(p, fixed, test):

@@ -334,14 +334,33 @@ def interval(name: str, value, *, minimum=None, strict_min=False, maximum=None, 
 def schedule_values(name: str, fn, steps: int, *, maximum=None, why: str = "") -> np.ndarray:
     """fn(t) for t = 0..steps: each a single finite real number > 0 (a bool, string, array, None,
     NaN or an exception inside ``fn`` is reported with the step where it happened)."""
-    out = np.empty(steps + 1)
+    check = lambda t, v: real(f"{name}({t})", v, minimum=0.0, strict_min=True, maximum=maximum, why=why)  # noqa: E731
+
+    def first_bad(vals):  # the Python and NumPy floats are checked at once; the first failure raises
+        out = np.asarray(vals, dtype=float)
+        ok = np.isfinite(out) & (out > 0.0)
+        if maximum is not None:
+            ok &= np.abs(out) <= maximum
+        if not ok.all():
+            t = int(np.argmin(ok))
+            check(t, vals[t])
+        return out
+
+    vals = []
     for t in range(steps + 1):
         try:
             v = fn(t)
         except Exception as exc:  # noqa: BLE001 - the user's schedule: say where it failed
+            first_bad(vals)  # an earlier bad value is reported first, as step by step
             raise ValueError(f"{name}({t}) raised {type(exc).__name__}: {exc}") from exc
-        out[t] = real(f"{name}({t})", v, minimum=0.0, strict_min=True, maximum=maximum, why=why)
-    return out
+        if type(v) is not float and not isinstance(v, np.floating):
+            try:
+                v = check(t, v)
+            except ValueError:
+                first_bad(vals)
+                raise
+        vals.append(v)
+    return first_bad(vals)
 
 
 def gram(name: str, G, *, d=None, tol: float = 1e-8) -> np.ndarray:

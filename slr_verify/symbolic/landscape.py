@@ -40,15 +40,26 @@ def chart_derivatives(k0, v0, Tk, Tv):
     k = (k0 + sum_i x_i Tk_i)/sqrt(1 + |x|^2), v likewise with the y_j (k* = e1, v* = e2; k0 unit and
     Tk orthonormal and orthogonal to k0, so this is the normalisation P(k0 + Tk x): a retraction).
     Returns (do[i][p], d2o[i][p][q], the chart symbols)."""
-    n = len(k0)
-    X = sp.symbols("x0:%d" % (len(Tk) + len(Tv)), real=True)
+    n, m = len(k0), len(Tk) + len(Tv)
+    X = sp.symbols("x0:%d" % m, real=True)
     xs, ys = X[:len(Tk)], X[len(Tk):]
-    k = (k0 + sum((x * t for x, t in zip(xs, Tk)), sp.zeros(n, 1))) / sp.sqrt(1 + sum(x**2 for x in xs))
-    v = (v0 + sum((y * t for y, t in zip(ys, Tv)), sp.zeros(n, 1))) / sp.sqrt(1 + sum(y**2 for y in ys))
-    o = [k[0], v[1], v[0], k[1], k.dot(v)]  # kappa, nu, theta, eta, rho
-    zero = {x: 0 for x in X}
-    do = [[sp.expand(sp.diff(oi, x).subs(zero)) for x in X] for oi in o]
-    d2o = [[[sp.expand(sp.diff(oi, x, y).subs(zero)) for y in X] for x in X] for oi in o]
+    # Derivatives at 0 up to order 2 see the function's Taylor polynomial of degree 2 only: the
+    # normalisation 1/sqrt(1 + s), s = |x|^2, enters through its series to first order in s (SymPy's),
+    # the overlaps are then polynomials in the chart variables (sparse Poly arithmetic), and the
+    # derivatives are their coefficients of degree 1 and 2 (the same expanded expressions as
+    # differentiating the normalised vectors twice, in a fraction of the time).
+    s = sp.Dummy("s")
+    norm = sp.series(1 / sp.sqrt(1 + s), s, 0, 2).removeO()
+
+    def point(b0, T, zs):
+        scale = sp.Poly(norm.subs(s, sum(z**2 for z in zs)), *X)
+        return [sp.Poly(b0[i] + sum(z * t[i] for z, t in zip(zs, T)), *X) * scale for i in range(n)]
+
+    k, v = point(k0, Tk, xs), point(v0, Tv, ys)
+    o = [k[0], v[1], v[0], k[1], sum((a * b for a, b in zip(k, v)), sp.Poly(0, *X))]  # kappa, nu, theta, eta, rho
+    mono = lambda *idx: tuple(idx.count(i) for i in range(m))
+    do = [[sp.expand(oi.coeff_monomial(mono(p))) for p in range(m)] for oi in o]
+    d2o = [[[sp.expand((2 if p == q else 1) * oi.coeff_monomial(mono(p, q))) for q in range(m)] for p in range(m)] for oi in o]
     return do, d2o, X
 
 
