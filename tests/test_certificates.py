@@ -183,11 +183,14 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
 
 def test_bound_leaf_without_positive_definiteness_is_rejected(enclosure_doc):
     """The audit's defect: a kept box's 'lower bound' at a multiplier where H - mu I is not positive definite
-    (beta = 50 at lam = 0.9: Delta < 0) is no lower bound; the checker refuses it (the old search kept it)."""
-    doc = copy.deepcopy(enclosure_doc)
-    i = next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "bound")
-    doc["leaves"][i]["beta"] = -1e-3
-    rejected(doc, "positive definite not proved")
+    (beta = 1e-6 > 0 on the box around the minimiser at lam = 0.9: Delta < 0) is no lower bound; the checker refuses
+    it (the old search kept such a box with its number). beta < 0 likewise."""
+    i = next(i for i, leaf in enumerate(enclosure_doc["leaves"]) if leaf["test"] == "bound")
+    for beta in (1e-6, -1e-3):
+        doc = copy.deepcopy(enclosure_doc)
+        doc["leaves"][i]["beta"] = beta
+        r = rejected(doc, "positive definite not proved")
+        assert "Delta" in r.reason
 
 
 def test_enclosure_witness_moved(enclosure_doc):

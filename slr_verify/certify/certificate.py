@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from pathlib import Path
 
 from ..kernels.premises import premises
+from ..model import outputs
 from .replay import FORMAT, KINDS, coordinates, statement_text
 
 __all__ = ["SplitTree", "document", "write", "check_output_path"]
@@ -94,21 +94,17 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=
 
 
 def check_output_path(path) -> Path:
-    """The output path, checked before a long run: its folder exists and is writable, its suffix .json or .json.gz."""
+    """The output path, checked before a long run (:func:`slr_verify.model.outputs.check_output_path`: its folder
+    exists and is writable, it is not a folder), with the suffix .json or .json.gz; ``ValueError`` naming ``out``."""
     p = Path(path)
     if not (p.name.endswith(".json") or p.name.endswith(".json.gz")):
         raise ValueError(f"out must end with .json or .json.gz, got {str(p)!r}")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise ValueError(f"out: the folder {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise ValueError(f"out: {str(p)!r} is not writable")
-    return p
+    return Path(outputs.check_output_path(str(p), name="out"))
 
 
 def write(doc, path) -> Path:
-    """Store ``doc`` as JSON (gzip when the name ends in .gz; compact, deterministic)."""
+    """Store ``doc`` as JSON (gzip when the name ends in .gz; compact, deterministic), atomically."""
     p = check_output_path(path)
     raw = json.dumps(doc, separators=(",", ":")).encode()
-    p.write_bytes(gzip.compress(raw, mtime=0) if p.name.endswith(".gz") else raw)
+    outputs.write_atomic(str(p), lambda fh: fh.write(gzip.compress(raw, mtime=0) if p.name.endswith(".gz") else raw))
     return p

@@ -11,10 +11,10 @@ P = [k*, k]): for any mu with beta = a0 - mu > 0, Delta > 0, T > 0 (then H - mu 
 Ball arithmetic runs in two stages on first-order Taylor models (:class:`slr_verify.kernels.taylor.TaylorModel`):
 over a (kappa, lam) box each coefficient is its value and gradient at the box's centre (Taylor arithmetic at a point,
 python-flint ``arb_series``: sharp) plus a remainder 1/2 h^T (d^2 c)(xi) h enclosed by one series of length 3 along the
-segment c + s h (:func:`_coef_tm`); the algebra of the dual bound then runs on the models, so the first-order parts of
-the near-cancellations (a_tt a_rr ~ a_tr^2, 1e3-fold at lam ~ 0.85, d = 400) cancel exactly and only second-order
-terms widen the enclosure. With balls (the previous form: centred slopes of the algebra fed with the coefficients'
-box enclosures) the slope of Q over a 0.01-box came out at +-2600 against a true 0.6; the models close that box.
+segment c + s h (the checker's :meth:`~slr_verify.certify.replay_profile.SettingBalls.coefficient_models`, so that
+a box the search passes is a box the checker passes); the algebra of the dual bound then runs on the models, so the
+first-order parts of the near-cancellations (a_tt a_rr ~ a_tr^2, 1e3-fold at lam ~ 0.85, d = 400) cancel exactly
+and only second-order terms widen the enclosure.
 No derivative is typed or generated separately: the series run through the same generated kernels.
 
 **The valley certificate** (inside W). At fixed kappa and mu, LB_mu is *exactly* quadratic in eta
@@ -49,11 +49,10 @@ of the interval. Outside W (a point lam) the value test against the witness leav
 the global minimiser: their union encloses it, and their lower bounds with the witness's risk enclose
 the global minimum.
 
-**Status** (gamma^2 = 1/2, d = 400, L = 10; 2-core machine with another job running; `docs/MATH.md` §17): ``proved``
-for every lam of [0.0907219, 0.1] (6.3 s), (0.1, 0.85) (28,570 boxes, 192 s) and [0.85, 0.8924379] (19 s): all of W but
-1.7e-7 at its lower end and 4.8e-8 at its upper end. Just outside either end the certificate fails, as it must.
-Outside W (a point lam) :func:`_enclose` encloses the global minimum to width ~1e-13 and its minimiser's (kappa, eta)
-to ~1e-6 (lam = 0.9: 1,066 boxes, 15 s).
+**Certificates.** Every proof writes a certificate (`docs/certificates.md`): the split tree, each leaf's test and
+multiplier, the premises. :func:`global_minimiser` has it replayed by the independent checker
+(:func:`slr_verify.certify.replay.replay`), and what it reports proved is what the checker accepted. Measured box counts
+and times: `docs/findings.md`, `benchmarks/results/`.
 """
 from __future__ import annotations
 
@@ -64,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from flint import arb, arb_series, ctx
+from flint import arb, ctx
 
 from ..kernels.profile import oracle_arb, oracle_f64, valley_proofs
 from ..landscape.trs import profile
@@ -112,24 +111,6 @@ class _Evaluator:
         self.kw = {"gamma": self.gamma, "eps": self.eps, "d": self.d, "L": self.L}
         self.K = self.S.K
         self.count = 0
-
-    @staticmethod
-    def ball(lo, hi):
-        lo, hi = float(lo), float(hi)
-        return arb(lo).union(arb(hi)) if hi > lo else arb(lo)
-
-
-def _series(x, on):
-    """x + t (a series in t of length 2) if ``on``, else x."""
-    return arb_series([x, 1], prec=2) if on else x
-
-
-def _coef(s, k):
-    """The k-th coefficient of a series (or the ball itself for k = 0)."""
-    if not isinstance(s, arb_series):
-        return s if k == 0 else arb(0)
-    c = s.coeffs()
-    return c[k] if k < len(c) else arb(0)
 
 
 class _Box:
@@ -250,7 +231,7 @@ def _value_test(ev, box, U, tol=0.0):
     """The value test on a box (kappa, t, lam), eta^2 = t (1 - kappa^2) (t in [0, 1] spans the quarter disk's
     line at kappa): with one float beta (mu = a0(kappa, lam) - beta follows a0 over the box; weak duality holds
     pointwise), certify Delta, T > 0 on the (kappa, lam) box and F_j = (1 - t_j) L0 + t_j L1 - U(lam) > 0 at both
-    ends t_j, on Taylor models of the coefficients over the box (:func:`_coef_tm`). LB is affine in t, so the two
+    ends t_j, on Taylor models of the coefficients over the box (the checker's coefficient models). LB is affine in t, so the two
     ends cover the box. Returns an :class:`_Outcome` (the axis to split: t where the failing end's bound is below
     -``tol`` at the box's centre, where no split in kappa or lam can help). The models are the checker's
     (:meth:`slr_verify.certify.replay.SettingBalls.coefficient_models`): a passed box replays."""
@@ -310,7 +291,7 @@ def _split_axis(tm, rk, rl, lc):
 
 def _strip_test(ev, box):
     """The valley certificate on a box of (kappa, -, lam): Q > 0 and beta, Delta, T > 0 at mu = mu_v(kappa), on
-    Taylor models of the coefficients over the box (:func:`_coef_tm`). Returns (passed, the axis to split)."""
+    Taylor models of the coefficients over the box (the checker's). Returns (passed, the axis to split)."""
     ev.count += 1
     (k0, k1), _, (l0, l1) = box.ivs()
     (_kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
@@ -512,10 +493,6 @@ def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
     doc = C.document("oracle-global-minimiser", (ev.gamma, ev.eps, ev.d, ev.L), tree, prec=ctx.prec,
                      search={"boxes": ev.count, "seconds": time.time() - t0})
     return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
-
-
-def _pairs(xs):
-    return xs[:-1], xs[1:]
 
 
 def _value_ok(ev, box, U):

@@ -6,12 +6,12 @@ path is not a folder); the file is written atomically with the user's umask perm
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 import time
 
 import numpy as np
+
+from ..model.outputs import check_output_path, write_atomic
 
 __all__ = ["add_pgd_parser", "run_pgd", "check_output_path", "write_atomic"]
 
@@ -44,42 +44,6 @@ def add_pgd_parser(subparsers):
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_pgd)
     return p
-
-
-def check_output_path(out, name="--out") -> str:
-    """The absolute output path, or ``ValueError`` (naming ``name``) saying why it cannot be
-    written: its folder is missing, is not writable (tried: a temporary file is created and
-    removed there, so /proc or a read-only mount is caught even for root), or it is a folder."""
-    path = os.path.abspath(out)
-    folder = os.path.dirname(path)
-    if os.path.isdir(path):
-        raise ValueError(f"{name} {out!r} is a directory; give a file name")
-    if not os.path.isdir(folder):
-        raise ValueError(f"{name} {out!r}: the directory {folder!r} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=folder)
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as exc:
-        raise ValueError(f"{name} {out!r}: the directory {folder!r} is not writable ({exc.strerror})") from None
-    return path
-
-
-def write_atomic(path, write):
-    """Write through a temporary file in the same folder and rename; mode 0666 & ~umask."""
-    folder = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def run_pgd(args):
