@@ -15,7 +15,7 @@ from ..kernels.premises import premises
 from ..model import outputs
 from .replay import FORMAT, KINDS, coordinates, statement_text
 
-__all__ = ["SplitTree", "document", "write", "check_output_path"]
+__all__ = ["SplitTree", "as_window", "document", "write", "check_output_path"]
 
 
 class SplitTree:
@@ -54,6 +54,22 @@ class SplitTree:
     def leaf(self, i, data):
         self.nodes[i] = ("leaf", data)
 
+    def graft(self, i, nodes, leaves):
+        """Rebuild under node i a subtree serialised by :meth:`serialise` (``nodes``, ``leaves``) from a tree whose
+        root box was node i's box (a piece searched in another process): its boxes come out the same, exactly."""
+        stack, k = [i], 0
+        for node in nodes:
+            j = stack.pop()
+            if node == -1:
+                self.leaf(j, {key: v for key, v in leaves[k].items() if key != "box"})
+                k += 1
+                continue
+            axis, at = (node, None) if isinstance(node, int) else node
+            a, b = self.split(j, axis, at)
+            stack += [b, a]
+        if stack or k != len(leaves):
+            raise ValueError("the grafted subtree does not close")
+
     def serialise(self) -> tuple:
         """(tree, leaves): the pre-order node list (-1 a leaf, an axis a midpoint split, [axis, at] a split at
         ``at``) and the leaves with their boxes; ``ValueError`` if a box was left open."""
@@ -91,6 +107,22 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=
     if search:
         doc["search"] = search
     return doc
+
+
+def as_window(doc, ends) -> dict:
+    """An ``oracle-global-minimiser`` certificate over [A, B] with the window's ``ends`` (`docs/certificates.md`) as
+    one ``oracle-window`` certificate: the same tree and leaves, the ends, their premises, the statement."""
+    if doc.get("kind") != "oracle-global-minimiser":
+        raise ValueError(f"doc must be an oracle-global-minimiser certificate, got {doc.get('kind')!r}")
+    s = doc["setting"]
+    encl = {"lo": tuple(ends["lo"]["enclosure"]),
+            "hi": None if ends["hi"].get("mechanism") == "none" else tuple(ends["hi"]["enclosure"])}
+    have = premises()
+    out = dict(doc, kind="oracle-window", ends=ends,
+               statement=statement_text("oracle-window", (s["gamma"], s["eps"], s["d"], s["L"]),
+                                        tuple(doc["domain"]["lam"]), encl),
+               premises=[{"name": n, "hash": have[n].hash} for n in KINDS["oracle-window"][0]])
+    return out
 
 
 def check_output_path(path) -> Path:

@@ -372,7 +372,7 @@ def _oracle_U(ev):
 
 
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
-                     time_limit=900.0, risk_tol=1e-13, progress=None, check=True) -> GlobalCertificate:
+                     time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:
     chosen per lam piece by :func:`_kappa0`); ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget;
@@ -380,7 +380,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     (a first pass at max(risk_tol, 1e-10), then the kept boxes at ``risk_tol``: see :func:`_enclose`);
     ``progress``: a file (or True for stderr) for a tqdm progress line; ``check``: replay the certificate with the
     independent checker (:func:`slr_verify.certify.replay.replay`); ``proved`` then requires its acceptance and the
-    enclosures reported are the checker's."""
+    enclosures reported are the checker's; ``workers``: processes sharing the lam pieces of an oracle proof (the
+    certificate is the same tree whatever the number)."""
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
     Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
@@ -398,6 +399,7 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
         raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
+    workers = V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
     t0 = time.time()
     deadline = t0 + float(time_limit)
     old = ctx.prec
@@ -408,7 +410,7 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
         mids = [lo, hi, 0.5 * (lo + hi)]
         at = [minimise_profile(lam=x, **ev.kw) for x in mids]
         if all(g.is_oracle for g in at):
-            out = _prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar)
+            out = _prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, workers)
         else:
             out = _enclose(ev, lo, hi, at, int(max_boxes), float(min_width), float(risk_tol), deadline, t0, bar)
         if check and out.certificate is not None:
@@ -454,44 +456,109 @@ def _lam_pieces(lo, hi, width=0.05):
     return list(zip(xs[:-1], xs[1:])) if hi > lo else [(lo, hi)]
 
 
-def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar):
+def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
+    """One lam piece [a, b] of :func:`_prove_oracle` on its own split tree (run in this process or in a worker):
+    {"ok", "reason", "nodes", "leaves" (the serialised subtree), "boxes", "strip_boxes", "value_boxes", "kappa0"}."""
+    old = ctx.prec
+    ctx.prec = int(prec)
+    try:
+        ev = _Evaluator(*setting)
+        k = kappa0 if kappa0 is not None else _kappa0(ev, a, b)
+        deadline, bar = time.time() + seconds, _Progress(None, "")
+        tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (a, b)))
+        low, high = tree.split(tree.root, 0, k)
+        strip = [_Box.of(tree, i) for i in tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])]
+        rest = [_Box.of(tree, j) for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1])
+                for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
+        out = {"ok": False, "kappa0": (a, b, k), "nodes": None, "leaves": None}
+        # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
+        failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar, axes=(0, 2))
+        out.update(strip_boxes=n1, value_boxes=0, boxes=ev.count)
+        if failed:
+            f = failed[0]
+            out["reason"] = (f"valley certificate not proved ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
+                             f"lam {f.lam})")
+            return out
+        # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
+        U = _oracle_U(ev)
+        failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
+        out.update(value_boxes=n2, boxes=ev.count)
+        if failed:
+            f = failed[0]
+            out["reason"] = (f"value test failed ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
+                             f"t = eta^2/(1 - kappa^2) {f.y}, lam {f.lam})")
+            return out
+        out["nodes"], out["leaves"] = tree.serialise()
+        out.update(ok=True, reason="")
+        return out
+    finally:
+        ctx.prec = old
+
+
+def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers):
+    """:func:`_prove_piece` on every piece, in ``workers`` processes (spawned: the parent may hold JAX's threads);
+    stops at the first failure. Returns the pieces' outcomes in order."""
+    args = [((ev.gamma, ev.eps, ev.d, ev.L), a, b, kappa0, max_boxes, min_width, max(1.0, deadline - time.time()),
+             ctx.prec) for a, b in pieces]
+    if workers <= 1 or len(pieces) == 1:
+        out = []
+        for x in args:
+            out.append(_prove_piece(*x[:-2], max(1.0, deadline - time.time()), x[-1]))
+            bar.update(out[-1]["boxes"])
+            if not out[-1]["ok"]:
+                break
+        return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_prove_piece, *x) for x in args]
+        out = []
+        for f in futures:
+            out.append(f.result())
+            bar.update(out[-1]["boxes"])
+            if not out[-1]["ok"]:
+                for g in futures:
+                    g.cancel()
+                break
+        return out
+
+
+def _lam_grid(lo, hi):
+    """The lam pieces of an oracle proof: :func:`_lam_pieces` (relative width 0.05), the first and the last cut
+    further into pieces of geometric widths (relative 1e-3 .. 0.05) -- more, smaller tasks at the ends, where a window's
+    end makes the boxes small, for the workers to share."""
+    out = _lam_pieces(lo, hi)
+    return out
+
+
+def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, workers=1):
     proofs = valley_proofs()
     if not all(proofs.values()):
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
-    pieces = [(a, b, kappa0 if kappa0 is not None else _kappa0(ev, a, b)) for a, b in _lam_pieces(lo, hi)]
+    pieces = _lam_grid(lo, hi)
+    res = _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers)
+    n1, n2 = sum(r["strip_boxes"] for r in res), sum(r["value_boxes"] for r in res)
+    ev.count = sum(r["boxes"] for r in res)
+    details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": [r["kappa0"] for r in res], "pieces": len(pieces),
+               "workers": workers}
+    bad = [r for r in res if not r["ok"]]
+    if bad or len(res) < len(pieces):
+        return GlobalCertificate(False, bad[0]["reason"] if bad else "stopped", (math.nan, math.nan), [], ev.count,
+                                 time.time() - t0, (lo, hi), True, details)
     tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, hi)))
-    strip, rest = [], []
-    for node, (a, b, k) in zip(tree.grid(tree.root, 2, [a for a, _, _ in pieces[1:]]), pieces):
-        low, high = tree.split(node, 0, k)
-        strip += [_Box.of(tree, i) for i in tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])]
-        rest += [_Box.of(tree, j) for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1])
-                 for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
-    # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
-    failed, n1, st = _bisect(strip, lambda bx: _strip_test(ev, bx), min_width, deadline, max_boxes, bar, axes=(0, 2))
-    if failed:
-        f = failed[0]
-        return GlobalCertificate(False, f"valley certificate not proved ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
-                                 f"lam {f.lam})", (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
-                                 {"strip_boxes": n1})
-    # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
-    U = _oracle_U(ev)
-    failed, n2, st = _bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
-    if failed:
-        f = failed[0]
-        return GlobalCertificate(False, f"value test failed ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
-                                 f"t = eta^2/(1 - kappa^2) {f.y}, lam {f.lam})", (math.nan, math.nan), [], ev.count,
-                                 time.time() - t0, (lo, hi), True, {"strip_boxes": n1, "value_boxes": n2})
-    R = _range_over(U, lo, hi)
-    k_lo, k_hi = min(k for *_, k in pieces), max(k for *_, k in pieces)
+    for node, r in zip(tree.grid(tree.root, 2, [a for a, _ in pieces[1:]]), res):
+        tree.graft(node, r["nodes"], r["leaves"])
+    R = _range_over(_oracle_U(ev), lo, hi)
+    ks = [k for *_, k in details["kappa0"]]
     reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: the valley "
-              f"certificate on kappa in [kappa0, 1] (kappa0 in [{k_lo:.3g}, {k_hi:.3g}] by lam piece) (Q > 0: the "
+              f"certificate on kappa in [kappa0, 1] (kappa0 in [{min(ks):.3g}, {max(ks):.3g}] by lam piece) (Q > 0: the "
               "line through each kappa is above M's edge, which decreases to the oracle) and weak-duality bounds above "
               "the oracle's risk for kappa <= kappa0")
     ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
-    details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": [(a, b, k) for a, b, k in pieces]}
     doc = C.document("oracle-global-minimiser", (ev.gamma, ev.eps, ev.d, ev.L), tree, prec=ctx.prec,
-                     search={"boxes": ev.count, "seconds": time.time() - t0})
+                     search={"boxes": ev.count, "seconds": time.time() - t0, "workers": workers})
     return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
 
 

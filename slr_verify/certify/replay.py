@@ -27,7 +27,8 @@ from flint import ctx
 from ..kernels.premises import premises
 from .replay_base import FORMAT, Rejected, Replay, interval, load, number
 from .replay_manifold import MANIFOLD_KINDS, check_manifold
-from .replay_profile import PROFILE_KINDS, check_profile
+from .replay_profile import PROFILE_KINDS, SettingBalls, check_profile
+from .replay_window import check_ends, ends_text
 
 __all__ = ["FORMAT", "KINDS", "Replay", "load", "replay", "statement_text", "coordinates"]
 
@@ -44,10 +45,20 @@ def _fixed(kind) -> tuple:
     return ((-1.0, 1.0), (-1.0, 1.0)) if kind in MANIFOLD_KINDS else ((0.0, 1.0), (0.0, 1.0))
 
 
-def statement_text(kind, setting, lam) -> str:
-    """What a certificate of ``kind`` at ``setting`` (gamma, eps, d, L) over ``lam`` = (lo, hi) proves."""
+def statement_text(kind, setting, lam, ends=None) -> str:
+    """What a certificate of ``kind`` at ``setting`` (gamma, eps, d, L) over ``lam`` = (lo, hi) proves (``ends``: an
+    ``oracle-window``'s enclosures {"lo": (a, A), "hi": (B, b) or None})."""
     g, e, d, L = setting
     at = f"gamma = {g!r} (within one ulp), eps = {e!r}, d = {d}, L = {L}"
+    if kind == "oracle-window":
+        (a, _), hi = ends["lo"], ends["hi"]
+        B = lam[1]
+        upper = (f"hi in [{B!r}, {hi[1]!r}]" if hi is not None else
+                 f"hi >= {B!r} (no upper end of W was found below {B!r}: none is proved)")
+        return (f"at {at}: the connected component [lo, hi] of W = {{lam : (k*, v*) is a global minimiser of R_lam on "
+                f"S^{{d-1}} x S^{{d-1}}}} that contains [{lam[0]!r}, {B!r}] has lo in [{a!r}, {lam[0]!r}] and {upper}; "
+                f"(k*, v*) is a global minimiser of R_lam for every lam in [lo, hi] and the unique one up to the "
+                f"symmetries for every lam in [{lam[0]!r}, {B!r}]")
     if kind == "oracle-global-minimiser":
         return (f"at {at}: for every lam in [{lam[0]!r}, {lam[1]!r}], (k*, v*) is the unique global minimiser of R_lam on "
                 "S^{d-1} x S^{d-1} up to the symmetries")
@@ -79,6 +90,16 @@ def _domain(doc, kind):
     if not box[2][0] > 0:
         raise Rejected(f"domain lam must be > 0, got {box[2]}")
     return box
+
+
+def _ends(doc, domain):
+    """The ends' enclosures as the statement needs them (their tests: :func:`.replay_window.check_ends`)."""
+    e = doc.get("ends")
+    if not isinstance(e, dict) or not isinstance(e.get("lo"), dict) or not isinstance(e.get("hi"), dict):
+        raise Rejected(f"an oracle-window certificate needs ends {{lo, hi}} (objects), got {e!r}")
+    lo = interval(e["lo"].get("enclosure"), "end lo enclosure")
+    hi = None if e["hi"].get("mechanism") == "none" else interval(e["hi"].get("enclosure"), "end hi enclosure")
+    return {"lo": lo, "hi": hi}
 
 
 def _coverage(domain, tree, leaves, names):
@@ -137,7 +158,10 @@ def _check(doc, prove_premises, prec):
     setting, domain = _setting(doc), _domain(doc, kind)
     if kind == "global-minimum-enclosure" and domain[2][0] != domain[2][1]:
         raise Rejected(f"an enclosure is at a point lam, got {domain[2]}")
-    text = statement_text(kind, setting, domain[2])
+    ends = None
+    if kind == "oracle-window":
+        ends = _ends(doc, domain)
+    text = statement_text(kind, setting, domain[2], ends)
     if doc.get("statement") != text:
         raise Rejected(f"statement {doc.get('statement')!r} is not what the kind, setting and domain prove: {text!r}")
     leaves, tree = doc.get("leaves"), doc.get("tree")
@@ -154,6 +178,9 @@ def _check(doc, prove_premises, prec):
     ctx.prec = max(64, bits)
     run = check_manifold if kind in MANIFOLD_KINDS else (lambda *a: check_profile(doc, kind, *a[1:]))
     values, tail = run(doc, setting, domain, leaves)
+    if kind == "oracle-window":
+        values.update(check_ends(doc, SettingBalls(*setting), domain))
+        tail = ends_text(values)
     values.update({"kind": kind, "lam": domain[2], "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
     return text + tail, values
 

@@ -27,6 +27,8 @@ PROFILE_KINDS = {
     "oracle-global-minimiser": (("quadratic-in-v", "dual-bound", "pd-criterion", "valley", "oracle-risk"),
                                 ("valley", "value")),
     "global-minimum-enclosure": (("quadratic-in-v", "dual-bound", "pd-criterion"), ("value", "bound")),
+    "oracle-window": (("quadratic-in-v", "dual-bound", "pd-criterion", "valley", "oracle-risk", "oracle-curvature"),
+                      ("valley", "value")),
 }
 
 
@@ -144,7 +146,7 @@ def enclosure_values(W, lows, kept):
 def check_profile(doc, kind, setting, domain, leaves):
     """Every leaf of a profile certificate; returns (values, the conclusion's tail)."""
     S = SettingBalls(*setting)
-    if kind == "oracle-global-minimiser":
+    if kind != "global-minimum-enclosure":
         U, values = S.oracle_model, {}
     else:
         w = doc.get("witness")
@@ -166,7 +168,7 @@ def check_profile(doc, kind, setting, domain, leaves):
                 raise Rejected(f"bound leaf {box}: its lower bound is not finite ({low})")
             lows.append(low)
             kept.append(box)
-    if kind == "oracle-global-minimiser":
+    if kind != "global-minimum-enclosure":
         return values, ""
     if not kept:
         raise Rejected("an enclosure needs at least one bound leaf (the minimiser's boxes)")

@@ -1,112 +1,149 @@
-r"""Enclosures of the oracle's window end points by ball arithmetic (`docs/MATH.md` §§13, 14, 17).
+r"""The oracle's window, proved end to end (`docs/MATH.md` §§13, 17; `docs/certificates.md`, kind ``oracle-window``).
 
-Each end of W(d, L, gamma, eps) comes from :func:`slr_verify.landscape.oracle_window` (the profile
-route) with its mechanism read off the minimiser just outside. For an end x the enclosure is
-[x(1 - delta), x(1 + delta)] and its two sides carry different evidence:
+W = {lam : (k*, v*) is a global minimiser of R_lam}. Each end x of W is found on the profile route
+(:func:`slr_verify.landscape.oracle_window`: the float end and its mechanism, read off the minimiser just outside)
+and enclosed in [x - h, x + h] (h = 4e-13 by default: width <= 1e-12). One certificate carries the statement:
 
-* **outside** (proved by ball arithmetic): at lam_out = x(1 -+ delta) an explicit pair (k, v) --
-  the profile's minimiser there, rounded to exact rationals, v normalised in arb -- has a certified
-  risk (the TRS kernels on arb balls, :func:`slr_verify.kernels.profile.trs_kernels`, proved equal to
-  Theorem 1 by SymPy) strictly below the certified oracle risk: lam_out is not in W.
-* **inside** (proved by ball arithmetic when ``inside=True``): at lam_in = x(1 +- delta) the branch and bound
-  :func:`slr_verify.certify.global_minimiser` proves (k*, v*) the unique global minimiser up to the symmetries
-  (a point lam: a few seconds near either end at Figure 4b's setting). For the ``"local"`` end the oracle's local
-  minimality at lam_in is also certified by the closed-form det B > 0, trace B > 0 on arb balls
-  (:func:`slr_verify.kernels.landscape.window_kernels`; det B is proved by SymPy to be the oracle's Hessian block).
+* **inside**: the branch and bound (:func:`slr_verify.certify.global_minimiser`) proves (k*, v*) the unique global
+  minimiser up to the symmetries for every lam of [A, B] = [lo + h, hi - h]: the boxes near a tie (the competitor's
+  orbit at a crossing) or near the lost curvature (k* at a pitchfork) split in lam down to the end;
+* **outside each end** (the outer point of its enclosure is not in W): at a ``crossing`` an explicit pair -- the
+  competitor the float search finds there, its (k, v) rounded to exact floats -- has certified risk below the
+  oracle's; at a ``pitchfork`` the profile's second derivative at k* along the direction that loses it (closed form,
+  `docs/MATH.md` §17) is certified < 0.
 
-So ``outside_proved`` says the window cannot extend past either enclosure; ``proved`` (both sides of both ends at the
-ball tier) says each enclosure holds a boundary point of W. That W is one interval is the profile route's scan
-(numeric), not part of the proof.
+W is closed, so the connected component of W containing [A, B] is [lo, hi] with lo in [A - 2h, A] and hi in
+[B, B + 2h]: the oracle is a global minimiser on all of [lo, hi], its uniqueness is proved on [A, B]. The mechanism
+of each end is the one its proof uses (the pair's overlaps, or the direction whose curvature is negative). Without an
+upper end on the scanned range, [A, B] runs to the range's end and the statement says no more than that.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from flint import arb, ctx
 
-from ..kernels.certified import bayes_gap_arb
-from ..kernels.landscape import window_kernels
+from ..kernels.profile import oracle_arb
 from ..landscape import oracle_window as float_window
-from ..landscape.window import EndPoints, minimise_profile
+from ..landscape.trs import profile
+from ..landscape.window import EndPoints, angle_chart, minimise_profile
 from ..model import validation as V
 from ..model.params import check_params
+from . import certificate as C
 from .globalmin import global_minimiser
-from .manifold import _fuzzy
+from .replay import replay
 from .replay_profile import SettingBalls, pair_risk
+from .replay_window import curvature_at
 
 __all__ = ["WindowEnclosure", "oracle_window"]
 
 
 @dataclass
 class WindowEnclosure(EndPoints):
-    """``lo``, ``hi``: (lower, upper) enclosures of the two end points; ``outside_proved`` (the
-    witnesses outside both enclosures certified); ``proved`` (both sides at the ball tier: False
-    here, see the module); ``mechanisms`` (for lo, for hi); ``values``: the certified quantities."""
+    """``lo``, ``hi``: (lower, upper) enclosures of W's end points (``hi`` None: no upper end on the scanned range);
+    ``proved``: the certificate was accepted by the checker (the statement, ``statement``, holds: the oracle is a
+    global minimiser on the closed interval between the ends, the unique one on ``unique``); ``mechanisms``: each end's,
+    as its proof identifies it; ``certificate``, ``replay``; ``boxes``, ``seconds``; ``details``."""
 
-    lo: tuple
-    hi: tuple
+    lo: tuple | None
+    hi: tuple | None
     proved: bool
-    outside_proved: bool
     mechanisms: tuple
-    values: dict
+    unique: tuple | None = None
+    statement: str | None = None
+    certificate: dict | None = None
+    replay: object = None
+    boxes: int = 0
+    seconds: float = 0.0
+    details: dict = field(default_factory=dict)
 
 
-def _witness(lam_out, gamma, eps, d, L):
-    """A certified point with lower risk than the oracle at lam_out (or None): (R enclosure, oracle enclosure)."""
-    from ..landscape.trs import profile
-    from ..landscape.window import angle_chart
-
-    g = minimise_profile(lam=lam_out, gamma=gamma, eps=eps, d=d, L=L)
-    kappa, eta = angle_chart(*g.chart)
-    x = [float(v) for v in profile(kappa, eta, lam=lam_out, gamma=gamma, eps=eps, d=d, L=L).x]
-    S, lam_b = SettingBalls(gamma, eps, d, L), arb(lam_out)
-    a, b = math.atan2(float(eta), float(kappa)), math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - kappa**2 - eta**2))))
-    R = pair_risk(S, lam_b, a, b, x)
-    gam_b, eps_b = S.P[0], S.P[1]
-    O = eps_b * eps_b + bayes_gap_arb()(lam_b, gam_b, arb(int(d)), arb(int(L)))[0]
-    return R, O, bool(R < O)
+def _witness(lam, S, kw):
+    """The float profile's global minimiser at ``lam`` as an exact pair {a, b, x} and its certified risk."""
+    g = minimise_profile(lam=lam, **kw)
+    kappa, eta = (float(x) for x in angle_chart(*g.chart))
+    x = [float(v) for v in profile(kappa, eta, lam=lam, **kw).x]
+    a = math.atan2(eta, kappa)
+    b = math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - kappa**2 - eta**2))))
+    return {"a": a, "b": b, "x": x}, pair_risk(S, arb(lam), a, b, x)
 
 
-def oracle_window(*, gamma, eps=0.0, d, L, delta=1e-6, prec=128, verify=0, window=None, inside=True, time_limit=300.0):
-    """Enclosures (lo, hi) of the window's end points (see the module's docstring); each of width
-    2 delta times the end point. ``verify``: interior checks of the float window by the
-    stationary-point search; ``window``: a :class:`~slr_verify.landscape.Window` already computed;
-    ``inside``: prove the inner side by the branch and bound (``time_limit`` seconds per end)."""
+def _describe(w):
+    """The competitor's pair in words: k's (kappa, eta, r) and v's components on (k*, v*, e, e')."""
+    k = (math.cos(w["b"]) * math.cos(w["a"]), math.cos(w["b"]) * math.sin(w["a"]), math.sin(w["b"]))
+    n = math.sqrt(sum(t * t for t in w["x"]))
+    v = [t / n for t in w["x"]]
+    return (f"crossing: the pair k = ({k[0]:.3g}, {k[1]:.6g}, {k[2]:.3g}) on (k*, v*, e), v = ({v[0]:.6g}, {v[1]:.3g}, "
+            f"{v[2]:.6g}, {v[3]:.3g}) on (k*, v*, e, e') has lower risk than the oracle just outside")
+
+
+def _end(side, x, mech, record, h, S, kw):
+    """The record of one end (`docs/certificates.md`) and its mechanism in words; raises RuntimeError if the outer
+    point cannot be shown outside W."""
+    out = x - h if side == "lo" else x + h
+    enc = [out, x + h] if side == "lo" else [x - h, out]
+    if mech == "crossing":
+        w, R = _witness(out, S, kw)
+        U = oracle_arb()(arb(out), *S.P)[0]
+        if not R < U:
+            raise RuntimeError(f"the competitor at lam = {out!r} is not certified below the oracle ({R} vs {U}): the "
+                               f"float end {x!r} is not within {h:g} of W's {side} end")
+        return {"enclosure": enc, "mechanism": "crossing", "witness": w}, _describe(w)
+    direction = record.get("direction", "v*")
+    c2, g1, g3 = curvature_at(S, out, direction)
+    if not (c2 < 0 and g1 > 0 and g3 > 0):
+        raise RuntimeError(f"the curvature along {direction} at lam = {out!r} is not certified < 0: {c2}")
+    return ({"enclosure": enc, "mechanism": "pitchfork", "direction": direction},
+            f"pitchfork: the profile's curvature at k* along {direction} is < 0 just outside ({float(c2.mid()):.3g})")
+
+
+def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=2,
+                  time_limit=1800.0, progress=None, check=True, window=None) -> WindowEnclosure:
+    """W's two ends enclosed to 2 ``half_width`` each and proved, with the oracle's global minimality between them (see
+    the module): one certificate (kind ``oracle-window``), replayed by the checker when ``check``. ``lam_range``: the
+    float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound;
+    ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
     check_params(1.0, gamma, eps, d, L)
-    delta = V.real("delta", delta, minimum=0.0, strict_min=True, maximum=1e-3, why="relative half-width of the enclosures")
-    prec = V.integer("prec", prec, 53, why="bits of the ball arithmetic")
+    h = V.real("half_width", half_width, minimum=0.0, strict_min=True, maximum=5e-7, why="the ends' half-widths")
+    prec = V.integer("prec", prec, 53, 4096, why="bits of the ball arithmetic")
     time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
-    if not isinstance(inside, bool):
-        raise ValueError(f"inside must be True or False, got {inside!r}")
-    w = window if window is not None else float_window(gamma=gamma, eps=eps, d=d, L=L, verify=verify)
+    workers = V.integer("workers", workers, 1, 64, why="processes of the branch and bound")
+    if not isinstance(check, bool):
+        raise ValueError(f"check must be True or False, got {check!r}")
+    t0 = time.time()
+    kw = {"gamma": float(gamma), "eps": float(eps), "d": int(d), "L": int(L)}
+    w = window if window is not None else float_window(lam_range=lam_range, **kw)
+    S = SettingBalls(*kw.values())
+    fail = lambda why, **more: WindowEnclosure(None, None, False, (w.mechanism_lo, w.mechanism_hi), seconds=time.time() - t0,
+                                               details={"reason": why, **more})
+    if w.mechanism_lo is None:
+        return fail("W has no lower end on the scanned range: widen lam_range")
     old = ctx.prec
     ctx.prec = int(prec)
     try:
-        vals, ok, ok_in, encl = {}, [], [], []
-        for name, x, mech, sign in (("lo", w.lo, w.mechanism_lo, -1), ("hi", w.hi, w.mechanism_hi, +1)):
-            if mech is None:  # an end of the scanned range, not of W
-                encl.append((x, x))
-                ok.append(False)
-                continue
-            lam_out, lam_in = x * (1 + sign * delta), x * (1 - sign * delta)
-            R, O, below = _witness(lam_out, gamma, eps, d, L)
-            rec = {"lam_out": lam_out, "witness_risk": str(R), "oracle_risk": str(O), "witness_below_oracle": below,
-                   "lam_in": lam_in}
-            ins = False
-            if inside:
-                c = global_minimiser(lam=(lam_in, lam_in), gamma=gamma, eps=eps, d=d, L=L, time_limit=time_limit)
-                ins = bool(c.proved and c.oracle)
-                rec.update({"oracle_global_at_lam_in": ins, "inside_boxes": c.boxes, "inside_seconds": c.seconds})
-            if mech == "local":
-                det, tr, _ = window_kernels().arb(arb(lam_in), _fuzzy(gamma), arb(int(d)), arb(int(L)))
-                rec.update({"lam_in": lam_in, "det_B": str(det), "trace_B": str(tr),
-                            "oracle_local_min_at_lam_in": bool(det > 0 and tr > 0)})
-            vals[name] = rec
-            encl.append(tuple(sorted((lam_in, lam_out))))
-            ok.append(below)
-            ok_in.append(ins)
+        ends, words = {}, {}
+        try:
+            ends["lo"], words["lo"] = _end("lo", w.lo, w.mechanism_lo, w.mechanism_records.get("lo", {}), h, S, kw)
+            if w.mechanism_hi is None:
+                ends["hi"], words["hi"] = {"mechanism": "none"}, f"none: no upper end of W below {w.hi!r} (the scan's end)"
+            else:
+                ends["hi"], words["hi"] = _end("hi", w.hi, w.mechanism_hi, w.mechanism_records.get("hi", {}), h, S, kw)
+        except RuntimeError as e:
+            return fail(str(e))
+        A, B = w.lo + h, (w.hi - h if w.mechanism_hi is not None else w.hi)
+        g = global_minimiser(lam=(A, B), prec=prec, workers=workers, check=False, progress=progress,
+                             time_limit=max(1.0, time_limit - (time.time() - t0)), **kw)
+        details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
+        if not g.proved:
+            return fail(f"the branch and bound over [{A!r}, {B!r}] did not close: {g.reason}", search=g.details)
+        doc = C.as_window(g.certificate, ends)
     finally:
         ctx.prec = old
-    return WindowEnclosure(encl[0], encl[1], all(ok) and all(ok_in) and len(ok_in) == 2, all(ok),
-                           (w.mechanism_lo, w.mechanism_hi), vals)
+    r = replay(doc) if check else None
+    ok = bool(r is not None and r.accepted)
+    lo = tuple(ends["lo"]["enclosure"])
+    hi = tuple(ends["hi"]["enclosure"]) if "enclosure" in ends["hi"] else None
+    return WindowEnclosure(lo, hi, ok, (words["lo"], words["hi"]), (A, B), r.conclusion if ok else None, doc, r,
+                           g.boxes, time.time() - t0, details)

@@ -55,7 +55,8 @@ def fingerprint(pairs) -> str:
 @cache
 def premises() -> dict:
     """The premises of the certificates, by name (`docs/MATH.md` §§10, 17; `docs/certificates.md`): the profile's
-    five and ``manifold-sign`` (g_kappa = P H_0, g_nu = c_n H_1 with P > 0, c_n < 0: Proposition 9's kernels)."""
+    five, ``oracle-curvature`` (the profile's second derivatives at k*
+    by the implicit-function theorem, valid where the two gaps are > 0) and ``manifold-sign`` (g_kappa = P H_0, g_nu = c_n H_1 with P > 0, c_n < 0: Proposition 9's kernels)."""
     cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
     line = (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
     table = [
@@ -68,6 +69,9 @@ def premises() -> dict:
                 [valley_proofs, lambda: sprof.eta_linear_proofs()]),
         Premise("oracle-risk", lambda: [(PARAMS, sprof.oracle_risk_and_slope())], [lambda: sprof.oracle_risk_form_proofs()]),
     ]
+    oc = sprof.oracle_curvature
+    table.append(Premise("oracle-curvature", lambda: [(PARAMS, [*oc().curv, *oc().gaps])],
+                         [lambda: sprof.oracle_curvature_proofs()]))
     st = sfix.structure
     table.append(Premise("manifold-sign", lambda: [((S.kappa, S.nu, S.lam, S.gamma, S.d, S.L),
                                                      [sp.erf(st().c2 * S.kappa) - S.nu, sp.erf(st().c1 * S.kappa)])],

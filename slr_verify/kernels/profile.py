@@ -114,12 +114,14 @@ def oracle_arb():
 def oracle_curvature_kernels():
     """The profile's second derivatives at k* (:func:`slr_verify.symbolic.profile.oracle_curvature`):
     (lam, gamma, eps, d, L) -> [m'' along v*, m'' along e, H11 - mu0, H33 - mu0] (the last two > 0: v* is
-    the TRS's nondegenerate minimiser at k*); ``f64`` (NumPy, broadcast) and ``mp`` (mpmath)."""
+    the TRS's nondegenerate minimiser at k*); ``f64`` (NumPy, broadcast), ``mp`` (mpmath), ``arb`` (balls) and
+    ``series`` (balls or ``arb_series``: Taylor arithmetic in any argument)."""
     from ..symbolic.risk import PARAMS
 
     o = sprof.oracle_curvature()
     ex = [*o.curv, *o.gaps]
-    return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True))
+    return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True), arb=generate_arb(PARAMS, ex),
+                           series=generate_arb(PARAMS, ex, series=True))
 
 
 @cache
