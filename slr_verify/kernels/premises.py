@@ -55,8 +55,9 @@ def fingerprint(pairs) -> str:
 @cache
 def premises() -> dict:
     """The premises of the certificates, by name (`docs/MATH.md` §§10, 17; `docs/certificates.md`): the profile's
-    five, ``oracle-curvature`` (the profile's second derivatives at k*
-    by the implicit-function theorem, valid where the two gaps are > 0) and ``manifold-sign`` (g_kappa = P H_0, g_nu = c_n H_1 with P > 0, c_n < 0: Proposition 9's kernels)."""
+    five, ``oracle-curvature`` (the profile's second derivatives at k* by the implicit-function theorem, valid where
+    the two gaps are > 0) and ``manifold-sign`` (g_kappa = P H_0, g_nu = c_n H_1 with P > 0, c_n < 0: Proposition 9's
+    kernels)."""
     cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
     line = (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
     table = [
