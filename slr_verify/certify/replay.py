@@ -53,8 +53,7 @@ def statement_text(kind, setting, lam, ends=None) -> str:
     if kind == "oracle-window":
         (a, _), hi = ends["lo"], ends["hi"]
         B = lam[1]
-        upper = (f"hi in [{B!r}, {hi[1]!r}]" if hi is not None else
-                 f"hi >= {B!r} (no upper end of W was found below {B!r}: none is proved)")
+        upper = f"hi in [{B!r}, {hi[1]!r}]" if hi is not None else f"hi >= {B!r} (W has no upper end below {B!r})"
         return (f"at {at}: the connected component [lo, hi] of W = {{lam : (k*, v*) is a global minimiser of R_lam on "
                 f"S^{{d-1}} x S^{{d-1}}}} that contains [{lam[0]!r}, {B!r}] has lo in [{a!r}, {lam[0]!r}] and {upper}; "
                 f"(k*, v*) is a global minimiser of R_lam for every lam in [lo, hi] and the unique one up to the "

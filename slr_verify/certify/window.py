@@ -28,7 +28,7 @@ from flint import arb, ctx
 from ..kernels.profile import oracle_arb
 from ..landscape import oracle_window as float_window
 from ..landscape.trs import profile
-from ..landscape.window import EndPoints, angle_chart, minimise_profile
+from ..landscape.window import EndPoints, angle_chart, local_minimum
 from ..model import validation as V
 from ..model.params import check_params
 from . import certificate as C
@@ -60,10 +60,11 @@ class WindowEnclosure(EndPoints):
     details: dict = field(default_factory=dict)
 
 
-def _witness(lam, S, kw):
-    """The float profile's global minimiser at ``lam`` as an exact pair {a, b, x} and its certified risk."""
-    g = minimise_profile(lam=lam, **kw)
-    kappa, eta = (float(x) for x in angle_chart(*g.chart))
+def _witness(lam, S, kw, chart):
+    """The competitor -- the profile's local minimum followed from ``chart`` (where the float window found it) to
+    ``lam`` -- as an exact pair {a, b, x}, and its certified risk."""
+    _, at = local_minimum(chart, lam=lam, **kw)
+    kappa, eta = (float(x) for x in angle_chart(*at))
     x = [float(v) for v in profile(kappa, eta, lam=lam, **kw).x]
     a = math.atan2(eta, kappa)
     b = math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - kappa**2 - eta**2))))
@@ -85,7 +86,7 @@ def _end(side, x, mech, record, h, S, kw):
     out = x - h if side == "lo" else x + h
     enc = [out, x + h] if side == "lo" else [x - h, out]
     if mech == "crossing":
-        w, R = _witness(out, S, kw)
+        w, R = _witness(out, S, kw, record["chart"])
         U = oracle_arb()(arb(out), *S.P)[0]
         if not R < U:
             raise RuntimeError(f"the competitor at lam = {out!r} is not certified below the oracle ({R} vs {U}): the "

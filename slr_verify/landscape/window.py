@@ -56,6 +56,7 @@ __all__ = [
     "Window",
     "angle_chart",
     "global_minimum",
+    "local_minimum",
     "mechanism_values",
     "minimise_profile",
     "minimiser_diagram",
@@ -107,6 +108,15 @@ def _local_min(a, b, kw, h=1e-2):
     """The local minimum of m reached from (a, b) by :func:`_zoom`: (m, a, b)."""
     m, a, b = _zoom([a], [b], h, kw)
     return float(m[0]), float(a[0]), float(b[0])
+
+
+def local_minimum(chart, *, lam, gamma, eps=0.0, d, L):
+    """The profile's local minimum reached from ``chart`` = (a, b) of the angle chart (a pattern search in float64):
+    (m, (a, b)). A crossing end's competitor is followed this way from where it was found
+    (``Window.mechanism_records["lo"]["chart"]``)."""
+    p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    m, a, b = _local_min(float(chart[0]), float(chart[1]), p)
+    return m, (a, b)
 
 
 @dataclass
@@ -382,7 +392,7 @@ def _end(lam_in, lam_out, kw, rtol):
             raise RuntimeError(f"the competitor at lam = {lam_out!r} does not cross the oracle in [{lam_in}, {lam_out}]: "
                                f"{fi}, {fo}")
         x = brentq(lambda lam: F(lam)[0], min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-15)
-        return x, "crossing", {"competitor": g.overlaps, "at": lam_out}
+        return x, "crossing", {"competitor": g.overlaps, "at": lam_out, "chart": (a, b)}
     # it merges into k* at lam_in: the oracle stops being a local minimum
     for direction in (0, 1):  # the direction whose curvature changes sign: towards v* or towards e
         if _resolved(lam_in, kw, direction) > 0 > _resolved(lam_out, kw, direction):
