@@ -1,7 +1,8 @@
 r"""The checker of proof certificates (`docs/certificates.md`; `docs/MATH.md` §§10, 17, 20).
 
-A certificate is written by an untrusted search (:mod:`.globalmin`, :mod:`.manifold`); this module and its two
-test modules (:mod:`.replay_profile`, :mod:`.replay_manifold`, with :mod:`.replay_base`) decide whether it proves
+A certificate is written by an untrusted search (:mod:`.globalmin`, :mod:`.manifold`, :mod:`.window`); this module
+and its test modules (:mod:`.replay_profile`, :mod:`.replay_manifold`, :mod:`.replay_window`, with
+:mod:`.replay_base`) decide whether it proves
 its statement, and import none of the searches (an import-linter contract in ``pyproject.toml``). Trust rests on
 the checker, the generated ball kernels (whose SymPy sources are the premises, named with a content hash and
 re-proved here), :class:`~slr_verify.kernels.taylor.TaylorModel` and arb. Every float of a certificate is a
@@ -15,7 +16,8 @@ here. The checks, in order (:func:`replay`):
    point strictly inside its box): the leaves tile the domain, no gap, no overlap.
 4. **Premises**: each premise of the kind is present, its hash is that of the kernels' SymPy source, and its
    SymPy proofs hold (:func:`slr_verify.kernels.premises.premises`).
-5. **Leaves** (and pieces): :func:`.replay_profile.check_profile`, :func:`.replay_manifold.check_manifold`.
+5. **Leaves** (and pieces): :func:`.replay_profile.check_profile`, :func:`.replay_manifold.check_manifold`; an
+   ``oracle-window``'s two ends before its leaves (:func:`.replay_window.check_ends`).
 6. **Conclusion**, printed from the checker's own numbers.
 """
 from __future__ import annotations
@@ -175,10 +177,12 @@ def _check(doc, prove_premises, prec):
     if type(bits) is not int or not 53 <= bits <= 4096:
         raise Rejected(f"prec must be an integer in [53, 4096], got {bits!r}")
     ctx.prec = max(64, bits)
+    # an oracle-window's ends first: two evaluations, before the leaves' thousands
+    ends_values = check_ends(doc, SettingBalls(*setting), domain) if kind == "oracle-window" else {}
     run = check_manifold if kind in MANIFOLD_KINDS else (lambda *a: check_profile(doc, kind, *a[1:]))
     values, tail = run(doc, setting, domain, leaves)
-    if kind == "oracle-window":
-        values.update(check_ends(doc, SettingBalls(*setting), domain))
+    if ends_values:
+        values.update(ends_values)
         tail = ends_text(values)
     values.update({"kind": kind, "lam": domain[2], "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
     return text + tail, values

@@ -16,7 +16,7 @@ import sympy as sp
 
 from ..symbolic import linear, risk
 from ..symbolic import zeta as szeta
-from .codegen import NAMESPACE, LogZetac, generate, generate_scalar
+from .codegen import NAMESPACE, LogZetac, generate, generate_mp, generate_scalar
 
 __all__ = [
     "NAMESPACE",
@@ -29,6 +29,7 @@ __all__ = [
     "log_bayes_gap_kernel",
     "linear_kernel",
     "linear_uniform_kernel",
+    "risk_kernel_mp",
 ]
 
 _ARGS = risk.OVERLAPS + risk.PARAMS
@@ -38,6 +39,12 @@ _ARGS = risk.OVERLAPS + risk.PARAMS
 def risk_kernel():
     """Theorem 1: R(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)."""
     return generate(_ARGS, risk.theorem1_risk())
+
+
+@lru_cache(maxsize=None)
+def risk_kernel_mp():
+    """Theorem 1 in mpmath (at ``mpmath.mp.dps``): R(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L)."""
+    return generate_mp(_ARGS, risk.theorem1_risk(), cse=True)
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,163 @@
+"""The window's certificate (kind ``oracle-window``; `docs/certificates.md`, `docs/MATH.md` §17): its ends and its
+checker.
+
+Independent routes: the ends at 30 digits from the mpmath profile alone (:func:`slr_verify.landscape.ends_mp`: the
+trust-region subproblem in mpmath, Theorem 1's oracle risk, second differences for the curvature -- no ball arithmetic,
+no dual bound, no closed-form curvature); the values below were computed by it at Figure 4b's setting and the slow test
+recomputes them. Corruptions are made as a dishonest writer would: the statement rewritten to match (it is derived
+from the ends), so that the ends' own tests must reject them.
+"""
+import copy
+import gzip
+import json
+import math
+from importlib import resources
+
+import mpmath
+import pytest
+
+from slr_verify.certify.certificate import SplitTree
+from slr_verify.certify.replay import replay, statement_text
+from slr_verify.certify.replay_profile import SettingBalls
+from slr_verify.certify.replay_window import check_ends
+
+#: Figure 4b's window ends at 30 digits (:func:`slr_verify.landscape.ends_mp`, dps = 30)
+LO_MP = "0.09072182760885264002784568"
+HI_MP = "0.8924379482417199886350052"
+
+
+@pytest.fixture(scope="module")
+def window_doc():
+    raw = resources.files("slr_verify.certificates").joinpath("window_fig4b.json.gz").read_bytes()
+    return json.loads(gzip.decompress(raw))
+
+
+def _domain(doc):
+    return ((0.0, 1.0), (0.0, 1.0), tuple(doc["domain"]["lam"]))
+
+
+def _restated(doc):
+    s, ends = doc["setting"], doc["ends"]
+    encl = {"lo": tuple(ends["lo"]["enclosure"]),
+            "hi": None if ends["hi"].get("mechanism") == "none" else tuple(ends["hi"]["enclosure"])}
+    doc["statement"] = statement_text("oracle-window", (s["gamma"], s["eps"], s["d"], s["L"]), tuple(doc["domain"]["lam"]),
+                                      encl)
+    return doc
+
+
+def rejected(doc, *words):
+    r = replay(_restated(doc), prove_premises=False)
+    assert not r.accepted, r
+    for w in words:
+        assert w in r.reason, r.reason
+    return r
+
+
+def test_ends_enclose_the_30_digit_ends(window_doc):
+    """The checker's ends (two evaluations: a pair's risk, a curvature) are each 8e-13 wide and contain the mpmath
+    profile's ends; the proved interval [A, B] abuts them."""
+    S = SettingBalls(*(window_doc["setting"][k] for k in ("gamma", "eps", "d", "L")))
+    v = check_ends(window_doc, S, _domain(window_doc))
+    for (a, b), ref in ((v["lo"], LO_MP), (v["hi"], HI_MP)):
+        assert b - a <= 1e-12
+        assert mpmath.mpf(a) < mpmath.mpf(ref) < mpmath.mpf(b)
+    assert v["lo"][1] == window_doc["domain"]["lam"][0] and v["hi"][0] == window_doc["domain"]["lam"][1]
+    assert v["mechanism_lo"] == "crossing" and v["mechanism_hi"] == "pitchfork"
+    assert v["curvature_hi"]["direction"] == "v*" and v["curvature_hi"]["value"][1] < 0
+    w = v["witness_lo"]
+    assert w["risk"][1] < w["oracle_risk"][0]
+
+
+def test_statement_names_the_component_and_the_unique_interval(window_doc):
+    s = window_doc["statement"]
+    A, B = window_doc["domain"]["lam"]
+    assert "connected component [lo, hi] of W" in s and f"unique one up to the symmetries for every lam in [{A!r}, {B!r}]" in s
+
+
+def test_lower_witness_moved_inside_W_is_rejected(window_doc):
+    """The witness's lam moved to A - 1e-14, above the 30-digit lower end: W holds the oracle there, no pair beats it."""
+    doc = copy.deepcopy(window_doc)
+    A = doc["domain"]["lam"][0]
+    assert A - 1e-14 > float(LO_MP)
+    doc["ends"]["lo"]["enclosure"][0] = A - 1e-14
+    rejected(doc, "end lo", "not below the oracle")
+
+
+def test_upper_point_moved_inside_W_is_rejected(window_doc):
+    """The pitchfork's outer point moved to B + 1e-14, below the 30-digit upper end: the curvature is still > 0."""
+    doc = copy.deepcopy(window_doc)
+    B = doc["domain"]["lam"][1]
+    assert B + 1e-14 < float(HI_MP)
+    doc["ends"]["hi"]["enclosure"][1] = B + 1e-14
+    rejected(doc, "end hi", "not < 0")
+
+
+def test_wrong_direction_is_rejected(window_doc):
+    """The curvature along e (erfc-sized, > 0) does not vanish at the upper end: the direction is part of the proof."""
+    doc = copy.deepcopy(window_doc)
+    doc["ends"]["hi"]["direction"] = "e"
+    rejected(doc, "end hi", "along e")
+
+
+def test_detached_enclosure_and_bad_witness_are_rejected(window_doc):
+    doc = copy.deepcopy(window_doc)
+    doc["ends"]["lo"]["enclosure"][1] = math.nextafter(doc["ends"]["lo"]["enclosure"][1], 0)
+    rejected(doc, "must end at")
+    doc = copy.deepcopy(window_doc)
+    doc["ends"]["lo"]["witness"]["x"] = [0.0, 0.0, 0.0, 0.0]
+    rejected(doc, "must not be zero")
+    doc = copy.deepcopy(window_doc)
+    doc["ends"]["lo"]["mechanism"] = "pitchfork"
+    doc["ends"]["lo"]["direction"] = "v*"
+    rejected(doc, "end lo", "not < 0")
+    doc = copy.deepcopy(window_doc)
+    doc["ends"]["hi"]["mechanism"] = "guess"
+    rejected(doc, "mechanism")
+
+
+def test_ends_changed_without_the_statement_are_rejected(window_doc):
+    doc = copy.deepcopy(window_doc)
+    doc["ends"]["hi"]["enclosure"][1] += 1e-13
+    r = replay(doc, prove_premises=False)
+    assert not r.accepted and "statement" in r.reason
+
+
+def test_graft_rebuilds_the_same_tree():
+    """A tree searched in pieces and grafted serialises exactly as the tree built in one piece (the boxes are exact
+    floats: a midpoint split gives the same float in both)."""
+    def build(tree, node):
+        a, b = tree.split(node, 0)
+        c, e = tree.split(a, 2, 0.15)
+        for i in (c, e, b):
+            tree.leaf(i, {"test": "value", "beta": float(i)})
+
+    whole = SplitTree(((0.0, 1.0), (0.0, 1.0), (0.1, 0.5)))
+    p, q = whole.grid(whole.root, 2, [0.2])
+    build(whole, p)
+    whole.leaf(q, {"test": "valley"})
+    piece = SplitTree(((0.0, 1.0), (0.0, 1.0), (0.1, 0.2)))
+    build(piece, piece.root)
+    nodes, leaves = piece.serialise()
+    grafted = SplitTree(((0.0, 1.0), (0.0, 1.0), (0.1, 0.5)))
+    p2, q2 = grafted.grid(grafted.root, 2, [0.2])
+    grafted.graft(p2, nodes, leaves)
+    grafted.leaf(q2, {"test": "valley"})
+    (n1, l1), (n2, l2) = whole.serialise(), grafted.serialise()
+    assert n1 == n2 and [x["box"] for x in l1] == [x["box"] for x in l2]
+    assert [x["test"] for x in l1] == [x["test"] for x in l2]
+
+
+@pytest.mark.slow
+def test_committed_window_certificate_is_accepted_and_ends_recomputed(window_doc):
+    """The whole certificate replays (every leaf, the premises proved) and the 30-digit ends are recomputed."""
+    from slr_verify.landscape import oracle_window
+    from slr_verify.landscape.ends_mp import ends_mp
+
+    r = replay(window_doc)
+    assert r.accepted, r.reason
+    kw = {k: window_doc["setting"][k] for k in ("gamma", "eps", "d", "L")}
+    e = ends_mp(oracle_window(**kw), **kw)
+    for side, ref in (("lo", LO_MP), ("hi", HI_MP)):
+        assert abs(e[side] - mpmath.mpf(ref)) < 1e-20
+        a, b = r.values[side]
+        assert a < e[side] < b
