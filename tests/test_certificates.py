@@ -157,8 +157,9 @@ def test_unreadable(tmp_path):
 
 def test_enclosure_certificate_against_mpmath(enclosure_doc):
     """The committed enclosure at lam = 0.9: accepted, and its conclusion holds the 30-digit mpmath profile's
-    minimum and minimiser (an independent route: Nelder-Mead on the mpmath TRS, no ball arithmetic). The checker's
-    r bound is sqrt((1 - t_lo)(1 - kappa_lo^2)) of its own kept boxes, recomputed here in mpmath."""
+    minimum and minimiser (an independent route: Nelder-Mead on the mpmath TRS, no ball arithmetic). With its circle
+    test r = 0 and eta = sqrt(1 - kappa^2) over the kept kappa, recomputed here in mpmath; without it, the r bound is
+    sqrt((1 - t_lo)(1 - kappa_lo^2)) of the kept boxes."""
     import mpmath
 
     from slr_verify.landscape import global_minimum
@@ -170,15 +171,37 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
     assert v["risk"][0] <= risk <= v["risk"][1] + 4e-16 * risk and v["risk"][1] - v["risk"][0] < 1e-12
     kappa, eta = abs(ov[0]), abs(ov[3])
     assert v["kappa"][0] - 1e-7 <= kappa <= v["kappa"][1] + 1e-7 and v["eta"][0] - 1e-7 <= eta <= v["eta"][1] + 1e-7
+    assert v["r"] == (0.0, 0.0) and "r = 0" in r.conclusion
+    with mpmath.workdps(30):
+        e_lo, e_hi = (mpmath.sqrt(1 - mpmath.mpf(k) ** 2) for k in (v["kappa"][1], v["kappa"][0]))
+    assert v["eta"][0] <= e_lo and e_hi <= v["eta"][1] and v["eta"][1] - v["eta"][0] < 1e-6
+    doc = copy.deepcopy(enclosure_doc)
+    del doc["circle"]
+    doc["premises"] = [p for p in doc["premises"] if p["name"] != "circle"]
+    v = replay(doc, prove_premises=False).values
     bound = [b for b in enclosure_doc["leaves"] if b["test"] == "bound"]
     k_lo = min(b["box"]["kappa"][0] for b in bound)
     t_lo = min(b["box"]["t"][0] for b in bound)
     with mpmath.workdps(30):
         r_max = mpmath.sqrt((1 - mpmath.mpf(t_lo)) * (1 - mpmath.mpf(k_lo) ** 2))
-    assert float(r_max) <= v["r"][1] <= float(r_max) * (1 + 1e-12)
-    with mpmath.workdps(30):
-        eta_hi = mpmath.sqrt(max(b["box"]["t"][1] for b in bound) * (1 - mpmath.mpf(k_lo) ** 2))
-    assert float(eta_hi) <= v["eta"][1] <= float(eta_hi) * (1 + 1e-12)
+    assert 0 < float(r_max) <= v["r"][1] <= float(r_max) * (1 + 1e-12)
+
+
+def test_circle_test_rejections(enclosure_doc):
+    """The circle test (r = 0) refused: a bracket of multipliers that misses the circle point's optimum (both ends
+    above it: the dual function's slope has one sign), a piece that no longer covers the kept boxes' kappa, its
+    premise dropped."""
+    doc = copy.deepcopy(enclosure_doc)
+    bs, bb = doc["circle"][0]["beta"]
+    doc["circle"][0]["beta"] = [bb * 1.01, bb * 1.02]
+    rejected(doc, "circle piece", "not proved")
+    doc = copy.deepcopy(enclosure_doc)
+    k0, k1 = doc["circle"][0]["kappa"]
+    doc["circle"][0]["kappa"] = [k0, 0.5 * (k0 + k1)]
+    rejected(doc, "circle pieces end at")
+    doc = copy.deepcopy(enclosure_doc)
+    doc["premises"] = [p for p in doc["premises"] if p["name"] != "circle"]
+    rejected(doc, "premise 'circle' is missing")
 
 
 def test_bound_leaf_without_positive_definiteness_is_rejected(enclosure_doc):

@@ -104,6 +104,8 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=
     if witness is not None:
         doc["witness"] = witness
     doc.update(extra or {})
+    if "circle" in doc:  # an enclosure's circle test (r = 0) rests on one more premise
+        doc["premises"].append({"name": "circle", "hash": have["circle"].hash})
     if search:
         doc["search"] = search
     return doc

@@ -5,6 +5,8 @@
 * ``oracle --gamma2 G --eps E --d D --L L --lam LO:HI --out FILE``: the branch and bound for "(k*, v*) is the unique
   global minimiser for every lam of [LO, HI]"; the certificate is written and replayed; exit 0 iff proved.
 * ``minimum ... --lam X --out FILE``: the certified enclosure of the global minimum at a point lam.
+* ``window --gamma2 G --eps E --d D --L L --out FILE``: W's two ends enclosed to 8e-13 and the oracle's global
+  minimality between them (:func:`slr_verify.certify.oracle_window`); exit 0 iff proved.
 
 The output path is checked before the search starts; progress goes to stderr.
 """
@@ -75,6 +77,35 @@ def _search(a, oracle) -> int:
     return 0 if ok else 1
 
 
+def _window(a) -> int:
+    from .certificate import check_output_path, write
+    from .window import oracle_window
+
+    out = check_output_path(a.out)
+    if not (a.lam_max > 1e-4 and math.isfinite(a.lam_max)):
+        raise ValueError(f"--lam-max must be a number > 1e-4, got {a.lam_max!r}")
+    w = oracle_window(lam_range=(1e-4, a.lam_max), workers=a.workers, time_limit=a.time_limit,
+                      progress=None if a.quiet else True, **_setting(a))
+    if w.certificate is not None:
+        write(w.certificate, out)
+    print(f"{'PROVED' if w.proved else 'NOT PROVED'}: {w.statement if w.proved else w.details.get('reason', '')}")
+    for side, m in zip(("lo", "hi"), w.mechanisms):
+        print(f"  {side}: {getattr(w, side)!r} -- {m}")
+    if w.certificate is not None:
+        print(f"certificate: {out} ({len(w.certificate['leaves'])} leaves; checker: "
+              f"{w.replay.reason if w.replay else 'not run'})")
+    return 0 if w.proved else 1
+
+
+def _setting_args(s):
+    s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
+    s.add_argument("--eps", type=float, help="the noise's standard deviation (Figure 4b: 0)")
+    s.add_argument("--d", type=int, help="the dimension (Figure 4b: 400; at least 4)")
+    s.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")
+    s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
+    s.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
 def add_certify_parser(sub):
     p = sub.add_parser("certify", help="proof certificates: replay one, or search and write one")
     cs = p.add_subparsers(dest="certify_command", required=True, parser_class=type(p))
@@ -85,12 +116,15 @@ def add_certify_parser(sub):
     for name, oracle, what in (("oracle", True, "prove (k*, v*) the unique global minimiser for every lam of LO:HI"),
                                ("minimum", False, "enclose the global minimum and its minimisers at a point lam")):
         s = cs.add_parser(name, help=what, allow_abbrev=False)
-        s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
-        s.add_argument("--eps", type=float, help="the noise's standard deviation (Figure 4b: 0)")
-        s.add_argument("--d", type=int, help="the dimension (Figure 4b: 400; at least 4)")
-        s.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")
+        _setting_args(s)
         s.add_argument("--lam", required=True, help="LO:HI (or one value) of the temperature lam")
-        s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
         s.add_argument("--time-limit", type=float, default=900.0, help="seconds for the search (default 900)")
-        s.add_argument("--quiet", action="store_true", help="no progress on stderr")
         s.set_defaults(func=(lambda a, o=oracle: _search(a, o)))
+    s = cs.add_parser("window", help="enclose W's two ends to 8e-13 and prove the oracle the global minimiser between "
+                      "them (one certificate)", allow_abbrev=False)
+    _setting_args(s)
+    s.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned range of lam (default 100; an "
+                   "upper end of W above it is not looked for)")
+    s.add_argument("--workers", type=int, default=2, help="processes of the branch and bound (default 2)")
+    s.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the search (default 1800)")
+    s.set_defaults(func=_window)

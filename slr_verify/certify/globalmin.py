@@ -72,6 +72,7 @@ from ..model import validation as V
 from ..model.params import Params
 from . import certificate as C
 from .replay import replay
+from .replay_base import Rejected
 from .replay_profile import SettingBalls, centre_radius, pair_risk
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
@@ -674,11 +675,45 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     doc = None
     if proved:
         wit = {k: where[k] for k in ("a", "b", "x")}
+        circle = _circle(ev, lo, keep, deadline)
         doc = C.document("global-minimum-enclosure", (ev.gamma, ev.eps, ev.d, ev.L), tree, witness=wit, prec=ctx.prec,
-                         search={"boxes": ev.count, "seconds": time.time() - t0, "witness_updates": updates})
+                         search={"boxes": ev.count, "seconds": time.time() - t0, "witness_updates": updates},
+                         extra={"circle": circle} if circle else None)
     return GlobalCertificate(proved, reason, risk, [{"lam": (lo, hi), "overlaps": ov}], ev.count, time.time() - t0, (lo, hi),
                              False, {"kept_boxes": len(keep), "witness": {"kappa": where["kappa"], "eta": where["eta"]},
                                      "witness_risk": str(W), "witness_updates": updates}, doc)
+
+
+def _circle(ev, lam, kept, deadline, depth=12):
+    """Pieces of the circle test (:func:`slr_verify.certify.replay_profile.check_circle`) over the kept boxes' kappa
+    range, or None: per piece a bracket of beta around the float TRS's optimal multiplier at t = 1 at the piece's
+    centre (relative widths 1e-6 .. 1e-2 tried), halving a piece that fails, ``depth`` times at most."""
+    from .replay_profile import check_circle
+
+    k_lo, k_hi = min(b.x[0] for b in kept), max(b.x[1] for b in kept)
+    stack, out = [((k_lo, k_hi), 0)], []
+    while stack:
+        if time.time() > deadline:
+            return None
+        K, level = stack.pop()
+        kc = 0.5 * (K[0] + K[1])
+        mu = float(profile(kc, math.sqrt(max(0.0, 1 - kc * kc)), lam=lam, **ev.kw).mu)
+        beta = float(np.asarray(ev.K.coef_f64(kc, lam, ev.gamma, ev.eps, ev.d, ev.L)[0])) - mu
+        for rho in (1e-6, 1e-4, 1e-2):
+            piece = {"kappa": [K[0], K[1]], "beta": [beta * (1 - rho), beta * (1 + rho)]}
+            try:
+                if beta > 0:
+                    check_circle(ev.S, [piece], [((K[0], K[1]), (1.0, 1.0), (lam, lam))], lam)
+                    out.append(piece)
+                    break
+            except (Rejected, ValueError, ZeroDivisionError):
+                continue
+        else:
+            if level >= depth:
+                return None
+            m = 0.5 * (K[0] + K[1])
+            stack += [((m, K[1]), level + 1), ((K[0], m), level + 1)]
+    return sorted(out, key=lambda p: p["kappa"][0])
 
 
 def _constant_U(W):

@@ -140,7 +140,8 @@ def _coverage(domain, tree, leaves, names):
 def _premises(doc, kind, prove):
     named = {p.get("name"): p.get("hash") for p in doc.get("premises", []) if isinstance(p, dict)}
     have = premises()
-    for name in KINDS[kind][0]:
+    needed = KINDS[kind][0] + (("circle",) if doc.get("circle") is not None else ())
+    for name in needed:
         if name not in named:
             raise Rejected(f"premise {name!r} is missing")
         if named[name] != have[name].hash:

@@ -9,6 +9,10 @@ the dual bound's coefficients over the leaf's (kappa, lam) box (:meth:`SettingBa
 * ``value``: beta, Delta, T > 0 (H - mu I positive definite, mu = a0 - beta: premise ``pd-criterion``) and
   F_j = (1 - t_j) L0 + t_j L1 - U > 0 at both ends t_j (LB is affine in t: premise ``dual-bound``), so m >= LB > U.
 * ``bound``: beta, Delta, T > 0; the leaf's lower bound of m is min_j of (1 - t_j) L0 + t_j L1.
+* ``circle`` (an enclosure's optional field): pieces {kappa, beta = [beta_s, beta_b]} covering the bound leaves'
+  kappa; on each, H - mu I positive definite at beta_s, dL1/dbeta > 0 at beta_s and < 0 at beta_b, and L0 - L1 > 0 for
+  every beta of the bracket (premise ``circle``): then m(kappa, t) > m(kappa, 1) for t < 1, so every global
+  minimiser has t = 1, r = 0 (`docs/MATH.md` §17).
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from flint import arb, arb_series
 
 from ..kernels.profile import dual_kernels, oracle_arb, trs_kernels
 from ..kernels.taylor import TaylorModel
-from .replay_base import Rejected, hull, number, outward
+from .replay_base import Rejected, hull, interval, number, outward
 
 __all__ = ["SettingBalls", "centre_radius", "pair_risk", "leaf_test", "enclosure_values", "PROFILE_KINDS"]
 
@@ -143,6 +147,32 @@ def enclosure_values(W, lows, kept):
             "eta": (math.nextafter(float(eta_lo), -math.inf), up(eta_hi)), "r": (0.0, up(r_hi))}
 
 
+def check_circle(S, circle, kept, lam):
+    """The circle test (see the module) on every piece; the pieces must cover the bound leaves' kappa range."""
+    if not isinstance(circle, list) or not circle:
+        raise Rejected(f"circle must be a non-empty list of pieces, got {circle!r}")
+    pieces = sorted((interval(p.get("kappa"), "circle kappa"), interval(p.get("beta"), "circle beta")) for p in circle)
+    reach, k_lo, k_hi = pieces[0][0][0], min(b[0][0] for b in kept), max(b[0][1] for b in kept)
+    if reach > k_lo:
+        raise Rejected(f"the circle pieces start at kappa = {reach!r}, above the bound leaves' {k_lo!r}")
+    for (K, (bs, bb)) in pieces:
+        if K[0] > reach:
+            raise Rejected(f"the circle pieces leave kappa in [{reach!r}, {K[0]!r}] uncovered")
+        reach = max(reach, K[1])
+        if not 0 < bs < bb:
+            raise Rejected(f"circle piece {K}: the bracket must have 0 < beta_s < beta_b, got {[bs, bb]}")
+        co, kap = S.coefficient_models(K, (lam, lam)), S.kappa_model(K, (lam, lam))
+        _, _, Delta, T = S.K.dual_line(*co, kap, arb(bs))
+        lo_slope, hi_slope = S.K.circle(*co, kap, arb(bs))[0], S.K.circle(*co, kap, arb(bb))[0]
+        gap = S.K.circle(*co, kap, hull(bs, bb))[1]
+        if not (Delta.range() > 0 and T.range() > 0 and lo_slope.range() > 0 and hi_slope.range() < 0
+                and gap.range() > 0):
+            raise Rejected(f"circle piece {K}, beta in {[bs, bb]}: not proved (Delta {Delta.range()}, T {T.range()}, "
+                           f"slopes {lo_slope.range()}, {hi_slope.range()}, L0 - L1 {gap.range()})")
+    if reach < k_hi:
+        raise Rejected(f"the circle pieces end at kappa = {reach!r}, below the bound leaves' {k_hi!r}")
+
+
 def check_profile(doc, kind, setting, domain, leaves):
     """Every leaf of a profile certificate; returns (values, the conclusion's tail)."""
     S = SettingBalls(*setting)
@@ -173,5 +203,12 @@ def check_profile(doc, kind, setting, domain, leaves):
     if not kept:
         raise Rejected("an enclosure needs at least one bound leaf (the minimiser's boxes)")
     values.update(enclosure_values(U, lows, kept))
+    r_text = f"r <= {values['r'][1]!r}"
+    if doc.get("circle") is not None:
+        check_circle(S, doc["circle"], kept, domain[2][0])
+        k_lo, k_hi = values["kappa"]
+        values.update(r=(0.0, 0.0), t=(1.0, 1.0), eta=(math.nextafter(float((1 - arb(k_hi) ** 2).sqrt().lower()), -math.inf),
+                                                       math.nextafter(float((1 - arb(k_lo) ** 2).sqrt().upper()), math.inf)))
+        r_text = "r = 0: every global minimiser has k in span(k*, v*)"
     return values, (f": the global minimum in {values['risk']}, |kappa| in {values['kappa']}, |eta| in {values['eta']}, "
-                    f"r <= {values['r'][1]!r}")
+                    f"{r_text}")

@@ -70,6 +70,8 @@ def premises() -> dict:
                 [valley_proofs, lambda: sprof.eta_linear_proofs()]),
         Premise("oracle-risk", lambda: [(PARAMS, sprof.oracle_risk_and_slope())], [lambda: sprof.oracle_risk_form_proofs()]),
     ]
+    table.append(Premise("circle", lambda: [(line, sprof.circle_algebra())],
+                         [sprof.dual_line_proofs, lambda: sprof.circle_proofs()]))
     oc = sprof.oracle_curvature
     table.append(Premise("oracle-curvature", lambda: [(PARAMS, [*oc().curv, *oc().gaps])],
                          [lambda: sprof.oracle_curvature_proofs()]))

@@ -84,9 +84,10 @@ def dual_kernels():
     ``dual`` (coefficients, kappa, eta, mu) -> [LB, beta, Delta, T]; ``valley`` (coefficients, kappa) ->
     [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`); ``dual_line`` (coefficients,
     det M, kappa, beta) -> [L0, L1, Delta, T], mu = a0 - beta, LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
-    (:func:`slr_verify.symbolic.profile.dual_line_algebra`); ``det_m`` (coefficients) -> [det M].
+    (:func:`slr_verify.symbolic.profile.dual_line_algebra`); ``circle`` (the same arguments) -> [dL1/dbeta, L0 - L1]
+    (:func:`slr_verify.symbolic.profile.circle_algebra`); ``det_m`` (coefficients) -> [det M].
     Each takes arb balls or ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``,
-    ``dual_line_f64``, ``det_m_f64``: NumPy."""
+    ``dual_line_f64``, ``circle_f64``, ``det_m_f64``: NumPy."""
     from ..symbolic.risk import S
 
     cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
@@ -97,6 +98,8 @@ def dual_kernels():
     return SimpleNamespace(coef=generate_arb(cargs, sprof.reduced_coefficients(True), series=True),
                            dual=generate_arb(dargs, da, series=True), valley=generate_arb(vargs, va, series=True),
                            dual_line=generate_arb(eargs, ea, series=True),
+                           circle=generate_arb(eargs, sprof.circle_algebra(), series=True),
+                           circle_f64=generate(eargs, sprof.circle_algebra()),
                            det_m=generate_arb(sprof.COEF_SYMS, [sprof.det_m()], series=True),
                            coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va),
                            dual_line_f64=generate(eargs, ea), det_m_f64=generate(sprof.COEF_SYMS, [sprof.det_m()]))

@@ -74,6 +74,8 @@ __all__ = [
     "DET_M",
     "det_m",
     "dual_line_algebra",
+    "circle_algebra",
+    "circle_proofs",
     "dual_line_proofs",
     "pd_criterion_proofs",
     "eta_linear_proofs",
@@ -526,6 +528,26 @@ def dual_line_proofs() -> dict:
         "Delta, T at beta = a0 - mu": sp.expand(Delta.subs(at_mu) - Delta_mu) == 0 and sp.expand(T.subs(at_mu) - T_mu) == 0,
         "LB = (1 - t) L0 + t L1": sp.cancel(sp.together(LB - ((1 - t) * L0 + t * L1).subs(at_mu))) == 0,
     }
+
+
+def circle_algebra() -> list:
+    r"""[dL1/dbeta, L0 - L1] in (COEF_SYMS, DET_M, kappa, beta) (:func:`dual_line_algebra`): the circle test of
+    `docs/MATH.md` §17. On the circle (t = 1) the dual function is psi(beta) = L1(beta), concave in mu = a0 - beta
+    (its mu-derivative is 1 - |(H - mu I)^{-1} g|^2, decreasing: cited); if dL1/dbeta > 0 at beta_s and < 0 at
+    beta_b > beta_s, with H - mu I positive definite at beta_s, the optimal multiplier mu* of the circle point lies
+    between, strong duality gives m(kappa, 1) = L1(mu*), and weak duality at mu* gives, for every t in [0, 1),
+    m(kappa, t) >= L1(mu*) + (1 - t)(L0 - L1)(mu*) > m(kappa, 1) where L0 - L1 > 0 on the bracket."""
+    L0, L1, _, _ = dual_line_algebra()
+    return [sp.diff(L1, BETA), L0 - L1]
+
+
+def circle_proofs() -> dict:
+    """SymPy proofs (each a bool) of :func:`circle_algebra`'s two expressions: the first is the beta-derivative of
+    L1, the second L0 - L1 (both of :func:`dual_line_algebra`, whose proofs :func:`dual_line_proofs` are the
+    premise ``dual-bound``)."""
+    L0, L1, _, _ = dual_line_algebra()
+    d1, diff = circle_algebra()
+    return {"dL1/dbeta": sp.simplify(d1 - sp.diff(L1, BETA)) == 0, "L0 - L1": sp.expand(diff - (L0 - L1)) == 0}
 
 
 def valley_algebra() -> list:
