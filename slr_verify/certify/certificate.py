@@ -106,6 +106,8 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=
     doc.update(extra or {})
     if "circle" in doc:  # an enclosure's circle test (r = 0) rests on one more premise
         doc["premises"].append({"name": "circle", "hash": have["circle"].hash})
+    if any(leaf.get("test") == "valley-edge" for leaf in leaves):  # and so do valley-edge leaves
+        doc["premises"].append({"name": "valley-edge", "hash": have["valley-edge"].hash})
     if search:
         doc["search"] = search
     return doc
@@ -123,7 +125,8 @@ def as_window(doc, ends) -> dict:
     out = dict(doc, kind="oracle-window", ends=ends,
                statement=statement_text("oracle-window", (s["gamma"], s["eps"], s["d"], s["L"]),
                                         tuple(doc["domain"]["lam"]), encl),
-               premises=[{"name": n, "hash": have[n].hash} for n in KINDS["oracle-window"][0]])
+               premises=[{"name": n, "hash": have[n].hash} for n in KINDS["oracle-window"][0]]
+               + [p for p in doc["premises"] if p["name"] not in KINDS["oracle-window"][0]])
     return out
 
 

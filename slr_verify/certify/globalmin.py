@@ -73,7 +73,7 @@ from ..model.params import Params
 from . import certificate as C
 from .replay import replay
 from .replay_base import Rejected
-from .replay_profile import SettingBalls, centre_radius, pair_risk
+from .replay_profile import SettingBalls, centre_radius, edge_bound, pair_risk
 
 __all__ = ["GlobalCertificate", "global_minimiser"]
 
@@ -305,6 +305,9 @@ def _strip_test(ev, box):
     if all(ok):
         box.close({"test": "valley"})
         return True, None
+    if all(ok[1:]) and k1 > 0.5 and out[0].range() + edge_bound(ev.S, (k0, k1), (l0, l1)) > 0:
+        box.close({"test": "valley-edge"})  # Q < 0 near k*, compensated by the slope of R along the edge nu = 1
+        return True, None
     return False, _split_axis(out[ok.index(False)], rk, rl, lc)
 
 
@@ -445,7 +448,10 @@ def _kappa0(ev, lo, hi, margin=0.035):
         for lam in np.linspace(lo, hi, 9):
             co = [np.broadcast_to(np.asarray(x, float), ks.shape) for x in ev.K.coef_f64(ks, lam, ev.gamma, ev.eps, ev.d, ev.L)]
             ok = np.all([np.asarray(x, float) > 0 for x in ev.K.valley_f64(*co, ks)], axis=0)
-            edge = max(edge, float(ks[~ok].max()) if np.any(~ok) else 0.0)
+            # the edge of the failures from kappa = 0; near kappa = 1 the float test fails at a pitchfork's end of W
+            # (Q -> 0 at k*), where the valley's boxes split finely instead
+            bad = ks[~ok & (ks < 0.5)]
+            edge = max(edge, float(bad.max()) if bad.size else 0.0)
     return min(0.5, edge + margin)
 
 

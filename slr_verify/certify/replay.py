@@ -141,6 +141,8 @@ def _premises(doc, kind, prove):
     named = {p.get("name"): p.get("hash") for p in doc.get("premises", []) if isinstance(p, dict)}
     have = premises()
     needed = KINDS[kind][0] + (("circle",) if doc.get("circle") is not None else ())
+    if any(isinstance(leaf, dict) and leaf.get("test") == "valley-edge" for leaf in doc.get("leaves", [])):
+        needed += ("valley-edge",)
     for name in needed:
         if name not in named:
             raise Rejected(f"premise {name!r} is missing")

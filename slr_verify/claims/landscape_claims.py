@@ -143,9 +143,10 @@ def _certified_diagram(ctx):
     records = [_agrees_with_profile(r) for r in points if r is not None and r.accepted]
     holds = len(reps) == len(points) + len(wins) and len(records) == len(points) and all(ok for ok, _ in records)
     if window:
-        holds = holds and _covers(wins, *PROVED_W80, gamma=_P["gamma"], eps=0.0, d=80, L=_P["L"])
-        holds = holds and all(r.values.get("lo") and r.values["lo"][0] < W80[0] < r.values["lo"][1]
-                              and r.values["hi"][0] < W80[1] < r.values["hi"][1] for r in wins if r.accepted)
+        w80 = LS.oracle_window(**dict(_P, d=80))
+        holds = holds and all(r.accepted and r.values.get("kind") == "oracle-window" and r.values.get("hi") is not None
+                              and r.values["lo"][0] < w80.lo < r.values["lo"][1]
+                              and r.values["hi"][0] < w80.hi < r.values["hi"][1] for r in wins)
     return Replayed(route, "at each certified lam the global minimum and the minimisers are enclosed, and contain the "
                     "float profile's (width <= 1e-12; kappa, eta within 1e-5; r <= 3.1e-5); inside W the oracle is proved",
                     reps, holds=holds, size={"points": len(points)}, details={"points": [rec for _, rec in records]},

@@ -7,13 +7,16 @@ from __future__ import annotations
 from functools import cache
 from types import SimpleNamespace
 
+import sympy as sp
+
 from ..symbolic import profile as sprof
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
 __all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
            "oracle_arb", "oracle_curvature_kernels",
-           "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_proofs"]
+           "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_edge_kernels",
+           "valley_edge_proofs", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -133,6 +136,39 @@ def oracle_f64():
     from ..symbolic.risk import PARAMS
 
     return generate(PARAMS, sprof.oracle_risk_and_slope())
+
+
+def _edge_expr():
+    from ..symbolic import fixed_points as sfix
+    from ..symbolic.risk import S
+
+    st = sfix.structure()
+    return (S.kappa, S.lam, S.gamma, S.d), [st.P * sp.erfc(st.c2 * S.kappa)]
+
+
+@cache
+def valley_edge_kernels():
+    """-dR(kappa, 1, 0, 0, 0)/dkappa = P(kappa) erfc(c2 kappa) > 0 (:func:`valley_edge_proofs`) on arb balls
+    (``arb``: (kappa, lam, gamma, d) -> [value]; erfc keeps its relative accuracy however small) and NumPy
+    (``f64``). Its minimum over [kappa, 1] times (1 - kappa) bounds R(kappa, 1, 0, 0, 0) - R(k*, v*) from below: the
+    valley-edge test of `docs/MATH.md` §17."""
+    args, ex = _edge_expr()
+    return SimpleNamespace(arb=generate_arb(args, ex), f64=generate(args, ex))
+
+
+@cache
+def valley_edge_proofs() -> dict:
+    """SymPy: on the edge nu = 1 of M, dR/dkappa = -P(kappa) erfc(c2 kappa), with P > 0, c2 > 0 (the factorisation
+    of :func:`slr_verify.symbolic.fixed_points.structure`, whose proofs are included)."""
+    from ..symbolic import fixed_points as sfix
+    from ..symbolic.risk import S
+
+    st = sfix.structure()
+    (_, ex) = _edge_expr()
+    out = {"dR(kappa, 1, 0, 0, 0)/dkappa = -P erfc(c2 kappa)":
+           sp.simplify((st.gk.subs(S.nu, 1) + ex[0]).rewrite(sp.erf)) == 0}
+    out.update(st.proofs)
+    return out
 
 
 @cache
