@@ -344,7 +344,8 @@ def python_probes(fast=False):
     from slr_verify.certify import oracle_window as window_enclosure
 
     wk = dict(gamma=P["gamma"], d=400, L=10)
-    for name, val in (("delta", 0.0), ("delta", "x"), ("prec", 20), ("time_limit", 0.0), ("inside", "yes")):
+    for name, val in (("half_width", 0.0), ("half_width", "x"), ("half_width", 1e-3), ("prec", 20), ("time_limit", 0.0),
+                      ("workers", 0), ("check", "yes")):
         probes.append(Probe(f"certify.oracle_window({name}={val!r})", name,
                             lambda kw=dict(wk, **{name: val}): window_enclosure(**kw), timeout=20))
     from slr_verify.landscape import oracle_window

@@ -161,3 +161,32 @@ def test_committed_window_certificate_is_accepted_and_ends_recomputed(window_doc
         assert abs(e[side] - mpmath.mpf(ref)) < 1e-20
         a, b = r.values[side]
         assert a < e[side] < b
+
+
+@pytest.fixture(scope="module")
+def edge_certificate():
+    """The branch and bound just below Figure 5's upper end (d = 80): there the curvature along e at k* is 2.4e-12
+    (second differences of the mpmath profile, tests/test_window_ends.py), so Q < 0 at kappa -> 1 and the valley
+    certificate needs its edge term."""
+    from slr_verify.certify import global_minimiser
+
+    hi = 1.0077822229082736  # the float route's upper end at d = 80 (mpmath: 1.00778222290827...)
+    c = global_minimiser(lam=(hi - 1e-10, hi - 4e-13), gamma=0.5**0.5, eps=0.0, d=80, L=10)
+    assert c.proved, c.reason
+    return c.certificate
+
+
+def test_valley_edge_leaves_are_used_and_checked(edge_certificate):
+    """Some leaves need the edge term (their Q alone is not > 0: changed to plain valley they are rejected), the
+    premise is named, and without it the certificate is rejected."""
+    doc = edge_certificate
+    edge = [i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "valley-edge"]
+    assert edge and any(p["name"] == "valley-edge" for p in doc["premises"])
+    bad = copy.deepcopy(doc)
+    bad["leaves"][edge[-1]]["test"] = "valley"
+    r = replay(bad, prove_premises=False)
+    assert not r.accepted and "valley leaf" in r.reason
+    bad = copy.deepcopy(doc)
+    bad["premises"] = [p for p in bad["premises"] if p["name"] != "valley-edge"]
+    r = replay(bad, prove_premises=False)
+    assert not r.accepted and "premise 'valley-edge' is missing" in r.reason
