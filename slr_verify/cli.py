@@ -1,4 +1,5 @@
-"""Command line: ``slr-verify check | certify | pgd | experiment | sweep | derive`` (also ``python -m slr_verify``).
+"""Command line: ``slr-verify check | risk | global-min | window | bayes | certify | pgd | experiment | sweep | derive``
+(also ``python -m slr_verify``).
 
 Exit codes of ``check``: 0 when every verdict is the one the suite has established (a claim that
 needs a missing optional extra is reported as not run and does not count); 1 on any other verdict
@@ -76,8 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .derive import add_derive_parser
     from .dynamics.cli import add_pgd_parser
     from .experiments.cli import add_experiment_parser
+    from .questions import add_question_parsers
     from .sweep.cli import add_sweep_parser
 
+    add_question_parsers(sub)
     add_certify_parser(sub)
     add_pgd_parser(sub)
     add_experiment_parser(sub)

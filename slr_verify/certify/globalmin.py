@@ -69,7 +69,7 @@ from ..kernels.profile import oracle_arb, oracle_f64, valley_proofs
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
 from ..model import validation as V
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from . import certificate as C
 from .replay import replay
 from .replay_base import Rejected
@@ -375,6 +375,7 @@ def _oracle_U(ev):
                  lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0], ev.S.oracle_model)
 
 
+@accepts_gamma2
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
                      time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``

@@ -30,7 +30,7 @@ from ..landscape import oracle_window as float_window
 from ..landscape.trs import profile
 from ..landscape.window import EndPoints, angle_chart, local_minimum
 from ..model import validation as V
-from ..model.params import check_params
+from ..model.params import accepts_gamma2, check_params
 from . import certificate as C
 from .globalmin import global_minimiser
 from .replay import replay
@@ -100,6 +100,7 @@ def _end(side, x, mech, record, h, S, kw):
             f"pitchfork: the profile's curvature at k* along {direction} is < 0 just outside ({float(c2.mid()):.3g})")
 
 
+@accepts_gamma2
 def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=2,
                   time_limit=1800.0, progress=None, check=True, window=None) -> WindowEnclosure:
     """W's two ends enclosed to 2 ``half_width`` each and proved, with the oracle's global minimality between them (see

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import validation as V
-from ..model.params import check_params, params_ok_scalar
+from ..model.params import accepts_gamma2, check_params, params_ok_scalar
 from . import generated as G
 from . import special
 
@@ -53,6 +53,7 @@ def zeta(t, g):
     return _out(special.zeta(t, g))
 
 
+@accepts_gamma2
 def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
     r"""Theorem 1: the risk :math:`R_\lambda(k, v)` as a function of the overlaps
     kappa = k.k*, nu = v.v*, theta = v.k*, eta = k.v*, rho = k.v."""
@@ -64,6 +65,7 @@ def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
     return _out(G.risk_kernel()(*ov, lam, gamma, eps, d, L))
 
 
+@accepts_gamma2
 def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
     """The five partial derivatives of Theorem 1's risk in the overlaps (independent coordinates),
     keyed 'kappa', 'nu', 'theta', 'eta', 'rho'."""
@@ -77,6 +79,7 @@ def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
     return {n: _out(np.broadcast_to(v, shape)) for n, v in zip(OVERLAP_NAMES, vals)}
 
 
+@accepts_gamma2
 def oracle_risk(*, lam, gamma, eps, d, L):
     """R_lam(k*, v*) (`docs/MATH.md` §5)."""
     if _fast(lam, gamma, eps, d, L):
@@ -86,6 +89,7 @@ def oracle_risk(*, lam, gamma, eps, d, L):
     return _out(G.oracle_kernel()(lam, gamma, eps, d, L))
 
 
+@accepts_gamma2
 def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
     """Lemma 6: the risk on M = {theta = eta = rho = 0} as a function of (kappa, nu)."""
     if _fast(kappa, nu, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, 0.0, 0.0, 0.0, d):
@@ -96,6 +100,7 @@ def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
     return _out(G.manifold_kernel()(kappa, nu, lam, gamma, eps, d, L))
 
 
+@accepts_gamma2
 def log_bayes_gap(*, lam, gamma, eps, d, L):
     """log(R_lam(k*, v*) - eps^2), finite even where the gap underflows float64 (Corollary 2)."""
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
@@ -103,6 +108,7 @@ def log_bayes_gap(*, lam, gamma, eps, d, L):
     return _out(G.log_bayes_gap_kernel()(lam, gamma, eps, d, L))
 
 
+@accepts_gamma2
 def bayes_gap(*, lam, gamma, eps, d, L):
     """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (`docs/MATH.md` §6).
 
@@ -120,6 +126,7 @@ def bayes_gap(*, lam, gamma, eps, d, L):
 LINEAR_GAMMA_MIN = 1e-150
 
 
+@accepts_gamma2
 def linear_risk(*, gamma, eps, L, p=None):
     """Proposition 3: the risk of the best linear predictor, for the law p of J0 (uniform if None)."""
     _, gamma, eps, _, L_arr = check_params(1.0, gamma, eps, 2, L)

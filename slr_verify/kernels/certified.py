@@ -10,7 +10,7 @@ from ..symbolic.risk import S
 from .arb import generate_arb
 
 __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
-           "bayes_gap_arb"]
+           "bayes_gap_arb", "risk_arb"]
 
 
 @lru_cache(maxsize=None)
@@ -78,3 +78,11 @@ def bayes_gap_arb():
     from ..symbolic.risk import bayes_gap_expr
 
     return generate_arb((S.lam, S.gamma, S.d, S.L), [bayes_gap_expr()])
+
+
+@lru_cache(maxsize=None)
+def risk_arb():
+    """Theorem 1 on arb balls: R(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L) -> [R]."""
+    from ..symbolic.risk import OVERLAPS, PARAMS, theorem1_risk
+
+    return generate_arb(tuple(OVERLAPS) + tuple(PARAMS), [theorem1_risk()])

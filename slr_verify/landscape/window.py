@@ -45,7 +45,7 @@ from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
 from ..kernels.profile import oracle_curvature_kernels
 from ..model import validation as V
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from .stationary import stationary_points
 from .trs import _solve_trs, profile, trs_matrices
 
@@ -179,6 +179,7 @@ def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
     return True
 
 
+@accepts_gamma2
 def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> GlobalMinimiser:
     """The global minimiser of R_lam on S^{d-1} x S^{d-1} through the profile (see the module): the
     ``seeds`` best grid local minima of m on a ``grid`` of the angle chart, refined together by :func:`_zoom`,
@@ -256,11 +257,14 @@ def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
     return (float(res.fun), float(res.x)) if res.fun < m[i] else (float(m[i]), float(a[i]))
 
 
-def global_minimum(*, lam, gamma, eps=0.0, d, L, **search):
+@accepts_gamma2
+def global_minimum(*, lam, gamma, eps=0.0, d, L, starts=None):
     """(risk, overlaps) of the global minimiser of R_lam on S^{d-1} x S^{d-1} (one representative of
     its symmetry orbit, kappa, eta >= 0; the risk includes eps^2), through the profile
-    (:func:`minimise_profile`). ``search`` is accepted for the stationary-point route's keywords
-    (``starts``...) and ignored: the profile needs no random starts."""
+    (:func:`minimise_profile`). ``starts`` (the stationary-point route's keyword) is accepted and
+    ignored: the profile needs no random starts. ``gamma2=`` may replace ``gamma=``."""
+    if starts is not None:
+        V.integer("starts", starts, 1, 100_000, why="ignored by the profile route")
     g = minimise_profile(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     return g.risk, g.overlaps
 
@@ -403,6 +407,7 @@ def _end(lam_in, lam_out, kw, rtol):
     return x, "local", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
 
 
+@accepts_gamma2
 def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
     """The oracle's window W(d, L, gamma, eps) through the profile (see the module's docstring): a
     :class:`Window`, which unpacks as (lo, hi). eps does not move it (it adds eps^2 to every risk).

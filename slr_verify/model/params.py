@@ -18,13 +18,15 @@ scalar setting, the type the experiments, the claims and the runners pass around
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
 from . import validation as V
 
-__all__ = ["Params", "ParamBox", "check_params", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
+__all__ = ["Params", "ParamBox", "accepts_gamma2", "check_params", "gamma_of", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
 
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
 D_MIN = 2
@@ -57,6 +59,36 @@ def params_ok_scalar(lam, gamma, eps, d, L) -> bool:
             and d == int(d) and 1 <= L <= M["L"] and L == int(L))
 
 
+def gamma_of(gamma=None, gamma2=None):
+    """gamma from exactly one of ``gamma`` (the signal's standard deviation) and ``gamma2`` (its variance, as the
+    paper and the command line state it: gamma = sqrt(gamma2)); ``ValueError`` if both or neither are given."""
+    if (gamma is None) == (gamma2 is None):
+        raise ValueError("give exactly one of gamma (the standard deviation) and gamma2 (the variance, gamma^2), got "
+                         + ("both" if gamma is not None else "neither"))
+    if gamma is not None:
+        return gamma
+    g2 = V.positive("gamma2", gamma2)
+    return float(np.sqrt(g2)) if np.ndim(g2) == 0 else np.sqrt(g2)
+
+
+def accepts_gamma2(func):
+    """Let ``func`` (keyword ``gamma``) take ``gamma2=`` instead (:func:`gamma_of`: exactly one of them), and refuse
+    an unknown keyword with a ``ValueError`` naming it (not Python's ``TypeError``)."""
+    known = set(inspect.signature(func).parameters)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kw):
+        unknown = sorted(set(kw) - known - {"gamma2"})
+        if unknown:
+            raise ValueError(f"{func.__name__}() has no keyword {unknown[0]!r} (it takes {', '.join(sorted(known))}, "
+                             "and gamma2 for gamma)")
+        if "gamma2" in kw:
+            kw["gamma"] = gamma_of(kw.pop("gamma", None), kw.pop("gamma2"))
+        return func(*args, **kw)
+
+    return wrapper
+
+
 def _scalar(name, arr):
     if np.ndim(arr) != 0:
         raise ValueError(f"{name} must be a single number, got shape {np.shape(arr)}")
@@ -65,7 +97,7 @@ def _scalar(name, arr):
 
 @dataclass(frozen=True)
 class Params:
-    """One setting of the model: ``Params(lam=0.1, gamma=0.5**0.5, eps=0.0, d=400, L=10)``.
+    """One setting of the model: ``Params(lam=0.1, gamma=0.5**0.5, eps=0.0, d=400, L=10)`` (or ``gamma2=0.5``).
 
     Validated on construction (scalars only); ``kw()`` gives the keyword arguments of the
     public functions, ``replace(lam=...)`` a modified copy.
@@ -76,6 +108,14 @@ class Params:
     eps: float
     d: int
     L: int
+
+    def __init__(self, lam, gamma=None, eps=0.0, d=None, L=None, *, gamma2=None):
+        """``gamma2=`` may replace ``gamma`` (exactly one of them); eps defaults to 0; d and L are required."""
+        if d is None or L is None:
+            raise ValueError(f"d and L are required, got d={d!r}, L={L!r}")
+        for name, value in (("lam", lam), ("gamma", gamma_of(gamma, gamma2)), ("eps", eps), ("d", d), ("L", L)):
+            object.__setattr__(self, name, value)
+        self.__post_init__()
 
     def __post_init__(self):
         vals = check_params(self.lam, self.gamma, self.eps, self.d, self.L)

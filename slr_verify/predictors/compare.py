@@ -21,6 +21,7 @@ from scipy.optimize import minimize_scalar
 
 from ..kernels import api
 from ..model import validation as V
+from ..model.params import accepts_gamma2
 from ..model.sampling import int_at_least, scalar, seed_int
 from ..model.settings import FIGURES
 from ..routes.bayes import (
@@ -72,6 +73,7 @@ def _difference(big: LogMCResult, small: LogMCResult) -> LogMCResult:
     return LogMCResult(big.log_estimate + math.log1p(-r), rel)
 
 
+@accepts_gamma2
 def compare_predictors(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0) -> Comparison:
     """The four predictors at one setting (module docstring), the Monte Carlo ones with n samples (seeded)."""
     lam = scalar(V.positive, "lam", lam)

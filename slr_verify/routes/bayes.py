@@ -42,7 +42,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from slr_verify.model import validation as V
-from slr_verify.model.params import D_MIN
+from slr_verify.model.params import D_MIN, accepts_gamma2
 from slr_verify.model.sampling import (
     STREAM_FULL,
     STREAM_PROJ,
@@ -189,6 +189,7 @@ def _scores(u, w, C, gamma, d):
 # Bayes
 
 
+@accepts_gamma2
 def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
                  memory=DEFAULT_MEMORY) -> LogMCResult:
     """R_B - eps^2 = E[Var(w_J0 | X)] (`docs/MATH.md` §18; independent of eps), as a :class:`LogMCResult`.
@@ -219,6 +220,7 @@ def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance
     return _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi, tilt)
 
 
+@accepts_gamma2
 def bayes_risk(*, gamma, eps, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
                memory=DEFAULT_MEMORY) -> MCResult:
     """The Bayes risk R_B = E[(Y - E[Y | X])^2] (`docs/MATH.md` §18) and its standard error.
@@ -304,6 +306,7 @@ def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi, s=0.5):
 # softmax attention at (k*, v*)
 
 
+@accepts_gamma2
 def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> LogMCResult:
     """R_soft - eps^2 of T^soft = sum_l softmax_l(lam X k*) X_l^T v* (`docs/MATH.md` §§2, 18), as a :class:`LogMCResult`.
 
@@ -355,6 +358,7 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
     return _log_result(log_mgf, _run(n, seed, STREAM_TILTED, piece, values)[0])
 
 
+@accepts_gamma2
 def softmax_risk(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> MCResult:
     """The risk of the softmax attention predictor at (k, v) = (k*, v*) (`docs/MATH.md` §18): eps^2 +
     :func:`softmax_excess`, with its standard error. d-free (only X_l^T k* and X_l^T v* enter)."""

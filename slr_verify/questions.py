@@ -1,0 +1,244 @@
+"""``slr-verify risk | global-min | window | bayes``: one command per question at any setting, each answer with its
+tier (`docs/own-setting.md`).
+
+Every command takes the setting the same way: ``--gamma2 --eps --d --L`` (all four; no silent default) or
+``--figure 4b`` (the paper's setting of that figure, named in the output). ``--gamma`` is refused: the paper and this
+command line state gamma^2. Text by default, ``--json`` for machines; progress on stderr for the long ones.
+
+* ``risk --lam X [--overlaps K,N,T,E,R]``: Theorem 1 at the overlaps (the oracle (1, 1, 0, 0, 0) by default): float64,
+  and an arb enclosure (proved by ball arithmetic);
+* ``global-min --lam X [--certify]``: the profile's global minimiser (numeric), then with ``--certify`` the branch
+  and bound's enclosure (proved by ball arithmetic, its certificate replayed);
+* ``window [--certify --out FILE]``: the float ends of the oracle's window and their mechanisms (numeric), then with
+  ``--certify`` both ends enclosed to 8e-13 and proved;
+* ``bayes --lam X [--n N --seed S]``: the erf, softmax, linear and Bayes predictors' risks side by side (closed forms
+  exact; Monte Carlo with its 95% interval).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+__all__ = ["add_question_parsers"]
+
+TIERS = {"ball": "proved (ball arithmetic)", "certificate": "proved (ball arithmetic; certificate replayed)",
+         "float": "numeric (float64)", "statistical": "statistical (Monte Carlo, 95% interval)",
+         "exact": "closed form (float64 kernel generated from SymPy)"}
+
+
+class _RefuseGamma(argparse.Action):
+    """``--gamma``: refused, naming ``--gamma2`` (the paper and this command line state gamma^2)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise ValueError("--gamma is not an option: give --gamma2, the variance gamma^2 (the paper's parameter; "
+                         "Figure 4b: --gamma2 0.5)")
+
+
+def _setting_args(p, lam=False):
+    p.add_argument("--figure", choices=("4a", "4b", "5", "7a", "7b"),
+                   help="the paper's setting of that figure (gamma^2, eps, d, L; lam for a constant schedule)")
+    p.add_argument("--gamma2", type=float, help="gamma^2, the variance of the relevant token's noise (Figure 4b: 0.5)")
+    p.add_argument("--gamma", action=_RefuseGamma, help="refused: give --gamma2")
+    p.add_argument("--eps", type=float, help="the label noise's standard deviation (Figure 4b: 0)")
+    p.add_argument("--d", type=int, help="the token dimension (Figure 4b: 400)")
+    p.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")
+    if lam:
+        p.add_argument("--lam", type=float, help="the inverse temperature lam (with --figure: the figure's, if constant)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+
+
+def _setting(a, lam=False) -> dict:
+    """The setting from the arguments: {gamma2, gamma, eps, d, L[, lam], source}; ValueError naming what is missing."""
+    from .model.params import Params
+    from .model.settings import FIGURES
+
+    out = {}
+    if a.figure:
+        f = FIGURES[a.figure]
+        out = {"gamma2": f.gamma2, "eps": f.eps, "d": f.d, "L": f.L}
+        if lam and f.schedule == "constant":
+            out["lam"] = f.lam0
+    for name in ("gamma2", "eps", "d", "L") + (("lam",) if lam else ()):
+        v = getattr(a, name, None)
+        if v is not None:
+            out[name] = v
+    missing = [f"--{n}" for n in ("gamma2", "eps", "d", "L") + (("lam",) if lam else ()) if n not in out]
+    if missing:
+        raise ValueError(f"{', '.join(missing)} required (no silent default: give the setting, or --figure 4b for the "
+                         "paper's gamma^2 = 0.5, eps = 0, d = 400, L = 10)")
+    p = Params(lam=out.get("lam", 1.0), gamma2=out["gamma2"], eps=out["eps"], d=out["d"], L=out["L"])
+    out.update(gamma=p.gamma, d=p.d, L=p.L, source=f"Figure {a.figure}" if a.figure else "given")
+    return out
+
+
+def _emit(a, answer) -> int:
+    if a.json:
+        print(json.dumps(answer, indent=1, default=str))
+        return 0
+    s = answer["setting"]
+    head = f"gamma^2 = {s['gamma2']:g}, eps = {s['eps']:g}, d = {s['d']}, L = {s['L']}"
+    if "lam" in s:
+        head += f", lam = {s['lam']:g}"
+    print(f"{answer['question']} at {head} ({s['source']})")
+    for r in answer["results"]:
+        print(f"  {r['name']}: {r['text']}    [{r['tier']}]")
+    return 0
+
+
+def _check_out(a):
+    if a.out is not None:
+        if not a.certify:
+            raise ValueError("--out needs --certify (the certificate is what is written)")
+        from .certify.certificate import check_output_path
+
+        check_output_path(a.out)
+
+
+def _public(s):
+    return {k: s[k] for k in ("gamma2", "eps", "d", "L", "lam", "source") if k in s}
+
+
+def _risk(a) -> int:
+    from flint import arb, ctx
+
+    from . import risk
+    from .kernels.certified import risk_arb
+
+    s = _setting(a, lam=True)
+    ov = [float(x) for x in a.overlaps.split(",")] if a.overlaps else [1.0, 1.0, 0.0, 0.0, 0.0]
+    if len(ov) != 5:
+        raise ValueError(f"--overlaps must be five numbers kappa,nu,theta,eta,rho, got {a.overlaps!r}")
+    kw = {k: s[k] for k in ("lam", "gamma", "eps", "d", "L")}
+    value = float(risk(*ov, **kw))
+    g = s["gamma"]
+    with ctx.workprec(128):
+        ball = risk_arb()(*(arb(x) for x in ov), arb(s["lam"]), arb(g, math.ulp(g)),
+                          arb(s["eps"], math.ulp(s["eps"])) if s["eps"] else arb(0), arb(s["d"]), arb(s["L"]))[0]
+        lo, hi = float(ball.lower()), float(ball.upper())
+    name = "R(k*, v*)" if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else f"R at (kappa, nu, theta, eta, rho) = {tuple(ov)}"
+    results = [{"name": name, "value": value, "text": f"{value!r}", "tier": TIERS["exact"]},
+               {"name": "enclosure", "value": [lo, hi], "text": f"[{lo!r}, {hi!r}] (contains the float64 value: "
+                f"{lo <= value <= hi})", "tier": TIERS["ball"]}]
+    return _emit(a, {"question": "risk (Theorem 1)", "setting": _public(s), "results": results})
+
+
+def _global_min(a) -> int:
+    from .landscape import global_minimum
+
+    s = _setting(a, lam=True)
+    _check_out(a)
+    kw = {k: s[k] for k in ("lam", "gamma", "eps", "d", "L")}
+    risk, ov = global_minimum(**kw)
+    names = ("kappa", "nu", "theta", "eta", "rho")
+    oracle = tuple(ov) == (1.0, 1.0, 0.0, 0.0, 0.0)
+    results = [{"name": "global minimum (profile)", "value": risk, "text": f"{risk!r} at "
+                + ("the oracle (k*, v*)" if oracle else ", ".join(f"{n} = {x:.9g}" for n, x in zip(names, ov))),
+                "overlaps": list(ov), "tier": TIERS["float"] + ": grid and pattern search on the profile"}]
+    if a.certify:
+        from .certify import global_minimiser
+
+        c = global_minimiser(lam=(s["lam"], s["lam"]), progress=None if a.quiet else True, **{k: kw[k] for k in
+                                                                                              ("gamma", "eps", "d", "L")})
+        if not c.proved:
+            results.append({"name": "certified", "value": None, "text": f"not proved: {c.reason}", "tier": "not proved"})
+        elif c.oracle:
+            results.append({"name": "certified", "value": "oracle", "text": "(k*, v*) is the unique global minimiser up "
+                            "to the symmetries", "tier": TIERS["certificate"]})
+        else:
+            o = c.overlaps[0]["overlaps"]
+            results.append({"name": "certified global minimum", "value": list(c.risk), "text": f"in {list(c.risk)}; "
+                            f"|kappa| in {list(o['kappa'])}, |eta| in {list(o['eta'])}, "
+                            + ("r = 0 (k in span(k*, v*))" if o["r"][1] == 0 else f"r <= {o['r'][1]:.3g}"),
+                            "tier": TIERS["certificate"]})
+        if a.out and c.certificate is not None:
+            from .certify.certificate import write
+
+            results.append({"name": "certificate", "value": str(write(c.certificate, a.out)), "text": a.out,
+                            "tier": "file"})
+    return _emit(a, {"question": "global minimum of R_lam", "setting": _public(s), "results": results})
+
+
+def _window(a) -> int:
+    from .landscape import oracle_window as float_window
+
+    s = _setting(a)
+    _check_out(a)
+    if not (a.lam_max > 1e-4 and math.isfinite(a.lam_max)):
+        raise ValueError(f"--lam-max must be a number > 1e-4, got {a.lam_max!r}")
+    kw = {k: s[k] for k in ("gamma", "eps", "d", "L")}
+    lam_range = (1e-4, a.lam_max)
+    w = float_window(lam_range=lam_range, **kw)
+    mech = {"crossing": "a crossing", "local": "a pitchfork", None: f"none below {a.lam_max:g} (the scan's end)"}
+    results = [{"name": "float ends", "value": [w.lo, w.hi], "text": f"W = [{w.lo!r}, {w.hi!r}]; lower end: "
+                f"{mech[w.mechanism_lo]}, upper end: {mech[w.mechanism_hi]}", "tier": TIERS["float"] +
+                ": the profile's global minimiser scanned and bisected, each end resolved by its mechanism"}]
+    if a.certify:
+        from .certify import oracle_window
+
+        c = oracle_window(lam_range=lam_range, progress=None if a.quiet else True, **kw)
+        if c.proved:
+            results.append({"name": "proved ends", "value": {"lo": c.lo, "hi": c.hi}, "text": f"lo in {list(c.lo)}, hi "
+                            f"in {list(c.hi) if c.hi else 'none: W reaches ' + repr(c.unique[1])}; {c.mechanisms[0]}; "
+                            f"{c.mechanisms[1]}", "statement": c.statement, "tier": TIERS["certificate"]})
+        else:
+            results.append({"name": "proved ends", "value": None, "text": f"not proved: {c.details.get('reason')}",
+                            "tier": "not proved"})
+        if a.out and c.certificate is not None:
+            from .certify.certificate import write
+
+            results.append({"name": "certificate", "value": str(write(c.certificate, a.out)), "text": a.out,
+                            "tier": "file"})
+    return _emit(a, {"question": "the oracle's window W", "setting": _public(s), "results": results})
+
+
+def _bayes(a) -> int:
+    from .predictors import compare_predictors
+
+    s = _setting(a, lam=True)
+    c = compare_predictors(lam=s["lam"], gamma=s["gamma"], eps=s["eps"], d=s["d"], L=s["L"], n=a.n, seed=a.seed)
+    eps2 = s["eps"] ** 2
+    results = []
+    for name, label in (("erf", "erf attention at (k*, v*) (Theorem 1)"), ("softmax", "softmax attention at (k*, v*)"),
+                        ("linear", "best linear predictor (Proposition 3)"), ("bayes", "Bayes predictor E[Y | X]")):
+        r = getattr(c, name)
+        ex = math.exp(r.log_estimate) if r.log_estimate > -math.inf else 0.0
+        rel = r.relative_error
+        if rel == 0:
+            results.append({"name": label, "value": eps2 + ex, "text": f"risk {eps2 + ex!r} (excess over eps^2 {ex:.6g})",
+                            "tier": TIERS["exact"]})
+        else:
+            lo, hi = ex * (1 - 1.96 * rel), ex * (1 + 1.96 * rel)
+            results.append({"name": label, "value": eps2 + ex, "interval": [eps2 + lo, eps2 + hi],
+                            "text": f"risk {eps2 + ex:.10g} (excess {ex:.6g}, 95% interval [{lo:.6g}, {hi:.6g}])",
+                            "tier": TIERS["statistical"] + f", n = {a.n}, seed {a.seed}"})
+    return _emit(a, {"question": "the four predictors", "setting": _public(s), "results": results})
+
+
+def add_question_parsers(sub):
+    p = sub.add_parser("risk", help="Theorem 1's risk at given overlaps (the oracle by default), with an arb enclosure",
+                       allow_abbrev=False)
+    _setting_args(p, lam=True)
+    p.add_argument("--overlaps", help="kappa,nu,theta,eta,rho (default: the oracle 1,1,0,0,0)")
+    p.set_defaults(func=_risk)
+    p = sub.add_parser("global-min", help="the global minimum of R_lam and where it lies (--certify: proved)",
+                       allow_abbrev=False)
+    _setting_args(p, lam=True)
+    p.add_argument("--certify", action="store_true", help="also the certified enclosure (branch and bound; seconds to "
+                   "a minute)")
+    p.add_argument("--out", help="with --certify: write the certificate there (.json or .json.gz)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=_global_min)
+    p = sub.add_parser("window", help="the oracle's window W: float ends, and with --certify proved ends", allow_abbrev=False)
+    _setting_args(p)
+    p.add_argument("--certify", action="store_true", help="also both ends enclosed to 8e-13 and proved (minutes)")
+    p.add_argument("--out", help="with --certify: write the certificate there (.json or .json.gz)")
+    p.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned lam range (default 100)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=_window)
+    p = sub.add_parser("bayes", help="the erf, softmax, linear and Bayes predictors' risks side by side", allow_abbrev=False)
+    _setting_args(p, lam=True)
+    p.add_argument("--n", type=int, default=1 << 16, help="Monte Carlo samples (default 65536)")
+    p.add_argument("--seed", type=int, default=0, help="the Monte Carlo seed (default 0)")
+    p.set_defaults(func=_bayes)
+    return sub
