@@ -1,0 +1,93 @@
+"""One command per question at any setting (`docs/own-setting.md`): the setting given one way, the tiers printed,
+JSON for machines, refusals that name the fix. Independent routes: Theorem 1 in mpmath at 30 digits for the risk's
+enclosure; the float64 kernels for the closed-form predictors."""
+import json
+import math
+
+import mpmath
+import pytest
+
+import slr_verify as slr
+from slr_verify.cli import main
+from slr_verify.kernels.generated import risk_kernel_mp
+
+OWN = ["--gamma2", "0.8", "--eps", "0.1", "--d", "200", "--L", "6"]
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as e:  # argparse's own errors: one line, exit 2
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_risk_enclosure_contains_theorem1_at_30_digits(capsys):
+    code, out, _ = run(capsys, "risk", *OWN, "--lam", "0.3", "--overlaps", "0.3,0.5,0.2,0.9,0.4", "--json")
+    assert code == 0
+    ans = json.loads(out)
+    lo, hi = ans["results"][1]["value"]
+    assert ans["results"][1]["tier"] == "proved (ball arithmetic)"
+    with mpmath.workdps(30):
+        ref = risk_kernel_mp()(mpmath.mpf("0.3"), mpmath.mpf("0.5"), mpmath.mpf("0.2"), mpmath.mpf("0.9"), mpmath.mpf("0.4"),
+                               mpmath.mpf("0.3"), mpmath.sqrt(mpmath.mpf("0.8")), mpmath.mpf("0.1"), 200, 6)
+    assert lo <= ref <= hi and hi - lo < 1e-13
+    assert ans["setting"] == {"gamma2": 0.8, "eps": 0.1, "d": 200, "L": 6, "lam": 0.3, "source": "given"}
+
+
+def test_text_output_carries_tiers_and_figure_shorthand(capsys):
+    code, out, _ = run(capsys, "risk", "--figure", "4b", "--lam", "0.1")
+    assert code == 0 and "(Figure 4b)" in out and "[proved (ball arithmetic)]" in out and "gamma^2 = 0.5" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["risk", "--gamma", "0.8", "--eps", "0", "--d", "200", "--L", "6", "--lam", "0.3"], ["--gamma2"]),
+    (["risk", "--gamma2", "0.8", "--d", "200", "--L", "6", "--lam", "0.3"], ["--eps required"]),
+    (["window", "--gamma2", "0.8", "--eps", "0", "--d", "200"], ["--L required"]),
+    (["global-min", *OWN, "--lam", "0.3", "--out", "x.json"], ["--out needs --certify"]),
+    (["risk", *OWN, "--lam", "0.3", "--overlaps", "1,1,0"], ["--overlaps"]),
+    (["risk", *OWN, "--lam", "0.3", "--gamma2x", "1"], ["unrecognized"]),
+])
+def test_refusals_are_one_line_and_name_the_fix(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    for w in words:
+        assert w in err, err
+
+
+def test_global_min_and_window_float_routes(capsys):
+    code, out, _ = run(capsys, "global-min", "--figure", "4b", "--lam", "0.3", "--json")
+    ans = json.loads(out)
+    assert code == 0 and ans["results"][0]["overlaps"] == [1.0, 1.0, 0.0, 0.0, 0.0]
+    code, out, _ = run(capsys, "window", *OWN, "--json")
+    ans = json.loads(out)
+    lo, hi = ans["results"][0]["value"]
+    assert code == 0 and 0.11 < lo < 0.12 < 0.9 < hi < 0.92 and ans["results"][0]["tier"].startswith("numeric")
+
+
+def test_bayes_table(capsys):
+    code, out, _ = run(capsys, "bayes", *OWN, "--lam", "0.3", "--n", "4096", "--json")
+    assert code == 0
+    res = {r["name"]: r for r in json.loads(out)["results"]}
+    erf = res["erf attention at (k*, v*) (Theorem 1)"]
+    assert math.isclose(erf["value"], slr.oracle_risk(lam=0.3, gamma2=0.8, eps=0.1, d=200, L=6), rel_tol=1e-12)
+    lin = res["best linear predictor (Proposition 3)"]
+    assert math.isclose(lin["value"], slr.linear_risk(gamma2=0.8, eps=0.1, L=6), rel_tol=1e-12)
+    bay = res["Bayes predictor E[Y | X]"]
+    assert bay["tier"].startswith("statistical") and bay["interval"][0] <= bay["value"] <= bay["interval"][1]
+    assert 0.01 <= bay["value"] < erf["value"]
+
+
+def test_api_gamma2_and_unknown_keywords():
+    g = dict(lam=0.3, eps=0.1, d=200, L=6)
+    assert slr.oracle_risk(gamma2=0.8, **g) == slr.oracle_risk(gamma=math.sqrt(0.8), **g)
+    with pytest.raises(ValueError, match="exactly one of gamma"):
+        slr.oracle_risk(gamma=0.8, gamma2=0.8, **g)
+    with pytest.raises(ValueError, match="'stars'"):
+        slr.landscape.global_minimum(gamma2=0.8, stars=10, **g)
+    with pytest.raises(ValueError, match="gamma2"):
+        slr.oracle_risk(gamma2=-1.0, **g)
+    from slr_verify.model.params import Params
+
+    assert Params(lam=0.3, gamma2=0.8, eps=0.1, d=200, L=6).gamma == math.sqrt(0.8)
