@@ -8,12 +8,12 @@ The premises are proved once (their SymPy proofs) before the first file; each re
 """
 import argparse
 import csv
-import os
 import subprocess
 import sys
 import time
 from importlib import resources
 
+from csv_out import check_csv_out
 from tqdm.auto import tqdm
 
 from slr_verify.certify.committed import names, replay_committed
@@ -27,9 +27,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="a .csv file (its folder must exist)")
     ap.add_argument("--calibration", type=float, help="seconds of ../shared/bench/calibrate.py on this machine")
     a = ap.parse_args(argv)
-    parent = os.path.dirname(os.path.abspath(a.out))
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK) or not a.out.endswith(".csv"):
-        raise SystemExit(f"--out: {a.out!r} must be a .csv file in an existing, writable folder")
+    check_csv_out(a.out)
     if a.calibration is not None and not a.calibration > 0:
         raise SystemExit("--calibration must be a positive number of seconds")
     t0 = time.time()

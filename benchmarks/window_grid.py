@@ -9,11 +9,12 @@ gamma^2 in {0.3, 1/2, 1, 3/2}, d in {50, 80, 400, 1000}, L in {3, 10, 20}, and g
 below lam = 1e4 there). eps = 0 (eps adds eps^2 to every risk: it does not move W).
 """
 import argparse
-import csv
 import math
 import os
 import sys
 import time
+
+from csv_out import check_csv_out, write_rows
 
 from slr_verify.certify import oracle_window
 from slr_verify.certify.certificate import check_output_path, write
@@ -33,9 +34,7 @@ def main(argv=None):
     ap.add_argument("--lam-max", type=float, default=1e4, help="the scanned range's end (default 1e4)")
     ap.add_argument("--only", help="one setting G2,D,L")
     a = ap.parse_args(argv)
-    parent = os.path.dirname(os.path.abspath(a.out))
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK) or not a.out.endswith(".csv"):
-        raise SystemExit(f"--out: {a.out!r} must be a .csv file in an existing, writable folder")
+    check_csv_out(a.out)
     if not os.path.isdir(a.certificates) or not os.access(a.certificates, os.W_OK):
         raise SystemExit(f"--certificates: {a.certificates!r} must be an existing, writable folder")
     grid = [tuple(t(x) for t, x in zip((float, int, int), a.only.split(",")))] if a.only else GRID
@@ -56,10 +55,7 @@ def main(argv=None):
                      "units": round(s / a.calibration, 1) if a.calibration else "",
                      "reason": "" if w.proved else w.details.get("reason", "")})
         print(rows[-1], file=sys.stderr, flush=True)
-        with open(a.out, "w", newline="") as fh:
-            wr = csv.DictWriter(fh, FIELDS)
-            wr.writeheader()
-            wr.writerows(rows)
+        write_rows(a.out, FIELDS, rows)
 
 
 if __name__ == "__main__":
