@@ -1,4 +1,4 @@
-"""``slr-verify risk | global-min | window | bayes``: one command per question at any setting, each answer with its
+"""``slr-verify risk | global-min | window | bayes | basins``: one command per question at any setting, each answer with its
 tier (`docs/own-setting.md`).
 
 Every command takes the setting the same way: ``--gamma2 --eps --d --L`` (all four; no silent default) or
@@ -12,7 +12,9 @@ command line state gamma^2. Text by default, ``--json`` for machines; progress o
 * ``window [--certify --out FILE]``: the float ends of the oracle's window and their mechanisms (numeric), then with
   ``--certify`` both ends enclosed to 8e-13 and proved;
 * ``bayes --lam X [--n N --seed S]``: the erf, softmax, linear and Bayes predictors' risks side by side (closed forms
-  exact; Monte Carlo with its 95% interval).
+  exact; Monte Carlo with its 95% interval);
+* ``basins --lam X --alpha A --runs N``: where PGD from uniform sphere starts ends, each outcome with its count, 95%
+  interval and certificate tier, and whether the oracle is PGD-stable at alpha (against 2 / lambda_max).
 """
 from __future__ import annotations
 
@@ -215,6 +217,39 @@ def _bayes(a) -> int:
     return _emit(a, {"question": "the four predictors", "setting": _public(s), "results": results})
 
 
+def _basins(a) -> int:
+    import numpy as np
+
+    from .landscape import sample_basins
+    from .landscape.basins import stable_at
+
+    s = _setting(a, lam=True)
+    if a.alpha is None or a.runs is None:
+        raise ValueError("--alpha and --runs are required (Figure 4b: --alpha 4e-3 --runs 1000)")
+    kw = {k: s[k] for k in ("lam", "gamma", "d", "L")}
+    rates, ends, ok, extra, cl = sample_basins(a.seed, a.runs, alpha=a.alpha, steps=a.steps, max_steps=a.max_steps,
+                                               progress=None if a.quiet else True, details=True, **kw)
+    results = []
+    for label, r in rates.items():
+        tiers = sorted({c.get("tier", "-") for c in r["certificates"]}) or ["-"]
+        lo, hi = r["ci95"]
+        results.append({"name": label, "value": r["count"], "runs": r["runs"], "ci95": [lo, hi], "kind": r["kind"],
+                        "text": f"{r['count']} of {r['runs']} runs, rate {r['rate']:.4g} (95% interval [{lo:.4g}, {hi:.4g}]); "
+                        f"a {r['kind']}", "tier": "; ".join(tiers)})
+    orc = [p for p in cl.points if p.name == "oracle"]
+    if orc:
+        p = orc[0]
+        top = max(float(np.max(p.core)), float(np.max(p.block)))
+        stable = stable_at(p, a.alpha)
+        results.append({"name": "the oracle at this alpha", "value": bool(stable), "lambda_max": top,
+                        "text": f"{'PGD-stable' if stable else 'not PGD-stable'}: alpha = {a.alpha:g} "
+                        f"{'<' if stable else '>='} 2/lambda_max = {2 / top:.6g} (a {p.kind} of R)",
+                        "tier": "numeric (Riemannian Hessian at the 40-digit stationary point)"})
+    ans = {"question": f"basins of PGD from {a.runs} sphere starts (alpha = {a.alpha:g}, seed {a.seed}; eps does not move "
+           "PGD on the population risk)", "setting": _public(s), "results": results}
+    return _emit(a, ans)
+
+
 def add_question_parsers(sub):
     p = sub.add_parser("risk", help="Theorem 1's risk at given overlaps (the oracle by default), with an arb enclosure",
                        allow_abbrev=False)
@@ -236,6 +271,17 @@ def add_question_parsers(sub):
     p.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned lam range (default 100)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=_window)
+    p = sub.add_parser("basins", help="where PGD from uniform sphere starts ends, each outcome with its count, 95% "
+                       "interval and certificate; whether the oracle is PGD-stable", allow_abbrev=False)
+    _setting_args(p, lam=True)
+    p.add_argument("--alpha", type=float, help="the step size (Figure 4b: 4e-3)")
+    p.add_argument("--runs", type=int, help="sphere starts (exact law of the overlaps)")
+    p.add_argument("--steps", type=int, default=20_000, help="PGD steps before the convergence check (default 20000)")
+    p.add_argument("--max-steps", type=int, default=600_000, help="further steps at most, until the tangent gradient is "
+                   "below 1e-6 (default 600000)")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the starts (default 0)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=_basins)
     p = sub.add_parser("bayes", help="the erf, softmax, linear and Bayes predictors' risks side by side", allow_abbrev=False)
     _setting_args(p, lam=True)
     p.add_argument("--n", type=int, default=1 << 16, help="Monte Carlo samples (default 65536)")

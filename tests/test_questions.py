@@ -91,3 +91,24 @@ def test_api_gamma2_and_unknown_keywords():
     from slr_verify.model.params import Params
 
     assert Params(lam=0.3, gamma2=0.8, eps=0.1, d=200, L=6).gamma == math.sqrt(0.8)
+
+
+def test_basins_table_accounts_for_every_run(capsys):
+    """Every run is in one row; each row's 95% interval holds its rate; the oracle's PGD stability is stated against
+    2 / lambda_max (at alpha = 4e-3 and this setting the oracle's largest Hessian eigenvalue is ~274)."""
+    code, out, err = run(capsys, "basins", *OWN, "--lam", "0.3", "--alpha", "4e-3", "--runs", "12", "--steps", "2000",
+                         "--json")
+    assert code == 0
+    res = json.loads(out)["results"]
+    rows = [r for r in res if "runs" in r]
+    assert sum(r["value"] for r in rows) == 12
+    for r in rows:
+        assert r["ci95"][0] <= r["value"] / 12 <= r["ci95"][1] and r["tier"]
+    orc = res[-1]
+    assert orc["name"] == "the oracle at this alpha" and orc["value"] == (4e-3 < 2 / orc["lambda_max"])
+
+
+def test_progress_true_means_stderr(capsys):
+    """progress=True draws on stderr (it used to crash inside tqdm after the run)."""
+    slr.overlap_pgd((0.1, 0.2, 0.0, 0.0, 0.0), lam=0.1, gamma2=0.5, d=400, L=10, alpha=4e-3, steps=50, progress=True)
+    assert "pgd" in capsys.readouterr().err

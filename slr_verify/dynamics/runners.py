@@ -11,6 +11,7 @@ import numpy as np
 from ..kernels import fused as FK
 from ..kernels import steps as PK
 from ..model import validation as V
+from ..model.params import accepts_gamma2
 from .trajectory import (
     SECONDS_PER_RUN_STEP,
     Trajectory,
@@ -123,6 +124,7 @@ def _iterate_fused(x0, lams, const, a, rec, progress=None):
     return out
 
 
+@accepts_gamma2
 def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, progress=None, backend="auto"):
     """PGD on the sphere run as the exact five-overlap map (`docs/MATH.md` §12), d-free and batched.
 
@@ -162,6 +164,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap", backend=backend))
 
 
+@accepts_gamma2
 def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0):
     """PGD on the manifold M as the reduced map on (kappa, nu) (`docs/MATH.md` §9), vectorised over arrays
     of initial points. theta, eta, rho of the result are zero."""
@@ -192,6 +195,7 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
     return Trajectory(rec, kappa, nu, zero, zero.copy(), zero.copy(), risk, lams[rec], dict(a, lam=lam, runner="reduced"))
 
 
+@accepts_gamma2
 def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0, dtype=np.float64, progress=None):
     """Full-dimensional projected gradient descent (Definition 1) on unit vectors in R^d.
 

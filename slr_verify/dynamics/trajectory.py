@@ -144,21 +144,26 @@ def trajectory_from_records(out, batched, rec, lams, a, d, settings):
 
 def progress_stream(progress):
     """The stream for a progress bar: ``"auto"`` is stderr when it is a terminal (an interactive
-    user sees long runs move; tests, pipes and the claims stay quiet), None is quiet, any other
-    value a writable stream."""
-    if isinstance(progress, str):
-        import sys
+    user sees long runs move; tests, pipes and the claims stay quiet), True is stderr, None and False
+    are quiet, any other value a writable stream."""
+    import sys
 
+    if progress is True:
+        return sys.stderr
+    if progress is False:
+        return None
+    if isinstance(progress, str):
         if progress != "auto":
-            raise ValueError(f"progress must be None, 'auto' or a writable stream, got {progress!r}")
+            raise ValueError(f"progress must be None, True, False, 'auto' or a writable stream, got {progress!r}")
         return sys.stderr if getattr(sys.stderr, "isatty", lambda: False)() else None
     if progress is not None and not hasattr(progress, "write"):
-        raise ValueError(f"progress must be None, 'auto' or a writable stream, got {progress!r}")
+        raise ValueError(f"progress must be None, True, False, 'auto' or a writable stream, got {progress!r}")
     return progress
 
 
 def progress_bar(total, progress, desc):
-    """A tqdm bar of ``total`` steps on the stream ``progress``, or None (quiet)."""
+    """A tqdm bar of ``total`` steps on the stream ``progress`` (True: stderr), or None (quiet)."""
+    progress = progress_stream(progress)
     if progress is None:
         return None
     from tqdm.auto import tqdm
@@ -170,6 +175,7 @@ def progress_range(n, progress, desc, total=None):
     """range(n), with a progress bar on the stream ``progress`` (None: a plain range). ``total``:
     the bar's length when it differs from n (a loop over steps 0..steps that breaks at the last
     one counts ``steps`` steps, not steps + 1). The bar is closed when the loop ends or breaks."""
+    progress = progress_stream(progress)
     if progress is None:
         return range(n)
     bar = progress_bar(n if total is None else total, progress, desc)

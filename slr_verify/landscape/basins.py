@@ -43,7 +43,7 @@ from ..dynamics.runners import overlap_pgd
 from ..kernels.landscape import sigma_equivariance_proofs
 from ..model import validation as V
 from ..model.intervals import clopper_pearson
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from ..model.sampling import initial_overlaps_exact
 from .capture import CERTIFIED, contraction_ball, pgd_map
 from .stationary import SYMMETRIES, canonical, stationary_points
@@ -280,6 +280,7 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
     return Classification(labels, how, balls, ball_of, points, certs, kinds, extra)
 
 
+@accepts_gamma2
 def sample_basins(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_steps=600_000, starts=200, progress=None,
                   capture=True, max_balls=24, valley=True, details=False):
     """Basin rates at constant lam from ``runs`` sphere starts (exact law, ``seed`` an int or a

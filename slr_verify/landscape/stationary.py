@@ -41,7 +41,7 @@ from ..dynamics.trajectory import progress_bar, progress_stream
 from ..kernels.landscape import fixed_point_kernels
 from ..model import sampling
 from ..model import validation as V
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
 __all__ = ["StationaryPoint", "stationary_points", "newton", "refine", "classify", "canonical", "SYMMETRIES"]
@@ -238,6 +238,7 @@ def _name(o):
     return ""
 
 
+@accepts_gamma2
 def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0, dps=40, progress=None):
     """All stationary points of R_lam found by deflated multistart Newton and refined at ``dps``
     digits (see the module's docstring), classified, sorted by risk, one per symmetry orbit.
