@@ -57,6 +57,7 @@ and times: `docs/findings.md`, `benchmarks/results/`.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -473,6 +474,7 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
         ev = _Evaluator(*setting)
         k = kappa0 if kappa0 is not None else _kappa0(ev, a, b)
         deadline, bar = time.time() + seconds, _Progress(None, "")
+
         tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (a, b)))
         low, high = tree.split(tree.root, 0, k)
         strip = [_Box.of(tree, i) for i in tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])]
@@ -503,6 +505,21 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
         ctx.prec = old
 
 
+def _watch_parent():
+    """A pool worker's initializer: a daemon thread that ends the worker once its parent is gone (killed: the worker
+    is re-parented), busy or idle, rather than leave it computing for nobody."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers):
     """:func:`_prove_piece` on every piece, in ``workers`` processes (spawned: the parent may hold JAX's threads);
     stops at the first failure. Returns the pieces' outcomes in order."""
@@ -519,7 +536,8 @@ def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_watch_parent) as pool:
         futures = [pool.submit(_prove_piece, *x) for x in args]
         out = []
         for f in futures:
