@@ -35,10 +35,17 @@ def _ball(x):
 class TaylorModel:
     """(v, g, R) over the radii r (see the module); v, R and the g_i are arb balls, r a tuple of floats."""
 
-    __slots__ = ("v", "g", "R", "r")
+    __slots__ = ("v", "g", "R", "r", "_ra", "_lr")
 
     def __init__(self, v, g, R, r):
         self.v, self.g, self.R, self.r = _ball(v), tuple(_ball(x) for x in g), _ball(R), tuple(r)
+        self._ra, self._lr = tuple(arb(x) for x in self.r), None
+
+    def _new(self, v, g, R):
+        """A model over the same radii from balls (no conversion: the arithmetic below builds balls only)."""
+        out = object.__new__(TaylorModel)
+        out.v, out.g, out.R, out.r, out._ra, out._lr = v, g, R, self.r, self._ra, None
+        return out
 
     @classmethod
     def variable(cls, c, i, r):
@@ -46,15 +53,19 @@ class TaylorModel:
         return cls(c, [arb(1) if j == i else arb(0) for j in range(len(r))], arb(0), r)
 
     def _const(self, x):
-        return TaylorModel(x, [arb(0)] * len(self.r), arb(0), self.r)
+        return self._new(_ball(x), tuple(arb(0) for _ in self.r), arb(0))
 
     def _lift(self, x):
         return x if isinstance(x, TaylorModel) else self._const(x)
 
     def linear_range(self):
         """A ball [-s, s] containing g . h for every |h_i| <= r_i."""
-        s = sum((abs(gi) * arb(ri) for gi, ri in zip(self.g, self.r)), arb(0))
-        return _PM1 * s
+        if self._lr is None:
+            s = arb(0)
+            for gi, ri in zip(self.g, self._ra):
+                s = s + abs(gi) * ri
+            self._lr = _PM1 * s
+        return self._lr
 
     def range(self):
         """An enclosure of f over the box."""
@@ -65,27 +76,30 @@ class TaylorModel:
         return [float((abs(gi) * arb(ri)).upper()) for gi, ri in zip(self.g, self.r)], float(abs(self.R).upper())
 
     def __add__(self, o):
-        o = self._lift(o)
-        return TaylorModel(self.v + o.v, [a + b for a, b in zip(self.g, o.g)], self.R + o.R, self.r)
+        if not isinstance(o, TaylorModel):  # a constant: the gradient and the remainder are unchanged
+            return self._new(self.v + _ball(o), self.g, self.R)
+        return self._new(self.v + o.v, tuple(a + b for a, b in zip(self.g, o.g)), self.R + o.R)
 
     __radd__ = __add__
 
     def __neg__(self):
-        return TaylorModel(-self.v, [-a for a in self.g], -self.R, self.r)
+        return self._new(-self.v, tuple(-a for a in self.g), -self.R)
 
     def __sub__(self, o):
-        return self + (-self._lift(o))
+        if not isinstance(o, TaylorModel):
+            return self._new(self.v - _ball(o), self.g, self.R)
+        return self._new(self.v - o.v, tuple(a - b for a, b in zip(self.g, o.g)), self.R - o.R)
 
     def __rsub__(self, o):
-        return self._lift(o) - self
+        return self._new(_ball(o) - self.v, tuple(-a for a in self.g), -self.R)
 
     def __mul__(self, o):
         if not isinstance(o, TaylorModel):
             o = _ball(o)
-            return TaylorModel(self.v * o, [a * o for a in self.g], self.R * o, self.r)
+            return self._new(self.v * o, tuple(a * o for a in self.g), self.R * o)
         L1, L2 = self.linear_range(), o.linear_range()
         R = L1 * L2 + L1 * o.R + L2 * self.R + self.v * o.R + o.v * self.R + self.R * o.R
-        return TaylorModel(self.v * o.v, [self.v * b + o.v * a for a, b in zip(self.g, o.g)], R, self.r)
+        return self._new(self.v * o.v, tuple(self.v * b + o.v * a for a, b in zip(self.g, o.g)), R)
 
     __rmul__ = __mul__
 
@@ -96,7 +110,7 @@ class TaylorModel:
             raise ZeroDivisionError("a Taylor model's range contains 0")
         v2 = self.v * self.v
         U2 = abs(U) * abs(U)
-        return TaylorModel(1 / self.v, [-a / v2 for a in self.g], -self.R / v2 + U2 / (v2 * W), self.r)
+        return self._new(1 / self.v, tuple(-a / v2 for a in self.g), -self.R / v2 + U2 / (v2 * W))
 
     def __truediv__(self, o):
         if not isinstance(o, TaylorModel):
@@ -111,8 +125,10 @@ class TaylorModel:
             raise TypeError("a Taylor model takes integer powers only")
         if n < 0:
             return (self ** (-n)).reciprocal()
-        out = self._const(1)
-        for _ in range(n):
+        if n == 0:
+            return self._const(1)
+        out = self
+        for _ in range(n - 1):
             out = out * self
         return out
 
