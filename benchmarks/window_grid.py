@@ -7,7 +7,8 @@ the box count and the time; the certificates are written to a folder.
 The grid varies one parameter at a time around Figure 4b's setting (gamma^2 = 1/2, d = 400, L = 10):
 gamma^2 in {0.3, 1/2, 1, 3/2}, d in {50, 80, 400, 1000}, L in {3, 10, 20}, and gamma^2 = 3/2, d = 50, L = 20 (no upper end
 below the scanned range's end there: proved up to lam = 10 with --lam-max 10; at lam >= 300 the value test near
-kappa = 0 did not close within a minute per piece, so 1e4 is not reached). eps = 0 (eps adds eps^2 to every risk: it does not move W).
+kappa = 0 did not close within a minute per piece, so 1e4 is not reached). eps = 0 (eps adds eps^2 to every risk: it
+does not move W).
 """
 import argparse
 import math

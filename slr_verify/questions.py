@@ -271,7 +271,7 @@ def add_question_parsers(sub):
     p.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned lam range (default 100)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=_window)
-    p = sub.add_parser("basins", help="where PGD from uniform sphere starts ends, each outcome with its count, 95% "
+    p = sub.add_parser("basins", help="where PGD from uniform sphere starts ends, each outcome with its count, 95%% "
                        "interval and certificate; whether the oracle is PGD-stable", allow_abbrev=False)
     _setting_args(p, lam=True)
     p.add_argument("--alpha", type=float, help="the step size (Figure 4b: 4e-3)")

@@ -112,3 +112,10 @@ def test_progress_true_means_stderr(capsys):
     """progress=True draws on stderr (it used to crash inside tqdm after the run)."""
     slr.overlap_pgd((0.1, 0.2, 0.0, 0.0, 0.0), lam=0.1, gamma2=0.5, d=400, L=10, alpha=4e-3, steps=50, progress=True)
     assert "pgd" in capsys.readouterr().err
+
+
+def test_every_help_text_formats(capsys):
+    """argparse formats help with %: a bare percent sign in a help string crashes --help (it did: '95% interval')."""
+    for cmd in ("risk", "global-min", "window", "bayes", "basins"):
+        code, out, _ = run(capsys, cmd, "--help")
+        assert code == 0 and "--gamma2" in out
