@@ -119,3 +119,23 @@ def test_every_help_text_formats(capsys):
     for cmd in ("risk", "global-min", "window", "bayes", "basins"):
         code, out, _ = run(capsys, cmd, "--help")
         assert code == 0 and "--gamma2" in out
+
+
+def test_pgd_at_your_own_setting(capsys, tmp_path):
+    """PGD at a setting and schedule of the user's: the .npz records it; without --figure every parameter is required,
+    and --figure with setting options is refused."""
+    import numpy as np
+
+    out = tmp_path / "own.npz"
+    code, _, err = run(capsys, "pgd", *OWN, "--lam0", "1.0", "--alpha", "4e-3", "--steps", "300", "--repeats", "3",
+                       "--out", str(out), "--quiet")
+    assert code == 0, err
+    z = np.load(out)
+    params = json.loads(str(z["params_json"]))
+    assert params["lam"] == "1/(1+1e-4 t)" and params["gamma2"] == 0.8 and params["repeats"] == 3
+    assert z["kappa"].shape[-1] == 3
+    code, _, err = run(capsys, "pgd", "--gamma2", "0.8", "--d", "200", "--L", "6", "--lam", "0.3", "--alpha", "4e-3",
+                       "--out", str(tmp_path / "x.npz"))
+    assert code == 2 and "--eps" in err and "--steps" in err
+    code, _, err = run(capsys, "pgd", "--figure", "4b", "--d", "80", "--out", str(tmp_path / "y.npz"))
+    assert code == 2 and "--figure fixes the setting" in err

@@ -1,4 +1,5 @@
-"""``slr-verify pgd --figure 4a|4b|5|7a|7b``: run a setting of the paper and write an .npz.
+"""``slr-verify pgd --figure 4a|4b|5|7a|7b`` or ``--gamma2 --eps --d --L --lam|--lam0 --alpha --steps``: run a
+setting of the paper, or the user's (constant or decreasing lam), and write an .npz.
 
 The output path is checked before anything is computed (its folder exists and is writable, the
 path is not a folder); the file is written atomically with the user's umask permissions.
@@ -35,27 +36,66 @@ def _int_at_least(minimum):
 def add_pgd_parser(subparsers):
     from ..model.settings import FIGURES
 
-    p = subparsers.add_parser("pgd", help="run one of the paper's PGD experiments (`docs/MATH.md` §11)")
-    p.add_argument("--figure", required=True, choices=sorted(FIGURES))
+    p = subparsers.add_parser("pgd", help="run PGD from random starts: a figure of the paper, or any setting and schedule "
+                              "(`docs/MATH.md` §11)", allow_abbrev=False)
+    p.add_argument("--figure", choices=sorted(FIGURES), help="the paper's setting of that figure (the others: your own)")
+    p.add_argument("--gamma2", type=float, help="gamma^2 (without --figure: required)")
+    p.add_argument("--eps", type=float, help="the label noise (without --figure: required; PGD on the population risk "
+                   "does not depend on it)")
+    p.add_argument("--d", type=int, help="the dimension (without --figure: required)")
+    p.add_argument("--L", type=int, help="the number of tokens (without --figure: required)")
+    p.add_argument("--lam", type=float, help="a constant inverse temperature (without --figure: this or --lam0)")
+    p.add_argument("--lam0", type=float, help="the decreasing schedule lam_t = lam0 / (1 + 1e-4 t) (Figures 4a, 5)")
+    p.add_argument("--alpha", type=float, help="the step size (without --figure: required)")
+    p.add_argument("--init", choices=("sphere", "M"), default="sphere", help="starts uniform on the spheres (default) "
+                   "or on the manifold M")
     p.add_argument("--repeats", type=_int_at_least(1), default=30)
-    p.add_argument("--steps", type=_int_at_least(1), default=None, help="override the figure's number of steps")
-    p.add_argument("--out", default=None, help="output .npz (default pgd_<figure>.npz)")
+    p.add_argument("--steps", type=_int_at_least(1), default=None, help="the number of steps (a figure's by default)")
+    p.add_argument("--out", default=None, help="output .npz (default pgd_<figure>.npz, or pgd.npz)")
     p.add_argument("--seed", type=_int_at_least(0), default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_pgd)
     return p
 
 
-def run_pgd(args):
-    from .experiments import check_figure, run_figure
+def _setting(args):
+    """The figure's :class:`~slr_verify.model.settings.Setting`, or the user's from the options (ValueError naming
+    what is missing)."""
+    from ..model.params import Params
+    from ..model.settings import FIGURES, Setting
 
-    out = args.out or "pgd_%s.npz" % args.figure
+    own = [n for n in ("gamma2", "eps", "d", "L", "lam", "lam0", "alpha") if getattr(args, n) is not None]
+    if args.figure:
+        if own:
+            raise ValueError(f"--figure fixes the setting: drop {', '.join('--' + n for n in own)} (or --figure)")
+        return FIGURES[args.figure]
+    missing = [f"--{n}" for n in ("gamma2", "eps", "d", "L", "alpha") if getattr(args, n) is None]
+    if (args.lam is None) == (args.lam0 is None):
+        missing.append("exactly one of --lam (constant) and --lam0 (decreasing)")
+    if args.steps is None:
+        missing.append("--steps")
+    if missing:
+        raise ValueError(f"without --figure, {', '.join(missing)} required (no silent default)")
+    lam = args.lam if args.lam is not None else args.lam0
+    Params(lam=lam, gamma2=args.gamma2, eps=args.eps, d=args.d, L=args.L)
+    if not (args.alpha > 0 and np.isfinite(args.alpha)):
+        raise ValueError(f"--alpha must be a positive number, got {args.alpha!r}")
+    return Setting("own", args.init, args.d, args.L, args.gamma2, lam, "constant" if args.lam is not None else "decreasing",
+                   args.alpha, args.steps, runs=args.repeats, eps=args.eps)
+
+
+def run_pgd(args):
+    from .experiments import check_setting, run_setting
+
+    S = _setting(args)
+    out = args.out or ("pgd_%s.npz" % args.figure if args.figure else "pgd.npz")
     path = check_output_path(out)  # a ValueError is a one-line usage error (exit 2) in cli.main
-    check_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed)
-    print("running figure %s: %d repetitions ..." % (args.figure, args.repeats), file=sys.stderr, flush=True)
+    check_setting(S, repeats=args.repeats, steps=args.steps, seed=args.seed)
+    print("running %s: %d repetitions ..." % (f"figure {args.figure}" if args.figure else S.describe(), args.repeats),
+          file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    tr, params = run_figure(args.figure, repeats=args.repeats, steps=args.steps, seed=args.seed,
-                            progress=None if args.quiet else sys.stderr)
+    tr, params = run_setting(S, repeats=args.repeats, steps=args.steps, seed=args.seed,
+                             progress=None if args.quiet else sys.stderr)
     print("done in %.1f s; final kappa: %s" % (time.perf_counter() - t0, np.array2string(tr.kappa[-1], precision=3, threshold=8)),
           file=sys.stderr)
     data = tr.as_dict()

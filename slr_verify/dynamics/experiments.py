@@ -11,13 +11,20 @@ from .runners import pgd
 from .sgd import sgd
 from .trajectory import SECONDS_PER_RUN_STEP, check_cost
 
-__all__ = ["run_figure", "check_figure"]
+__all__ = ["run_figure", "check_figure", "run_setting", "check_setting"]
 
 
 def run_figure(figure, *, repeats=30, steps=None, seed=0, every=None, progress=None):
     """Run a figure's setting; returns (trajectory, parameters). ``progress``: a stream for a
     progress bar (None: quiet)."""
-    S, repeats, steps, every = check_figure(figure, repeats=repeats, steps=steps, seed=seed, every=every)
+    V.choice("figure", figure, tuple(sorted(FIGURES)))
+    return run_setting(FIGURES[figure], repeats=repeats, steps=steps, seed=seed, every=every, progress=progress)
+
+
+def run_setting(S, *, repeats=30, steps=None, seed=0, every=None, progress=None):
+    """Run a :class:`~slr_verify.model.settings.Setting` (a figure's, or one of the user's); returns (trajectory,
+    parameters)."""
+    S, repeats, steps, every = check_setting(S, repeats=repeats, steps=steps, seed=seed, every=every)
     k, v, ks, vs = draw_problem(np.random.default_rng(seed), repeats, S.d, S.init == "M")
     common = dict(lam=S.lam, gamma=S.gamma, L=S.L, alpha=S.alpha, steps=steps, every=every, progress=progress)
     if S.batch:
@@ -32,7 +39,11 @@ def check_figure(figure, *, repeats=30, steps=None, seed=0, every=None):
     """Validate :func:`run_figure`'s arguments and estimate its memory and time (``ValueError``
     with the figure when it would not fit); returns (setting, repeats, steps, every)."""
     V.choice("figure", figure, tuple(sorted(FIGURES)))
-    S = FIGURES[figure]
+    return check_setting(FIGURES[figure], repeats=repeats, steps=steps, seed=seed, every=every)
+
+
+def check_setting(S, *, repeats=30, steps=None, seed=0, every=None):
+    """:func:`check_figure` for any :class:`~slr_verify.model.settings.Setting`."""
     repeats = V.integer("repeats", repeats, 1)
     steps = S.steps if steps is None else V.integer("steps", steps, 1)
     every = max(1, steps // 1000) if every is None else V.integer("every", every, 1)
