@@ -18,9 +18,10 @@ command line state gamma^2. Text by default, ``--json`` for machines; progress o
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
+
+from .model.cli_args import refuse_gamma
 
 __all__ = ["add_question_parsers"]
 
@@ -29,19 +30,11 @@ TIERS = {"ball": "proved (ball arithmetic)", "certificate": "proved (ball arithm
          "exact": "closed form (float64 kernel generated from SymPy)"}
 
 
-class _RefuseGamma(argparse.Action):
-    """``--gamma``: refused, naming ``--gamma2`` (the paper and this command line state gamma^2)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        raise ValueError("--gamma is not an option: give --gamma2, the variance gamma^2 (the paper's parameter; "
-                         "Figure 4b: --gamma2 0.5)")
-
-
 def _setting_args(p, lam=False):
     p.add_argument("--figure", choices=("4a", "4b", "5", "7a", "7b"),
                    help="the paper's setting of that figure (gamma^2, eps, d, L; lam for a constant schedule)")
     p.add_argument("--gamma2", type=float, help="gamma^2, the variance of the relevant token's noise (Figure 4b: 0.5)")
-    p.add_argument("--gamma", action=_RefuseGamma, help="refused: give --gamma2")
+    refuse_gamma(p)
     p.add_argument("--eps", type=float, help="the label noise's standard deviation (Figure 4b: 0)")
     p.add_argument("--d", type=int, help="the token dimension (Figure 4b: 400)")
     p.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")

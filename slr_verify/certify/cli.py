@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import sys
 
+from ..model.cli_args import refuse_gamma
+
 __all__ = ["add_certify_parser"]
 
 
@@ -99,6 +101,7 @@ def _window(a) -> int:
 
 def _setting_args(s):
     s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
+    refuse_gamma(s)
     s.add_argument("--eps", type=float, help="the noise's standard deviation (Figure 4b: 0)")
     s.add_argument("--d", type=int, help="the dimension (Figure 4b: 400; at least 4)")
     s.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")

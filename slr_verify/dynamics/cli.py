@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from ..model.cli_args import refuse_gamma
 from ..model.outputs import check_output_path, write_atomic
 
 __all__ = ["add_pgd_parser", "run_pgd", "check_output_path", "write_atomic"]
@@ -40,6 +41,7 @@ def add_pgd_parser(subparsers):
                               "(`docs/MATH.md` §11)", allow_abbrev=False)
     p.add_argument("--figure", choices=sorted(FIGURES), help="the paper's setting of that figure (the others: your own)")
     p.add_argument("--gamma2", type=float, help="gamma^2 (without --figure: required)")
+    refuse_gamma(p)
     p.add_argument("--eps", type=float, help="the label noise (without --figure: required; PGD on the population risk "
                    "does not depend on it)")
     p.add_argument("--d", type=int, help="the dimension (without --figure: required)")

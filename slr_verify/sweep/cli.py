@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from ..model.cli_args import refuse_gamma
 from .grid import Grid, parse_values
 
 __all__ = ["add_sweep_parser"]
@@ -28,18 +29,21 @@ def _run(args) -> int:
 
 
 def add_sweep_parser(sub):
-    p = sub.add_parser("sweep", help="run a grid of settings (lam, d, L, gamma^2, alpha) x seeded runs on Dask into Zarr")
+    p = sub.add_parser("sweep", help="run a grid of settings (lam, d, L, gamma^2, alpha) x seeded runs on Dask into Zarr",
+                       allow_abbrev=False)
     p.add_argument("--lam", required=True, help="values: a,b,c or start:stop:num[:log] (lam0 of a schedule)")
-    p.add_argument("--d", default="400")
-    p.add_argument("--L", default="10")
-    p.add_argument("--gamma2", default="0.5")
-    p.add_argument("--alpha", default="0.004")
+    p.add_argument("--d", default="400", help="values as for --lam (default: Figure 4b's 400)")
+    p.add_argument("--L", default="10", help="values as for --lam (default: Figure 4b's 10)")
+    p.add_argument("--gamma2", default="0.5", help="values of gamma^2 as for --lam (default: Figure 4b's 0.5)")
+    refuse_gamma(p)
+    p.add_argument("--alpha", default="0.004", help="values of the step size as for --lam (default: Figure 4b's 0.004)")
     p.add_argument("--runs", type=int, default=100, help="sphere initialisations per grid point")
     p.add_argument("--steps", type=int, default=20000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--schedule", choices=("constant", "decreasing"), default="constant",
                    help="constant lam, or lam_t = lam/(1 + 1e-4 t)")
-    p.add_argument("--eps", type=float, default=0.0)
+    p.add_argument("--eps", type=float, default=0.0, help="the label noise (default 0, Figure 4b's; PGD on the population "
+                   "risk does not depend on it)")
     p.add_argument("--converge-tol", type=float, default=0.0,
                    help="after --steps, continue at the last lam until the tangent gradient is below this (needs --max-steps)")
     p.add_argument("--max-steps", type=int, default=0,
