@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import math
 
+from .model import tiers as T
 from .model.cli_args import refuse_gamma
 
 __all__ = ["add_question_parsers"]
 
-TIERS = {"ball": "proved (ball arithmetic)", "certificate": "proved (ball arithmetic; certificate replayed)",
-         "float": "numeric (float64)", "statistical": "statistical (Monte Carlo, 95% interval)",
-         "exact": "closed form (float64 kernel generated from SymPy)"}
+TIERS = {"ball": T.BALL, "certificate": T.certified(True), "float": f"{T.NUMERIC} (float64)",
+         "statistical": f"{T.STATISTICAL} (Monte Carlo, 95% interval)",
+         "exact": f"{T.NUMERIC}: closed form (float64 kernel generated from SymPy)"}
 
 
 def _setting_args(p, lam=False):
@@ -136,7 +137,7 @@ def _global_min(a) -> int:
         c = global_minimiser(lam=(s["lam"], s["lam"]), progress=None if a.quiet else True, **{k: kw[k] for k in
                                                                                               ("gamma", "eps", "d", "L")})
         if not c.proved:
-            results.append({"name": "certified", "value": None, "text": f"not proved: {c.reason}", "tier": "not proved"})
+            results.append({"name": "certified", "value": None, "text": f"not proved: {c.reason}", "tier": T.NOT_PROVED})
         elif c.oracle:
             results.append({"name": "certified", "value": "oracle", "text": "(k*, v*) is the unique global minimiser up "
                             "to the symmetries", "tier": TIERS["certificate"]})
@@ -178,7 +179,7 @@ def _window(a) -> int:
                             f"{c.mechanisms[1]}", "statement": c.statement, "tier": TIERS["certificate"]})
         else:
             results.append({"name": "proved ends", "value": None, "text": f"not proved: {c.details.get('reason')}",
-                            "tier": "not proved"})
+                            "tier": T.NOT_PROVED})
         if a.out and c.certificate is not None:
             from .certify.certificate import write
 

@@ -139,3 +139,17 @@ def test_pgd_at_your_own_setting(capsys, tmp_path):
     assert code == 2 and "--eps" in err and "--steps" in err
     code, _, err = run(capsys, "pgd", "--figure", "4b", "--d", "80", "--out", str(tmp_path / "y.npz"))
     assert code == 2 and "--figure fixes the setting" in err
+
+
+def test_results_carry_their_tier():
+    """The result objects say what they rest on, in the suite's tier vocabulary (slr_verify.model.tiers)."""
+    from slr_verify import landscape as LS
+    from slr_verify.certify.globalmin import GlobalCertificate
+    from slr_verify.model import tiers as T
+
+    assert LS.oracle_window(gamma2=0.5, d=400, L=10).tier.startswith(T.NUMERIC)
+    assert LS.minimise_profile(lam=0.3, gamma2=0.5, d=400, L=10).tier.startswith(T.NUMERIC)
+    c = GlobalCertificate(False, "", (0, 0), [], 0, 0.0, (0.3, 0.3), True)
+    assert c.tier == T.NOT_PROVED
+    c.proved = True
+    assert c.tier.startswith(T.BALL)

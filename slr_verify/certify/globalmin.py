@@ -69,6 +69,7 @@ from flint import arb, ctx
 from ..kernels.profile import oracle_arb, oracle_f64, valley_proofs
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
 from . import certificate as C
@@ -99,6 +100,11 @@ class GlobalCertificate:
     details: dict = field(default_factory=dict)
     certificate: dict | None = None
     replay: object = None
+
+    @property
+    def tier(self) -> str:
+        """What ``proved`` rests on (`slr_verify.model.tiers`)."""
+        return T.certified(self.proved)
 
 
 class _Evaluator:

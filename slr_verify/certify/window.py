@@ -29,6 +29,7 @@ from ..kernels.profile import oracle_arb
 from ..landscape import oracle_window as float_window
 from ..landscape.trs import profile
 from ..landscape.window import EndPoints, angle_chart, local_minimum
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2, check_params
 from . import certificate as C
@@ -58,6 +59,11 @@ class WindowEnclosure(EndPoints):
     boxes: int = 0
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
+
+    @property
+    def tier(self) -> str:
+        """What ``proved`` rests on (`slr_verify.model.tiers`)."""
+        return T.certified(self.proved)
 
 
 def _witness(lam, S, kw, chart):

@@ -35,6 +35,7 @@ from typing import Callable, Iterable
 
 from scipy import stats
 
+from ..model import tiers as T
 from ..model.intervals import clopper_pearson
 
 __all__ = [
@@ -54,7 +55,7 @@ __all__ = [
     "Counterexample",
 ]
 
-TIERS = ("proved (symbolic)", "proved (ball arithmetic)", "numeric", "statistical")
+TIERS = T.TIERS
 #: ``not run``: the claim needs an optional extra that is not installed (never a failure)
 VERDICTS = ("pass", "fail", "refuted", "pending", "not run")
 #: |z| above which a Monte Carlo comparison fails: two-sided false alarm 6.8e-6 per comparison

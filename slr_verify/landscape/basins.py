@@ -41,6 +41,7 @@ import numpy as np
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
 from ..kernels.landscape import sigma_equivariance_proofs
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.intervals import clopper_pearson
 from ..model.params import Params, accepts_gamma2
@@ -173,8 +174,8 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
     premise = sigma_equivariance_proofs()
     images = SYMMETRIES if all(premise.values()) else SYMMETRIES[:1]
     mirror = {"symmetric_images": {"premise": "Phi(sigma o) = sigma Phi(o) for the symmetries' sign patterns",
-                                   "tier": "proved (symbolic)" if all(premise.values()) else
-                                   "not proved: only the region itself, no mirror images, is used"}}
+                                   "tier": T.SYMBOLIC if all(premise.values()) else
+                                   f"{T.NOT_PROVED}: only the region itself, no mirror images, is used"}}
     n = ends.shape[1]
     how = np.where(converged & (labels != "unmatched"), "converged", "none").astype(object)
     kinds = {_label(p): p.kind for p in points}

@@ -47,6 +47,7 @@ import numpy as np
 from flint import arb, arb_mat, ctx
 
 from ..kernels.landscape import capture_kernels, fixed_point_kernels, sigma_equivariance_proofs
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params
 from .stationary import SYMMETRIES
@@ -54,7 +55,7 @@ from .stationary import SYMMETRIES
 __all__ = ["CaptureBall", "contraction_ball", "pgd_map", "cycle_point", "CERTIFIED"]
 
 #: the evidence tier of a proved ball
-CERTIFIED = "proved (ball arithmetic)"
+CERTIFIED = T.BALL
 #: normalised radii tried, largest first
 RADII = tuple(10.0 ** -k for k in np.arange(1.0, 8.5, 0.5))
 
@@ -233,7 +234,7 @@ class CaptureBall:
                 "seconds": self.seconds, "reason": self.reason,
                 "premises": {"statements": dict(self.premises),
                              "tier": "none needed (sigma = id)" if all(x == 1 for x in self.sigma) else
-                             "proved (symbolic)" if self.premise_proved else "not proved"}}
+                             T.SYMBOLIC if self.premise_proved else T.NOT_PROVED}}
 
 
 def _attempt(c, sigma, T, groups, s, kw, alpha, prec):

@@ -44,6 +44,7 @@ from scipy.optimize import brentq
 from ..kernels.generated import oracle_kernel
 from ..kernels.landscape import window_kernels
 from ..kernels.profile import oracle_curvature_kernels
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
 from .stationary import stationary_points
@@ -130,6 +131,10 @@ class GlobalMinimiser:
     chart: tuple
     is_oracle: bool
     candidates: list
+
+    #: what the answer rests on (`slr_verify.model.tiers`)
+    tier = (f"{T.NUMERIC}: float64 profile, a grid of the angle chart and a pattern search; ties within 1e-12 relative "
+            "resolved by the mpmath profile (certify.global_minimiser proves it)")
 
 
 #: how close to (a, b) = (0, 0) a candidate is taken as the oracle
@@ -321,6 +326,10 @@ class Window(EndPoints):
     hi_mp: object = None
     verified: list = field(default_factory=list)
     mechanism_records: dict = field(default_factory=dict)
+
+    #: what the answer rests on (`slr_verify.model.tiers`)
+    tier = (f"{T.NUMERIC}: the float64 profile's global minimiser scanned and bisected, each end resolved by its "
+            "mechanism (certify.oracle_window proves the ends)")
 
 
 def _curvatures_mp(lam, kw, dps=30):

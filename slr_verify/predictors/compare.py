@@ -20,6 +20,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from ..kernels import api
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2
 from ..model.sampling import int_at_least, scalar, seed_int
@@ -53,6 +54,13 @@ class Comparison(NamedTuple):
     bayes: LogMCResult
     erf_loss: LogMCResult
     irreducible: LogMCResult
+
+    @property
+    def tiers(self) -> dict:
+        """Per predictor, what its number rests on (`slr_verify.model.tiers`): the closed forms are exact kernels,
+        the Monte Carlo estimates statistical (their ``relative_error`` gives the interval)."""
+        return {name: T.STATISTICAL if getattr(self, name).relative_error > 0 else f"{T.NUMERIC}: closed form"
+                for name in LAW_NAMES}
 
     def row(self) -> dict:
         """log10 of each excess and its relative error, for tables."""
