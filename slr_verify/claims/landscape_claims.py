@@ -15,6 +15,7 @@ from ..certify.committed import replay_committed
 from ..model.settings import FIGURES, decreasing
 from ..symbolic import landscape as sland
 from ..symbolic import profile as sprof
+from ..symbolic.family import family_gap
 from .base import claim
 from .vocabulary import Identities, Measured, Proof, Replayed
 
@@ -547,7 +548,7 @@ def window_phase_diagram(ctx):
         "hi": [[float(x) for x in row] for row in ds.hi.values],
         "status": [list(row) for row in ds.status.values],
     }
-    free = sorted(str(x) for x in sland.family_gap().free_symbols)
+    free = sorted(str(x) for x in family_gap().free_symbols)
     return [
         Identities(
             "SymPy: the crossing mechanism (risk of k = +-v* at its theta* minus the oracle's risk), free symbols",

@@ -75,9 +75,10 @@ def window_kernels():
     import sympy as sp
 
     from ..symbolic import landscape as sland
+    from ..symbolic.family import family_gap
     from .arb import generate_arb
 
-    exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), sland.family_gap()]
+    exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), family_gap()]
     return SimpleNamespace(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True),
                            arb=generate_arb(sland.LAM_PARAMS, exprs))
 

@@ -13,10 +13,11 @@ from functools import lru_cache
 
 import sympy as sp
 
-from .risk import S, theorem1_gradient
+from . import landscape as sland
+from .risk import S, oracle_point, theorem1_gradient, theorem1_risk
 from .zeta import zeta
 
-__all__ = ["off_M_family", "family_hessian"]
+__all__ = ["off_M_family", "family_hessian", "family_gap"]
 
 
 @lru_cache(maxsize=None)
@@ -52,14 +53,21 @@ def family_hessian():
     is the orbit of the rotations fixing k*, v*; the orthogonal directions of R^d add the block
     diag(-mu_k, -mu_v) with mu_k = R_eta, mu_v = theta R_theta (R_rho = 0 there).
     Returns (matrix, symbols, (mu_k, mu_v))."""
-    from . import landscape as sland  # the chart machinery (landscape imports this module for theta*)
-
     th = S.theta
     s = sp.sqrt(1 - th**2)
     v0 = sp.Matrix([th, 0, s, 0])
     t1 = sp.Matrix([s, 0, -th, 0])
     point = {S.kappa: 0, S.nu: 0, S.eta: 1, S.rho: 0}
-    e = sland._e
+    e = sland.basis
     M, X = sland.chart_hessian(e(1), v0, (e(0), e(2), e(3)), (t1, e(1), e(3)), point)
     g = [x.subs(point) for x in theorem1_gradient()]
     return M, X, (g[3], th * g[2])
+
+
+@lru_cache(maxsize=None)
+def family_gap():
+    """R(0, 0, theta*, 1, 0) - R(1, 1, 0, 0, 0) with theta* of the k = v* family, in (lam, gamma, d, L)."""
+    theta_star, _ = off_M_family()
+    R = theorem1_risk()
+    fam = R.subs({S.kappa: 0, S.nu: 0, S.rho: 0, S.eta: 1}).subs(S.theta, theta_star.subs(S.eta, 1))
+    return sp.expand(fam - R.subs(oracle_point()))

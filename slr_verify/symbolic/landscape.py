@@ -9,7 +9,7 @@ The eigenvalues -R_kappa, -R_nu are positive at the oracle (Proposition 10), so 
 being a local minimum exactly where an eigenvalue of B crosses 0: where det B changes sign
 (:func:`oracle_det`, a closed-form function of (lam, gamma, d, L)) while trace B > 0.
 
-**The family k = +-v*** (:func:`family_gap`). At kappa = nu = rho = 0, eta = 1 the point is
+**The family k = +-v*** (:func:`~.family.family_gap`). At kappa = nu = rho = 0, eta = 1 the point is
 stationary iff theta = theta*(lam) (closed form, :func:`~.family.off_M_family`); the risk
 gap R(0, 0, theta*, 1, 0) - R(1, 1, 0, 0, 0) is a closed-form function of (lam, gamma, d, L) (eps
 cancels) whose sign change is where this minimum's risk crosses the oracle's.
@@ -21,11 +21,10 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .family import off_M_family
-from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian, theorem1_risk
+from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian
 
 __all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian",
-           "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "family_gap", "LAM_PARAMS"]
+           "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "basis", "LAM_PARAMS"]
 
 #: the parameters of the mechanism functions (eps cancels in both)
 LAM_PARAMS = (S.lam, S.gamma, S.d, S.L)
@@ -113,7 +112,8 @@ def generic_riemannian():
     return list(grad), list(M)
 
 
-def _e(i):
+def basis(i):
+    """The i-th unit vector of the frame (k*, v*, e3, e4) (0-based)."""
     return sp.Matrix([int(j == i) for j in range(4)])
 
 
@@ -121,7 +121,7 @@ def _e(i):
 def oracle_hessian():
     """:func:`chart_hessian` at the oracle, coordinates (a2, a3, a4, b1, b3, b4): k moves along v*,
     e3, e4 and v along k*, e3, e4."""
-    return chart_hessian(_e(0), _e(1), (_e(1), _e(2), _e(3)), (_e(0), _e(2), _e(3)), oracle_point())
+    return chart_hessian(basis(0), basis(1), (basis(1), basis(2), basis(3)), (basis(0), basis(2), basis(3)), oracle_point())
 
 
 @lru_cache(maxsize=None)
@@ -153,12 +153,3 @@ def oracle_det():
     """det B at the oracle: the oracle is a local minimum while det B > 0 (and trace B > 0)."""
     B = oracle_offM_block()
     return B[0, 0] * B[1, 1] - B[0, 1] * B[1, 0]
-
-
-@lru_cache(maxsize=None)
-def family_gap():
-    """R(0, 0, theta*, 1, 0) - R(1, 1, 0, 0, 0) with theta* of the k = v* family, in (lam, gamma, d, L)."""
-    theta_star, _ = off_M_family()
-    R = theorem1_risk()
-    fam = R.subs({S.kappa: 0, S.nu: 0, S.rho: 0, S.eta: 1}).subs(S.theta, theta_star.subs(S.eta, 1))
-    return sp.expand(fam - _at_oracle(R))
