@@ -86,6 +86,29 @@ def _describe(w):
             f"{v[2]:.6g}, {v[3]:.3g}) on (k*, v*, e, e') has lower risk than the oracle just outside")
 
 
+def _curvature_root(S, x, direction, h, side):
+    """The float root x of the curvature along ``direction`` at k*, refined by bisection on the certified closed form
+    (:func:`~.replay_window.curvature_at`, 128 bits) until a sign change is certified within h / 4 of it: the float64
+    closed form cancels, and its root can sit further from the true one than an enclosure's half-width."""
+    sign_in = -1 if side == "lo" else 1  # the curvature is > 0 inside W: below the upper end, above the lower end
+
+    def side_of(lam):  # +1 inside W (curvature > 0), -1 outside (< 0), 0 undecided
+        c2 = curvature_at(S, lam, direction)[0]
+        return (1 if c2 > 0 else -1 if c2 < 0 else 0) * (1 if sign_in > 0 else -1)
+
+    w = max(16 * h, 1e-9 * x)
+    a, b = x - sign_in * w, x + sign_in * w  # a inside, b outside (if the float root is within w)
+    if not (side_of(a) == 1 and side_of(b) == -1):
+        return x
+    while abs(b - a) > h / 4:
+        m = 0.5 * (a + b)
+        s = side_of(m)
+        if s == 0:
+            return m
+        a, b = (m, b) if s == 1 else (a, m)
+    return 0.5 * (a + b)
+
+
 def _end(side, x, mech, record, h, S, kw):
     """The record of one end (`docs/certificates.md`) and its mechanism in words; raises RuntimeError if the outer
     point cannot be shown outside W."""
@@ -99,6 +122,9 @@ def _end(side, x, mech, record, h, S, kw):
                                f"float end {x!r} is not within {h:g} of W's {side} end")
         return {"enclosure": enc, "mechanism": "crossing", "witness": w}, _describe(w)
     direction = record.get("direction", "v*")
+    x = _curvature_root(S, x, direction, h, side)
+    out = x - h if side == "lo" else x + h
+    enc = [out, x + h] if side == "lo" else [x - h, out]
     c2, g1, g3 = curvature_at(S, out, direction)
     if not (c2 < 0 and g1 > 0 and g3 > 0):
         raise RuntimeError(f"the curvature along {direction} at lam = {out!r} is not certified < 0: {c2}")
