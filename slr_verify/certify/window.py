@@ -166,7 +166,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
                 ends["hi"], words["hi"] = _end("hi", w.hi, w.mechanism_hi, w.mechanism_records.get("hi", {}), h, S, kw)
         except RuntimeError as e:
             return fail(str(e))
-        A, B = w.lo + h, (w.hi - h if w.mechanism_hi is not None else w.hi)
+        A = ends["lo"]["enclosure"][1]  # the ends as refined by their proofs, not the float scan's
+        B = ends["hi"]["enclosure"][0] if "enclosure" in ends["hi"] else w.hi
         g = global_minimiser(lam=(A, B), prec=prec, workers=workers, check=False, progress=progress,
                              time_limit=max(1.0, time_limit - (time.time() - t0)), **kw)
         details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
