@@ -24,14 +24,12 @@ found just outside (not assumed):
 
 The oracle's status at a lam is a grid statement (:func:`oracle_is_global`); the scan tries the
 sub-grid of every third point first, for all lam at once (a point below the oracle settles it), and the
-full grid only where the sub-grid sees nothing. Measured (2-core machine, warm, Figure 4b's setting
-gamma^2 = 1/2, d = 400, L = 10): :func:`oracle_window` 1.0 s (was 2.8 s: mpmath second differences and
-two full grids per status); first call 2.9 s (SymPy derivation of the curvature, ~1 s, and kernel
-generation). :func:`global_minimum` 0.01 to 0.15 s at every lam in [1e-3, 10], at d = 400 and at d = 80.
+full grid only where the sub-grid sees nothing (timings: `docs/findings.md`).
 
-The closed-form mechanism functions of the earlier route (det B of the oracle's Hessian block, the
-gap of the k = +-v* family at its stationary theta*; :func:`mechanism_values`) remain an independent
-check, and :func:`phase_diagram` scans them over (d, L) (they assume the mechanisms).
+The closed-form mechanism functions (det B of the oracle's Hessian block, the gap of the k = +-v* family
+at its stationary theta*; :func:`mechanism_values`) are an independent check, and :func:`phase_diagram`
+scans them over (d, L) (they assume the mechanisms). The ends proved: :func:`slr_verify.certify.oracle_window`;
+at 30 digits by the mpmath profile alone: :func:`slr_verify.landscape.ends_mp.ends_mp`.
 """
 from __future__ import annotations
 
@@ -276,7 +274,7 @@ def global_minimum(*, lam, gamma, eps=0.0, d, L, starts=None):
 
 def mechanism_values(lam, *, gamma, d, L):
     """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
-    functions of the earlier route (an independent check; they assume the mechanisms)."""
+    functions (an independent check; they assume the mechanisms)."""
     out = window_kernels().f64(np.asarray(lam, dtype=float), gamma, d, L)
     return tuple(np.broadcast_to(np.asarray(x, dtype=float), np.shape(lam)) for x in out)
 
@@ -471,8 +469,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verif
 
 
 def _mechanism_window(*, gamma, d, L, lam_range, grid):
-    """The window read off the closed-form mechanism functions alone (det B, the family gap): the
-    earlier route, which assumes the two mechanisms; :func:`phase_diagram` scans it over (d, L)."""
+    """The window read off the closed-form mechanism functions alone (det B, the family gap), which
+    assume the two mechanisms; :func:`phase_diagram` scans it over (d, L)."""
     lams = np.geomspace(*lam_range, int(grid))
     det, tr, gap = mechanism_values(lams, gamma=gamma, d=d, L=L)
     ok = (det > 0) & (tr > 0) & (gap > 0)
