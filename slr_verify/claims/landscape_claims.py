@@ -6,6 +6,8 @@ Each check takes a :class:`~.model.Context` and returns a list of :class:`~.mode
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .. import landscape as LS
@@ -93,6 +95,12 @@ def landscape(ctx):
     return out
 
 
+@lru_cache(maxsize=None)
+def _float_window(d):
+    """The float window at Figure 4b's gamma and L and dimension d (a few seconds; several checks read it)."""
+    return LS.oracle_window(**dict(_P, d=d))
+
+
 def _covers(replays, lo, hi, **setting):
     """The accepted oracle certificates' lam intervals cover [lo, hi] at ``setting`` (gamma, eps, d, L)."""
     ivs = sorted(r.values["lam"] for r in replays if r.accepted
@@ -144,11 +152,11 @@ def _certified_diagram(ctx):
     records = [_agrees_with_profile(r) for r in points if r is not None and r.accepted]
     holds = len(reps) == len(points) + len(wins) and len(records) == len(points) and all(ok for ok, _ in records)
     # r = 0 is proved wherever the circle test closes; elsewhere only below W (the hard case at k = v*)
-    lows = {d: LS.oracle_window(**dict(_P, d=d)).lo for d in {rec["d"] for _, rec in records if "r" in rec}}
+    lows = {d: _float_window(d).lo for d in {rec["d"] for _, rec in records if "r" in rec}}
     r_pos = [(rec["lam"], rec["d"]) for _, rec in records if rec.get("r", 0.0) > 0]
     holds = holds and all(lam < lows[d] for lam, d in r_pos)
     if window:
-        w80 = LS.oracle_window(**dict(_P, d=80))
+        w80 = _float_window(80)
         holds = holds and all(r.accepted and r.values.get("kind") == "oracle-window" and r.values.get("hi") is not None
                               and r.values["lo"][0] < w80.lo < r.values["lo"][1]
                               and r.values["hi"][0] < w80.hi < r.values["hi"][1] for r in wins)
@@ -343,7 +351,7 @@ def global_minimiser(ctx):
     out, rmax, gap, wrong, pitch = [], {}, {}, {}, {}
     for d in (400, 80):
         P = dict(_P, d=d)
-        w = LS.oracle_window(**P)
+        w = _float_window(d)
         D = LS.minimiser_diagram(lams, eps=0.0, **P)
         rmax[d] = float(D["r"].max())
         gap[d] = float(np.max((D["circle_risk"] - D["risk"]) / np.abs(D["risk"])))
