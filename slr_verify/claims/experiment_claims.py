@@ -17,6 +17,7 @@ import sympy as sp
 from ..dynamics.multihead import FIGURE9, figure9, figure9_lam, multihead_pgd
 from ..kernels import multihead as KM
 from ..kernels import special
+from ..kernels.numba_special import zeta2_array
 from ..model.intervals import clopper_pearson
 from ..model.multilocation import random_heads, random_locations
 from ..routes.multilocation import mc_multihead_risk, quad_head_pair
@@ -63,7 +64,7 @@ def multihead_risk(ctx, seed=40):
         s11, s22 = 10 ** rng.uniform(-4, 2, 2)
         s12 = rng.uniform(-0.999, 0.999) * math.sqrt(s11 * s22)
         worst_z2 = max(
-            worst_z2, abs(special.zeta2(t1, t2, s11, s22, s12) - float(special.zeta2_mp(t1, t2, s11, s22, s12, dps=25)))
+            worst_z2, abs(zeta2_array(t1, t2, s11, s22, s12) - float(special.zeta2_mp(t1, t2, s11, s22, s12, dps=25)))
         )
     worst_gh = 0.0
     pair = KM.functional_kernels()["head_pair"]

@@ -75,13 +75,20 @@ class MpKernelPrinter(MpmathPrinter):
     _print_zeta2 = _call("slr_zeta2")
 
 
+def _zeta2(t1, t2, s11, s22, s12):
+    """The bivariate zeta on arrays (:func:`.numba_special.zeta2_array`, compiled on first use)."""
+    from .numba_special import zeta2_array
+
+    return zeta2_array(t1, t2, s11, s22, s12)
+
+
 #: What the generated float64 code calls.
 NAMESPACE = {
     "slr_zeta": special.zeta,
     "slr_zetac": special.zetac,
     "slr_log_zetac": special.log_zetac,
     "slr_zeta_abs": special.zeta_abs,
-    "slr_zeta2": special.zeta2,
+    "slr_zeta2": _zeta2,
     "erf": sc.erf,
     "erfc": sc.erfc,
 }

@@ -53,7 +53,7 @@ import numpy as np
 from scipy import special as sc
 
 __all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
-           "zetac_mp", "zeta2", "zeta2_one", "zeta2_mp"]
+           "zetac_mp", "zeta2_one", "zeta2_mp"]
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -288,29 +288,6 @@ def zetac_mp(t, g, dps=50):
 
 
 # --------------------------------------------------------------------------- bivariate zeta
-def zeta2(t1, t2, s11, s22, s12):
-    r"""Float64 :math:`\zeta_2(t_1, t_2; s_{11}, s_{22}, s_{12}) = \mathbb E[\operatorname{erf}(A)\operatorname{erf}(B)]`
-    (`docs/MATH.md` §15), vectorised, by Owen's formula for the bivariate normal orthant:
-
-    .. math::
-
-        \zeta_2 = 1 - 4T(h_1, a_1) - 4T(h_2, a_2) - 4\beta, \quad
-        h_i = \sqrt2 t_i/\sqrt{1+2s_{ii}},\ r = 2s_{12}/\sqrt{(1+2s_{11})(1+2s_{22})},\
-        a_1 = \frac{h_2 - r h_1}{h_1\sqrt{1-r^2}},
-
-    :math:`\beta = 1/2` when the signs of :math:`h_1, h_2` differ (a zero counts by the other's
-    sign), :math:`T(0, \pm\infty) = \pm 1/4` on an axis, and Sheppard's
-    :math:`\frac2\pi\arcsin r` at the origin. Absolute accuracy ~1e-16 (tested against the
-    mpmath quadrature :func:`zeta2_mp`, also across the axes and the origin).
-
-    One body, :func:`zeta2_one`, compiled by Numba as a ufunc (:mod:`.numba_special`): the vectorised form and
-    the scalar form in compiled loops are the same code."""
-    from .numba_special import zeta2_ufunc  # compiled on first use (cached)
-
-    out = zeta2_ufunc(*(np.asarray(x, dtype=float) for x in (t1, t2, s11, s22, s12)))
-    return out[()] if np.ndim(out) == 0 else out
-
-
 def zeta2_one(t1, t2, s11, s22, s12):
     """:func:`zeta2` at one point (Python floats; compiled by :mod:`.numba_special`)."""
     a1, a2 = 1.0 + 2.0 * s11, 1.0 + 2.0 * s22
