@@ -12,7 +12,7 @@ from ..symbolic import fixed_points as sfix
 from ..symbolic import profile as sprof
 from ..symbolic.risk import PARAMS, S
 from .codegen import generate_mp
-from .profile import _edge_expr, valley_edge_proofs, valley_proofs
+from .profile import valley_edge_exprs, valley_edge_proofs, valley_proofs
 
 __all__ = ["Premise", "fingerprint", "premises"]
 
@@ -70,7 +70,7 @@ def premises() -> dict:
                 [valley_proofs, lambda: sprof.eta_linear_proofs()]),
         Premise("oracle-risk", lambda: [(PARAMS, sprof.oracle_risk_and_slope())], [lambda: sprof.oracle_risk_form_proofs()]),
     ]
-    table.append(Premise("valley-edge", lambda: [_edge_expr()], [valley_edge_proofs]))
+    table.append(Premise("valley-edge", lambda: [valley_edge_exprs()], [valley_edge_proofs]))
     table.append(Premise("circle", lambda: [(line, sprof.circle_algebra())],
                          [sprof.dual_line_proofs, lambda: sprof.circle_proofs()]))
     oc = sprof.oracle_curvature

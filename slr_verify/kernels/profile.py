@@ -15,8 +15,8 @@ from .codegen import generate, generate_mp
 
 __all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
            "oracle_arb", "oracle_curvature_kernels",
-           "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_edge_kernels",
-           "valley_edge_proofs", "valley_proofs"]
+           "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_edge_exprs",
+           "valley_edge_kernels", "valley_edge_proofs", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
@@ -138,7 +138,9 @@ def oracle_f64():
     return generate(PARAMS, sprof.oracle_risk_and_slope())
 
 
-def _edge_expr():
+def valley_edge_exprs():
+    """((kappa, lam, gamma, d), [P(kappa) erfc(c2 kappa)]): the expression of :func:`valley_edge_kernels` (and of the
+    premise ``valley-edge``)."""
     from ..symbolic import fixed_points as sfix
     from ..symbolic.risk import S
 
@@ -152,7 +154,7 @@ def valley_edge_kernels():
     (``arb``: (kappa, lam, gamma, d) -> [value]; erfc keeps its relative accuracy however small) and NumPy
     (``f64``). Its minimum over [kappa, 1] times (1 - kappa) bounds R(kappa, 1, 0, 0, 0) - R(k*, v*) from below: the
     valley-edge test of `docs/MATH.md` §17."""
-    args, ex = _edge_expr()
+    args, ex = valley_edge_exprs()
     return SimpleNamespace(arb=generate_arb(args, ex), f64=generate(args, ex))
 
 
@@ -164,7 +166,7 @@ def valley_edge_proofs() -> dict:
     from ..symbolic.risk import S
 
     st = sfix.structure()
-    (_, ex) = _edge_expr()
+    (_, ex) = valley_edge_exprs()
     out = {"dR(kappa, 1, 0, 0, 0)/dkappa = -P erfc(c2 kappa)":
            sp.simplify((st.gk.subs(S.nu, 1) + ex[0]).rewrite(sp.erf)) == 0}
     out.update(st.proofs)
