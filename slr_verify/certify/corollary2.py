@@ -7,9 +7,9 @@ import time
 from flint import arb, ctx
 
 from ..kernels import api
+from ..kernels.balls import widened
 from ..kernels.certified import bayes_gap_arb
 from . import args as A
-from .manifold import _fuzzy
 
 __all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
 
@@ -19,7 +19,7 @@ def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
     prec = A.precision(prec)
     with ctx.workprec(int(prec)):
-        gap = bayes_gap_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))[0]
+        gap = bayes_gap_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))[0]
         if not gap.lower() > 0:
             raise ArithmeticError(f"the gap enclosure {gap} does not exclude 0 at {prec} bits")
         lg = gap.log()

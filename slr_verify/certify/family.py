@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from flint import arb, arb_mat, ctx
 
+from ..kernels.balls import widened
 from ..kernels.family import family_hessian_arb, theta_star_arb
 from . import args as A
-from .manifold import _fuzzy
 
 __all__ = ["off_M_family_point", "off_M_family_minimality"]
 
@@ -34,7 +34,7 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     prec = A.precision(prec)
     f, proofs = theta_star_arb()
     with ctx.workprec(int(prec)):
-        (th,) = f(arb(eta), _fuzzy(lam), _fuzzy(gamma), arb(int(d)))
+        (th,) = f(arb(eta), widened(lam), widened(gamma), arb(int(d)))
         proved = all(proofs.values()) and abs(th).upper() < 1
         return {"proved": bool(proved), "theta_star": (float(th.lower()), float(th.upper())), "proofs": proofs}
 
@@ -47,7 +47,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     f, proofs = theta_star_arb()
     h, hproofs = family_hessian_arb()
     with ctx.workprec(int(prec)):
-        lam_, g_, d_ = _fuzzy(lam), _fuzzy(gamma), arb(int(d))
+        lam_, g_, d_ = widened(lam), widened(gamma), arb(int(d))
         (th,) = f(arb(1), lam_, g_, d_)
         out = h(th, lam_, g_, d_, arb(int(L)))
         M = arb_mat(5, 5, out[:25])

@@ -66,6 +66,7 @@ from typing import NamedTuple
 import numpy as np
 from flint import arb, ctx
 
+from ..kernels.balls import outward, uniform_pieces
 from ..kernels.profile import oracle_arb, oracle_f64, valley_proofs
 from ..landscape.trs import profile
 from ..landscape.window import angle_chart, minimise_profile
@@ -463,14 +464,6 @@ def _kappa0(ev, lo, hi, margin=0.035):
     return min(0.5, edge + margin)
 
 
-def _lam_pieces(lo, hi, width=0.05):
-    """[lo, hi] in equal pieces of width at most ``width`` (relative to lam: boxes start local)."""
-    n = max(1, math.ceil((hi - lo) / (width * max(lo, 0.1))))
-    xs = np.linspace(lo, hi, n + 1)
-    xs[0], xs[-1] = lo, hi
-    return list(zip(xs[:-1], xs[1:])) if hi > lo else [(lo, hi)]
-
-
 def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
     """One lam piece [a, b] of :func:`_prove_oracle` on its own split tree (run in this process or in a worker):
     {"ok", "reason", "nodes", "leaves" (the serialised subtree), "boxes", "strip_boxes", "value_boxes", "kappa0"}."""
@@ -556,20 +549,12 @@ def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers
         return out
 
 
-def _lam_grid(lo, hi):
-    """The lam pieces of an oracle proof: :func:`_lam_pieces` (relative width 0.05), the first and the last cut
-    further into pieces of geometric widths (relative 1e-3 .. 0.05) -- more, smaller tasks at the ends, where a window's
-    end makes the boxes small, for the workers to share."""
-    out = _lam_pieces(lo, hi)
-    return out
-
-
 def _prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, workers=1):
     proofs = valley_proofs()
     if not all(proofs.values()):
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
-    pieces = _lam_grid(lo, hi)
+    pieces = uniform_pieces(lo, hi)  # near a window's end the boxes split in lam themselves, to 1e-12
     res = _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers)
     n1, n2 = sum(r["strip_boxes"] for r in res), sum(r["value_boxes"] for r in res)
     ev.count = sum(r["boxes"] for r in res)
@@ -601,11 +586,6 @@ def _value_ok(ev, box, U):
     return o.passed, o.axis
 
 
-def _outward(x):
-    """(lo, hi) floats enclosing the ball x (its end points rounded outward by one ulp)."""
-    return math.nextafter(float(x.lower()), -math.inf), math.nextafter(float(x.upper()), math.inf)
-
-
 def _range_over(U, lo, hi, pieces=128):
     """(lo, hi) floats enclosing U(lam) over [lo, hi]: on each of ``pieces`` equal pieces, the hull of the end values
     where the slope's enclosure has a sign (U monotone there), else the mean-value form at the piece's centre."""
@@ -617,7 +597,7 @@ def _range_over(U, lo, hi, pieces=128):
             v = v.union(U(arb(a))[0]).union(U(arb(b))[0])
         else:
             v = v.union(U(arb(0.5 * (a + b)))[0] + dv * arb(0, 0.5 * (b - a)))
-    return _outward(v)
+    return outward(v)
 
 
 def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
@@ -699,7 +679,7 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
             tree.nodes = saved
     W, where, updates = state["W"], state["where"], state["updates"]
     proved = status == "done" and bool(keep)
-    risk = (_outward(min(min(lows), arb(W.lower())))[0], _outward(W)[1]) if proved else (math.nan, _outward(W)[1])
+    risk = (outward(min(min(lows), arb(W.lower())))[0], outward(W)[1]) if proved else (math.nan, outward(W)[1])
     ov = {"float_minimiser": g.overlaps}
     reason = ("the global minimiser lies in the kept boxes (every other box has a weak-duality bound above the witness); "
               "the global minimum is within [the kept boxes' bound, witness]" if proved else f"not closed ({status})")

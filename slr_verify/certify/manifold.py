@@ -19,31 +19,19 @@ covers gamma^2 = 1/2 exactly.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from flint import arb, arb_mat, ctx
 
+from ..kernels.balls import ball, geometric_pieces, widened
 from ..kernels.certified import manifold_sign_system_arb
 from . import args as A
 from . import certificate as C
 from .replay import replay
 
 __all__ = ["Certificate", "stationary_points_on_M", "ball"]
-
-
-def ball(lo, hi=None) -> arb:
-    """The ball [lo, hi] (exact float end points); ``ball(x)`` is the exact float x."""
-    hi = lo if hi is None else hi
-    return arb(float(lo)).union(arb(float(hi)))
-
-
-def _fuzzy(x) -> arb:
-    """x as a ball one ulp wide either side (covers the real number the float rounds)."""
-    x = float(x)
-    return arb(x, math.ulp(x))
 
 
 @dataclass
@@ -114,14 +102,6 @@ def _mean_value(G, J, K, N, lam, par):
     return [g[i].intersection(mv[i]) if g[i].is_finite() else mv[i] for i in range(2)]
 
 
-def _lam_pieces(lo, hi, ratio):
-    """[lo, hi] cut into pieces of relative width ``ratio`` (geometric)."""
-    n = max(1, int(math.ceil(math.log(hi / lo) / math.log(1 + ratio)))) if hi > lo else 1
-    edges = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
-    edges[0], edges[-1] = lo, hi
-    return list(zip(edges[:-1], edges[1:]))
-
-
 def _krawczyk(G, J, r, lam, par):
     """Krawczyk test on X = [-r, r]^2 around (0, 0) for every lam in the ball ``lam``; returns (passed, the
     preconditioner Y as nested float lists)."""
@@ -155,11 +135,11 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         if not all(sign_proofs.values()):
             return Certificate(False, [], [], (lo, hi), prec, 0, time.perf_counter() - t0, {"symbolic": sign_proofs},
                                failure="the factorisation g_kappa = P H_0, g_nu = c_n H_1 (P > 0, c_n < 0) is not proved")
-        par = (_fuzzy(gamma), arb(int(d)), arb(int(L)))
+        par = (widened(gamma), arb(int(d)), arb(int(L)))
         one, zero = arb(1), arb(0)
         counts = {"kappa=+-1, g_nu != 0": 0, "nu=+-1, g_kappa != 0": 0, "Krawczyk (0, 0)": 0, "g_kappa = g_nu = 0 only in X": 0}
         tree = C.SplitTree(((-1.0, 1.0), (-1.0, 1.0), (lo, hi)), names=("kappa", "nu", "lam"))
-        pieces = _lam_pieces(lo, hi, ratio)
+        pieces = geometric_pieces(lo, hi, ratio)
         todo = list(zip(pieces, tree.grid(tree.root, 2, [a for a, _ in pieces[1:]])))
         n_pieces, failure, records = 0, None, []
         while todo and failure is None:

@@ -17,9 +17,9 @@ import time
 import numpy as np
 from flint import arb, ctx
 
+from ..kernels.balls import ball, geometric_pieces, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
 from . import args as A
-from .manifold import _fuzzy, _lam_pieces, ball
 
 __all__ = ["hessian_signs", "alpha_attract", "alpha_diffeo"]
 
@@ -45,9 +45,9 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     prec, ratio = A.precision(prec), A.ratio(ratio)
     t0 = time.perf_counter()
     Hs = hessians_arb()
-    par = (_fuzzy(gamma), arb(int(d)), arb(int(L)))
+    par = (widened(gamma), arb(int(d)), arb(int(L)))
     with ctx.workprec(int(prec)):
-        todo, n, failure = _lam_pieces(lo, hi, ratio), 0, None
+        todo, n, failure = geometric_pieces(lo, hi, ratio), 0, None
         while todo and failure is None:
             a, b = todo.pop()
             if all(_kind_proved(pt, Hs[pt](ball(a, b), *par)) for pt in _KINDS):
@@ -65,7 +65,7 @@ def alpha_attract(*, lam, gamma, d, L, prec=192):
     lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
     prec = A.precision(prec)
     with ctx.workprec(int(prec)):
-        gk, gn = corner_gradient_arb()(_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))
+        gk, gn = corner_gradient_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
         m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
         if m is None:
             raise ArithmeticError("the larger of |g_kappa|, |g_nu| at (1, 1) is not decided at this precision")
@@ -106,7 +106,7 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     D = reduced_map_det_arb()
     best, boxes, upper = 0.0, 0, None
     with ctx.workprec(int(prec)):
-        par = (_fuzzy(lam), _fuzzy(gamma), arb(int(d)), arb(int(L)))
+        par = (widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
         for k in range(1, 7):
             a = alpha_numeric * (1 - 10.0**-k)
             ok, n = _det_positive(D, a, par, budget)

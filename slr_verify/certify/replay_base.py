@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flint import arb
+from ..kernels.balls import ball, outward
 
 __all__ = ["FORMAT", "Rejected", "Replay", "hull", "interval", "load", "number", "outward"]
 
@@ -74,13 +74,6 @@ def interval(iv, what) -> tuple:
     return lo, hi
 
 
-def hull(lo, hi) -> arb:
-    """The ball [lo, hi] (exact float ends)."""
-    return arb(lo).union(arb(hi))
-
-
-def outward(x):
-    """(lo, hi) floats enclosing the ball x, rounded outward."""
-    return math.nextafter(float(x.lower()), -math.inf), math.nextafter(float(x.upper()), math.inf)
+hull = ball  # the ball [lo, hi] of two exact floats (the conventions: :mod:`slr_verify.kernels.balls`)
 
 

@@ -18,10 +18,9 @@ Conclusion: for every lam, F vanishes on [-1, 1]^2 exactly at (0, 0) and the fou
 """
 from __future__ import annotations
 
-import math
-
 from flint import arb, arb_mat
 
+from ..kernels.balls import widened
 from ..kernels.certified import manifold_sign_system_arb
 from .replay_base import Rejected, hull, interval, number
 
@@ -72,7 +71,7 @@ def check_manifold(doc, setting, domain, leaves):
     """Every piece and leaf of a Proposition 9 certificate; returns (values, the conclusion's tail)."""
     H, JH, _ = manifold_sign_system_arb()
     g, _, d, L = setting
-    par = (arb(g, math.ulp(g)), arb(d), arb(L))
+    par = (widened(g), arb(d), arb(L))
     r = number(doc.get("r"), "r")
     if not 0 < r < 0.5:
         raise Rejected(f"r must be in (0, 0.5), got {r!r}")

@@ -24,6 +24,7 @@ import math
 
 from flint import arb, arb_series
 
+from ..kernels.balls import centre_radius, widened
 from ..kernels.profile import dual_kernels, oracle_arb, trs_kernels, valley_edge_kernels
 from ..kernels.taylor import TaylorModel
 from .replay_base import Rejected, hull, interval, number, outward
@@ -46,8 +47,7 @@ class SettingBalls:
 
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = float(gamma), float(eps), int(d), int(L)
-        self.P = (arb(self.gamma, math.ulp(self.gamma)), arb(self.eps, math.ulp(self.eps)) if self.eps else arb(0),
-                  arb(self.d), arb(self.L))
+        self.P = (widened(self.gamma), widened(self.eps), arb(self.d), arb(self.L))
         self.K = dual_kernels()
 
     def coefficient_models(self, K, Lam) -> list:
@@ -77,12 +77,6 @@ class SettingBalls:
         u, du = oracle_arb()(arb(lc), *self.P)
         rem = (oracle_arb()(hull(*Lam), *self.P)[1] - du) * arb(0, rl) if rl else arb(0)
         return TaylorModel(u, (arb(0), du), rem, r)
-
-
-def centre_radius(a, b):
-    """(c, r) floats with [c - r, c + r] containing [a, b] (r rounded up by one ulp)."""
-    c = 0.5 * (a + b)
-    return c, (math.nextafter(max(c - a, b - c), math.inf) if b > a else 0.0)
 
 
 def _coef(s, k):

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
+from ..kernels.balls import widened
 from ..kernels.landscape import capture_kernels, fixed_point_kernels, sigma_equivariance_proofs
 from ..model import tiers as T
 from ..model import validation as V
@@ -240,7 +241,7 @@ class CaptureBall:
 def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
     """(proved, q, r0) for the ball of radius s (see the module)."""
     K = capture_kernels()
-    par = (arb(kw["lam"]), arb(kw["gamma"], math.ulp(kw["gamma"])), arb(0), arb(kw["d"]), arb(kw["L"]))
+    par = (arb(kw["lam"]), widened(kw["gamma"]), arb(0), arb(kw["d"]), arb(kw["L"]))
     A = arb(alpha)
     with ctx.workprec(prec):
         Tm = arb_mat(T.tolist())

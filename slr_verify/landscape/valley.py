@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
+from ..kernels.balls import widened
 from ..kernels.landscape import capture_kernels, fixed_point_kernels, valley_tube_proofs
 from ..model import validation as V
 from ..model.params import Params
@@ -196,7 +197,7 @@ def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas
     if rho >= 1:
         return fail(f"the edge repels: the transverse Jacobian at the oracle has spectral radius {rho:.6g} >= 1 "
                     f"(alpha above 2 / the largest Riemannian Hessian eigenvalue there)")
-    par = (arb(p.lam), arb(p.gamma, math.ulp(p.gamma)), arb(0), arb(p.d), arb(p.L))
+    par = (arb(p.lam), widened(p.gamma), arb(0), arb(p.d), arb(p.L))
     A = arb(alpha)
     K = fixed_point_kernels()
     last = "no kappa_a"

@@ -1,0 +1,61 @@
+r"""The ball-arithmetic conventions every proof of the suite and its checker use, in one place (`docs/MATH.md` §14).
+
+* **Parameters to balls** (:func:`widened`): a float setting parameter (gamma, eps, lam of a point) is taken as the
+  ball one ulp wide either side, which holds the real number the float rounds (gamma = 0.7071067811865476 covers
+  gamma^2 = 1/2 exactly); integers (d, L) and box end points are exact (:func:`ball`).
+* **Boxes**: :func:`ball` (the hull of two exact floats), :func:`centre_radius` (a float centre and a radius rounded up
+  so that the centred box holds the box).
+* **Results to floats** (:func:`outward`): an enclosure's ends rounded outward by one ulp.
+* **lam pieces**: :func:`geometric_pieces` (relative width, for intervals spanning decades) and
+  :func:`uniform_pieces` (equal pieces of width relative to the interval's start).
+
+Part of the checker's trusted base as much as of the searches (and of the landscape's capture balls): it imports arb
+and NumPy only.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from flint import arb
+
+__all__ = ["ball", "widened", "outward", "centre_radius", "geometric_pieces", "uniform_pieces"]
+
+
+def ball(lo, hi=None) -> arb:
+    """The ball [lo, hi] (exact float end points); ``ball(x)`` is the exact float x."""
+    hi = lo if hi is None else hi
+    return arb(float(lo)).union(arb(float(hi)))
+
+
+def widened(x) -> arb:
+    """x as a ball one ulp wide either side (it covers the real number the float rounds); 0 stays exact."""
+    x = float(x)
+    return arb(x, math.ulp(x)) if x else arb(0)
+
+
+def outward(x):
+    """(lo, hi) floats enclosing the ball x, rounded outward."""
+    return math.nextafter(float(x.lower()), -math.inf), math.nextafter(float(x.upper()), math.inf)
+
+
+def centre_radius(a, b):
+    """(c, r) floats with [c - r, c + r] containing [a, b] (r rounded up by one ulp)."""
+    c = 0.5 * (a + b)
+    return c, (math.nextafter(max(c - a, b - c), math.inf) if b > a else 0.0)
+
+
+def geometric_pieces(lo, hi, ratio):
+    """[lo, hi] cut into pieces of relative width ``ratio`` (geometric)."""
+    n = max(1, int(math.ceil(math.log(hi / lo) / math.log(1 + ratio)))) if hi > lo else 1
+    edges = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
+    edges[0], edges[-1] = lo, hi
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def uniform_pieces(lo, hi, width=0.05):
+    """[lo, hi] in equal pieces of width at most ``width`` times max(lo, 0.1) (boxes start local)."""
+    n = max(1, math.ceil((hi - lo) / (width * max(lo, 0.1))))
+    xs = np.linspace(lo, hi, n + 1)
+    xs[0], xs[-1] = lo, hi
+    return list(zip(xs[:-1], xs[1:])) if hi > lo else [(lo, hi)]
