@@ -99,6 +99,7 @@ def _risk(a) -> int:
     from flint import arb, ctx
 
     from . import risk
+    from .kernels.balls import widened
     from .kernels.certified import risk_arb
 
     s = _setting(a, lam=True)
@@ -109,8 +110,8 @@ def _risk(a) -> int:
     value = float(risk(*ov, **kw))
     g = s["gamma"]
     with ctx.workprec(128):
-        ball = risk_arb()(*(arb(x) for x in ov), arb(s["lam"]), arb(g, math.ulp(g)),
-                          arb(s["eps"], math.ulp(s["eps"])) if s["eps"] else arb(0), arb(s["d"]), arb(s["L"]))[0]
+        ball = risk_arb()(*(arb(x) for x in ov), arb(s["lam"]), widened(g), widened(s["eps"]), arb(s["d"]),
+                          arb(s["L"]))[0]
         lo, hi = float(ball.lower()), float(ball.upper())
     name = "R(k*, v*)" if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else f"R at (kappa, nu, theta, eta, rho) = {tuple(ov)}"
     results = [{"name": name, "value": value, "text": f"{value!r}", "tier": TIERS["exact"]},

@@ -348,6 +348,7 @@ def python_probes(fast=False):
                       ("workers", 0), ("check", "yes")):
         probes.append(Probe(f"certify.oracle_window({name}={val!r})", name,
                             lambda kw=dict(wk, **{name: val}): window_enclosure(**kw), timeout=20))
+    probes.append(Probe("certify.oracle_window(d=3)", "d", lambda: window_enclosure(**dict(wk, d=3)), timeout=20))
     from slr_verify.landscape import oracle_window
 
     probes.append(Probe("landscape.oracle_window(grid=0)", "grid",

@@ -614,10 +614,8 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
                                  0, time.time() - t0, (lo, hi), False)
 
     def witness(kappa, eta):
-        x = [float(v) for v in np.asarray(profile(kappa, eta, lam=lo, **ev.kw).x, float).ravel()]
-        a = math.atan2(float(eta), float(kappa))
-        b = math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - float(kappa) ** 2 - float(eta) ** 2))))
-        return pair_risk(ev.S, arb(lo), a, b, x), {"a": a, "b": b, "x": x, "kappa": float(kappa), "eta": float(eta)}
+        pair, R = certified_pair(kappa, eta, lam=lo, setting=ev.S)
+        return R, dict(pair, kappa=float(kappa), eta=float(eta))
 
     g = min(at, key=lambda x: x.risk)
     W, where = witness(*angle_chart(*g.chart))
@@ -725,6 +723,19 @@ def _circle(ev, lam, kept, deadline, depth=12):
             m = 0.5 * (K[0] + K[1])
             stack += [((m, K[1]), level + 1), ((K[0], m), level + 1)]
     return sorted(out, key=lambda p: p["kappa"][0])
+
+
+def certified_pair(kappa, eta, *, lam, setting) -> tuple:
+    """The explicit pair at (kappa, eta) of the quarter disk with the float TRS's v there, as exact floats {a, b, x}
+    (k = cos b cos a k* + cos b sin a v* + sin b e, v = x / |x|: a witness of a certificate), and its risk at ``lam``
+    certified on arb balls (:func:`~.replay_profile.pair_risk`; ``setting``: a
+    :class:`~.replay_profile.SettingBalls`)."""
+    kappa, eta = float(kappa), float(eta)
+    kw = {"gamma": setting.gamma, "eps": setting.eps, "d": setting.d, "L": setting.L}
+    x = [float(v) for v in np.asarray(profile(kappa, eta, lam=lam, **kw).x, float).ravel()]
+    a = math.atan2(eta, kappa)
+    b = math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - kappa**2 - eta**2))))
+    return {"a": a, "b": b, "x": x}, pair_risk(setting, arb(lam), a, b, x)
 
 
 def _constant_U(W):

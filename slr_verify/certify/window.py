@@ -27,15 +27,14 @@ from flint import arb, ctx
 
 from ..kernels.profile import oracle_arb
 from ..landscape import oracle_window as float_window
-from ..landscape.trs import profile
 from ..landscape.window import EndPoints, angle_chart, local_minimum
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2, check_params
 from . import certificate as C
-from .globalmin import global_minimiser
+from .globalmin import certified_pair, global_minimiser
 from .replay import replay
-from .replay_profile import SettingBalls, pair_risk
+from .replay_profile import SettingBalls
 from .replay_window import curvature_at
 
 __all__ = ["WindowEnclosure", "oracle_window"]
@@ -70,11 +69,7 @@ def _witness(lam, S, kw, chart):
     """The competitor -- the profile's local minimum followed from ``chart`` (where the float window found it) to
     ``lam`` -- as an exact pair {a, b, x}, and its certified risk."""
     _, at = local_minimum(chart, lam=lam, **kw)
-    kappa, eta = (float(x) for x in angle_chart(*at))
-    x = [float(v) for v in profile(kappa, eta, lam=lam, **kw).x]
-    a = math.atan2(eta, kappa)
-    b = math.asin(min(1.0, math.sqrt(max(0.0, 1.0 - kappa**2 - eta**2))))
-    return {"a": a, "b": b, "x": x}, pair_risk(S, arb(lam), a, b, x)
+    return certified_pair(*angle_chart(*at), lam=lam, setting=S)
 
 
 def _describe(w):
@@ -140,6 +135,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound;
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
     check_params(1.0, gamma, eps, d, L)
+    if int(d) < 4:
+        raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
     h = V.real("half_width", half_width, minimum=0.0, strict_min=True, maximum=5e-7, why="the ends' half-widths")
     prec = V.integer("prec", prec, 53, 4096, why="bits of the ball arithmetic")
     time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
