@@ -14,6 +14,7 @@ from pathlib import Path
 from ..kernels.premises import premises
 from ..model import outputs
 from .replay import FORMAT, KINDS, coordinates, statement_text
+from .replay_dynamics import DYNAMICS_KINDS, dynamics_statement
 
 __all__ = ["SplitTree", "as_window", "document", "write", "check_output_path"]
 
@@ -97,13 +98,17 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=
     g, e, d, L = float(setting[0]), float(setting[1]), int(setting[2]), int(setting[3])
     domain = dict(zip(coordinates(kind), map(list, tree.boxes[tree.root])))
     have = premises()
-    doc = {"format": FORMAT, "kind": kind, "statement": statement_text(kind, (g, e, d, L), tuple(domain["lam"])),
+    doc = {"format": FORMAT, "kind": kind, "statement": None,
            "setting": {"gamma": g, "eps": e, "d": d, "L": L}, "domain": domain, "prec": int(prec),
            "premises": [{"name": n, "hash": have[n].hash} for n in KINDS[kind][0]],
            "tree": nodes, "leaves": leaves}
     if witness is not None:
         doc["witness"] = witness
     doc.update(extra or {})
+    if kind in DYNAMICS_KINDS:
+        doc["statement"] = dynamics_statement(kind, (g, e, d, L), {c: tuple(v) for c, v in domain.items()}, doc)
+    else:
+        doc["statement"] = statement_text(kind, (g, e, d, L), tuple(domain["lam"]))
     if "circle" in doc:  # an enclosure's circle test (r = 0) rests on one more premise
         doc["premises"].append({"name": "circle", "hash": have["circle"].hash})
     if any(leaf.get("test") == "valley-edge" for leaf in leaves):  # and so do valley-edge leaves

@@ -18,13 +18,19 @@ semidefinite with kernel exactly the orbit's tangent: a strict local minimum mod
 """
 from __future__ import annotations
 
-from flint import arb, arb_mat, ctx
+from flint import ctx
 
 from ..kernels.balls import widened
 from ..kernels.family import family_hessian_arb, theta_star_arb
 from . import args as A
+from .certificate import SplitTree, document
+from .replay_dynamics import family_values
 
-__all__ = ["off_M_family_point", "off_M_family_minimality"]
+__all__ = ["off_M_family_point", "off_M_family_minimality", "off_M_certificate"]
+
+
+def _iv(x):
+    return float(x.lower()), float(x.upper())
 
 
 def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
@@ -32,27 +38,32 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
     eta = A.V.choice("eta", eta, (1, -1))
     prec = A.precision(prec)
-    f, proofs = theta_star_arb()
+    _, proofs = theta_star_arb()
     with ctx.workprec(int(prec)):
-        (th,) = f(arb(eta), widened(lam), widened(gamma), arb(int(d)))
+        th = family_values(widened(lam), widened(gamma), d, L)["theta_star"][eta]
         proved = all(proofs.values()) and abs(th).upper() < 1
-        return {"proved": bool(proved), "theta_star": (float(th.lower()), float(th.upper())), "proofs": proofs}
+        return {"proved": bool(proved), "theta_star": _iv(th), "proofs": proofs}
 
 
 def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
-    """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs"}
-    for the point k = v*, theta = theta* (see the module's docstring)."""
+    """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs", "certificate"} for
+    the point k = v*, theta = theta* (see the module; the certificate: :func:`off_M_certificate`)."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
     prec = A.precision(prec)
-    f, proofs = theta_star_arb()
-    h, hproofs = family_hessian_arb()
+    proofs = {**theta_star_arb()[1], **family_hessian_arb()[1]}
     with ctx.workprec(int(prec)):
-        lam_, g_, d_ = widened(lam), widened(gamma), arb(int(d))
-        (th,) = f(arb(1), lam_, g_, d_)
-        out = h(th, lam_, g_, d_, arb(int(L)))
-        M = arb_mat(5, 5, out[:25])
-        minors = [arb_mat(k, k, [M[i, j] for i in range(k) for j in range(k)]).det() for k in range(1, 6)]
-        mk = out[25]
-        proved = all(proofs.values()) and all(hproofs.values()) and all(m > 0 for m in minors) and mk > 0
-        return {"proved": bool(proved), "minors": [(float(m.lower()), float(m.upper())) for m in minors],
-                "minus_mu_k": (float(mk.lower()), float(mk.upper())), "proofs": {**proofs, **hproofs}}
+        v = family_values(widened(lam), widened(gamma), d, L)
+        proved = all(proofs.values()) and all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0 \
+            and all(abs(t).upper() < 1 for t in v["theta_star"].values())
+    return {"proved": bool(proved), "minors": [_iv(m) for m in v["minors"]], "minus_mu_k": _iv(v["minus_mu_k"]),
+            "proofs": proofs,
+            "certificate": off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None}
+
+
+def off_M_certificate(*, lam, gamma, eps=0.0, d, L, prec=128) -> dict:
+    """The ``off-M-minimum`` certificate at one lam (`docs/certificates.md`): one leaf, the whole point; the checker
+    evaluates theta*(+-1), the minors and -mu_k itself."""
+    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    tree = SplitTree(((lam, lam),), names=("lam",))
+    tree.leaf(tree.root, {"test": "family-minimum"})
+    return document("off-M-minimum", (gamma, eps, d, L), tree, prec=A.precision(prec))

@@ -28,6 +28,7 @@ from flint import ctx
 
 from ..kernels.premises import premises
 from .replay_base import FORMAT, Rejected, Replay, interval, load, number
+from .replay_dynamics import DYNAMICS_DOMAINS, DYNAMICS_KINDS, check_dynamics, dynamics_statement
 from .replay_manifold import MANIFOLD_KINDS, check_manifold
 from .replay_profile import PROFILE_KINDS, SettingBalls, check_profile
 from .replay_window import check_ends, ends_text
@@ -35,16 +36,22 @@ from .replay_window import check_ends, ends_text
 __all__ = ["FORMAT", "KINDS", "Replay", "load", "replay", "statement_text", "coordinates"]
 
 #: kind -> (premises, admitted leaf tests)
-KINDS = {**PROFILE_KINDS, **MANIFOLD_KINDS}
+KINDS = {**PROFILE_KINDS, **MANIFOLD_KINDS, **DYNAMICS_KINDS}
 
 
 def coordinates(kind) -> tuple:
     """The coordinates of the boxes of ``kind``, in order."""
+    if kind in DYNAMICS_KINDS:
+        return DYNAMICS_DOMAINS[kind][0]
     return ("kappa", "nu", "lam") if kind in MANIFOLD_KINDS else ("kappa", "t", "lam")
 
 
-def _fixed(kind) -> tuple:
-    return ((-1.0, 1.0), (-1.0, 1.0)) if kind in MANIFOLD_KINDS else ((0.0, 1.0), (0.0, 1.0))
+def _fixed(kind) -> dict:
+    """The coordinates whose interval the kind fixes, and the coordinates that are points."""
+    if kind in DYNAMICS_KINDS:
+        return DYNAMICS_DOMAINS[kind][1:]
+    a, b = coordinates(kind)[:2]
+    return ({a: (-1.0, 1.0), b: (-1.0, 1.0)} if kind in MANIFOLD_KINDS else {a: (0.0, 1.0), b: (0.0, 1.0)}), ()
 
 
 def statement_text(kind, setting, lam, ends=None) -> str:
@@ -85,12 +92,21 @@ def _domain(doc, kind):
     dom, names = doc.get("domain"), coordinates(kind)
     if not isinstance(dom, dict) or set(dom) != set(names):
         raise Rejected(f"domain must give exactly {names}, got {dom!r}")
-    box = tuple(interval(dom[c], f"domain {c}") for c in names)
-    if box[:2] != _fixed(kind):
-        raise Rejected(f"domain {names[:2]} must be {_fixed(kind)} for {kind}, got {box[:2]}")
-    if not box[2][0] > 0:
-        raise Rejected(f"domain lam must be > 0, got {box[2]}")
-    return box
+    box = dict(zip(names, (interval(dom[c], f"domain {c}") for c in names)))
+    fixed, points = _fixed(kind)
+    for c, iv in fixed.items():
+        if box[c] != iv:
+            raise Rejected(f"domain {c} must be {iv} for {kind}, got {box[c]}")
+    for c in points:
+        if box[c][0] != box[c][1]:
+            raise Rejected(f"domain {c} must be a point for {kind}, got {box[c]}")
+    if not box["lam"][0] > 0:
+        raise Rejected(f"domain lam must be > 0, got {box['lam']}")
+    if kind == "reduced-map-diffeomorphism" and not (box["alpha"][0] == 0 < box["alpha"][1]):
+        raise Rejected(f"domain alpha must be [0, A] with A > 0, got {box['alpha']}")
+    if kind == "valley-tube" and not (0 < box["kappa"][0] < box["kappa"][1] == 1):
+        raise Rejected(f"domain kappa must be [kappa_a, 1] with 0 < kappa_a < 1, got {box['kappa']}")
+    return tuple(box[c] for c in names)
 
 
 def _ends(doc, domain):
@@ -121,9 +137,9 @@ def _coverage(domain, tree, leaves, names):
             k += 1
             continue
         axis, at = (node, None) if isinstance(node, int) and not isinstance(node, bool) else (None, None)
-        if isinstance(node, list) and len(node) == 2 and node[0] in (0, 1, 2):
+        if isinstance(node, list) and len(node) == 2 and node[0] in range(len(names)):
             axis, at = node[0], number(node[1], f"split point of node {i}")
-        if axis not in (0, 1, 2):
+        if axis not in range(len(names)):
             raise Rejected(f"tree node {i} is neither a leaf nor a split: {node!r}")
         lo, hi = box[axis]
         at = 0.5 * (lo + hi) if at is None else at
@@ -162,10 +178,10 @@ def _check(doc, prove_premises, prec):
     setting, domain = _setting(doc), _domain(doc, kind)
     if kind == "global-minimum-enclosure" and domain[2][0] != domain[2][1]:
         raise Rejected(f"an enclosure is at a point lam, got {domain[2]}")
-    ends = None
-    if kind == "oracle-window":
-        ends = _ends(doc, domain)
-    text = statement_text(kind, setting, domain[2], ends)
+    if kind in DYNAMICS_KINDS:
+        text = dynamics_statement(kind, setting, dict(zip(coordinates(kind), domain)), doc)
+    else:
+        text = statement_text(kind, setting, domain[2], _ends(doc, domain) if kind == "oracle-window" else None)
     if doc.get("statement") != text:
         raise Rejected(f"statement {doc.get('statement')!r} is not what the kind, setting and domain prove: {text!r}")
     leaves, tree = doc.get("leaves"), doc.get("tree")
@@ -182,12 +198,16 @@ def _check(doc, prove_premises, prec):
     ctx.prec = max(64, bits)
     # an oracle-window's ends first: two evaluations, before the leaves' thousands
     ends_values = check_ends(doc, SettingBalls(*setting), domain) if kind == "oracle-window" else {}
-    run = check_manifold if kind in MANIFOLD_KINDS else (lambda *a: check_profile(doc, kind, *a[1:]))
+    if kind in DYNAMICS_KINDS:
+        run = lambda *a: check_dynamics(doc, kind, *a[1:])  # noqa: E731
+    else:
+        run = check_manifold if kind in MANIFOLD_KINDS else (lambda *a: check_profile(doc, kind, *a[1:]))
     values, tail = run(doc, setting, domain, leaves)
     if ends_values:
         values.update(ends_values)
         tail = ends_text(values)
-    values.update({"kind": kind, "lam": domain[2], "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
+    values.update({"kind": kind, "lam": domain[coordinates(kind).index("lam")],
+                   "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
     return text + tail, values
 
 

@@ -11,8 +11,8 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels", "valley_tube_proofs",
-           "sigma_equivariance_proofs"]
+__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels", "capture_exprs",
+           "valley_tube_proofs", "sigma_equivariance_proofs"]
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
@@ -36,9 +36,17 @@ def capture_kernels():
     and its Jacobian in (overlaps, partials). Enclosures for every point of the argument balls."""
     from .arb import generate_arb
 
+    (a, gh), (b, m) = capture_exprs()
+    return SimpleNamespace(grad_hess=generate_arb(a, gh), map=generate_arb(b, m))
+
+
+@lru_cache(maxsize=None)
+def capture_exprs() -> tuple:
+    """The SymPy sources of :func:`capture_kernels` as (args, expressions) pairs: Theorem 1's gradient and Hessian
+    in the overlaps, and the five-overlap map with its Jacobian (the certificates' premise ``pgd-map``)."""
     gh = [*srisk.theorem1_gradient(), *srisk.theorem1_hessian()]
     m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
-    return SimpleNamespace(grad_hess=generate_arb(_ARGS, gh), map=generate_arb(_MAP_ARGS, m))
+    return (_ARGS, gh), (_MAP_ARGS, m)
 
 
 @lru_cache(maxsize=None)

@@ -80,4 +80,43 @@ def premises() -> dict:
     table.append(Premise("manifold-sign", lambda: [((S.kappa, S.nu, S.lam, S.gamma, S.d, S.L),
                                                      [sp.erf(st().c2 * S.kappa) - S.nu, sp.erf(st().c1 * S.kappa)])],
                          [lambda: st().proofs]))
+    table += _dynamics_premises()
     return {p.name: p for p in table}
+
+
+def _dynamics_premises() -> list:
+    """The premises of the dynamics' certificates (`docs/MATH.md` §§10, 12, 13): Proposition 10's Hessians at the
+    five points and the reduced map's Jacobian, the stationary family off M, the five-overlap PGD map (its
+    symmetries) and the facts of the valley nu = 1."""
+    from ..symbolic import dynamics as sdyn
+    from ..symbolic import family as sfam
+    from .family import family_hessian_arb
+    from .landscape import capture_exprs, valley_tube_proofs
+
+    hargs, st = (S.lam, S.gamma, S.d, S.L), sfix.structure
+
+    def diagonal_at_corners():
+        return {f"the Hessian at {pt} is diagonal in angle coordinates": bool(
+            sp.simplify(sfix.manifold_hessian(pt)[0, 1]) == 0 and sp.simplify(sfix.manifold_hessian(pt)[1, 0]) == 0)
+            for pt in sfix.CORNERS}
+
+    def reduced():
+        J = sfix.reduced_jacobian()
+        return [((S.kappa, S.nu, *hargs, sdyn.A), [J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]]),
+                (hargs, [st().P.subs(S.kappa, 1) * sp.erfc(st().c2), -st().coef_n * sp.erf(st().c1)])]
+
+    def family():
+        theta_star, _ = sfam.off_M_family()
+        M, _, (mu_k, _) = sfam.family_hessian()
+        return [((S.eta, S.lam, S.gamma, S.d), [theta_star]),
+                ((S.theta, *hargs[:3], S.L), [M[i, j] for i in range(5) for j in range(5)] + [-mu_k])]
+
+    return [
+        Premise("manifold-hessians", lambda: [(hargs, [h for pt in sfix.POINTS for h in sfix.manifold_hessian(pt)])],
+                [lambda: st().proofs, diagonal_at_corners]),
+        Premise("reduced-map", reduced, [lambda: sdyn.pgd_identities(), lambda: st().proofs]),
+        Premise("off-M-family", family, [lambda: sfam.off_M_family()[1], lambda: family_hessian_arb()[1]]),
+        Premise("pgd-map", lambda: list(capture_exprs()), [lambda: sdyn.sigma_equivariance_proofs()]),
+        Premise("edge-invariance", lambda: [((S.kappa, S.nu, *hargs, sdyn.A), list(sfix.reduced_map_exprs()))],
+                [valley_tube_proofs]),
+    ]

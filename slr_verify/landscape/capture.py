@@ -47,13 +47,14 @@ import numpy as np
 from flint import arb, arb_mat, ctx
 
 from ..kernels.balls import widened
-from ..kernels.landscape import capture_kernels, fixed_point_kernels, sigma_equivariance_proofs
+from ..kernels.contraction import ball_bounds, group_norm_upper
+from ..kernels.landscape import fixed_point_kernels, sigma_equivariance_proofs
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params
 from .stationary import SYMMETRIES
 
-__all__ = ["CaptureBall", "contraction_ball", "pgd_map", "cycle_point", "CERTIFIED"]
+__all__ = ["CaptureBall", "contraction_ball", "pgd_map", "cycle_point", "real_eigenbasis", "realisable_states", "CERTIFIED"]
 
 #: the evidence tier of a proved ball
 CERTIFIED = T.BALL
@@ -90,7 +91,7 @@ def cycle_point(o0, sigma, *, lam, gamma, d, L, alpha, iters=60, tol=1e-15):
     return o if np.max(np.abs(G - o)) < 1e-13 else None
 
 
-def _real_basis(J):
+def real_eigenbasis(J):
     """Columns of a real eigenvector basis of J and its groups (a complex pair: (Re u, Im u))."""
     w, U = np.linalg.eig(J)
     cols, groups, used = [], [], set()
@@ -112,45 +113,7 @@ def _real_basis(J):
     return np.array(cols).T, tuple(groups), w
 
 
-#: float upper bounds are widened by this relative margin: it covers the conversion from arb (half an ulp) and
-#: the few nonnegative float sums, products, divisions and comparisons made with them afterwards (each within
-#: 1.1e-16 relative), so a decision such as r0 + q < 1 taken in float64 stays a proof
-_MARGIN = 1e-12
-
-
-def _up(x: arb) -> float:
-    """A float >= every point of the ball ``x`` (its upper end, widened by :data:`_MARGIN`)."""
-    f = float(x.upper())
-    return math.nextafter(f + _MARGIN * abs(f), math.inf)
-
-
-def _sq(x: arb) -> arb:
-    """x^2 enclosed as a nonnegative ball (arb's product of a ball around 0 with itself dips below 0)."""
-    lo, hi = arb(x.abs_lower()), arb(x.abs_upper())
-    return (lo * lo).union(hi * hi)
-
-
-def _norm2_upper(M, I, J) -> float:
-    """An upper bound of the spectral norm of the block M[I, J] (sizes 1 or 2) of an arb matrix:
-    ||M_c||_2 + ||M - M_c||_F with M_c the matrix of midpoints (exact floats). For a 2 x 2 M_c the norm is
-    the root of the largest eigenvalue of M_c^T M_c, (t + sqrt(t^2 - 4 det^2)) / 2 with t = |M_c|_F^2, on
-    exact inputs: a rotation-scaling block keeps its modulus (not |a| + |b|), and the discriminant, 0 for
-    a scaled rotation, is not widened by the entries' radii (their square root would be)."""
-    ent = [[M[i, j] for j in J] for i in I]
-    mid = [[arb(x.mid()) for x in row] for row in ent]
-    rad = arb(sum((arb(x.rad()) ** 2 for row in ent for x in row), arb(0)).upper()).sqrt()
-    t = sum((x * x for row in mid for x in row), arb(0))
-    if len(I) == 1 or len(J) == 1:
-        core = arb(t.upper()).sqrt()
-    else:
-        (a, b), (c, e) = mid
-        det = a * e - b * c
-        disc = t * t - 4 * det * det
-        core = ((arb(t.upper()) + arb(max(_up(disc), 0.0)).sqrt()) / 2).sqrt()
-    return _up(core + rad)
-
-
-def _states(ov, d) -> np.ndarray:
+def realisable_states(ov, d) -> np.ndarray:
     """The points ``ov`` (shape (5,) or (5, n): columns (kappa, nu, theta, eta, rho)) as a float array (5, n),
     each column checked to be a realisable overlap tuple in R^d (:func:`slr_verify.model.validation.overlaps`:
     entries in [-1, 1], the Gram matrix of (k, v, k*, v*) positive semidefinite and of rank <= d, to
@@ -169,11 +132,6 @@ def _states(ov, d) -> np.ndarray:
         raise ValueError(f"ov must be realisable overlap tuples (unit k, v in R^d with these overlaps with orthonormal "
                          f"k*, v*): {exc}") from None
     return X
-
-
-def _group_norm_upper(y, groups) -> float:
-    """Upper bound of max over groups of |y_I|_2 for an arb column."""
-    return max(_up(arb(sum((_sq(y[i, 0]) for i in g), arb(0)).upper()).sqrt()) for g in groups)
 
 
 @dataclass
@@ -211,7 +169,7 @@ class CaptureBall:
         """Which of the points ``ov`` (5,) or (5, n) lie in the ball, decided on arb balls (the float states are
         exact points). False everywhere for an unproved ball. ``ValueError`` (naming ``ov``) for a point that is
         not a realisable overlap tuple in R^d (see :func:`_states`): it is not a state of the model."""
-        X = _states(ov, self.params["d"])
+        X = realisable_states(ov, self.params["d"])
         out = np.zeros(X.shape[1], dtype=bool)
         if not self.proved or not self.premise_proved:
             return out
@@ -224,7 +182,7 @@ class CaptureBall:
             Tinv = arb_mat(self.T.tolist()).inv()
             for i in cand:
                 dx = arb_mat([[arb(float(X[k, i])) - arb(float(self.centre[k]))] for k in range(5)])
-                out[i] = _group_norm_upper(Tinv * dx, self.groups) <= self.radius
+                out[i] = group_norm_upper(Tinv * dx, self.groups) <= self.radius
         return out
 
     def as_dict(self) -> dict:
@@ -239,36 +197,11 @@ class CaptureBall:
 
 
 def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
-    """(proved, q, r0) for the ball of radius s (see the module)."""
-    K = capture_kernels()
-    par = (arb(kw["lam"]), widened(kw["gamma"]), arb(0), arb(kw["d"]), arb(kw["L"]))
-    A = arb(alpha)
+    """(proved, q, r0) for the ball of radius s (see the module), evaluated by
+    :func:`~slr_verify.kernels.contraction.ball_bounds`."""
+    par = (widened(kw["lam"]), widened(kw["gamma"]), arb(0), arb(kw["d"]), arb(kw["L"]))
     with ctx.workprec(prec):
-        Tm = arb_mat(T.tolist())
-        Tinv = Tm.inv()
-        sg = [int(x) for x in sigma]
-        # the residual at the centre (exact point balls)
-        cb = [arb(float(x)) for x in c]
-        gh = K.grad_hess(*cb, *par)
-        m = K.map(*cb, *gh[:5], A)
-        r = arb_mat([[sg[i] * m[i] - cb[i]] for i in range(5)])
-        r0 = _group_norm_upper(Tinv * r, groups) / s
-        # the Jacobian over the ball's bounding box
-        Y = arb_mat([[arb(0, s)] for _ in range(5)])
-        X = Tm * Y
-        Xb = [cb[i] + X[i, 0] for i in range(5)]
-        gh = K.grad_hess(*Xb, *par)
-        P, H = gh[:5], arb_mat(5, 5, gh[5:])
-        m = K.map(*Xb, *P, A)
-        dF = [m[5 + 10 * i:15 + 10 * i] for i in range(5)]
-        Do = arb_mat([[dF[i][j] for j in range(5)] for i in range(5)])
-        Dp = arb_mat([[dF[i][5 + j] for j in range(5)] for i in range(5)])
-        DG = Do + Dp * H
-        DG = arb_mat([[sg[i] * DG[i, j] for j in range(5)] for i in range(5)])
-        M = Tinv * DG * Tm
-        if not all(M[i, j].is_finite() for i in range(5) for j in range(5)):
-            return False, math.inf, r0
-        q = max(sum(_norm2_upper(M, I, J) for J in groups) for I in groups)
+        q, r0 = ball_bounds(c, sigma, T, groups, s, par, alpha)
     return bool(r0 + q < 1), q, r0
 
 
@@ -304,7 +237,7 @@ def contraction_ball(o0, sigma, *, lam, gamma, d, L, alpha, prec=128, radii=RADI
                            False, 0, np.array([]), prm, time.perf_counter() - t0, "Newton on sigma Phi(o) = o did not converge",
                            premises=premises)
     _, J = pgd_map(c, sigma, alpha=alpha, **kw)
-    T, groups, w = _real_basis(J)
+    T, groups, w = real_eigenbasis(J)
     period = 1 if np.max(np.abs(np.asarray(sigma) * c - c)) < 1e-12 else 2
     if np.max(np.abs(w)) >= 1:
         return CaptureBall(c, sigma, T, groups, 0.0, math.inf, math.inf, False, period, w, prm, time.perf_counter() - t0,

@@ -53,10 +53,11 @@ import numpy as np
 from flint import arb, arb_mat, ctx
 
 from ..kernels.balls import widened
-from ..kernels.landscape import capture_kernels, fixed_point_kernels, valley_tube_proofs
+from ..kernels.contraction import group_norm_upper, transition_bound, tube_piece_bounds
+from ..kernels.landscape import fixed_point_kernels, valley_tube_proofs
 from ..model import validation as V
 from ..model.params import Params
-from .capture import CERTIFIED, _group_norm_upper, _norm2_upper, _real_basis, _states, _up, pgd_map
+from .capture import CERTIFIED, pgd_map, real_eigenbasis, realisable_states
 
 __all__ = ["ValleyTube", "valley_tube"]
 
@@ -89,7 +90,7 @@ class ValleyTube:
         """Which of the points ``ov`` (5,) or (5, n) satisfy the theorem's entry condition, on arb balls (the float
         states are exact points). ``ValueError`` (naming ``ov``) for a point that is not a realisable overlap tuple
         in R^d (:func:`~.capture._states`): the theorem is about runs of the model, and such a point is none."""
-        X = _states(ov, self.params["d"])
+        X = realisable_states(ov, self.params["d"])
         out = np.zeros(X.shape[1], dtype=bool)
         if not self.proved:
             return out
@@ -100,7 +101,7 @@ class ValleyTube:
                 j = int(np.searchsorted(lo, X[0, i], side="right") - 1)
                 T, groups = self.bases[j]
                 z = arb_mat([[arb(float(X[1, i])) - 1]] + [[arb(float(X[k, i]))] for k in (2, 3, 4)])
-                n = arb(_group_norm_upper(arb_mat(T.tolist()).solve(z), groups))
+                n = arb(group_norm_upper(arb_mat(T.tolist()).solve(z), groups))
                 B = C * G * n / (1 - q)
                 out[i] = bool(G * n <= self.delta) and bool(B <= self.margin) and bool(arb(float(X[0, i])) - B >= self.kappa_a)
         return out
@@ -114,40 +115,11 @@ class ValleyTube:
 
 def _basis(k, kw, alpha):
     _, J = pgd_map(np.array([k, 1.0, 0, 0, 0]), (1,) * 5, alpha=alpha, **kw)
-    T, groups, w = _real_basis(J[1:, 1:])
+    T, groups, w = real_eigenbasis(J[1:, 1:])
     return T, groups, float(np.max(np.abs(w)))
 
 
-def _piece(a, b, m, T, groups, delta, par, A):
-    """(q, C, h > 0, largest kappa step) on the box [a - m, min(b + m, 1)] x {||z|| <= delta} (see the module)."""
-    K = capture_kernels()
-    Tm = arb_mat(T.tolist())
-    Tinv = Tm.inv()
-    Y = arb_mat([[arb(0, delta)] for _ in range(4)])
-    Zb = Tm * Y
-    kap = arb(a - m).union(arb(min(b + m, 1.0)))
-    X = [kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]]
-    gh = K.grad_hess(*X, *par)
-    P, H = gh[:5], arb_mat(5, 5, gh[5:])
-    mp = K.map(*X, *P, A)
-    Do = arb_mat([[mp[5 + 10 * i + j] for j in range(5)] for i in range(5)])
-    Dp = arb_mat([[mp[10 + 10 * i + j] for j in range(5)] for i in range(5)])
-    D = Do + Dp * H
-    M = Tinv * arb_mat([[D[i, j] for j in range(1, 5)] for i in range(1, 5)]) * Tm
-    R = arb_mat([[D[0, j] for j in range(1, 5)]]) * Tm
-    if not all(M[i, j].is_finite() for i in range(4) for j in range(4)) or not all(R[0, j].is_finite() for j in range(4)):
-        return math.inf, math.inf, False, math.inf
-    q = max(sum(_norm2_upper(M, I, J) for J in groups) for I in groups)
-    C = sum(_norm2_upper(R, (0,), J) for J in groups)
-    gk = K.grad_hess(kap, arb(1), arb(0), arb(0), arb(0), *par)[0]
-    s = 2 * kap * kap - 1
-    # g_kappa < 0 on E is the SymPy factorisation (P > 0, erf(c2 kappa) < 1); only its size is enclosed here
-    edge_ok = bool(s.upper() <= 0) or bool(A * abs(gk) * s < 2 * arb(a - m))
-    step = _up(A * abs(gk)) + C * delta
-    return q, C, edge_ok, step
-
-
-def _attempt(ka, delta, m, kw, alpha, par, A, budget):
+def _attempt(ka, delta, m, kw, alpha, par, budget):
     """Adaptive pieces of [ka, 1] for one (delta, m): (pieces [(a, b, T, groups, q, C)], None) or (None, reason)."""
     stack, done, n = [(ka, 1.0)], [], 0
     while stack:
@@ -158,7 +130,7 @@ def _attempt(ka, delta, m, kw, alpha, par, A, budget):
         T, groups, rho = _basis(0.5 * (a + b), kw, alpha)
         if rho >= 1:
             return None, f"the transverse Jacobian at kappa = {0.5 * (a + b):.6g} on the edge has spectral radius {rho:.6g} >= 1"
-        q, C, e, step = _piece(a, b, m, T, groups, delta, par, A)
+        q, C, e, step = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
         # accept within a quarter of the float gap to 1 (a piece that only just has q < 1 would make the entry condition,
         # which divides by 1 - q, useless); narrow pieces accept any q < 1
         target = 1 - 0.25 * (1 - rho) if (b - a) / 2 >= m else 1.0
@@ -197,8 +169,7 @@ def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas
     if rho >= 1:
         return fail(f"the edge repels: the transverse Jacobian at the oracle has spectral radius {rho:.6g} >= 1 "
                     f"(alpha above 2 / the largest Riemannian Hessian eigenvalue there)")
-    par = (arb(p.lam), widened(p.gamma), arb(0), arb(p.d), arb(p.L))
-    A = arb(alpha)
+    par = (widened(p.lam), widened(p.gamma), arb(0), arb(p.d), arb(p.L))
     K = fixed_point_kernels()
     last = "no kappa_a"
     with ctx.workprec(int(prec)):
@@ -211,14 +182,12 @@ def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas
             for delta in sorted((float(x) for x in deltas), reverse=True):
                 # the margin: the float kappa step on the edge from 0.99 ka on, and delta (C is small), with room
                 m = min(max(4 * alpha * float(np.max(np.abs(gk))), 8 * delta, 1e-12), 0.01 * ka)
-                pieces, why = _attempt(ka, delta, m, kw, alpha, par, A, budget)
+                pieces, why = _attempt(ka, delta, m, kw, alpha, par, budget)
                 if pieces is None:
                     last = f"kappa_a = {ka}, delta = {delta:g}, m = {m:.3g}: {why}"
                     continue
-                cs = [1.0]
-                for (_, _, T0, g0, _, _), (_, _, T1, g1, _, _) in zip(pieces[:-1], pieces[1:]):
-                    Mt = arb_mat(T1.tolist()).solve(arb_mat(T0.tolist()))
-                    cs.append(max(1.0, max(sum(_norm2_upper(Mt, I, J) for J in g0) for I in g1)))
+                cs = [1.0] + [transition_bound(T0, g0, T1, g1)
+                              for (_, _, T0, g0, _, _), (_, _, T1, g1, _, _) in zip(pieces[:-1], pieces[1:])]
                 Gamma = float(np.prod(cs)) * (1 + 1e-12)
                 q = max(t[4] for t in pieces)
                 C = max(t[5] for t in pieces)
