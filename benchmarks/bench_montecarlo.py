@@ -15,6 +15,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from slr_verify.model.sampling import STREAM_PROJ, generators, law  # noqa: E402
 from slr_verify.model.validation import gram_matrix  # noqa: E402
 from slr_verify.routes import montecarlo as mc  # noqa: E402
 
@@ -32,15 +33,15 @@ def best_of(f, repeats=5):
 
 def main():
     L, d, gamma = 10, 400, 0.5 ** 0.5
-    _, cdf = mc._law(None, L)
+    _, cdf = law(None, L)
     mean = np.sqrt(d / 2) * np.array([OV[0], OV[2], 1.0, 0.0])
 
     # 1. the raw draw of full 4-vectors, one block of 2^15 samples in cache-sized pieces
-    sampler = mc._ProjSampler(gram_matrix(*OV), mean, gamma, cdf, L, range(4))
+    sampler = mc.ProjectionSampler(gram_matrix(*OV), mean, gamma, cdf, L, range(4))
     n = mc.BLOCK
 
     def draw_block():
-        gens = mc._generators(0, 1, 0)
+        gens = generators(0, STREAM_PROJ, 0)
         for s in range(0, n, sampler.piece):
             sampler.draw(gens, min(sampler.piece, n - s))
 

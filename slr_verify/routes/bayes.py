@@ -58,11 +58,11 @@ from slr_verify.model.sampling import (
 from slr_verify.routes.montecarlo import (
     DEFAULT_MEMORY,
     MCResult,
-    _memory,
-    _overlap_setup,
-    _piece_size,
-    _ProjSampler,
-    _run,
+    ProjectionSampler,
+    check_memory,
+    projection_law,
+    run_blocks,
+    samples_per_chunk,
 )
 
 __all__ = [
@@ -126,7 +126,7 @@ def _setting(gamma, d, L, n, seed, memory, lam=None):
     L = int_at_least("L", L, 1)
     n = int_at_least("n", n, 2)
     lam = None if lam is None else scalar(V.positive, "lam", lam)
-    return gamma, d, L, n, seed_int(seed), _memory(memory), lam
+    return gamma, d, L, n, seed_int(seed), check_memory(memory), lam
 
 
 def tilted_token_law(gamma, d, s=0.5):
@@ -232,8 +232,8 @@ def bayes_risk(*, gamma, eps, d, L, p=None, n=DEFAULT_N, seed=0, method="importa
 
 
 def _bayes_direct(gamma, d, L, n, seed, memory, cdf, log_pi):
-    _, G, mean = _overlap_setup(1.0, 1.0, 0.0, 0.0, 0.0, d, gamma)
-    sampler = _ProjSampler(G, mean, gamma, cdf, L, (2, 3))  # (X^T k*, X^T v*) of every token
+    _, G, mean = projection_law(1.0, 1.0, 0.0, 0.0, 0.0, d)
+    sampler = ProjectionSampler(G, mean, gamma, cdf, L, (2, 3))  # (X^T k*, X^T v*) of every token
 
     def values(gens, m):
         (u, w), _, J0 = sampler.draw(gens, m)
@@ -245,7 +245,7 @@ def _bayes_direct(gamma, d, L, n, seed, memory, cdf, log_pi):
         return np.einsum("ml,ml->m", pr, (w - wbar[:, None]) ** 2)[None]
 
     piece = _piece(L, 12, memory)
-    return _log_result(0.0, _run(n, seed, STREAM_PROJ, piece, values)[0])
+    return _log_result(0.0, run_blocks(n, seed, STREAM_PROJ, piece, values)[0])
 
 
 class _PairSampler:
@@ -298,7 +298,7 @@ def _bayes_importance(gamma, d, L, n, seed, memory, pi, log_pi, s=0.5):
         return (np.exp(log_r) * (w[rows, a_idx] - w[rows, b_idx]) ** 2)[None]
 
     piece = _piece(L, 12, memory)
-    r = _run(n, seed, STREAM_TILTED, piece, values)[0]
+    r = run_blocks(n, seed, STREAM_TILTED, piece, values)[0]
     return _log_result(log_chernoff(gamma, d, s) + log_chernoff(gamma, d, 1.0 - s) + math.log(pairs.z_pairs), r)
 
 
@@ -328,16 +328,16 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
         return np.logaddexp(math.log(g2) + 2.0 * log_rest, logsumexp(2.0 * log_p, axis=1))
 
     if method == "direct":
-        _, G, mean = _overlap_setup(1.0, 1.0, 0.0, 0.0, 0.0, d, gamma)
+        _, G, mean = projection_law(1.0, 1.0, 0.0, 0.0, 0.0, d)
         _, cdf = law(None, L)
-        sampler = _ProjSampler(G, mean, gamma, cdf, L, (2,))
+        sampler = ProjectionSampler(G, mean, gamma, cdf, L, (2,))
 
         def values(gens, m):
             (u,), _, J0 = sampler.draw(gens, m)
             return np.exp(log_excess(u, J0, np.arange(m)))[None]
 
         piece = _piece(L, 8, memory)
-        return _log_result(0.0, _run(n, seed, STREAM_PROJ, piece, values)[0])
+        return _log_result(0.0, run_blocks(n, seed, STREAM_PROJ, piece, values)[0])
 
     var_d = 1.0 + g2
     theta = min(2.0 * lam, mu / var_d)
@@ -355,7 +355,7 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
         return np.exp(log_w + log_excess(u, 0, rows))[None]
 
     piece = _piece(L, 8, memory)
-    return _log_result(log_mgf, _run(n, seed, STREAM_TILTED, piece, values)[0])
+    return _log_result(log_mgf, run_blocks(n, seed, STREAM_TILTED, piece, values)[0])
 
 
 @accepts_gamma2
@@ -384,7 +384,7 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps, L, n, seed, p=None, memory=DE
     L = int_at_least("L", L, 1)
     n = int_at_least("n", n, 2)
     pi, cdf = law(p, L)
-    seed, memory = seed_int(seed), _memory(memory)
+    seed, memory = seed_int(seed), check_memory(memory)
     mean = math.sqrt(d / 2.0) * k_star
     with np.errstate(divide="ignore"):
         log_pi = np.log(pi)
@@ -399,5 +399,5 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps, L, n, seed, p=None, memory=DE
         post = np.exp(a - logsumexp(a, axis=1, keepdims=True))
         return ((Y - np.einsum("ml,ml->m", post, w)) ** 2)[None]
 
-    piece = _piece_size(8.0 * (L * d * 3 + L * 8 + 16), memory)
-    return _run(n, seed, STREAM_FULL, piece, values)[0]
+    piece = samples_per_chunk(8.0 * (L * d * 3 + L * 8 + 16), memory)
+    return run_blocks(n, seed, STREAM_FULL, piece, values)[0]

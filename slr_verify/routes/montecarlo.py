@@ -102,6 +102,11 @@ __all__ = [
     "fit_linear_risk",
     "random_instance",
     "random_unit",
+    "ProjectionSampler",
+    "projection_law",
+    "run_blocks",
+    "samples_per_chunk",
+    "check_memory",
 ]
 
 #: Default memory budget for one chunk, in bytes (1 GiB).
@@ -136,7 +141,9 @@ class LinearFit(NamedTuple):
 # validation helpers
 
 
-def _memory(memory) -> int:
+def check_memory(memory) -> int:
+    """The memory budget of one chunk in bytes: a Python or NumPy integer >= 1, returned as an int
+    (``ValueError`` naming ``memory`` otherwise)."""
     return count_at_least("memory (bytes)", memory, 1)
 
 
@@ -207,7 +214,9 @@ class _Welford:
         return MCResult(float(self.mean), float(math.sqrt(var / self.n)))
 
 
-def _piece_size(bytes_per_sample: float, memory: int) -> int:
+def samples_per_chunk(bytes_per_sample: float, memory: int) -> int:
+    """How many samples one chunk holds: ``memory // bytes_per_sample``, at most ``BLOCK`` (a chunk never
+    spans two blocks). ``ValueError`` naming ``memory`` when it cannot hold a single sample."""
     m = int(memory // max(bytes_per_sample, 1.0))
     if m < 1:
         raise ValueError(
@@ -216,11 +225,14 @@ def _piece_size(bytes_per_sample: float, memory: int) -> int:
     return min(m, BLOCK)
 
 
-def _run(n: int, seed: int, stream: int, piece: int, values: Callable, nvalues: int = 1):
-    """Accumulate per-sample values over n samples, block by block.
+def run_blocks(n: int, seed: int, stream: int, piece: int, values: Callable, nvalues: int = 1):
+    """The chunked Monte Carlo driver of every route: mean and standard error of per-sample values over n samples.
 
-    ``values(gens, m)`` draws the next m samples from the block's generators and returns an
-    array of shape (nvalues, m). Returns one :class:`MCResult` per value.
+    Samples are drawn in blocks of ``BLOCK`` seeded by ``generators(seed, stream, b)`` and, inside a block, in
+    chunks of at most ``piece`` samples: ``values(gens, m)`` draws the next m samples from the block's generators
+    and returns an array of shape (nvalues, m). Block statistics are merged in block order (Chan's update), so the
+    result is bit-for-bit independent of ``piece``. Returns one :class:`MCResult` per value (standard error: the
+    sample standard deviation / sqrt(n); n >= 2).
     """
     acc = [_Welford() for _ in range(nvalues)]
     nblocks = -(-n // BLOCK)
@@ -283,7 +295,7 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predic
             raise ValueError(f"{name} must have shape ({d},) like k_star, got {x.shape}")
         vecs[name] = x
     lam, gamma, eps, L, n, p, cdf = _common(lam, gamma, eps, L, n, p)
-    seed, memory = _seed(seed), _memory(memory)
+    seed, memory = _seed(seed), check_memory(memory)
     _cost(n, SECONDS_PER_TOKEN_DIM * L * d)
     if predictor == "oracle":
         k, v = k_star, v_star
@@ -301,8 +313,8 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predic
         T = _predict(predictor, lam, P[..., 0], P[..., 1], c_lin, P[..., 2])
         return ((Y - T) ** 2)[None]
 
-    piece = _piece_size(8.0 * (L * d * 2 + L * 12 + 16), memory)
-    return _run(n, seed, _STREAM_FULL, piece, values)[0]
+    piece = samples_per_chunk(8.0 * (L * d * 2 + L * 12 + 16), memory)
+    return run_blocks(n, seed, _STREAM_FULL, piece, values)[0]
 
 
 def fit_linear_risk(k_star, v_star, *, gamma, eps, L, n_train, n_test, seed, p=None, memory=DEFAULT_MEMORY):
@@ -324,7 +336,7 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps, L, n_train, n_test, seed, p=N
     V.time_budget("n_test", n_test * SECONDS_PER_TOKEN_DIM * L * d, f"{n_test:,} held-out samples")
     V.time_budget("n_train", n_train * SECONDS_PER_TOKEN_DIM * L * d * L * d, f"least squares on {n_train:,} samples")
     p, cdf = _law(p, L)
-    seed, memory = _seed(seed), _memory(memory)
+    seed, memory = _seed(seed), check_memory(memory)
     if 8.0 * n_train * L * d * 3 > memory:
         raise ValueError(f"n_train={n_train} with L*d={L * d} does not fit in memory={memory} bytes")
     X, _, Y = _sample_full(k_star, v_star, gamma, eps, L, n_train, seed, cdf, _STREAM_TRAIN)
@@ -341,8 +353,8 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps, L, n_train, n_test, seed, p=N
         e_opt = (Y - s @ c_lin) ** 2
         return np.stack([e_fit, e_fit - e_opt])
 
-    piece = _piece_size(8.0 * (L * d * 2 + L * 4 + 16), memory)
-    fit, diff = _run(n_test, seed, _STREAM_FULL, piece, values, nvalues=2)
+    piece = samples_per_chunk(8.0 * (L * d * 2 + L * 4 + 16), memory)
+    fit, diff = run_blocks(n_test, seed, _STREAM_FULL, piece, values, nvalues=2)
     return LinearFit(fit.estimate, fit.standard_error, W, diff.estimate, diff.standard_error)
 
 
@@ -375,8 +387,9 @@ def _triangular_factor(G) -> np.ndarray:
     return np.ascontiguousarray(R.T)
 
 
-class _ProjSampler:
-    """Draws chosen components of (X^T k, X^T v, X^T k*, X^T v*) for the tokens of m samples.
+class ProjectionSampler:
+    """The d-free sampler (module docstring): draws chosen components of (X^T k, X^T v, X^T k*, X^T v*)
+    for the tokens of m samples.
 
     ``every``: components drawn for every token; ``relevant``: components needed for the
     relevant token only (e.g. X^T v* for the label). The joint law of all of them is exact:
@@ -432,7 +445,11 @@ class _ProjSampler:
         return out, list(rel[self.n_every :]), J0
 
 
-def _overlap_setup(kappa, nu, theta, eta, rho, d, gamma):
+def projection_law(kappa, nu, theta, eta, rho, d):
+    """The law of one token's projections on (k, v, k*, v*) for scalar overlaps realisable in dimension d
+    (``validation.overlaps``; ``ValueError`` naming the parameter otherwise): returns ``(d, G, mean)``, d as a
+    float, G the 4 x 4 Gram matrix (`docs/MATH.md` §3) and ``mean = sqrt(d/2) (kappa, theta, 1, 0)`` the relevant
+    token's mean before the gamma scaling. Exact (closed form)."""
     d = _scalar(lambda n, x: V.integer_at_least(n, x, D_MIN), "d", d)
     vals = V.overlaps(kappa, nu, theta, eta, rho, d=d)
     if any(x.ndim != 0 for x in vals):
@@ -449,7 +466,7 @@ def _run_proj(n, seed, sampler, memory, values):
             f"memory={memory} bytes is too small for the projection sampler "
             f"(needs about {int(sampler.bytes_per_sample() * min(sampler.piece, n))} bytes)"
         )
-    return _run(n, seed, _STREAM_PROJ, sampler.piece, values)
+    return run_blocks(n, seed, _STREAM_PROJ, sampler.piece, values)
 
 
 def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=None):
@@ -465,8 +482,8 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
     n = _int("n", n, 1)
     _, cdf = _law(p, L)
     seed = _seed(seed)
-    _, G, mean = _overlap_setup(kappa, nu, theta, eta, rho, d, gamma)
-    sampler = _ProjSampler(G, mean, gamma, cdf, L, range(4))
+    _, G, mean = projection_law(kappa, nu, theta, eta, rho, d)
+    sampler = ProjectionSampler(G, mean, gamma, cdf, L, range(4))
     P = np.empty((n, L, 4))
     J0 = np.empty(n, dtype=np.intp)
     for b in range(-(-n // BLOCK)):
@@ -494,15 +511,15 @@ def mc_risk_overlaps(
     """
     predictor = _predictor(predictor)
     lam, gamma, eps, L, n, p, cdf = _common(lam, gamma, eps, L, n, p)
-    seed, memory = _seed(seed), _memory(memory)
-    d, G, mean = _overlap_setup(kappa, nu, theta, eta, rho, d, gamma)
+    seed, memory = _seed(seed), check_memory(memory)
+    d, G, mean = projection_law(kappa, nu, theta, eta, rho, d)
     _cost(n, SECONDS_PER_TOKEN * L)
     if predictor in ("erf", "softmax"):
-        sampler = _ProjSampler(G, mean, gamma, cdf, L, (0, 1), (3,))
+        sampler = ProjectionSampler(G, mean, gamma, cdf, L, (0, 1), (3,))
     elif predictor == "oracle":
-        sampler = _ProjSampler(G, mean, gamma, cdf, L, (2, 3))
+        sampler = ProjectionSampler(G, mean, gamma, cdf, L, (2, 3))
     else:
-        sampler = _ProjSampler(G, mean, gamma, cdf, L, (3,))
+        sampler = ProjectionSampler(G, mean, gamma, cdf, L, (3,))
     c_lin = linear_coefficients(p, gamma)
 
     def values(gens, m):

@@ -18,7 +18,7 @@ from scipy.special import erf
 from slr_verify.model import validation as V
 from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected, validate_heads
 from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, int_at_least, scalar, seed_int
-from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, _memory, _piece_size, _run, projection_factor
+from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, check_memory, projection_factor, run_blocks, samples_per_chunk
 
 __all__ = ["mc_multihead_risk", "quad_head_pair", "ROUTES"]
 
@@ -45,7 +45,7 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps, L, n, seed, rou
     H, Kloc, d = K.shape[0], K_star.shape[0], K.shape[1]
     L = int_at_least("L", L, Kloc)
     n = int_at_least("n", n, 1)
-    seed, memory = seed_int(seed), _memory(memory)
+    seed, memory = seed_int(seed), check_memory(memory)
     if route == "full":
         B = np.concatenate([K, V_]).T  # (d, 2H)
 
@@ -54,8 +54,8 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps, L, n, seed, rou
             P = X @ B
             return ((Y - _multihead_prediction(lam, P[..., :H], P[..., H:])) ** 2)[None]
 
-        piece = _piece_size(8.0 * (L * d * 2 + L * 4 * H + 16), memory)
-        return _run(n, seed, STREAM_FULL, piece, values)[0]
+        piece = samples_per_chunk(8.0 * (L * d * 2 + L * 4 * H + 16), memory)
+        return run_blocks(n, seed, STREAM_FULL, piece, values)[0]
     W = np.concatenate([K, V_, V_star])  # directions: heads, then targets
     factor = projection_factor(W @ W.T)
     rel_means = math.sqrt(d / 2.0) * (K_star @ W.T)
@@ -65,8 +65,8 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps, L, n, seed, rou
         P, J, Y = draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L)
         return ((Y - _multihead_prediction(lam, P[..., :H], P[..., H:2 * H])) ** 2)[None]
 
-    piece = _piece_size(8.0 * (L * W.shape[0] * 3 + 16), memory)
-    return _run(n, seed, STREAM_PROJ, piece, values)[0]
+    piece = samples_per_chunk(8.0 * (L * W.shape[0] * 3 + 16), memory)
+    return run_blocks(n, seed, STREAM_PROJ, piece, values)[0]
 
 
 def quad_head_pair(lam, mean, cov, nodes: int = 160) -> float:
