@@ -25,7 +25,7 @@ from . import special
 
 __all__ = ["LogZetac", "ZetaAbs", "KernelPrinter", "ScalarPrinter", "MpKernelPrinter", "NAMESPACE", "SCALAR_NAMESPACE",
            "generate", "generate_scalar", "generate_mp", "hoisted",
-           "PolyKernel", "bind_levels"]
+           "PolyKernel", "bind_levels", "call_printer"]
 
 
 class LogZetac(sp.Function):
@@ -40,7 +40,10 @@ class ZetaAbs(sp.Function):
     nargs = 2
 
 
-def _call(name):
+def call_printer(name):
+    """A SymPy printer method (``_print_<Function>``) that prints an application of the function as the
+    call ``name(arg, ...)``, each argument printed by the same printer: how the generated code names a kernel."""
+
     def method(self, expr):
         return "%s(%s)" % (name, ", ".join(self._print(a) for a in expr.args))
 
@@ -50,29 +53,29 @@ def _call(name):
 class KernelPrinter(NumPyPrinter):
     """NumPy/SciPy code, with the project's special functions printed as kernel calls."""
 
-    _print_zeta = _call("slr_zeta")
-    _print_zetac = _call("slr_zetac")
-    _print_zeta2 = _call("slr_zeta2")
-    _print_LogZetac = _call("slr_log_zetac")
-    _print_ZetaAbs = _call("slr_zeta_abs")
-    _print_erf = _call("erf")  # scipy.special ufuncs from NAMESPACE, not math.erf
-    _print_erfc = _call("erfc")
+    _print_zeta = call_printer("slr_zeta")
+    _print_zetac = call_printer("slr_zetac")
+    _print_zeta2 = call_printer("slr_zeta2")
+    _print_LogZetac = call_printer("slr_log_zetac")
+    _print_ZetaAbs = call_printer("slr_zeta_abs")
+    _print_erf = call_printer("erf")  # scipy.special ufuncs from NAMESPACE, not math.erf
+    _print_erfc = call_printer("erfc")
 
 
 class ScalarPrinter(PythonCodePrinter):
     """Python ``math`` code for one set of float arguments, the special functions printed as the
     scalar kernels."""
 
-    _print_zeta = _call("slr_zeta")
-    _print_zetac = _call("slr_zetac")
+    _print_zeta = call_printer("slr_zeta")
+    _print_zetac = call_printer("slr_zetac")
 
 
 class MpKernelPrinter(MpmathPrinter):
     """mpmath code, zeta and zetac printed as calls to the mpmath closed forms (zeta2: quadrature)."""
 
-    _print_zeta = _call("slr_zeta")
-    _print_zetac = _call("slr_zetac")
-    _print_zeta2 = _call("slr_zeta2")
+    _print_zeta = call_printer("slr_zeta")
+    _print_zetac = call_printer("slr_zetac")
+    _print_zeta2 = call_printer("slr_zeta2")
 
 
 def _zeta2(t1, t2, s11, s22, s12):

@@ -44,7 +44,7 @@ from ..symbolic import dynamics as sdyn
 from . import owen_table
 from .steps import gradient_poly_kernel, map_poly_kernel
 
-__all__ = ["available", "fused_source", "fused_kernel", "load_generated", "FusedCoefficients", "map_coefficients"]
+__all__ = ["available", "fused_source", "fused_kernel", "load_generated", "FusedCoefficients", "map_coefficients", "cache_dir"]
 
 
 def available():
@@ -182,7 +182,10 @@ def fused_source():
         store=ind(12, ["X[%d, i] = x%d" % (j, j) for j in range(5)]))
 
 
-def _cache_dir():
+def cache_dir() -> Path:
+    """The folder for generated kernel sources (and so Numba's on-disk cache): ``$SLR_VERIFY_CACHE``, default
+    ``~/.cache/slr-verify``, created if needed; a per-user folder in the system's temporary folder when that one
+    cannot be written."""
     d = Path(os.environ.get("SLR_VERIFY_CACHE", Path.home() / ".cache" / "slr-verify"))
     try:
         d.mkdir(parents=True, exist_ok=True)
@@ -207,7 +210,7 @@ def load_generated(src, stem):
     source (so that Numba's on-disk cache, keyed by the file, stays valid)."""
     tag = hashlib.sha256(src.encode()).hexdigest()[:16]
     name = "%s_%s" % (stem, tag)
-    path = _cache_dir() / (name + ".py")
+    path = cache_dir() / (name + ".py")
     if not path.exists() or path.read_text() != src:
         tmp = path.with_suffix(".%d.tmp" % os.getpid())
         tmp.write_text(src)

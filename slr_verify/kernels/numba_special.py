@@ -42,9 +42,9 @@ def _compile(fn, names, wrap=None):
 
 
 _names = {"_erf": math.erf, "_erfc": math.erfc, "_owens_t": owens_t}
-_names["_tetrachoric"] = _compile(special._tetrachoric, _names)
-_names["_scalar_args"] = _compile(special._scalar_args, _names)
-_names["_owen"] = _compile(special._owen, _names)
+_names["tetrachoric_variance"] = _compile(special.tetrachoric_variance, _names)
+_names["zeta_args"] = _compile(special.zeta_args, _names)
+_names["owen_variance"] = _compile(special.owen_variance, _names)
 
 #: :math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]` for one float (special.zeta_scalar, compiled)
 zeta = _compile(special.zeta_scalar, _names)

@@ -53,11 +53,11 @@ import numpy as np
 from scipy import special as sc
 
 __all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
-           "zetac_mp", "zeta2_one", "zeta2_mp"]
+           "zetac_mp", "zeta2_one", "zeta2_mp", "tetrachoric_variance", "owen_variance", "zeta_args"]
 
 _SQRT2 = math.sqrt(2.0)
 
-# The bodies that serve one float (``_tetrachoric``, ``_scalar_args``, ``_owen``, ``zeta_scalar``, ``zeta2_one``) use
+# The bodies that serve one float (``tetrachoric_variance``, ``zeta_args``, ``owen_variance``, ``zeta_scalar``, ``zeta2_one``) use
 # ``math``, NumPy scalar functions and these three names only: :mod:`.numba_special` compiles the same code for
 # compiled loops, rebinding them to their Numba-callable forms (nothing is typed a second time).
 _erf, _erfc, _owens_t = sc.erf, sc.erfc, sc.owens_t
@@ -77,8 +77,10 @@ def _params(t, g):
     return t, g2, alpha, s, r, a
 
 
-def _tetrachoric(s, r, scalar=False):
-    r""":math:`D = \frac2\pi e^{-2s^2}\sum_{n=1}^{N} r^n q_{n-1}(\sqrt2 s)^2/n`, with normalised
+def tetrachoric_variance(s, r, scalar=False):
+    r"""D = Var erf(t + gZ) by the tetrachoric series (module docstring) from s = |t|/sqrt(1 + 2g^2) and
+    r = 2g^2/(1 + 2g^2) (arrays, or floats with ``scalar``): full relative accuracy (tail below 1e-17) where it is
+    used, r <= 1/4 and s <= 1/2; :math:`D = \frac2\pi e^{-2s^2}\sum_{n=1}^{N} r^n q_{n-1}(\sqrt2 s)^2/n`, with normalised
     Hermite functions :math:`q_n = \mathrm{He}_n/\sqrt{n!}` (all terms >= 0).
 
     Arrays: N = 30. One float (``scalar``): the sum stops as soon as Cramer's bound
@@ -104,13 +106,15 @@ def owen_args(t, g):
     return _SQRT2 * s, a
 
 
-def _owen(s, a):
-    """D = (1 + erf s) erfc s - 8 T(sqrt2 s, a) (= zeta - erf(s)^2): absolute accuracy ~1e-17."""
+def owen_variance(s, a):
+    """D = (1 + erf s) erfc s - 8 T(sqrt2 s, a) (= zeta - erf(s)^2) by Owen's T, for arrays or floats s >= 0 and
+    a = 1/sqrt(1 + 4g^2): absolute accuracy ~1e-17 (it may come out a rounding below 0; callers clip at 0)."""
     return (1.0 + _erf(s)) * _erfc(s) - 8.0 * _owens_t(_SQRT2 * s, a)
 
 
-def _scalar_args(t, g):
-    """(s, r, a) of :func:`_params` for one float t and g (Python arithmetic, no arrays)."""
+def zeta_args(t, g):
+    """(s, r, a) = (|t|/sqrt(1 + 2g^2), 2g^2/(1 + 2g^2), 1/sqrt(1 + 4g^2)) for one float t and g (Python arithmetic,
+    no arrays; the same values as the array setup of :func:`erf_variance`, to rounding)."""
     g2 = g * g
     return abs(t) / math.sqrt(1.0 + 2.0 * g2), 2.0 * g2 / (1.0 + 2.0 * g2), 1.0 / math.sqrt(1.0 + 4.0 * g2)
 
@@ -118,12 +122,12 @@ def _scalar_args(t, g):
 def zetac_scalar(t, g):
     """:func:`zetac` for one float t and g: direct where :func:`log_zetac` is direct (t <= 0 or the
     series regime), else the log-domain tail form."""
-    s, r, a = _scalar_args(t, g)
+    s, r, a = zeta_args(t, g)
     if t <= 0 or (r <= _SERIES_MAX_R and s <= _SERIES_MAX_S):
         e = math.erfc(t / math.sqrt(1.0 + 2.0 * g * g))
         if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
-            return e * e + float(_tetrachoric(s, r, True))
-        return e * e + max(float(_owen(s, a)), 0.0)
+            return e * e + float(tetrachoric_variance(s, r, True))
+        return e * e + max(float(owen_variance(s, a)), 0.0)
     log_scale, inner = _tail(np.asarray(s), np.asarray(a), np.asarray(g * g))  # the tail form of log_zetac
     return math.exp(float(log_scale)) * float(inner)
 
@@ -132,11 +136,11 @@ def zeta_scalar(t, g):
     """:func:`zeta` for one float t and one float g: the same regimes and formulas, evaluated
     with Python floats (a scalar call of the public API costs microseconds, not an array setup).
     Compiled as it stands by :mod:`.numba_special` for compiled loops."""
-    s, r, a = _scalar_args(t, g)
+    s, r, a = zeta_args(t, g)
     e = math.erf(s)
     if r <= _SERIES_MAX_R and s <= _SERIES_MAX_S:
-        return e * e + float(_tetrachoric(s, r, True))
-    return e * e + max(float(_owen(s, a)), 0.0)
+        return e * e + float(tetrachoric_variance(s, r, True))
+    return e * e + max(float(owen_variance(s, a)), 0.0)
 
 
 def zeta_abs(t, g):
@@ -158,12 +162,12 @@ def erf_variance(t, g):
     out = np.empty(s.shape)
     series = (r <= _SERIES_MAX_R) & (s <= _SERIES_MAX_S)
     if np.all(series):
-        return _tetrachoric(s, r)
+        return tetrachoric_variance(s, r)
     if not np.any(series):
-        return np.maximum(_owen(s, a), 0.0)
-    out[series] = _tetrachoric(s[series], r[series])
+        return np.maximum(owen_variance(s, a), 0.0)
+    out[series] = tetrachoric_variance(s[series], r[series])
     rest = ~series
-    out[rest] = np.maximum(_owen(s[rest], a[rest]), 0.0)
+    out[rest] = np.maximum(owen_variance(s[rest], a[rest]), 0.0)
     return out
 
 
