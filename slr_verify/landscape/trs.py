@@ -29,7 +29,7 @@ import numpy as np
 from ..kernels.profile import trs_kernels, trs_partials_kernels
 from ..model.params import check_params
 
-__all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices"]
+__all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices", "solve_trs"]
 
 
 def _check_disk(kappa, eta, d):
@@ -72,8 +72,14 @@ class Profile:
     hard: np.ndarray
 
 
-def _solve_trs(c, H, g, n):
-    """The TRS min_{|x| = 1} x^T H x - 2 g^T x on the first n coordinates, batched (see the module)."""
+def solve_trs(c, H, g, n):
+    """The trust-region subproblem c + min_{|x| = 1} x^T H x - 2 g^T x on the first n <= 4 coordinates, batched
+    (module docstring): ``c`` (...), ``H`` (..., 4, 4) symmetric, ``g`` (..., 4), as :func:`trs_matrices` gives them.
+
+    Returns ``(risk, mu, x, hard)``: the minimum, the multiplier mu <= l_min(H), the minimiser padded with zeros to
+    4 coordinates and the hard-case flag. Float64: the secular equation is solved by safeguarded Newton until the
+    step is below 2e-16 of max(|mu|, the scale of (H, g)) (at most 100 iterations); eigenvalues within 1e-13 of
+    that scale count as the bottom one."""
     H, g = H[..., :n, :n], g[..., :n]
     ell, Q = np.linalg.eigh(H)
     gt = np.einsum("...ji,...j->...i", Q, g)
@@ -141,7 +147,7 @@ def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     kappa, eta, r = _check_disk(kappa, eta, d)
     c, H, g = trs_matrices(kappa, eta, r, lam, gamma, eps, d, L)
     n = min(d, 4)
-    risk, mu, x, hard = _solve_trs(c, H, g, n)
+    risk, mu, x, hard = solve_trs(c, H, g, n)
     theta, nu = x[..., 0], x[..., 1]
     rho = kappa * x[..., 0] + eta * x[..., 1] + r * x[..., 2]
     ov = np.stack([kappa, nu, theta, eta, rho], -1)

@@ -46,7 +46,7 @@ from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
 from .stationary import stationary_points
-from .trs import _solve_trs, profile, trs_matrices
+from .trs import profile, solve_trs, trs_matrices
 
 __all__ = [
     "MECHANISMS",
@@ -162,7 +162,7 @@ def _below_oracle(lams, kw, grid):
     eta = np.concatenate([[0.0], e])
     r = np.sqrt(np.clip(1 - kappa**2 - eta**2, 0.0, None))
     c, H, g = trs_matrices(kappa[None], eta[None], r[None], lams[:, None], kw["gamma"], kw["eps"], int(kw["d"]), int(kw["L"]))
-    m = _solve_trs(c, H, g, min(int(kw["d"]), 4))[0]
+    m = solve_trs(c, H, g, min(int(kw["d"]), 4))[0]
     orc = m[:, :1]
     return np.any(m[:, 1:] < orc - TIE_RTOL * np.abs(orc), axis=1)
 
