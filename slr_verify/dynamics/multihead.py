@@ -71,7 +71,7 @@ def _exact_risk(grams, lams, H, K, gamma, eps, d, L, backend="auto"):
     return np.asarray(fn(*free, lam, gamma, eps, d, L)[0], float) * np.ones(g.shape[:-2])
 
 
-def gram_step(Gm, H, K, *, lam, gamma, eps, d, L, alpha):
+def gram_step(Gm, H, K, *, lam, gamma, eps=0.0, d, L, alpha):
     """One PGD step on a batch of Gram matrices (runs, n, n) (module docstring)."""
     fn, pairs = KM.risk_gradient_kernel(H, K)
     free = [Gm[:, i, j] for i, j in pairs]
@@ -103,7 +103,7 @@ def _check(H, K, lam, alpha, steps, every, gamma, L, d, eps):
     return a, lams
 
 
-def multihead_pgd(gram0, H, K, *, lam, gamma, eps, d, L, alpha, steps, every=1, progress=None, backend="auto"):
+def multihead_pgd(gram0, H, K, *, lam, gamma, eps=0.0, d, L, alpha, steps, every=1, progress=None, backend="auto"):
     """d-free multi-head PGD from Gram matrices ``gram0`` (n, n) or (runs, n, n), n = 2H + 2K,
     vectors ordered (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K) with unit diagonal and
     k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t. ``backend``: ``"fused"`` (one
@@ -184,7 +184,7 @@ def batch_gradient_heads(Kh, Vh, X, Y, lam):
     return np.einsum("rblh,rbld->rhd", wk, X), np.einsum("rblh,rbld->rhd", wv, X)
 
 
-def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, progress=None):
+def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, seed, every=1, progress=None):
     """Projected SGD for the multi-head predictor in full dimension (paper Figure 9). Heads
     ``K0``, ``V0`` of shape (H, d) or (runs, H, d); locations (K, d) or (runs, K, d). Each run
     draws its own stream of batches (block-seeded). The recorded risk is the exact one."""

@@ -74,7 +74,7 @@ def sphere_step(x, g, alpha):
     return y / np.linalg.norm(y, axis=-1, keepdims=True)
 
 
-def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps, L, alpha, steps, batch, seed, every=1, block=None, progress=None):
+def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, seed, every=1, block=None, progress=None):
     """Projected SGD (Definition 1 with the batch gradient) from (k0, v0); shapes (d,) or
     (runs, d) (each run its own k*, v* and its own sample stream). ``lam`` a number or a callable
     t -> lam_t. Returns a :class:`~.trajectory.Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)

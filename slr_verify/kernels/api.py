@@ -54,7 +54,7 @@ def zeta(t, g):
 
 
 @accepts_gamma2
-def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
+def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L):
     r"""Theorem 1: the risk :math:`R_\lambda(k, v)` as a function of the overlaps
     kappa = k.k*, nu = v.v*, theta = v.k*, eta = k.v*, rho = k.v."""
     if _fast(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, theta, eta, rho, d):
@@ -66,7 +66,7 @@ def risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
 
 
 @accepts_gamma2
-def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
+def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L):
     """The five partial derivatives of Theorem 1's risk in the overlaps (independent coordinates),
     keyed 'kappa', 'nu', 'theta', 'eta', 'rho'."""
     if _fast(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, theta, eta, rho, d):
@@ -80,7 +80,7 @@ def risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L):
 
 
 @accepts_gamma2
-def oracle_risk(*, lam, gamma, eps, d, L):
+def oracle_risk(*, lam, gamma, eps=0.0, d, L):
     """R_lam(k*, v*) (`docs/MATH.md` §5)."""
     if _fast(lam, gamma, eps, d, L):
         return G.scalar_kernels().oracle(lam, gamma, eps, d, L)
@@ -90,7 +90,7 @@ def oracle_risk(*, lam, gamma, eps, d, L):
 
 
 @accepts_gamma2
-def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
+def manifold_risk(kappa, nu, *, lam, gamma, eps=0.0, d, L):
     """Lemma 6: the risk on M = {theta = eta = rho = 0} as a function of (kappa, nu)."""
     if _fast(kappa, nu, lam, gamma, eps, d, L) and V.overlaps_ok_scalar(kappa, nu, 0.0, 0.0, 0.0, d):
         return G.scalar_kernels().manifold(kappa, nu, lam, gamma, eps, d, L)
@@ -101,7 +101,7 @@ def manifold_risk(kappa, nu, *, lam, gamma, eps, d, L):
 
 
 @accepts_gamma2
-def log_bayes_gap(*, lam, gamma, eps, d, L):
+def log_bayes_gap(*, lam, gamma, eps=0.0, d, L):
     """log(R_lam(k*, v*) - eps^2), finite even where the gap underflows float64 (Corollary 2)."""
     lam, gamma, eps, d, L = _params(lam, gamma, eps, d, L)
     V.broadcast(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
@@ -109,7 +109,7 @@ def log_bayes_gap(*, lam, gamma, eps, d, L):
 
 
 @accepts_gamma2
-def bayes_gap(*, lam, gamma, eps, d, L):
+def bayes_gap(*, lam, gamma, eps=0.0, d, L):
     """R_lam(k*, v*) - eps^2 with full relative accuracy however small it is (`docs/MATH.md` §6).
 
     The gap is always > 0; where it is below the smallest float64 (about 5e-324) this raises
@@ -127,7 +127,7 @@ LINEAR_GAMMA_MIN = 1e-150
 
 
 @accepts_gamma2
-def linear_risk(*, gamma, eps, L, p=None):
+def linear_risk(*, gamma, eps=0.0, L, p=None):
     """Proposition 3: the risk of the best linear predictor, for the law p of J0 (uniform if None)."""
     _, gamma, eps, _, L_arr = check_params(1.0, gamma, eps, 2, L)
     if np.any(gamma < LINEAR_GAMMA_MIN):

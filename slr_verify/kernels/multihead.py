@@ -43,7 +43,7 @@ def gram_of(K, V_, K_star, V_star) -> np.ndarray:
     return W @ W.T
 
 
-def risk_from_gram(Gm, H, K, *, lam, gamma, eps, d, L, kernels=None):
+def risk_from_gram(Gm, H, K, *, lam, gamma, eps=0.0, d, L, kernels=None):
     """The multi-head risk from the Gram matrix of (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K)
     (`docs/MATH.md` §15): ``symbolic.multihead.risk_from_overlaps`` with the generated
     functionals (``kernels``: the float64 ones by default, or :func:`functional_kernels_mp` with
@@ -85,7 +85,7 @@ def risk_gradient_kernel(H: int, K: int):
     return generate(free + PARAMS, exprs), pairs
 
 
-def multihead_risk(K, V, K_star, V_star, *, lam, gamma, eps, L):
+def multihead_risk(K, V, K_star, V_star, *, lam, gamma, eps=0.0, L):
     r"""The risk :math:`\mathbb E(Y - T)^2` of the multi-head erf predictor
     :math:`T = \sum_h\sum_l \operatorname{erf}(\lambda X_l^\top k_h) X_l^\top v_h` on multiple-location
     regression (paper eqs. 30-31; `docs/MATH.md` §15), in closed form.

@@ -90,7 +90,7 @@ def orbit_dimension(ov, d):
     return {2: 2 * int(d) - 7, 1: int(d) - 3, 0: 0}[r]
 
 
-def partials(ov, lam, gamma, eps, d, L):
+def partials(ov, *, lam, gamma, eps=0.0, d, L):
     """(R, gradient (5), Hessian (5 x 5)) of Theorem 1 at the overlaps: mpmath numbers at the
     working precision if any input is an mpmath number, float64 otherwise."""
     K = fixed_point_kernels()
@@ -134,7 +134,7 @@ def riemannian_parts(X, *, lam, gamma, eps=0.0, d, L):
     (:func:`slr_verify.symbolic.landscape.generic_riemannian`: the chain rule through the overlaps in a
     retraction chart, realised in R^5 with e5 for the directions orthogonal to R^4)."""
     ov = overlaps_of(X)
-    R, g, H = partials(ov if mpmath.mp.dps > 20 else [float(x) for x in ov], lam, gamma, eps, d, L)
+    R, g, H = partials(ov if mpmath.mp.dps > 20 else [float(x) for x in ov], lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     k, v = X[2, :].T, X[3, :].T
     Tk, Tv = _tangent_basis(k), _tangent_basis(v)
     pad = lambda c: [c[i] for i in range(4)] + [0]

@@ -201,7 +201,7 @@ def _newton(F, W, iters=8):
     return W
 
 
-def multihead_aligned(K_star, V_star, *, lam, gamma, eps, L, tol=1e-7):
+def multihead_aligned(K_star, V_star, *, lam, gamma, eps=0.0, L, tol=1e-7):
     """The aligned configuration (head j = (k*_j, v*_j), H = K) at ``lam``: its risk, Riemannian
     gradient norm and Hessian (index and flat directions with their multiplicities in R^d);
     returns an :class:`AlignedPoint` (module docstring). Numeric: the Hessian to about 1e-10
@@ -272,7 +272,7 @@ def heads_from_gram(G, T, H, K):
     return W / np.linalg.norm(W, axis=1, keepdims=True)
 
 
-def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed=0, starts=None, start_grams=None,
+def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, seed=0, starts=None, start_grams=None,
                      gtol=1e-10):
     """Sampled local minima of the multi-head risk over all heads on the sphere (module
     docstring): BFGS from the standard starts, from ``starts`` (extra heads (2H, d) in R^d) and
@@ -323,7 +323,7 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed
     return found, Q, np.array(ends)
 
 
-def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps, L, n_random=40, seed=0, starts=None):
+def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, seed=0, starts=None):
     """The smallest multi-head risk found by the sampled search of :func:`multihead_minima`
     (sampled, not proved global): returns ``(risk, K, V)`` with heads K, V of shape (H, d); the
     risk is that of (K, V) through :func:`slr_verify.multihead_risk`."""
@@ -338,7 +338,7 @@ def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps, L, n_random=
     return risk, Kh, Vh
 
 
-def pgd_map_spectrum(K_star, V_star, W, *, lam, gamma, eps, L, alpha, h=1e-6):
+def pgd_map_spectrum(K_star, V_star, W, *, lam, gamma, eps=0.0, L, alpha, h=1e-6):
     r"""Eigenvalues of the Jacobian of the PGD map :math:`\Phi(W) = \mathrm{normalise}(W - \alpha\nabla R)`
     (row-wise, the d-free runner's step) at the heads ``W`` (2H, D) in the frame of :func:`multihead_minima`
     (its ``Minimum.W``), on the tangent space of the product of spheres (central differences of the exact

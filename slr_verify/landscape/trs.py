@@ -154,7 +154,7 @@ def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     return Profile(risk=risk, mu=mu, x=x, overlaps=ov, hard=hard)
 
 
-def profile_gradient(kappa, eta, x, *, lam, gamma, eps, d, L):
+def profile_gradient(kappa, eta, x, *, lam, gamma, eps=0.0, d, L):
     r"""(dm/dkappa, dm/deta, dm/dr, dm/dlam) at the minimising x, by the envelope theorem: the partials of
     :math:`c + x^\top H x - 2 g^\top x` at fixed x, with kappa, eta, r independent (the caller applies the
     chain rule through r). ``x``: (..., 4) from :func:`profile` (no validation)."""

@@ -89,7 +89,7 @@ def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L
     return P, J, Y
 
 
-def sample_multi(K_star, V_star, *, gamma, eps, L, n, seed):
+def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     """n samples of multiple-location regression in full dimension, ``(X, J, Y)`` (all in memory;
     the Monte Carlo route draws the same blocks chunk by chunk)."""
     from .sampling import BLOCK, STREAM_FULL, generators, int_at_least, scalar, seed_int

@@ -36,9 +36,12 @@ SUPPORTED_MAX = {"lam": 1e20, "gamma": 1e20, "eps": 1e100, "d": 1e200, "L": 1e30
 _WHY = "float64 overflows beyond it"
 
 
-def check_params(lam, gamma, eps, d, L):
+def check_params(lam, gamma, eps=0.0, d=None, L=None):
     """Validate (lam, gamma, eps, d, L) (numbers or broadcastable arrays) and return them as
-    float64 arrays; ``ValueError`` names the parameter and the broken constraint."""
+    float64 arrays; ``ValueError`` names the parameter and the broken constraint. eps defaults to 0
+    (as everywhere in the API); d and L have no default (None is refused)."""
+    if d is None or L is None:
+        raise ValueError(f"d and L are required, got d={d!r}, L={L!r}")
     out = (
         V.positive("lam", lam),
         V.positive("gamma", gamma),

@@ -103,7 +103,7 @@ def draw_full(gens, m, k_star, v_star, gamma, eps, cdf, L):
     return X, J0, xi
 
 
-def sample_slr(k_star, v_star, *, gamma, eps, L, n, seed, p=None):
+def sample_slr(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None):
     """Draw n samples of SLR(k*, v*) in full dimension (`docs/MATH.md` §1; paper, Section 2).
 
     Returns ``(X, J0, Y)`` with X of shape (n, L, d), J0 in {0..L-1} of shape (n,) drawn from p

@@ -82,7 +82,7 @@ def _difference(big: LogMCResult, small: LogMCResult) -> LogMCResult:
 
 
 @accepts_gamma2
-def compare_predictors(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0) -> Comparison:
+def compare_predictors(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0) -> Comparison:
     """The four predictors at one setting (module docstring), the Monte Carlo ones with n samples (seeded)."""
     lam = scalar(V.positive, "lam", lam)
     gamma = scalar(V.positive, "gamma", gamma)

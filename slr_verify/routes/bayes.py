@@ -221,7 +221,7 @@ def bayes_excess(*, gamma, d, L, p=None, n=DEFAULT_N, seed=0, method="importance
 
 
 @accepts_gamma2
-def bayes_risk(*, gamma, eps, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
+def bayes_risk(*, gamma, eps=0.0, d, L, p=None, n=DEFAULT_N, seed=0, method="importance", tilt=0.5,
                memory=DEFAULT_MEMORY) -> MCResult:
     """The Bayes risk R_B = E[(Y - E[Y | X])^2] (`docs/MATH.md` §18) and its standard error.
 
@@ -359,7 +359,7 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
 
 
 @accepts_gamma2
-def softmax_risk(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> MCResult:
+def softmax_risk(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> MCResult:
     """The risk of the softmax attention predictor at (k, v) = (k*, v*) (`docs/MATH.md` §18): eps^2 +
     :func:`softmax_excess`, with its standard error. d-free (only X_l^T k* and X_l^T v* enter)."""
     eps = scalar(V.nonnegative, "eps", eps)
@@ -370,7 +370,7 @@ def softmax_risk(*, lam, gamma, eps, d, L, n=DEFAULT_N, seed=0, method="importan
 # full-dimensional reference
 
 
-def bayes_risk_full(k_star, v_star, *, gamma, eps, L, n, seed, p=None, memory=DEFAULT_MEMORY) -> MCResult:
+def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memory=DEFAULT_MEMORY) -> MCResult:
     """The Bayes risk by the full-dimensional sampler (an independent check of :func:`bayes_risk` at small d).
 
     Tokens X in R^{L x d} from the Monte Carlo route's full-dimensional draws (k*, v* given), the posterior

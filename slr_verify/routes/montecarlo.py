@@ -271,7 +271,7 @@ def _predict(predictor, lam, a, b, c_lin, vstar_all):
 # full-dimensional sampler
 
 
-def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY):
+def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps=0.0, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY):
     """Monte Carlo estimate of the risk E[(Y - T(X))^2] with the full-dimensional sampler.
 
     `docs/MATH.md` §2 (R_lam(k, v), T and T^soft), `docs/MATH.md` §5 (oracle), `docs/MATH.md` §7 / Proposition 3 (linear).
@@ -317,7 +317,7 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps, L, n, seed, p=None, predic
     return run_blocks(n, seed, _STREAM_FULL, piece, values)[0]
 
 
-def fit_linear_risk(k_star, v_star, *, gamma, eps, L, n_train, n_test, seed, p=None, memory=DEFAULT_MEMORY):
+def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed, p=None, memory=DEFAULT_MEMORY):
     """Least-squares linear predictor fitted on samples, and its held-out risk (Proposition 3).
 
     Fits sum_l w_l^T X_l (no intercept; `docs/MATH.md` §7: it changes nothing) by ``np.linalg.lstsq`` on
@@ -497,7 +497,7 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
 
 
 def mc_risk_overlaps(
-    kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY
+    kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY
 ):
     """Monte Carlo risk from the d-free projection sampler (`docs/MATH.md` §2, 3; Theorem 1's setting).
 

@@ -30,7 +30,7 @@ def _multihead_prediction(lam, a, b):
     return np.einsum("mlh,mlh->m", erf(lam * a), b)
 
 
-def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps, L, n, seed, route="projected",
+def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps=0.0, L, n, seed, route="projected",
                       memory=DEFAULT_MEMORY) -> MCResult:
     """Monte Carlo estimate of the multi-head risk (`docs/MATH.md` §15) and its standard error.
 

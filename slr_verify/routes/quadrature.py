@@ -456,7 +456,7 @@ def _risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
 # Public risk functions
 # ---------------------------------------------------------------------------------------------
 
-def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
+def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, dps=30):
     """R_lam(k, v) of `docs/MATH.md` §2 as a function of the five overlaps (the quantity of Theorem 1).
 
     Computed by quadrature from the definition (module docstring): one 1-D integral for each of
@@ -472,17 +472,17 @@ def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30):
         return _risk(*ov, lam, gamma, eps, d, L)
 
 
-def quad_oracle_risk(*, lam, gamma, eps, d, L, dps=30):
+def quad_oracle_risk(*, lam, gamma, eps=0.0, d, L, dps=30):
     """R_lam(k*, v*): quad_risk at (kappa, nu, theta, eta, rho) = (1, 1, 0, 0, 0) (`docs/MATH.md` §5)."""
     return quad_risk(1, 1, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
 
 
-def quad_manifold_risk(kappa, nu, *, lam, gamma, eps, d, L, dps=30):
+def quad_manifold_risk(kappa, nu, *, lam, gamma, eps=0.0, d, L, dps=30):
     """The risk on the manifold M (theta = eta = rho = 0), the quantity of Lemma 6 (`docs/MATH.md` §9)."""
     return quad_risk(kappa, nu, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
 
 
-def quad_bayes_gap(*, lam, gamma, eps, d, L, dps=30):
+def quad_bayes_gap(*, lam, gamma, eps=0.0, d, L, dps=30):
     """The Bayes gap R_lam(k*, v*) - eps^2 of Corollary 2 (`docs/MATH.md` §6), to full relative accuracy.
 
     At the oracle, W - xi = e erfc(lam a) with e independent of a ~ N(sqrt(d/2), gamma^2) and
@@ -583,7 +583,7 @@ def _risk_gradient(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
     return out
 
 
-def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps, d, L, dps=30, method="integral"):
+def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, dps=30, method="integral"):
     """Partial derivatives of R in the five overlaps, taken as independent coordinates.
 
     Returns {'kappa': dR/dkappa, 'nu': ..., 'theta': ..., 'eta': ..., 'rho': ...}: the gradient of

@@ -1,0 +1,133 @@
+"""Conventions every public function keeps (issue 29): eps defaults to 0, and an unknown keyword is
+refused, never dropped.
+
+The public API walked here: ``slr_verify.__all__``, the ``__all__`` of every top-level subpackage and
+module (``slr_verify.landscape``, ``slr_verify.derive``, ...), and for a subpackage without ``__all__``
+the functions it re-exports from its own modules (``slr_verify.routes``); and the ``__all__`` of the
+modules the API reference documents beside them (DOCUMENTED). ``slr_verify.certify`` is left out here
+(its functions take the same conventions; its own tests check them).
+"""
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import slr_verify
+from slr_verify.model.params import accepts_gamma2
+
+EXCLUDED = {"slr_verify.certify"}
+#: modules below the subpackages with their own section in docs/api (multiple locations, the Monte Carlo routes)
+DOCUMENTED = ["slr_verify.kernels.multihead", "slr_verify.dynamics.multihead", "slr_verify.routes.montecarlo",
+              "slr_verify.routes.bayes", "slr_verify.routes.multilocation"]
+BOGUS = "definitely_not_a_parameter"
+
+
+def _public_modules():
+    mods = [slr_verify]
+    for info in pkgutil.iter_modules(slr_verify.__path__):
+        name = f"slr_verify.{info.name}"
+        if not info.name.startswith("_") and name not in EXCLUDED:
+            mods.append(importlib.import_module(name))
+    return mods + [importlib.import_module(name) for name in DOCUMENTED]
+
+
+def _public_names(mod):
+    names = getattr(mod, "__all__", None)
+    if names is None:  # a subpackage without __all__: what it imports from its own modules
+        names = [n for n, o in vars(mod).items() if not n.startswith("_") and callable(o)
+                 and getattr(o, "__module__", "").startswith(mod.__name__ + ".")]
+    return names
+
+
+def _public_callables():
+    """(id, object) for each public function and class, each object once (first by its public name)."""
+    out, seen = [], set()
+    for mod in _public_modules():
+        for name in _public_names(mod):
+            obj = getattr(mod, name)
+            if callable(obj) and id(obj) not in seen:
+                seen.add(id(obj))
+                out.append((f"{mod.__name__}.{name}", obj))
+    return out
+
+
+PUBLIC = _public_callables()
+
+
+def _parameters(obj):
+    try:
+        return inspect.signature(obj).parameters  # follows functools.wraps to the decorated function
+    except (TypeError, ValueError):  # a callable without a signature (none at the time of writing)
+        return {}
+
+
+def test_the_walk_sees_the_public_api():
+    names = {n.rsplit(".", 1)[1] for n, _ in PUBLIC}
+    assert {"oracle_risk", "global_minimum", "pgd", "Params", "quad_risk", "sweep", "compare_predictors",
+            "transformer_layer", "load"} <= names
+    assert not any(n.startswith("slr_verify.certify") for n, _ in PUBLIC)
+
+
+# --------------------------------------------------------------------------- eps
+#: classes whose eps is a record of what was computed, not an input with a default
+EPS_RECORDS = {"slr_verify.predictors.Comparison"}
+TAKES_EPS = [(n, o) for n, o in PUBLIC if "eps" in _parameters(o) and n not in EPS_RECORDS]
+
+
+def test_eps_defaults_to_zero_everywhere():
+    """docs/usage.md: eps (the label noise) defaults to 0 in every public function that takes it."""
+    assert len(TAKES_EPS) > 30
+    wrong = {n: _parameters(o)["eps"].default for n, o in TAKES_EPS
+             if not (isinstance(_parameters(o)["eps"].default, float) and _parameters(o)["eps"].default == 0.0)}
+    assert not wrong, f"eps without the default 0.0: {wrong}"
+
+
+def test_eps_default_is_the_noiseless_model():
+    """Compared at the same setting without eps, the oracle's risk and the global minimum agree (the
+    issue: one defaulted to 0 while the other required it; lam = 0.3 is inside Figure 4b's window)."""
+    import math
+
+    import slr_verify as slr
+    from slr_verify import landscape as LS
+
+    s = dict(lam=0.3, gamma2=0.5, d=400, L=10)
+    assert slr.oracle_risk(**s) == slr.oracle_risk(eps=0.0, **s)
+    assert math.isclose(slr.bayes_gap(**s), slr.oracle_risk(**s), rel_tol=1e-14)  # the Bayes risk eps^2 is 0
+    assert math.isclose(LS.global_minimum(**s)[0], slr.oracle_risk(**s), rel_tol=1e-12)
+
+
+# --------------------------------------------------------------------------- unknown keywords
+#: the public catch-alls (``**kwargs``) and why none drops an unknown keyword
+CATCH_ALLS = {
+    "slr_verify.experiments.transformer_layer": "checks **settings against paper_settings(): ValueError naming it",
+    "slr_verify.routes.claimed_digits": "forwards **kw to the function it measures, which refuses an unknown one",
+}
+#: calls in which the keyword reaches the function (claimed_digits needs the function it forwards to)
+CALLS = {
+    "slr_verify.routes.claimed_digits": lambda f, kw: f(slr_verify.quad_zeta, 0.5, 0.5, **kw),
+}
+#: public functions that validate their keywords themselves and raise ValueError (not decorated)
+OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer"}
+
+_DECORATED = accepts_gamma2(lambda *, gamma: gamma).__code__  # the code of every accepts_gamma2 wrapper
+
+
+def test_every_catch_all_is_accounted_for():
+    catch_alls = {n for n, o in PUBLIC if any(p.kind is p.VAR_KEYWORD for p in _parameters(o).values())}
+    assert catch_alls == set(CATCH_ALLS), "a new **kwargs in the public API: refuse unknown keywords, then list it"
+
+
+@pytest.mark.parametrize("name, obj", PUBLIC, ids=[n for n, _ in PUBLIC])
+def test_unknown_keyword_is_refused_by_name(name, obj):
+    """Functions decorated by :func:`slr_verify.model.params.accepts_gamma2` (those taking gamma) and
+    those in OWN_VALUE_ERROR raise ``ValueError`` naming the keyword; every other public function and
+    class has a plain Python signature (no catch-all) and Python's ``TypeError`` names it. No public
+    callable accepts it silently."""
+    decorated = getattr(obj, "__code__", None) is _DECORATED
+    expected = ValueError if decorated or name in OWN_VALUE_ERROR else TypeError
+    call = CALLS.get(name, lambda f, kw: f(**kw))
+    with pytest.raises((ValueError, TypeError)) as info:
+        call(obj, {BOGUS: 1})
+    assert BOGUS in str(info.value), f"{name}: {info.value!r}"
+    assert type(info.value) is expected, f"{name}: {type(info.value).__name__}, expected {expected.__name__}"
