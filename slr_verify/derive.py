@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from .dynamics.cli import write_atomic
+from .model.outputs import write_atomic
 from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin

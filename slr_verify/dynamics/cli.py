@@ -12,26 +12,10 @@ import time
 
 import numpy as np
 
-from ..model.cli_args import refuse_gamma
+from ..model.cli_args import integer_option, refuse_gamma
 from ..model.outputs import check_output_path, write_atomic
 
-__all__ = ["add_pgd_parser", "run_pgd", "check_output_path", "write_atomic"]
-
-
-def _int_at_least(minimum):
-    """An argparse type: an integer >= minimum (a bad value is a one-line usage error, exit 2)."""
-    import argparse
-
-    def parse(text):
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {v}")
-        return v
-
-    return parse
+__all__ = ["add_pgd_parser", "run_pgd"]
 
 
 def add_pgd_parser(subparsers):
@@ -51,10 +35,10 @@ def add_pgd_parser(subparsers):
     p.add_argument("--alpha", type=float, help="the step size (without --figure: required)")
     p.add_argument("--init", choices=("sphere", "M"), default="sphere", help="starts uniform on the spheres (default) "
                    "or on the manifold M")
-    p.add_argument("--repeats", type=_int_at_least(1), default=30)
-    p.add_argument("--steps", type=_int_at_least(1), default=None, help="the number of steps (a figure's by default)")
+    p.add_argument("--repeats", type=integer_option(1), default=30)
+    p.add_argument("--steps", type=integer_option(1), default=None, help="the number of steps (a figure's by default)")
     p.add_argument("--out", default=None, help="output .npz (default pgd_<figure>.npz, or pgd.npz)")
-    p.add_argument("--seed", type=_int_at_least(0), default=0)
+    p.add_argument("--seed", type=integer_option(0), default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run_pgd)
     return p

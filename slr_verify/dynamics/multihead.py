@@ -245,8 +245,8 @@ def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):
     from ..model.multilocation import random_heads, random_locations
 
     S = dict(FIGURE9)
-    runs = S["runs"] if runs is None else int(V.integer_at_least("runs", runs, 1))
-    steps = S["steps"] if steps is None else int(V.integer_at_least("steps", steps, 1))
+    runs = S["runs"] if runs is None else V.integer("runs", runs, 1, floats=True)
+    steps = S["steps"] if steps is None else V.integer("steps", steps, 1, floats=True)
     every = every or max(1, steps // 200)
     rng = np.random.default_rng(seed)
     H, K, d = S["H"], S["K"], S["d"]

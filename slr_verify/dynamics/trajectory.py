@@ -94,8 +94,8 @@ def check_cost(steps, every, runs, *, per_run_step=SECONDS_PER_RUN_STEP, name="s
 def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
     alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True, maximum=ALPHA_MAX,
                    why="alpha |grad R| must stay inside float64")
-    steps = V.integer("steps", steps, 0) if not isinstance(steps, float) else _integral_float("steps", steps, 0)
-    every = V.integer("every", every, 1) if not isinstance(every, float) else _integral_float("every", every, 1)
+    steps = V.integer("steps", steps, 0, floats=True)
+    every = V.integer("every", every, 1, floats=True)
     every = min(every, max(steps, 1))  # every > steps records step 0 and the last step only
     lam_ok, gamma, eps, d_ok, L = check_params(1.0, gamma, eps, 2 if d is None else d, L)
     for name, x in (("gamma", gamma), ("L", L), ("eps", eps), ("d", d_ok)):
@@ -105,14 +105,6 @@ def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
     if d is not None:
         out["d"] = int(d_ok)
     return out
-
-
-def _integral_float(name, x, minimum):
-    """A float with an integral value (20000.0) is accepted as a count; 2.5 is not."""
-    v = V.real(name, x, minimum=minimum)
-    if not v.is_integer():
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {x!r}")
-    return int(v)
 
 
 def coefficient_table(coef_fn, lams, const, gamma, d, L, alpha):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..dynamics.cli import _int_at_least, check_output_path, write_atomic
+from ..model.cli_args import integer_option
+from ..model.outputs import check_output_path, write_atomic
 
 __all__ = ["add_experiment_parser"]
 
@@ -15,18 +16,18 @@ def add_experiment_parser(subparsers):
     p = subparsers.add_parser("experiment", help="the Transformer layer (Figures 8, 10) or [CLS] probing (Figure 1b)")
     sub = p.add_subparsers(dest="experiment", required=True)
     t = sub.add_parser("transformer", help="train the Transformer layer of Appendix E.3 in JAX")
-    t.add_argument("--heads", type=_int_at_least(1), default=1, help="1: Figure 8; 2: Figure 10 (K = 2 locations)")
+    t.add_argument("--heads", type=integer_option(1), default=1, help="1: Figure 8; 2: Figure 10 (K = 2 locations)")
     t.add_argument("--quick", action="store_true", help="a few hundred steps, 2 runs (for tests)")
-    t.add_argument("--runs", type=_int_at_least(1), default=None)
-    t.add_argument("--steps", type=_int_at_least(1), default=None)
-    t.add_argument("--seed", type=_int_at_least(0), default=0)
+    t.add_argument("--runs", type=integer_option(1), default=None)
+    t.add_argument("--steps", type=integer_option(1), default=None)
+    t.add_argument("--seed", type=integer_option(0), default=0)
     t.add_argument("--float64", action="store_true", help="double precision (default float32, as in the paper)")
     t.add_argument("--out", default=None, help="output .json (default transformer_h<heads>.json)")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=run_transformer)
     q = sub.add_parser("probing", help="linear probing of [CLS] per layer (the 'probing' extra: torch, transformers)")
     q.add_argument("--quick", action="store_true", help="a subsample of every set (for tests)")
-    q.add_argument("--seed", type=_int_at_least(0), default=0)
+    q.add_argument("--seed", type=integer_option(0), default=0)
     q.add_argument("--out", default="probing.json", help="output .json")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=run_probing)

@@ -128,7 +128,7 @@ def _validate(K_star, V_star, lam, gamma, eps, L):
     lam = float(VAL.positive("lam", lam))
     gamma = float(VAL.positive("gamma", gamma))
     eps = float(VAL.nonnegative("eps", eps))
-    L = int(VAL.integer_at_least("L", L, K_star.shape[0]))
+    L = VAL.integer("L", L, K_star.shape[0], floats=True)
     return K_star, V_star, dict(lam=lam, gamma=gamma, eps=eps, d=K_star.shape[1], L=L)
 
 
@@ -285,7 +285,7 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, 
     Riemannian Hessian over the largest in absolute value (>= 0 up to rounding at a local minimum;
     the rotation symmetry gives exact zeros), in the order: standard starts, ``starts``, ``start_grams``."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
-    H = int(VAL.integer_at_least("H", H, 1))
+    H = VAL.integer("H", H, 1, floats=True)
     K = K_star.shape[0]
     D = 2 * K + 2 * H
     Q, T = _frame(K_star, V_star, 2 * H)

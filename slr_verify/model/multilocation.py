@@ -92,14 +92,14 @@ def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L
 def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     """n samples of multiple-location regression in full dimension, ``(X, J, Y)`` (all in memory;
     the Monte Carlo route draws the same blocks chunk by chunk)."""
-    from .sampling import BLOCK, STREAM_FULL, generators, int_at_least, scalar, seed_int
+    from .sampling import BLOCK, STREAM_FULL, generators, scalar
 
     K_star, V_star = validate_locations(K_star, V_star)
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
-    L = int_at_least("L", L, K_star.shape[0])
-    n = int_at_least("n", n, 1)
-    seed = seed_int(seed)
+    L = V.integer("L", L, K_star.shape[0], floats=True)
+    n = V.integer("n", n, 1, floats=True)
+    seed = V.integer("seed", seed, 0)
     parts = [draw_multi_full(generators(seed, STREAM_FULL, b), min(BLOCK, n - b * BLOCK), K_star, V_star, gamma, eps, L)
              for b in range(-(-n // BLOCK))]
     return tuple(np.concatenate(x) for x in zip(*parts))

@@ -46,8 +46,8 @@ def check_params(lam, gamma, eps=0.0, d=None, L=None):
         V.positive("lam", lam),
         V.positive("gamma", gamma),
         V.nonnegative("eps", eps),
-        V.integer_at_least("d", d, D_MIN),
-        V.integer_at_least("L", L, 1),
+        V.integer("d", d, D_MIN, arrays=True),
+        V.integer("L", L, 1, arrays=True),
     )
     for name, x in zip(("lam", "gamma", "eps", "d", "L"), out):
         V.at_most(name, x, SUPPORTED_MAX[name], _WHY)

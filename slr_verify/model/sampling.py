@@ -12,17 +12,15 @@ how it is chunked in memory.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from . import validation as V
 from .overlaps import Overlaps
 
-__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "seed_int", "generators", "law", "instance",
+__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
-           "initial_overlaps", "initial_overlaps_exact", "int_at_least", "sample_full", "scalar",
-           "count_at_least"]
+           "initial_overlaps", "initial_overlaps_exact", "sample_full", "scalar"]
 
 #: Samples per independently seeded block (the unit of reproducibility).
 BLOCK = 1 << 15
@@ -33,26 +31,13 @@ STREAM_TRAIN = 2
 STREAM_TILTED = 3  # importance-sampling draws of the Bayes and softmax routes (`docs/MATH.md` §18)
 
 
-def count_at_least(name, value, minimum) -> int:
-    """A Python or NumPy integer (not a bool) >= ``minimum`` (seeds, byte budgets)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def seed_int(seed) -> int:
-    return count_at_least("seed", seed, 0)
-
-
 def scalar(check, name, value) -> float:
+    """``check(name, value)`` (a validator of :mod:`.validation`) for a single number: returned as a float,
+    ``ValueError`` naming ``name`` for an array."""
     arr = check(name, value)
     if arr.ndim != 0:
         raise ValueError(f"{name} must be a scalar, got shape {arr.shape}")
     return float(arr)
-
-
-def int_at_least(name, value, minimum) -> int:
-    return int(scalar(lambda n, x: V.integer_at_least(n, x, minimum), name, value))
 
 
 def law(p, L: int) -> tuple[np.ndarray, np.ndarray]:
@@ -113,10 +98,10 @@ def sample_slr(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None):
     k_star, v_star = instance(k_star, v_star)
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
-    L = int_at_least("L", L, 1)
-    n = int_at_least("n", n, 1)
+    L = V.integer("L", L, 1, floats=True)
+    n = V.integer("n", n, 1, floats=True)
     _, cdf = law(p, L)
-    return sample_full(k_star, v_star, gamma, eps, L, n, seed_int(seed), cdf, STREAM_FULL)
+    return sample_full(k_star, v_star, gamma, eps, L, n, V.integer("seed", seed, 0), cdf, STREAM_FULL)
 
 
 def sample_full(k_star, v_star, gamma, eps, L, n, seed, cdf, stream):
@@ -139,8 +124,8 @@ def sample_full(k_star, v_star, gamma, eps, L, n, seed, cdf, stream):
 
 def random_unit(d, seed) -> np.ndarray:
     """A uniformly distributed unit vector of R^d (normalised Gaussian)."""
-    d = int_at_least("d", d, 1)
-    g = np.random.default_rng(seed_int(seed))
+    d = V.integer("d", d, 1, floats=True)
+    g = np.random.default_rng(V.integer("seed", seed, 0))
     while True:
         x = g.standard_normal(d)
         nrm = np.linalg.norm(x)
@@ -150,8 +135,8 @@ def random_unit(d, seed) -> np.ndarray:
 
 def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2."""
-    d = int_at_least("d", d, 2)
-    g = np.random.default_rng(seed_int(seed))
+    d = V.integer("d", d, 2, floats=True)
+    g = np.random.default_rng(V.integer("seed", seed, 0))
     Q, R = np.linalg.qr(g.standard_normal((d, 2)))
     Q = Q * np.sign(np.diag(R))  # Haar-distributed frame
     k_star, v_star = Q[:, 0].copy(), Q[:, 1].copy()
@@ -193,8 +178,8 @@ def initial_overlaps_exact(seed, runs, d) -> Overlaps:
     uniform point of S^{d-3}: c = z / sqrt(z^2 + chi^2_{d-3}) (d >= 4), a random sign (d = 3), and
     k_perp = v_perp = 0 (d = 2). ``seed``: an integer or a ``numpy.random.SeedSequence``.
     """
-    runs = count_at_least("runs", runs, 1)
-    d = count_at_least("d", d, 2)
+    runs = V.integer("runs", runs, 1)
+    d = V.integer("d", d, 2)
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((2, runs))
     h = rng.standard_normal((2, runs))

@@ -25,7 +25,6 @@ __all__ = [
     "as_finite",
     "positive",
     "nonnegative",
-    "integer_at_least",
     "integer",
     "real",
     "at_most",
@@ -128,21 +127,6 @@ def nonnegative(name: str, value) -> np.ndarray:
     arr = as_finite(name, value)
     if np.any(arr < 0):
         raise ValueError(f"{name} must be >= 0, got {value!r}")
-    return arr
-
-
-def integer_at_least(name: str, value, minimum: int = 1) -> np.ndarray:
-    """An integer (or an array of integers) >= ``minimum`` (d >= 1, L >= 1).
-
-    Floats with an integral value (``400.0``, ``1e12``) are accepted; ``2.5`` is not.
-    """
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got a bool ({value!r})")
-    arr = as_finite(name, value)
-    if np.any(arr != np.floor(arr)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if np.any(arr < minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return arr
 
 
@@ -264,15 +248,32 @@ def overlaps_ok_scalar(kappa, nu, theta, eta, rho, d) -> bool:
 # Secondary parameters: counts, single reals, options, intervals, schedules, Gram matrices
 # ---------------------------------------------------------------------------------------------
 
-def integer(name: str, value, minimum: int = 0, maximum: int | None = None, *, why: str = "") -> int:
-    """A Python or NumPy integer (not a bool, not a float, not a string) in [minimum, maximum]:
-    counts, seeds, precisions, budgets (starts, rounds, dps, prec, grid, budget, runs, steps, H, K).
+def integer(name: str, value, minimum: int = 0, maximum: int | None = None, *, why: str = "", floats: bool = False,
+            arrays: bool = False):
+    """An integer in [minimum, maximum], the one check of every count, seed, size, precision and budget; otherwise
+    ``ValueError`` naming ``name`` and the bound ("n must be an integer >= 2, got 2.5").
 
-    ``why`` states what the upper bound protects (memory, time, float64)."""
+    By default only a Python or NumPy integer is an integer (not a bool, a float, a string or an array); it is
+    returned as an int, exactly (a seed may exceed float64's range). ``floats``: a real number with an integral
+    value is accepted too (``400.0``, ``1e12``, a 0-d array), as the model's d, L and sample counts may be
+    written; ``2.5`` is not, and a value beyond float64's range is refused. ``arrays`` (implies ``floats``): an
+    array of such values, returned as a float64 array (the broadcast parameters d and L). ``why`` states what the
+    upper bound protects (memory, time, float64)."""
     bound = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum:,}]"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)) or not (floats or arrays or isinstance(value, numbers.Integral)):
         kind = type(value).__name__
         raise ValueError(f"{name} must be an integer {bound}, got {_short(value)} (a {kind})")
+    if floats or arrays:
+        arr = as_finite(name, value)
+        if arr.ndim != 0 and not arrays:
+            raise ValueError(f"{name} must be a single integer {bound}, got shape {arr.shape}")
+        if np.any(arr != np.floor(arr)):
+            raise ValueError(f"{name} must be an integer {bound}, got {_short(value)}")
+        if np.any(arr < minimum) or (maximum is not None and np.any(arr > maximum)):
+            raise ValueError(f"{name} must be an integer {bound}{' (' + why + ')' if why else ''}, got {_short(value)}")
+        if arrays:
+            return arr
+        value = value if isinstance(value, numbers.Integral) else float(arr)
     v = int(value)
     if v < minimum or (maximum is not None and v > maximum):
         raise ValueError(f"{name} must be an integer {bound}{' (' + why + ')' if why else ''}, got {_short(v)}")

@@ -23,7 +23,7 @@ from ..kernels import api
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2
-from ..model.sampling import int_at_least, scalar, seed_int
+from ..model.sampling import scalar
 from ..model.settings import FIGURES
 from ..routes.bayes import (
     DEFAULT_N,
@@ -87,9 +87,9 @@ def compare_predictors(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0) -> Com
     lam = scalar(V.positive, "lam", lam)
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
-    d = int_at_least("d", d, 2)
-    L = int_at_least("L", L, 1)
-    seed = seed_int(seed)
+    d = V.integer("d", d, 2, floats=True)
+    L = V.integer("L", L, 1, floats=True)
+    seed = V.integer("seed", seed, 0)
     erf = LogMCResult(float(api.log_bayes_gap(lam=lam, gamma=gamma, eps=eps, d=d, L=L)), 0.0)
     lin = float(api.linear_risk(gamma=gamma, eps=0.0, L=L))
     linear = LogMCResult(math.log(lin) if lin > 0 else -math.inf, 0.0)
@@ -158,8 +158,8 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     that lam is re-estimated on fresh samples (batches x n), so it carries no selection bias.
     """
     gamma = scalar(V.positive, "gamma", gamma)
-    batches = int_at_least("batches", batches, 2)
-    seed = seed_int(seed)
+    batches = V.integer("batches", batches, 2, floats=True)
+    seed = V.integer("seed", seed, 0)
     mu = math.sqrt(d / 2.0)
     bounds = bounds or (1e-2, 4.0 * mu / min(gamma * gamma, 1.0))
     lams = []

@@ -50,10 +50,8 @@ from slr_verify.model.sampling import (
     draw_full,
     draw_locations,
     instance,
-    int_at_least,
     law,
     scalar,
-    seed_int,
 )
 from slr_verify.routes.montecarlo import (
     DEFAULT_MEMORY,
@@ -122,11 +120,11 @@ def _method(method) -> str:
 
 def _setting(gamma, d, L, n, seed, memory, lam=None):
     gamma = scalar(V.positive, "gamma", gamma)
-    d = int(scalar(lambda nm, x: V.integer_at_least(nm, x, D_MIN), "d", d))
-    L = int_at_least("L", L, 1)
-    n = int_at_least("n", n, 2)
+    d = V.integer("d", d, D_MIN, floats=True)
+    L = V.integer("L", L, 1, floats=True)
+    n = V.integer("n", n, 2, floats=True)
     lam = None if lam is None else scalar(V.positive, "lam", lam)
-    return gamma, d, L, n, seed_int(seed), check_memory(memory), lam
+    return gamma, d, L, n, V.integer("seed", seed, 0), check_memory(memory), lam
 
 
 def tilted_token_law(gamma, d, s=0.5):
@@ -154,8 +152,8 @@ def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
     log B = -c(gamma) d / 2 + O(1), the Bayes part of Corollary 2's gap vanishes at least like exp(-c(gamma) d).
     -inf when J0 can take one value only (then R_B = eps^2 exactly)."""
     gamma = scalar(V.positive, "gamma", gamma)
-    d = int(scalar(lambda nm, x: V.integer_at_least(nm, x, D_MIN), "d", d))
-    L = int_at_least("L", L, 1)
+    d = V.integer("d", d, D_MIN, floats=True)
+    L = V.integer("L", L, 1, floats=True)
     pi, _ = law(p, L)
     if np.count_nonzero(pi) < 2:
         return -math.inf
@@ -381,10 +379,10 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memor
     d = k_star.shape[0]
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
-    L = int_at_least("L", L, 1)
-    n = int_at_least("n", n, 2)
+    L = V.integer("L", L, 1, floats=True)
+    n = V.integer("n", n, 2, floats=True)
     pi, cdf = law(p, L)
-    seed, memory = seed_int(seed), check_memory(memory)
+    seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     mean = math.sqrt(d / 2.0) * k_star
     with np.errstate(divide="ignore"):
         log_pi = np.log(pi)

@@ -46,7 +46,6 @@ from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN, check_params
 from slr_verify.model.sampling import (
     BLOCK,
-    count_at_least,
     random_instance,
     random_unit,
     sample_slr,
@@ -73,9 +72,6 @@ from slr_verify.model.sampling import (
     instance as _instance,
 )
 from slr_verify.model.sampling import (
-    int_at_least as _int,
-)
-from slr_verify.model.sampling import (
     law as _law,
 )
 from slr_verify.model.sampling import (
@@ -83,9 +79,6 @@ from slr_verify.model.sampling import (
 )
 from slr_verify.model.sampling import (
     scalar as _scalar,
-)
-from slr_verify.model.sampling import (
-    seed_int as _seed,
 )
 
 __all__ = [
@@ -144,7 +137,7 @@ class LinearFit(NamedTuple):
 def check_memory(memory) -> int:
     """The memory budget of one chunk in bytes: a Python or NumPy integer >= 1, returned as an int
     (``ValueError`` naming ``memory`` otherwise)."""
-    return count_at_least("memory (bytes)", memory, 1)
+    return V.integer("memory (bytes)", memory, 1)
 
 
 def _predictor(predictor) -> str:
@@ -163,9 +156,9 @@ def _common(lam, gamma, eps, L, n, p):
     lam = _scalar(V.positive, "lam", lam)
     gamma = _scalar(V.positive, "gamma", gamma)
     eps = _scalar(V.nonnegative, "eps", eps)
-    L = _int("L", L, 1)
+    L = V.integer("L", L, 1, floats=True)
     check_params(lam, gamma, eps, 2, L)  # the supported ranges
-    n = count_at_least("n", n, 2) if not isinstance(n, float) else _int("n", n, 2)
+    n = V.integer("n", n, 2, floats=True)
     p, cdf = _law(p, L)
     return lam, gamma, eps, L, n, p, cdf
 
@@ -295,7 +288,7 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps=0.0, L, n, seed, p=None, pr
             raise ValueError(f"{name} must have shape ({d},) like k_star, got {x.shape}")
         vecs[name] = x
     lam, gamma, eps, L, n, p, cdf = _common(lam, gamma, eps, L, n, p)
-    seed, memory = _seed(seed), check_memory(memory)
+    seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     _cost(n, SECONDS_PER_TOKEN_DIM * L * d)
     if predictor == "oracle":
         k, v = k_star, v_star
@@ -329,14 +322,14 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed,
     d = k_star.shape[0]
     gamma = _scalar(V.positive, "gamma", gamma)
     eps = _scalar(V.nonnegative, "eps", eps)
-    L = _int("L", L, 1)
-    n_train = _int("n_train", n_train, L * d)
-    n_test = _int("n_test", n_test, 2)
+    L = V.integer("L", L, 1, floats=True)
+    n_train = V.integer("n_train", n_train, L * d, floats=True)
+    n_test = V.integer("n_test", n_test, 2, floats=True)
     check_params(1.0, gamma, eps, 2, L)
     V.time_budget("n_test", n_test * SECONDS_PER_TOKEN_DIM * L * d, f"{n_test:,} held-out samples")
     V.time_budget("n_train", n_train * SECONDS_PER_TOKEN_DIM * L * d * L * d, f"least squares on {n_train:,} samples")
     p, cdf = _law(p, L)
-    seed, memory = _seed(seed), check_memory(memory)
+    seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     if 8.0 * n_train * L * d * 3 > memory:
         raise ValueError(f"n_train={n_train} with L*d={L * d} does not fit in memory={memory} bytes")
     X, _, Y = _sample_full(k_star, v_star, gamma, eps, L, n_train, seed, cdf, _STREAM_TRAIN)
@@ -450,7 +443,7 @@ def projection_law(kappa, nu, theta, eta, rho, d):
     (``validation.overlaps``; ``ValueError`` naming the parameter otherwise): returns ``(d, G, mean)``, d as a
     float, G the 4 x 4 Gram matrix (`docs/MATH.md` §3) and ``mean = sqrt(d/2) (kappa, theta, 1, 0)`` the relevant
     token's mean before the gamma scaling. Exact (closed form)."""
-    d = _scalar(lambda n, x: V.integer_at_least(n, x, D_MIN), "d", d)
+    d = float(V.integer("d", d, D_MIN, floats=True))
     vals = V.overlaps(kappa, nu, theta, eta, rho, d=d)
     if any(x.ndim != 0 for x in vals):
         raise ValueError("kappa, nu, theta, eta, rho must be scalars")
@@ -478,10 +471,10 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
     ``P[arange(n), J0, 3]``. Cost O(n L), independent of d. Held in memory at once.
     """
     gamma = _scalar(V.positive, "gamma", gamma)
-    L = _int("L", L, 1)
-    n = _int("n", n, 1)
+    L = V.integer("L", L, 1, floats=True)
+    n = V.integer("n", n, 1, floats=True)
     _, cdf = _law(p, L)
-    seed = _seed(seed)
+    seed = V.integer("seed", seed, 0)
     _, G, mean = projection_law(kappa, nu, theta, eta, rho, d)
     sampler = ProjectionSampler(G, mean, gamma, cdf, L, range(4))
     P = np.empty((n, L, 4))
@@ -511,7 +504,7 @@ def mc_risk_overlaps(
     """
     predictor = _predictor(predictor)
     lam, gamma, eps, L, n, p, cdf = _common(lam, gamma, eps, L, n, p)
-    seed, memory = _seed(seed), check_memory(memory)
+    seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     d, G, mean = projection_law(kappa, nu, theta, eta, rho, d)
     _cost(n, SECONDS_PER_TOKEN * L)
     if predictor in ("erf", "softmax"):

@@ -17,7 +17,7 @@ from scipy.special import erf
 
 from slr_verify.model import validation as V
 from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected, validate_heads
-from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, int_at_least, scalar, seed_int
+from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, scalar
 from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, check_memory, projection_factor, run_blocks, samples_per_chunk
 
 __all__ = ["mc_multihead_risk", "quad_head_pair", "ROUTES"]
@@ -43,9 +43,9 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps=0.0, L, n, seed,
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
     H, Kloc, d = K.shape[0], K_star.shape[0], K.shape[1]
-    L = int_at_least("L", L, Kloc)
-    n = int_at_least("n", n, 1)
-    seed, memory = seed_int(seed), check_memory(memory)
+    L = V.integer("L", L, Kloc, floats=True)
+    n = V.integer("n", n, 1, floats=True)
+    seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     if route == "full":
         B = np.concatenate([K, V_]).T  # (d, 2H)
 

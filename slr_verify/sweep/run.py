@@ -24,11 +24,12 @@ import shutil
 
 import numpy as np
 
-from ..dynamics.cli import check_output_path
 from ..dynamics.convergence import converge, tangent_norm
 from ..dynamics.runners import overlap_pgd
 from ..kernels.api import risk
-from ..model.sampling import count_at_least, initial_overlaps_exact
+from ..model import validation as V
+from ..model.outputs import check_output_path
+from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
 
@@ -138,10 +139,10 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
 
     if not isinstance(grid, Grid):
         raise ValueError("grid must be a slr_verify.sweep.Grid")
-    chunk = count_at_least("chunk", chunk, 1)
-    workers = count_at_least("workers", workers, 1)
+    chunk = V.integer("chunk", chunk, 1)
+    workers = V.integer("workers", workers, 1)
     if stop_after is not None:
-        stop_after = count_at_least("stop_after", stop_after, 0)
+        stop_after = V.integer("stop_after", stop_after, 0)
     if scheduler is not None and not isinstance(scheduler, str):
         raise ValueError(f"scheduler must be None, 'local', 'sync' or a scheduler address, got {scheduler!r}")
     gj = grid.to_json()
