@@ -19,6 +19,7 @@ from flint import arb, ctx
 
 from ..kernels.balls import ball, geometric_pieces, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
+from ..kernels.steps import reduced_map_kernels
 from . import args as A
 from .certificate import SplitTree, document
 from .replay_dynamics import KINDS_OF_POINTS, hessian_kinds_hold
@@ -89,10 +90,20 @@ def _det_positive(D, alpha, lam, par, budget):
     return True, n, tree
 
 
+def _most_negative(lam, gamma, d, L, alpha, n=201):
+    """The point of an n x n grid of [-1, 1]^2 where the float64 det J of the reduced map is smallest (a witness
+    candidate for the upper bound of alpha_max; the proof is the ball evaluation there)."""
+    k, v = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n))
+    J = reduced_map_kernels().J(k, v, lam, gamma, d, L, alpha)
+    i = np.unravel_index(np.argmin(J[0] * J[3] - J[1] * J[2]), k.shape)
+    return float(k[i]), float(v[i])
+
+
 def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     """A certified alpha below which the reduced map's Jacobian determinant is positive on the whole
     square (for every step size up to it), searched as alpha_numeric (1 - 10^-k), k = 1..6, the
-    largest proved; and a certified upper bound, alpha_numeric (1 + 1e-6) if det J(0, 0) < 0 there.
+    largest proved; and a certified upper bound, alpha_numeric (1 + 1e-6) if det J < 0 there at the float grid's
+    most negative point or at (0, 0) (``upper_at`` in the certificate).
     Returns {"alpha_certified", "alpha_upper" (or None), "ratio", "boxes", "seconds", "certificate"} (kind
     ``reduced-map-diffeomorphism`` over [0, alpha_certified], with the upper bound; None if nothing was proved)."""
     lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
@@ -110,11 +121,14 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
             if not ok:
                 break
             best, proof = a, tree
-        a_up = alpha_numeric * (1 + 1e-6)
-        if D(arb(0), arb(0), *par, arb(a_up))[0].upper() < 0:
-            upper = a_up
+        a_up, at = alpha_numeric * (1 + 1e-6), _most_negative(lam, gamma, d, L, alpha_numeric * (1 + 1e-6))
+        for k, n in (at, (0.0, 0.0)):
+            if D(arb(k), arb(n), *par, arb(a_up))[0].upper() < 0:
+                upper, at = a_up, [k, n]
+                break
+    extra = {"alpha_upper": upper} if upper is None else {"alpha_upper": upper, "upper_at": at}
     doc = None if proof is None else document("reduced-map-diffeomorphism", (gamma, 0.0, d, L), proof, prec=prec,
-                                              extra={"alpha_upper": upper})
+                                              extra=extra)
     return {"alpha_certified": best, "alpha_upper": upper, "alpha_numeric": alpha_numeric,
             "ratio": best / alpha_numeric if alpha_numeric else float("nan"), "boxes": boxes,
             "seconds": time.perf_counter() - t0, "certificate": doc}

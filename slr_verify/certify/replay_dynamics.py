@@ -8,9 +8,9 @@ its one leaf test:
   ``manifold-hessians``; the signs of its entries) and indefinite at (0, 0) (determinant < 0). Proposition 9's
   classification of the five stationary points.
 * ``reduced-map-diffeomorphism`` (``kappa, nu, alpha, lam``; test ``det-positive``): det J of the reduced PGD map
-  (premise ``reduced-map``) > 0 on each box of [-1, 1]^2 x [0, A] at one lam; ``alpha_upper`` U (optional): det J(0, 0)
-  < 0 at alpha = U. Proposition 10: alpha_max in [A, U]. The attraction step 2 / max(|g_kappa|, |g_nu|) at (1, 1) is
-  enclosed here.
+  (premise ``reduced-map``) > 0 on each box of [-1, 1]^2 x [0, A] at one lam; ``alpha_upper`` U (optional): det J < 0
+  at alpha = U at the point ``upper_at`` (default (0, 0)). Proposition 10: alpha_max in [A, U]. The attraction step
+  2 / max(|g_kappa|, |g_nu|) at (1, 1) is enclosed here.
 * ``off-M-minimum`` (``lam``; test ``family-minimum``): theta*(eta) of the family k = eta v* (premise
   ``off-M-family``, `docs/MATH.md` §12) has |theta*| < 1 for eta = +-1 (a realisable stationary point), and at eta = 1
   the Riemannian Hessian's 5 x 5 block off the orbit has its leading minors > 0 and -mu_k > 0 (Sylvester).
@@ -66,8 +66,8 @@ def dynamics_statement(kind, setting, dom, doc) -> str:
                 "Hessian of R_lam on M is positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and "
                 "(-1, 1) (angle coordinates) and indefinite at (0, 0) (Proposition 9's classification)")
     if kind == "reduced-map-diffeomorphism":
-        A, U = dom["alpha"][1], doc.get("alpha_upper")
-        up = "" if U is None else f"; det J(0, 0) < 0 at alpha = {U!r}, so alpha_max <= {U!r}"
+        A, U, (k, n) = dom["alpha"][1], doc.get("alpha_upper"), doc.get("upper_at", [0.0, 0.0])
+        up = "" if U is None else f"; det J({k!r}, {n!r}) < 0 at alpha = {U!r}, so alpha_max <= {U!r}"
         return (f"at {at}: the Jacobian determinant of the reduced PGD map on M is > 0 at every (kappa, nu) of [-1, 1]^2 "
                 f"for every step size alpha in [0, {A!r}], so alpha_max >= {A!r} (Proposition 10){up}")
     if kind == "off-M-minimum":
@@ -141,9 +141,12 @@ def _diffeomorphism(doc, leaves, lam, par):
             raise Rejected(f"det-positive leaf {leaf['box']}: det J does not exclude values <= 0")
     values, U = {}, doc.get("alpha_upper")
     if U is not None:
-        U = number(U, "alpha_upper")
-        if not D(arb(0), arb(0), lam, *par, arb(U))[0].upper() < 0:
-            raise Rejected(f"alpha_upper {U!r}: det J(0, 0) is not < 0 there")
+        U, at = number(U, "alpha_upper"), doc.get("upper_at", [0.0, 0.0])
+        if not (isinstance(at, list) and len(at) == 2):
+            raise Rejected(f"upper_at must be a [kappa, nu] pair, got {at!r}")
+        k, n = (number(x, "upper_at") for x in at)
+        if not (-1 <= k <= 1 and -1 <= n <= 1 and D(arb(k), arb(n), lam, *par, arb(U))[0].upper() < 0):
+            raise Rejected(f"alpha_upper {U!r}: det J({k!r}, {n!r}) is not < 0 there (or the point is off the square)")
         values["alpha_upper"] = U
     gk, gn = corner_gradient_arb()(lam, *par)
     m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
@@ -216,7 +219,8 @@ def check_dynamics(doc, kind, setting, domain, leaves):
     if kind == "manifold-hessian-signs":
         return _signs(leaves, (widened(g), arb(d), arb(L)))
     if kind == "reduced-map-diffeomorphism":
-        return _diffeomorphism(doc, leaves, lam, (widened(g), arb(d), arb(L)))
+        values, tail = _diffeomorphism(doc, leaves, lam, (widened(g), arb(d), arb(L)))
+        return {**values, "domain_alpha": dom["alpha"]}, tail
     if kind == "off-M-minimum":
         return _family(lam, widened(g), d, L)
     alpha = dom["alpha"][0]

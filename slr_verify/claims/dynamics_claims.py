@@ -14,6 +14,7 @@ from ..certify import (
     hessian_signs,
     off_M_family_minimality,
     off_M_family_point,
+    replay,
     stationary_points_on_M,
 )
 from ..certify.committed import replay_committed
@@ -155,6 +156,8 @@ def proposition9(ctx):
             "alpha_mirror(0.9, 1)": a_mirror,
         }
     rep = _proposition9_certificate(ctx)
+    signs = replay(hessian_signs(_PROP9_LAM, **_G4B)["certificate"]) if ctx.mode == "thorough" else \
+        replay_committed("hessian_signs_fig4b.json.gz")
     return [
         Identities(
             "SymPy sign argument on Lemma 6's gradient",
@@ -168,10 +171,11 @@ def proposition9(ctx):
             [rep], holds=bool(rep.accepted and tuple(rep.values.get("lam", ())) == tuple(_PROP9_LAM)
                               and rep.values["setting"]["d"] == FIG4B.d and rep.values["setting"]["L"] == FIG4B.L),
         ),
-        _proof_of(
-            "ball arithmetic: Hessian entries at the five points, lam a box coordinate",
+        Replayed(
+            "ball arithmetic: Hessian entries at the five points, lam a box coordinate; its certificate replayed by "
+            "certify.replay (committed; searched afresh in thorough mode)",
             f"Proposition 9's classification for every lam in {list(_PROP9_LAM)}",
-            hessian_signs(_PROP9_LAM, **_G4B),
+            [signs], holds=tuple(signs.values.get("lam", ())) == tuple(_PROP9_LAM),
         ),
         Measured(
             "Hessians at the five points (angle coordinates at the corners)",
@@ -250,7 +254,7 @@ def proposition10(ctx):
         worst = max(worst, float(np.max(np.abs(fd - J))))
         jac[str(pt)] = {"J": J.tolist(), "eigenvalues": np.sort(np.real(ev)).tolist()}
     a_att, gmin = F.alpha_attract(**p)
-    a_max = F.alpha_max_diffeo(**p, n=ctx.pick(41, 81, 161))  # grid of the numeric value (the proof is below)
+    a_max = F.alpha_max_diffeo(**p, n=ctx.pick(81, 81, 161))  # grid of the numeric value (the proof is below)
     rk, rn = F.predicted_rates(alpha=alpha, **p)
     steps = ctx.pick(12000, 12000, 40000)
     tr = reduced_pgd(np.cos(0.02), np.cos(0.3), alpha=alpha, steps=steps, **p)
@@ -264,18 +268,24 @@ def proposition10(ctx):
     mn, mk = fit(sel_n, one_n), fit(sel_k, one_k)
     rate_err = max(abs(np.log(mn) / np.log(rn) - 1), abs(np.log(mk) / np.log(rk) - 1))
     att = alpha_attract(lam=p["lam"], **_G4B)
-    dif = alpha_diffeo(lam=p["lam"], alpha_numeric=a_max, **_G4B)
+    # the committed certificate was searched from the numeric value on the 81 x 81 grid; thorough mode searches afresh
+    rep = replay(alpha_diffeo(lam=p["lam"], alpha_numeric=a_max, **_G4B)["certificate"]) if ctx.mode == "thorough" \
+        else replay_committed("proposition10_fig4b.json.gz")
+    dif = {"alpha_certified": rep.values["domain_alpha"][1] if rep.accepted else 0.0,
+           "alpha_upper": rep.values.get("alpha_upper")}
     bracket_ok = dif["alpha_upper"] is not None and dif["alpha_certified"] <= a_max <= dif["alpha_upper"]
     # float64 on both sides of the certified bracket: det J > 0 on a grid below it, < 0 at (0, 0) above it
     k, n = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
     det_below = float(F.det_jacobian(k, n, alpha=dif["alpha_certified"], **p).min())
     det_above = float(F.det_jacobian(0.0, 0.0, alpha=dif["alpha_upper"], **p)) if dif["alpha_upper"] is not None else 1.0
     return [
-        _proof_of(
-            "ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound)",
+        Replayed(
+            "ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound); its certificate "
+            "replayed by certify.replay (committed; searched afresh in thorough mode)",
             "Proposition 10: alpha_max, certified at >= 0.9 of the numeric value, and the numeric value inside "
             "the certified bracket",
-            dict(dif, proved=bool(dif["ratio"] >= 0.9 and bracket_ok)),
+            [rep], holds=bool(dif["alpha_certified"] >= 0.9 * a_max and bracket_ok and rep.values["lam"][0] == p["lam"]),
+            details={"alpha_numeric": a_max, **dif},
         ),
         _proof_of(
             "ball arithmetic: 2 / max|g| at (1, 1)",
@@ -408,6 +418,7 @@ def off_M_stationary(ctx, seed=0):
     fam = off_M_family_point(lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L, eta=int(np.sign(et)))
     in_enclosure = fam["theta_star"][0] - 1e-15 <= th <= fam["theta_star"][1] + 1e-15
     mini = off_M_family_minimality(lam=S.lam0, gamma=S.gamma, d=S.d, L=S.L)
+    cert = [replay(mini["certificate"])] if mini["certificate"] is not None else []
     return [
         Identities(
             "SymPy: Theorem 1's partials at kappa = nu = rho = 0",
@@ -421,10 +432,11 @@ def off_M_stationary(ctx, seed=0):
             why="an enclosure excludes or it does not; the refined float theta must lie inside",
             details={"theta_star_enclosure": fam["theta_star"], "refined_theta": th},
         ),
-        Proof(
-            "ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors",
+        Replayed(
+            "ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors; its "
+            "certificate (off-M-minimum) replayed by certify.replay",
             "strict local minimum modulo the rotations fixing k*, v*; hence locally unique modulo the symmetries",
-            bool(mini["proved"]),
+            cert, holds=bool(mini["proved"]),
             why="positive definite off the orbit's tangent, which SymPy shows is exactly the kernel",
             details={"leading_minors": mini["minors"], "minus_mu_k": mini["minus_mu_k"], "proofs": mini["proofs"]},
         ),

@@ -11,6 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import landscape as LS
+from ..certify import capture_certificate, replay
 from ..certify import global_minimiser as certified_global_minimiser
 from ..certify import oracle_window as window_enclosure
 from ..certify.committed import replay_committed
@@ -19,7 +20,7 @@ from ..symbolic import landscape as sland
 from ..symbolic import profile as sprof
 from ..symbolic.family import family_gap
 from .base import claim
-from .vocabulary import Identities, Measured, Proof, Replayed
+from .vocabulary import Identities, Measured, Replayed
 
 __all__ = [
     "landscape",
@@ -507,10 +508,11 @@ def oracle_unstable_for_pgd(ctx):
             "stable at the bracket's lower end, unstable at its upper end",
             unit="bracket ends on the wrong side", details={"stable": {str(k): v for k, v in sides.items()}},
         ),
-        Proof(
-            "contraction ball of sigma o Phi (the exact five-overlap PGD map) on arb balls, kernels generated from SymPy",
+        Replayed(
+            "contraction ball of sigma o Phi (the exact five-overlap PGD map) on arb balls, kernels generated from SymPy; "
+            "its certificate replayed by certify.replay",
             "Banach's fixed-point theorem: r0 + q < 1 on the ball",
-            bool(ball.proved and ball.period == 2),
+            [replay(capture_certificate(ball))] if ball.proved else [], holds=ball.period == 2,
             why="a run entering the ball converges to the 2-cycle {p, sigma p}, not to a stationary point",
             details={"centre": c.tolist(), "radius": ball.radius, "q": ball.q, "r0": ball.r0, "reason": ball.reason},
         ),

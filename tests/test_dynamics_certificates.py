@@ -1,0 +1,176 @@
+"""The dynamics' certificates (docs/certificates.md; docs/MATH.md sections 10, 12, 13): Proposition 9's Hessian signs,
+Proposition 10's alpha_max bracket, the stationary point off M, a contraction ball and the valley tube, written by
+the searches at a setting of no figure of the paper (gamma^2 = 0.8, d = 200, L = 6) and at Figure 4b's, replayed by
+the checker, and rejected once corrupted.
+
+A corruption that changes a domain is restated (the statement re-derived) so that the rejection comes from the
+mathematics, not from the text. Expected numbers come from other routes: the float64 reduced map (Proposition 10's
+attraction step), mpmath's root of Theorem 1's R_theta at 30 digits (theta*), the five-overlap float map (the
+2-cycle's images)."""
+import copy
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from paper import FIG4B, G4B
+
+from slr_verify.certify import (
+    alpha_diffeo,
+    capture_certificate,
+    hessian_signs,
+    off_M_family_minimality,
+    replay,
+    tube_certificate,
+)
+from slr_verify.certify.replay_dynamics import DYNAMICS_DOMAINS, dynamics_statement
+from slr_verify.dynamics import fixed_points as F
+from slr_verify.kernels.landscape import fixed_point_kernels
+from slr_verify.landscape import contraction_ball, valley_tube
+
+OWN = dict(gamma=math.sqrt(0.8), d=200, L=6)
+#: a state of the 2-cycle at lam = 0.5, alpha = 4e-3 (Figure 4b), as in test_basins_capture
+CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1, 1, -1, -1, -1)
+
+
+def _restated(doc):
+    s, names = doc["setting"], DYNAMICS_DOMAINS[doc["kind"]][0]
+    doc["statement"] = dynamics_statement(doc["kind"], (s["gamma"], s["eps"], s["d"], s["L"]),
+                                          {c: tuple(doc["domain"][c]) for c in names}, doc)
+    return doc
+
+
+def _rejected(doc, *words):
+    r = replay(doc, prove_premises=False)
+    assert not r.accepted, r.reason
+    assert all(w in r.reason for w in words), r.reason
+    return r
+
+
+@pytest.fixture(scope="module")
+def signs():
+    r = hessian_signs((0.05, 0.5), **OWN)
+    assert r["proved"], r["failure"]
+    return r["certificate"]
+
+
+@pytest.fixture(scope="module")
+def diffeo():
+    p = dict(lam=0.1, **OWN)
+    r = alpha_diffeo(alpha_numeric=F.alpha_max_diffeo(**p, n=41), **p)
+    assert r["ratio"] > 0.99 and r["alpha_upper"] is not None
+    return r["certificate"]
+
+
+@pytest.fixture(scope="module")
+def family():
+    r = off_M_family_minimality(lam=0.3, **OWN)
+    assert r["proved"]
+    return r["certificate"]
+
+
+@pytest.fixture(scope="module")
+def cycle():
+    return capture_certificate(contraction_ball(CYCLE_GUESS, MIRROR, lam=0.5, alpha=FIG4B.alpha, **G4B))
+
+
+@pytest.fixture(scope="module")
+def tube():
+    t = valley_tube(lam=0.15, alpha=FIG4B.alpha, kappa_a=(0.9405,), **G4B)
+    assert t.proved, t.reason
+    return tube_certificate(t)
+
+
+@pytest.mark.parametrize("name", ["signs", "diffeo", "family", "cycle", "tube"])
+def test_every_kind_is_accepted_with_its_premises_proved(name, request):
+    doc = request.getfixturevalue(name)
+    r = replay(doc)
+    assert r.accepted, r.reason
+    assert r.conclusion.startswith(doc["statement"])
+
+
+def test_signs_dropped_leaf_and_extended_domain(signs):
+    d = copy.deepcopy(signs)
+    d["leaves"].pop(3)
+    _rejected(d, "leaf")
+    d = copy.deepcopy(signs)
+    d["domain"]["lam"][1] = 0.6
+    _rejected(_restated(d), "gap")
+
+
+def test_diffeo_attraction_step_against_the_float_route(diffeo):
+    r = replay(diffeo, prove_premises=False)
+    lo, hi = r.values["alpha_attract"]
+    a, _ = F.alpha_attract(lam=0.1, **OWN)
+    assert lo <= a <= hi and hi - lo < 1e-12 * a
+
+
+def test_diffeo_past_alpha_max_is_rejected(diffeo):
+    """Every alpha coordinate doubled (exact in binary: the split tree is the same): the domain now reaches twice
+    alpha_max, where det J < 0 at (0, 0); some leaf must fail."""
+    d = copy.deepcopy(diffeo)
+    d["domain"]["alpha"] = [0.0, 2 * d["domain"]["alpha"][1]]
+    for leaf in d["leaves"]:
+        leaf["box"]["alpha"] = [2 * x for x in leaf["box"]["alpha"]]
+    _rejected(_restated(d), "det-positive leaf")
+
+
+def test_diffeo_upper_bound_below_alpha_max_is_rejected(diffeo):
+    d = copy.deepcopy(diffeo)
+    d["alpha_upper"] = 0.5 * d["domain"]["alpha"][1]
+    _rejected(_restated(d), "alpha_upper")
+
+
+def test_family_theta_star_against_mpmath(family):
+    """theta* (the closed form the checker evaluates) against the root of Theorem 1's R_theta(0, 0, theta, 1, 0) found
+    by mpmath at 30 digits (the generated gradient, not the closed form)."""
+    r = replay(family, prove_premises=False)
+    K = fixed_point_kernels()
+    with mpmath.workdps(30):
+        root = mpmath.findroot(lambda t: K.risk_mp(0, 0, t, 1, 0, mpmath.mpf(0.3), mpmath.mpf(OWN["gamma"]), 0,
+                                                   OWN["d"], OWN["L"])[3], 0.3)
+    lo, hi = r.values["theta_star"][1]
+    assert lo <= float(root) <= hi
+
+
+def test_family_changed_premise_hash_is_rejected(family):
+    d = copy.deepcopy(family)
+    d["premises"][0]["hash"] = "0" * 32
+    _rejected(d, "premise", "off-M-family")
+
+
+def test_cycle_ball_against_the_float_map(cycle):
+    """The ball's centre is a 2-cycle point: sigma Phi(c) = c to float precision and Phi(c) != c."""
+    leaf = cycle["leaves"][0]
+    c, s = np.array(leaf["centre"]), np.array(leaf["sigma"])
+    K = fixed_point_kernels()
+    r = np.array(K.risk_f64(*c, 0.5, G4B["gamma"], 0.0, G4B["d"], G4B["L"]), dtype=float)
+    Phi = np.array(K.map_f64(*c, *r[1:6], FIG4B.alpha), dtype=float)[:5]
+    assert np.max(np.abs(s * Phi - c)) < 1e-12 and np.max(np.abs(Phi - c)) > 1e-3
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda leaf: leaf.update(sigma=[1, 1, 1, 1, 1]), ("r0 + q",)),  # Phi(c) is the mirror image, not c
+    (lambda leaf: leaf.update(radius=1e3 * leaf["radius"]), ("r0 + q",)),
+    (lambda leaf: leaf.update(groups=[[0, 1, 2], [3, 4]]), ("groups",)),
+    (lambda leaf: leaf.update(sigma=[1, 1, -1, 1, 1]), ("not proved for sigma",)),
+])
+def test_cycle_corrupted_is_rejected(cycle, change, words):
+    d = copy.deepcopy(cycle)
+    change(d["leaves"][0])
+    _rejected(d, *words)
+
+
+def test_tube_corrupted_is_rejected(tube):
+    d = copy.deepcopy(tube)
+    d["leaves"].pop(len(d["leaves"]) // 2)
+    _rejected(d, "leaf")
+    d = copy.deepcopy(tube)
+    d["margin"] = d["margin"] / 64
+    _rejected(_restated(d), "tube-piece")
+    d = copy.deepcopy(tube)
+    d["delta"] = d["delta"] * 1e4
+    _rejected(_restated(d), "tube-piece")
+    d = copy.deepcopy(tube)
+    d["domain"]["kappa"][0] = 0.9
+    _rejected(_restated(d), "gap")
