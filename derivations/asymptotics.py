@@ -1,6 +1,7 @@
 """Regenerate derivations/generated/asymptotics.{tex,json} (see derivations/README.md).
 
-Run from the repository root: `python derivations/asymptotics.py` (or `slr-verify derive asymptotics`).
+Run from the repository root: `python derivations/asymptotics.py`
+(or `slr-verify derive asymptotics --out derivations/generated`).
 The expressions themselves live in the package (`slr_verify.derive.DERIVATIONS["asymptotics"]`).
 """
 import sys

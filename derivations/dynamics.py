@@ -1,6 +1,7 @@
 """Regenerate derivations/generated/dynamics.{tex,json} (see derivations/README.md).
 
-Run from the repository root: `python derivations/dynamics.py` (or `slr-verify derive dynamics`).
+Run from the repository root: `python derivations/dynamics.py`
+(or `slr-verify derive dynamics --out derivations/generated`).
 The expressions themselves live in the package (`slr_verify.derive.DERIVATIONS["dynamics"]`).
 """
 import sys

@@ -1,6 +1,7 @@
 """Regenerate derivations/generated/linear.{tex,json} (see derivations/README.md).
 
-Run from the repository root: `python derivations/linear.py` (or `slr-verify derive linear`).
+Run from the repository root: `python derivations/linear.py`
+(or `slr-verify derive linear --out derivations/generated`).
 The expressions themselves live in the package (`slr_verify.derive.DERIVATIONS["linear"]`).
 """
 import sys

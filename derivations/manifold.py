@@ -1,6 +1,7 @@
 """Regenerate derivations/generated/manifold.{tex,json} (see derivations/README.md).
 
-Run from the repository root: `python derivations/manifold.py` (or `slr-verify derive manifold`).
+Run from the repository root: `python derivations/manifold.py`
+(or `slr-verify derive manifold --out derivations/generated`).
 The expressions themselves live in the package (`slr_verify.derive.DERIVATIONS["manifold"]`).
 """
 import sys

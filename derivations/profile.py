@@ -1,6 +1,7 @@
 """Regenerate derivations/generated/profile.{tex,json} (see derivations/README.md).
 
-Run from the repository root: `python derivations/profile.py` (or `slr-verify derive profile`).
+Run from the repository root: `python derivations/profile.py`
+(or `slr-verify derive profile --out derivations/generated`).
 The expressions themselves live in the package (`slr_verify.derive.DERIVATIONS["profile"]`).
 """
 import sys

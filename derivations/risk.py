@@ -1,6 +1,7 @@
 """Regenerate derivations/generated/risk.{tex,json} (see derivations/README.md).
 
-Run from the repository root: `python derivations/risk.py` (or `slr-verify derive risk`).
+Run from the repository root: `python derivations/risk.py`
+(or `slr-verify derive risk --out derivations/generated`).
 The expressions themselves live in the package (`slr_verify.derive.DERIVATIONS["risk"]`).
 """
 import sys
