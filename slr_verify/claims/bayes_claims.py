@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..model.sampling import random_instance
+from ..model.settings import PAPER_GAMMA
 from ..predictors import bayes_rate, corollary2_path, erf_best_lam, paper_settings, softmax_best_lam
 from ..routes import bayes as B
 from ..routes import montecarlo as mc
@@ -15,7 +16,6 @@ from .vocabulary import Z_MAX, Agreement, Identities, Measured, MonteCarlo
 
 #: small-d settings (gamma, eps, d, L) for the full-dimensional comparisons: gamma in [0.77, 1], L in 4..10, eps in [0, 0.3]
 _SMALL = ((0.77, 0.0, 6, 4), (0.9, 0.3, 10, 10), (1.0, 0.1, 5, 6), (0.85, 0.2, 12, 7), (0.8, 0.15, 3, 8))
-_GAMMA = math.sqrt(0.5)
 
 
 def _log_z(a, b):
@@ -51,9 +51,9 @@ def bayes_risk(ctx, seed=7):
         bay = B.bayes_excess(gamma=1.0, d=d, L=6, n=n, seed=seed)
         soft = B.softmax_excess(lam=math.sqrt(d / 2), gamma=1.0, d=d, L=6, n=n, seed=seed + 1)
         fast.append((bay.log_estimate, math.hypot(bay.relative_error, soft.relative_error), soft.log_estimate))
-    paper = B.bayes_excess(gamma=_GAMMA, d=400, L=10, n=n * 8, seed=seed)
-    other = B.bayes_excess(gamma=_GAMMA, d=400, L=10, n=n * 8, seed=seed + 1, tilt=0.45)
-    bound = B.log_bayes_excess_bound(gamma=_GAMMA, d=400, L=10)
+    paper = B.bayes_excess(gamma=PAPER_GAMMA, d=400, L=10, n=n * 8, seed=seed)
+    other = B.bayes_excess(gamma=PAPER_GAMMA, d=400, L=10, n=n * 8, seed=seed + 1, tilt=0.45)
+    bound = B.log_bayes_excess_bound(gamma=PAPER_GAMMA, d=400, L=10)
     exact = [
         tuple(B.bayes_risk(gamma=0.8, eps=0.3, d=50, L=1)) == (0.09, 0.0),
         tuple(B.bayes_risk(gamma=0.8, eps=0.0, d=50, L=4, p=[0, 1.0, 0, 0])) == (0.0, 0.0),
@@ -147,18 +147,18 @@ def predictors_side_by_side(ctx, seed=11):
     expected_sign = {"4a": 1, "4b": 1, "5": 1, "7a": -1, "7b": 1}  # + : softmax worse than erf
     weakest = min(expected_sign[f] * sep[f] for f in sep)
     # best lam: erf exact (checked as a minimum by quadrature), softmax from batches
-    e = erf_best_lam(gamma=_GAMMA, d=400, L=10)
-    at = float(quad_oracle_risk(lam=e.lam, gamma=_GAMMA, eps=0.0, d=400, L=10, dps=20))
+    e = erf_best_lam(gamma=PAPER_GAMMA, d=400, L=10)
+    at = float(quad_oracle_risk(lam=e.lam, gamma=PAPER_GAMMA, eps=0.0, d=400, L=10, dps=20))
     rise = min(
-        float(quad_oracle_risk(lam=e.lam * f, gamma=_GAMMA, eps=0.0, d=400, L=10, dps=20)) - at for f in (1 - 1e-3, 1 + 1e-3)
+        float(quad_oracle_risk(lam=e.lam * f, gamma=PAPER_GAMMA, eps=0.0, d=400, L=10, dps=20)) - at for f in (1 - 1e-3, 1 + 1e-3)
     )
-    s = softmax_best_lam(gamma=_GAMMA, d=400, L=10, n=max(n // 8, 1 << 11), batches=ctx.size.batches, seed=seed)
+    s = softmax_best_lam(gamma=PAPER_GAMMA, d=400, L=10, n=max(n // 8, 1 << 11), batches=ctx.size.batches, seed=seed)
     bay = table["4b"].bayes
     # rates along Corollary 2's paths at the largest d
     ds = (10**5, 10**6)
     slopes = {}
     for a in (0.25, 0.4):
-        cs = corollary2_path(a=a, gamma=_GAMMA, L=10, ds=ds, n=n, seed=seed)
+        cs = corollary2_path(a=a, gamma=PAPER_GAMMA, L=10, ds=ds, n=n, seed=seed)
         slopes[a] = (cs[1].erf_loss.log_estimate - cs[0].erf_loss.log_estimate) / math.log(10)
     rate = -cs[1].irreducible.log_estimate / ds[1]
     return [
@@ -213,10 +213,10 @@ def predictors_side_by_side(ctx, seed=11):
         Measured(
             "-log(R_B - eps^2)/d at d = 1e6",
             "c(gamma) = 1/(4(1 + gamma^2)) + log((1 + gamma^2)/(2 gamma))",
-            abs(rate - bayes_rate(_GAMMA)),
+            abs(rate - bayes_rate(PAPER_GAMMA)),
             1e-4,
             "the prefactor is O(log d)/d, about 1e-5 at d = 1e6",
             unit="absolute error",
-            details={"rate": rate, "c": bayes_rate(_GAMMA)},
+            details={"rate": rate, "c": bayes_rate(PAPER_GAMMA)},
         ),
     ]

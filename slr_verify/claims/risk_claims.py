@@ -23,6 +23,7 @@ from ..certify.corollary2 import compare_log_bayes_gap
 from ..kernels import api, special
 from ..model.overlaps import Overlaps
 from ..model.params import ParamBox, Params
+from ..model.settings import PAPER_GAMMA
 from ..routes import montecarlo as mc
 from ..symbolic import asymptotics as sasym
 from ..symbolic import linear as slin
@@ -47,11 +48,6 @@ __all__ = [
     "corollary2",
     "proposition3",
 ]
-
-
-def _rel(a, b):
-    b = float(b)
-    return abs(float(a) - b) / abs(b) if b else abs(float(a))
 
 
 def random_overlaps(rng, n):
@@ -167,7 +163,7 @@ def theorem1(ctx, seed=1):
     d = 20
     ks, vs = mc.random_instance(d, seed)
     k, v = mc.random_unit(d, seed + 1), mc.random_unit(d, seed + 2)
-    pr = dict(lam=0.6, gamma=0.7071067811865476, eps=0.1, L=5)
+    pr = dict(lam=0.6, gamma=PAPER_GAMMA, eps=0.1, L=5)
     full = [(*mc.mc_risk(k, v, ks, vs, **pr, n=n // 4, seed=seed), api.risk(*Overlaps.from_vectors(k, v, ks, vs), **pr, d=d))]
     return [
         Agreement(
@@ -256,7 +252,7 @@ def _identically_zero(expr) -> bool:
 
 _J0_SYMBOLIC_L = (1, 2, 3)
 _J0_LAWS = ([0.7, 0.1, 0.1, 0.1], [0, 0, 1.0, 0], [0.25] * 4)
-_J0_SETTING = dict(lam=0.8, gamma=0.7071067811865476, eps=0.2, d=50, L=4)
+_J0_SETTING = dict(lam=0.8, gamma=PAPER_GAMMA, eps=0.2, d=50, L=4)
 
 
 @claim(
@@ -368,7 +364,7 @@ def corollary2(ctx):
         "zeta_lam(0) -> 0 as lam -> 0": sym["zeta0_limit"] == 0,
         "null part ~ d^(b - 2a)": sp.simplify(sym["null_exponent"] - (b_ - 2 * a_)) == 0,
     }
-    gamma = 0.7071067811865476
+    gamma = PAPER_GAMMA
     ds = np.round(np.logspace(2, 12, ctx.size.d))
     worst = 0.0
     sequences = {}
@@ -446,7 +442,7 @@ def corollary2(ctx):
 
 
 # --------------------------------------------------------------------------- Proposition 3
-_P3 = dict(p=[0.6, 0.3, 0.1], gamma=0.7071067811865476, eps=0.1, L=3, d=6)
+_P3 = dict(p=[0.6, 0.3, 0.1], gamma=PAPER_GAMMA, eps=0.1, L=3, d=6)
 
 
 @claim(

@@ -11,7 +11,12 @@ from dataclasses import dataclass
 
 from .params import Params
 
-__all__ = ["Setting", "FIGURES", "decreasing"]
+__all__ = ["Setting", "FIGURES", "PAPER_GAMMA2", "PAPER_GAMMA", "decreasing"]
+
+#: gamma^2 = 1/2, the relevant token's variance in every experiment of the paper (Section 5, Appendix E)
+PAPER_GAMMA2 = 0.5
+#: gamma = sqrt(1/2), as a float 0.7071067811865476
+PAPER_GAMMA = math.sqrt(PAPER_GAMMA2)
 
 #: the decay rate of the paper's schedule lam_t = lam0 / (1 + DECAY t)
 DECAY = 1e-4
@@ -96,9 +101,9 @@ def _count(n) -> str:
 
 #: Section 5 and Appendix E: 30 repetitions each, k*, v*, k0, v0 drawn at random.
 FIGURES = {
-    "4a": Setting("4a", "sphere", 400, 10, 0.5, 1.0, "decreasing", 4e-3, 120_000),
-    "4b": Setting("4b", "M", 400, 10, 0.5, 0.1, "constant", 4e-3, 20_000),
-    "5": Setting("5", "sphere", 80, 10, 0.5, 2.0, "decreasing", 1e-3, 200_000, eps=0.1, batch=5),
-    "7a": Setting("7a", "sphere", 400, 10, 0.5, 0.9, "constant", 1e-3, 120_000),
-    "7b": Setting("7b", "sphere", 400, 10, 0.5, 0.1, "constant", 4e-3, 20_000),
+    "4a": Setting("4a", "sphere", 400, 10, PAPER_GAMMA2, 1.0, "decreasing", 4e-3, 120_000),
+    "4b": Setting("4b", "M", 400, 10, PAPER_GAMMA2, 0.1, "constant", 4e-3, 20_000),
+    "5": Setting("5", "sphere", 80, 10, PAPER_GAMMA2, 2.0, "decreasing", 1e-3, 200_000, eps=0.1, batch=5),
+    "7a": Setting("7a", "sphere", 400, 10, PAPER_GAMMA2, 0.9, "constant", 1e-3, 120_000),
+    "7b": Setting("7b", "sphere", 400, 10, PAPER_GAMMA2, 0.1, "constant", 4e-3, 20_000),
 }

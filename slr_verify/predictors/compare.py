@@ -24,7 +24,7 @@ from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2
 from ..model.sampling import scalar
-from ..model.settings import FIGURES
+from ..model.settings import FIGURES, PAPER_GAMMA
 from ..routes.bayes import (
     DEFAULT_N,
     LogMCResult,
@@ -198,7 +198,7 @@ def paper_record(*, n=1 << 20, seed=11, best_n=1 << 14, best_batches=8, dims=(80
         row = c.row()
         row["log10_bayes_bound"] = log_bayes_excess_bound(gamma=c.gamma, d=c.d, L=c.L) / ln10
         rec["figures"][fig] = row
-    g = math.sqrt(0.5)
+    g = PAPER_GAMMA
     for d in dims:
         e = erf_best_lam(gamma=g, d=d, L=10)
         s = softmax_best_lam(gamma=g, d=d, L=10, n=best_n, batches=best_batches, seed=d)
