@@ -196,6 +196,11 @@ class PolyKernel:
     (intermediates get zero coefficients). Monomials are grouped by depth (0 for degree <= 1,
     1 + the larger depth of the two halves otherwise), so degree n needs ceil(log2 n) levels, each
     one ``B[level] = B[left] * B[right]``.
+
+    What the fused kernels print from (:mod:`.fused`): ``entry_positions`` (nentries, 2), the (output,
+    monomial) of each structurally non-zero coefficient; ``coefficient_values(*params)``, their values in that
+    order; ``constant_rows``, the buffer rows of the constant monomial; ``variable_rows``, (row, variable) of the
+    degree-one monomials; ``levels``, the halving splits.
     """
 
     def __init__(self, variables, params, exprs):
@@ -236,10 +241,10 @@ class PolyKernel:
                 entries.append(c)
                 where.append((i, index[m]))
         self.nout, self.nmono = len(polys), len(monos)
-        self._where = np.array(where, dtype=int).reshape(-1, 2)
-        self._coef_fn = generate(self.params, entries)
-        self._const = [index[m] for m in monos if sum(m) == 0]
-        self._linear = [(index[m], m.index(1)) for m in monos if sum(m) == 1]
+        self.entry_positions = np.array(where, dtype=int).reshape(-1, 2)
+        self.coefficient_values = generate(self.params, entries)
+        self.constant_rows = [index[m] for m in monos if sum(m) == 0]
+        self.variable_rows = [(index[m], m.index(1)) for m in monos if sum(m) == 1]
         self.levels = []
         for lv in range(1, max(depth.values()) + 1):
             rows = [index[m] for m in monos if depth[m] == lv]
@@ -251,24 +256,24 @@ class PolyKernel:
 
     def coefficients(self, *params):
         """The coefficient matrix (nout, nmono); with array parameters of length n, (n, nout, nmono)."""
-        vals = self._coef_fn(*params)
+        vals = self.coefficient_values(*params)
         shape = np.broadcast_shapes(*[np.shape(p) for p in params])
         C = np.zeros(shape + (self.nout, self.nmono))
-        for (i, j), v in zip(self._where, vals):
+        for (i, j), v in zip(self.entry_positions, vals):
             C[..., i, j] += v
         return C
 
     def buffer(self, batch_shape):
         """Monomial buffer (nmono,) + batch_shape with the constant rows set."""
         B = np.empty((self.nmono,) + tuple(batch_shape))
-        for r in self._const:
+        for r in self.constant_rows:
             B[r] = 1.0
         return B
 
     def linear_rows(self):
         """For each variable, its row in the monomial buffer."""
         rows = [None] * len(self.variables)
-        for r, j in self._linear:
+        for r, j in self.variable_rows:
             rows[j] = r
         return rows
 
@@ -282,7 +287,7 @@ class PolyKernel:
     def evaluate(self, X, C):
         X = np.asarray(X, dtype=float)
         B = self.buffer(X.shape[1:])
-        for r, j in self._linear:
+        for r, j in self.variable_rows:
             B[r] = X[j]
         for sl, left, right in self.levels:
             np.multiply(B[left], B[right], out=B[sl])

@@ -58,16 +58,16 @@ def available():
 
 def _poly_lines(pk, names, coef, prefix):
     """Straight-line code for the polynomials of :class:`.codegen.PolyKernel` ``pk``: the variables
-    are the code strings ``names``, the coefficients ``coef[k]`` in the order of ``pk._where``.
+    are the code strings ``names``, the coefficients ``coef[k]`` in the order of ``pk.entry_positions``.
     Returns (lines, output names)."""
-    expr = {r: "1.0" for r in pk._const}
-    for r, j in pk._linear:
+    expr = {r: "1.0" for r in pk.constant_rows}
+    for r, j in pk.variable_rows:
         expr[r] = names[j]
     split = {}
     for sl, left, right in pk.levels:
         for r, lft, rgt in zip(range(sl.start, sl.stop), left, right):
             split[r] = (int(lft), int(rgt))
-    need, stack = set(), [int(j) for _, j in pk._where]
+    need, stack = set(), [int(j) for _, j in pk.entry_positions]
     while stack:
         r = stack.pop()
         if r not in need:
@@ -79,7 +79,7 @@ def _poly_lines(pk, names, coef, prefix):
             expr[r] = "%sm%d" % (prefix, r)
             lines.append("%s = %s * %s" % (expr[r], expr[split[r][0]], expr[split[r][1]]))
     terms = defaultdict(list)
-    for k, (i, j) in enumerate(pk._where):
+    for k, (i, j) in enumerate(pk.entry_positions):
         terms[int(i)].append("%s[%d]" % (coef, k) if expr[int(j)] == "1.0" else "%s[%d] * %s" % (coef, k, expr[int(j)]))
     outs = ["%so%d" % (prefix, i) for i in range(pk.nout)]
     for i, o in enumerate(outs):
@@ -234,7 +234,7 @@ class FusedCoefficients:
     def block(self, lams):
         gk = self.gk
         lams = np.asarray(lams, dtype=float).reshape(-1)
-        vals = gk.poly._coef_fn(lams, *self.p)
+        vals = gk.poly.coefficient_values(lams, *self.p)
         EG = np.ascontiguousarray(np.stack([np.broadcast_to(np.asarray(v, dtype=float), lams.shape) for v in vals],
                                            axis=-1))
         AC = np.ascontiguousarray(gk.atom_coefficients(lams, *self.p))
@@ -250,6 +250,6 @@ class FusedCoefficients:
 
 
 def map_coefficients(alpha):
-    """The map's coefficient entries (order of ``map_poly_kernel()._where``) at step size alpha."""
-    vals = map_poly_kernel()._coef_fn(alpha)
+    """The map's coefficient entries (order of ``map_poly_kernel().entry_positions``) at step size alpha."""
+    vals = map_poly_kernel().coefficient_values(alpha)
     return np.ascontiguousarray([float(v) for v in vals])
