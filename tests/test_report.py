@@ -233,7 +233,8 @@ def test_json_and_markdown_reports():
     and time of every claim (a claim without its extra: not run, as expected); Markdown tables with
     the same number of cells in every row."""
     out = subprocess.run(
-        [sys.executable, "-m", "slr_verify", "check", "--json", "--fast", "--jobs", "2", "--only", "figure-1b", "--only", "zeta"],
+        [sys.executable, "-m", "slr_verify", "check", "--json", "--fast", "--jobs", "2", "--only", "figure-1b", "--only",
+         "law-of-J0"],
         capture_output=True,
         text=True,
         timeout=600,
@@ -242,15 +243,15 @@ def test_json_and_markdown_reports():
     assert "\r" not in out.stderr  # not a terminal: one line per claim, no progress frames
     doc = json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
     claims = doc["claims"]
-    assert [c["id"] for c in claims] == ["zeta", "figure-1b"] and doc["as_established"]
+    assert [c["id"] for c in claims] == ["law-of-J0", "figure-1b"] and doc["as_established"]
     for c in claims:
         assert set(c) >= {"id", "kind", "where", "statement", "domain", "tier", "verdict", "expected", "seconds", "evidence"}
         assert c["as_expected"] and c["expected"] == "pass"
         assert (c["verdict"], c["seconds"] > 0) == (("not run", False) if c["not_run"] else ("pass", True))
         for e in c["evidence"]:
             assert set(e) >= {"route", "reference", "tier", "role", "figure", "unit", "tolerance", "why", "size"}
-    md = report.markdown(run_claims(mode="fast", only={"zeta"}, jobs=1))
-    assert "| `zeta` |" in md and "### `zeta`: pass" in md
+    md = report.markdown(run_claims(mode="fast", only={"law-of-J0"}, jobs=1))
+    assert "| `law-of-J0` |" in md and "### `law-of-J0`: pass" in md
     for block in re.findall(r"((?:^\|.*\|\n)+)", md + "\n", re.M):
         cells = {len(re.split(r"(?<!\\)\|", row)) for row in block.strip().splitlines()}
         assert len(cells) == 1, block
