@@ -201,15 +201,15 @@ def _persistent_compilation_cache():
     per model on one core). The cache key is the optimised program with the compiler's version
     and flags, so a stale entry is never used. Skipped silently where the folder cannot be made."""
     import os
-    from pathlib import Path
 
     import jax
 
+    from ..model.cache import cache_dir
+
     if jax.config.jax_compilation_cache_dir or os.environ.get("JAX_COMPILATION_CACHE_DIR"):
         return
-    path = Path(os.environ.get("SLR_VERIFY_CACHE", Path.home() / ".cache" / "slr-verify")) / "jax"
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path = cache_dir("jax")
     except OSError:
         return
     jax.config.update("jax_compilation_cache_dir", str(path))

@@ -33,13 +33,13 @@ import importlib.util
 import os
 import re
 import sys
-import tempfile
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ..model.cache import cache_dir as model_cache_dir
 from ..symbolic import dynamics as sdyn
 from . import owen_table
 from .steps import gradient_poly_kernel, map_poly_kernel
@@ -183,20 +183,9 @@ def fused_source():
 
 
 def cache_dir() -> Path:
-    """The folder for generated kernel sources (and so Numba's on-disk cache): ``$SLR_VERIFY_CACHE``, default
-    ``~/.cache/slr-verify``, created if needed; a per-user folder in the system's temporary folder when that one
-    cannot be written."""
-    d = Path(os.environ.get("SLR_VERIFY_CACHE", Path.home() / ".cache" / "slr-verify"))
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        probe = d / (".probe-%d" % os.getpid())
-        probe.write_text("")
-        probe.unlink()
-        return d
-    except OSError:
-        d = Path(tempfile.gettempdir()) / ("slr-verify-%d" % os.getuid())
-        d.mkdir(parents=True, exist_ok=True)
-        return d
+    """The folder for generated kernel sources (and so Numba's on-disk cache): :func:`slr_verify.model.cache.cache_dir`
+    (``$SLR_VERIFY_CACHE``, default ``~/.cache/slr-verify``)."""
+    return model_cache_dir()
 
 
 @lru_cache(maxsize=None)

@@ -34,6 +34,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from . import risk as srisk
+from .stored import stored
 
 __all__ = [
     "A",
@@ -131,7 +132,7 @@ def gradient_norms_sq():
     return inner(u.grad_k, u.grad_k), inner(u.grad_v, u.grad_v)
 
 
-@lru_cache(maxsize=None)
+@stored
 def overlap_map_jacobian():
     """The derivatives of the five-overlap map in the overlaps and in the partials: a 5 x 10
     matrix (columns kappa, ..., rho, R_kappa, ..., R_rho). Composed with Theorem 1's Hessian it

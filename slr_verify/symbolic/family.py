@@ -15,6 +15,7 @@ import sympy as sp
 
 from . import landscape as sland
 from .risk import S, oracle_point, theorem1_gradient, theorem1_risk
+from .stored import stored
 from .zeta import zeta
 
 __all__ = ["off_M_family", "family_hessian", "family_gap"]
@@ -45,7 +46,7 @@ def off_M_family():
     return theta_star, proofs
 
 
-@lru_cache(maxsize=None)
+@stored
 def family_hessian():
     """:func:`~.landscape.chart_hessian` at the point k = v*, v = theta k* + sqrt(1 - theta^2) e3 (kappa = nu =
     rho = 0, eta = 1; theta free, to be set to theta*), coordinates: k along (k*, e3, e4), v along

@@ -23,6 +23,7 @@ import sympy as sp
 
 from . import dynamics as sdyn
 from .risk import S
+from .stored import stored
 
 __all__ = ["POINTS", "CORNERS", "structure", "stationary_point_proofs", "reduced_map_exprs", "reduced_jacobian",
            "manifold_hessian", "gradient_bounds"]
@@ -77,7 +78,7 @@ def reduced_jacobian():
     return sp.Matrix(reduced_map_exprs()).jacobian((S.kappa, S.nu))
 
 
-@lru_cache(maxsize=None)
+@stored
 def manifold_hessian(point):
     """The Hessian of the manifold risk at a stationary point, in the parameters.
 

@@ -22,6 +22,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian
+from .stored import stored
 
 __all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian",
            "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "basis", "LAM_PARAMS"]
@@ -98,7 +99,7 @@ GENERIC = SimpleNamespace(
     g=sp.symbols("g0:5", real=True), h=sp.symbols("h0:25", real=True))
 
 
-@lru_cache(maxsize=None)
+@stored
 def generic_riemannian():
     """The Riemannian gradient (8) and Hessian (8 x 8, row-major) of R at any point, in the chart
     of :func:`chart_derivatives` realised in R^5 (k* = e1, v* = e2, the point in span(e1..e4); e5

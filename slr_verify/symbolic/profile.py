@@ -38,6 +38,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from .risk import TAU, S, risk_parts, theorem1_risk
+from .stored import stored
 
 __all__ = [
     "R_SYM",
@@ -204,7 +205,7 @@ def _oracle_paths() -> tuple:
     return ({S.kappa: k, S.eta: t, R_SYM: sp.Integer(0)}, {S.kappa: k, S.eta: sp.Integer(0), R_SYM: t})
 
 
-@cache
+@stored
 def oracle_curvature() -> SimpleNamespace:
     r"""The profile's second derivatives at k* (`docs/MATH.md` §17) by the implicit-function theorem on
     the TRS's KKT system, in (lam, gamma, eps, d, L).
@@ -477,7 +478,7 @@ def det_m() -> sp.Expr:
     return sp.Matrix([[co["a_tt"], co["a_tr"]], [co["a_tr"], co["a_rr"]]]).det()
 
 
-@cache
+@stored
 def dual_line_algebra() -> list:
     r"""[L0, L1, Delta, T] in (COEF_SYMS, DET_M, kappa, beta), beta = a0 - mu: the dual bound of :func:`dual_algebra` along
     the line at kappa, LB = (1 - t) L0 + t L1 with t = eta^2/(1 - kappa^2) (:func:`dual_line_proofs`). Split g
@@ -550,6 +551,7 @@ def circle_proofs() -> dict:
     return {"dL1/dbeta": sp.simplify(d1 - sp.diff(L1, BETA)) == 0, "L0 - L1": sp.expand(diff - (L0 - L1)) == 0}
 
 
+@stored
 def valley_algebra() -> list:
     """[Q, beta, Delta, T] of :func:`valley_curvature` in (COEF_SYMS, kappa)."""
     co = _opaque()

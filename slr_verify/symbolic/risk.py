@@ -30,6 +30,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from .gaussian import ERF, ERF2, ONE, GaussianVector
+from .stored import stored
 from .zeta import zeta, zeta_at_zero, zetac
 
 __all__ = [
@@ -119,14 +120,14 @@ def theorem1_risk() -> sp.Expr:
     return _simplify(sum(risk_parts(), sp.Integer(0)))
 
 
-@lru_cache(maxsize=None)
+@stored
 def theorem1_gradient() -> tuple:
     """The five partial derivatives of Theorem 1's risk, in the order of ``OVERLAPS``."""
     R = theorem1_risk()
     return tuple(sp.diff(R, x) for x in OVERLAPS)
 
 
-@lru_cache(maxsize=None)
+@stored
 def theorem1_hessian() -> tuple:
     """The 5 x 5 second partial derivatives of Theorem 1's risk (row-major tuple of 25, in the
     order of ``OVERLAPS``): the Riemannian Hessian on the spheres is built from them and the
