@@ -174,3 +174,21 @@ def test_tube_corrupted_is_rejected(tube):
     d = copy.deepcopy(tube)
     d["domain"]["kappa"][0] = 0.9
     _rejected(_restated(d), "gap")
+
+
+def test_cli_step_size_at_another_setting(tmp_path):
+    """`slr-verify certify step-size` at gamma^2 = 0.8, d = 200, L = 6, lam = 0.1: exit 0, the certificate on disk is
+    accepted, and the float64 det J on a 201^2 grid is > 0 at the bracket's lower end and < 0 somewhere at its upper
+    end (the float route the search only starts from)."""
+    from slr_verify.cli import main
+
+    out = tmp_path / "s.json.gz"
+    argv = ["certify", "step-size", "--gamma2", "0.8", "--eps", "0", "--d", "200", "--L", "6", "--lam", "0.1",
+            "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    r = replay(str(out), prove_premises=False)
+    assert r.accepted and "lam = 0.1" in r.conclusion
+    k, v = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
+    below = F.det_jacobian(k, v, lam=0.1, alpha=r.values["domain_alpha"][1], **OWN)
+    above = F.det_jacobian(k, v, lam=0.1, alpha=r.values["alpha_upper"], **OWN)
+    assert below.min() > 0 and above.min() < 0

@@ -7,6 +7,9 @@
 * ``minimum ... --lam X --out FILE``: the certified enclosure of the global minimum at a point lam.
 * ``window --gamma2 G --eps E --d D --L L --out FILE``: W's two ends enclosed to 8e-13 and the oracle's global
   minimality between them (:func:`slr_verify.certify.oracle_window`); exit 0 iff proved.
+* ``step-size --gamma2 G --d D --L L --lam X --out FILE``: Proposition 10's bracket of alpha_max at lam = X (det J of
+  the reduced map > 0 on the square below it; :func:`slr_verify.certify.alpha_diffeo`, started from the float grid's
+  alpha_max); exit 0 iff the bracket is proved (both ends).
 
 The output path is checked before the search starts; progress goes to stderr.
 """
@@ -99,6 +102,34 @@ def _window(a) -> int:
     return 0 if w.proved else 1
 
 
+def _step_size(a) -> int:
+    from ..kernels.steps import alpha_max_grid
+    from .certificate import check_output_path, write
+    from .reduced_map import alpha_diffeo
+    from .replay import replay
+
+    out = check_output_path(a.out)
+    lam = _lam(a.lam)
+    if lam[0] != lam[1]:
+        raise ValueError(f"--lam must be a single value, got {a.lam!r}")
+    p = dict(lam=lam[0], **_setting(a))
+    p.pop("eps")
+    numeric = alpha_max_grid(**p)
+    if not math.isfinite(numeric):
+        raise ValueError("det J stays > 0 on the float grid up to alpha = 1e4 at this setting: no alpha_max to bracket")
+    r = alpha_diffeo(alpha_numeric=numeric, **p)
+    if r["certificate"] is None:
+        print(f"NOT PROVED: no alpha up to {numeric!r} (the float grid's alpha_max) proved")
+        return 1
+    write(r["certificate"], out)
+    rep = replay(r["certificate"])
+    ok = rep.accepted and r["alpha_upper"] is not None
+    print(f"{'PROVED' if ok else 'NOT PROVED (lower bound only)' if rep.accepted else 'REJECTED'}: "
+          f"{rep.conclusion if rep.accepted else rep.reason}")
+    print(f"certificate: {out} ({rep.leaves} leaves; float alpha_max {float(numeric)!r})")
+    return 0 if ok else 1
+
+
 def _setting_args(s):
     s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
     refuse_gamma(s)
@@ -131,3 +162,8 @@ def add_certify_parser(sub):
     s.add_argument("--workers", type=int, default=2, help="processes of the branch and bound (default 2)")
     s.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the search (default 1800)")
     s.set_defaults(func=_window)
+    s = cs.add_parser("step-size", help="Proposition 10: a certified bracket of alpha_max (det J of the reduced map > 0 "
+                      "on the square below it) at a point lam", allow_abbrev=False)
+    _setting_args(s)
+    s.add_argument("--lam", required=True, help="the temperature lam (one value)")
+    s.set_defaults(func=_step_size)

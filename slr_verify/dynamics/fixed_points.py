@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.steps import POINTS, reduced_map_kernels
+from ..kernels.steps import POINTS, alpha_max_grid, reduced_map_kernels
 
 __all__ = ["POINTS", "CORNERS", "jacobian_at", "hessian_at", "classify_point", "alpha_fixed_bound", "alpha_attract",
            "mirror_fixed_point", "map_numeric", "det_jacobian", "alpha_max_diffeo", "predicted_rates"]
@@ -75,21 +75,6 @@ def mirror_fixed_point(kappa, *, lam, gamma, d, L):
 
 def alpha_max_diffeo(*, lam, gamma, d, L, n=121, alphas=None):
     """Numeric (not certified) alpha_max: the smallest alpha on a log grid (refined by bisection)
-    at which det J vanishes somewhere on an n x n grid of the square [-1, 1]^2."""
-    k, v = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n))
-    if alphas is None:
-        alphas = np.geomspace(1e-2, 1e4, 241)
-
-    def bad(a):
-        return bool(np.any(det_jacobian(k, v, lam=lam, gamma=gamma, d=d, L=L, alpha=a) <= 0))
-
-    prev = None
-    for a in alphas:
-        if bad(a):
-            lo, hi = (prev if prev is not None else 0.0), a
-            for _ in range(40):
-                mid = 0.5 * (lo + hi)
-                lo, hi = (lo, mid) if bad(mid) else (mid, hi)
-            return lo
-        prev = a
-    return float("inf")
+    at which det J vanishes somewhere on an n x n grid of the square [-1, 1]^2
+    (:func:`slr_verify.kernels.steps.alpha_max_grid`)."""
+    return alpha_max_grid(lam=lam, gamma=gamma, d=d, L=L, n=n, alphas=alphas)

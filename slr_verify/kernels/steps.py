@@ -42,7 +42,7 @@ from .codegen import PolyKernel, bind_levels, coefficient_array, generate, gener
 __all__ = ["kappa_atoms", "GradientKernel", "gradient_poly_kernel", "manifold_gradient_poly_kernel", "map_poly_kernel",
            "reduced_map_poly_kernel", "OverlapStep", "ReducedStep", "reduced_step_kernel", "reduced_map_kernels",
            "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "chain_rule_tables", "coefficient_array", "POINTS",
-           "NORMS"]
+           "NORMS", "alpha_max_grid"]
 
 S = srisk.S
 #: the five stationary points of Proposition 9 on M (from the symbolic layer)
@@ -361,3 +361,27 @@ def chain_rule_tables():
         cols.append(np.array(cj))
         parts.append(np.array(pj))
     return SimpleNamespace(ov_row=np.array([r for r, _ in pos]), ov_col=np.array([c for _, c in pos]), cols=cols, parts=parts)
+
+
+def alpha_max_grid(*, lam, gamma, d, L, n=121, alphas=None) -> float:
+    """Numeric (not certified) alpha_max of Proposition 10: the smallest alpha of the log grid ``alphas`` (default 241
+    points from 1e-2 to 1e4), refined by 40 bisections, at which the float64 det J of the reduced map is <= 0 somewhere
+    on an n x n grid of [-1, 1]^2; inf if nowhere. The certified bracket starts from it
+    (:func:`slr_verify.certify.alpha_diffeo`)."""
+    k, v = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n))
+    J = reduced_map_kernels().J
+
+    def bad(a):
+        Jk = J(k, v, lam, gamma, d, L, a)
+        return bool(np.any(Jk[0] * Jk[3] - Jk[1] * Jk[2] <= 0))
+
+    prev = None
+    for a in np.geomspace(1e-2, 1e4, 241) if alphas is None else alphas:
+        if bad(a):
+            lo, hi = (prev if prev is not None else 0.0), a
+            for _ in range(40):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if bad(mid) else (mid, hi)
+            return lo
+        prev = a
+    return float("inf")
