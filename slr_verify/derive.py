@@ -26,7 +26,7 @@ from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
 from .symbolic import multihead as smh
-from .symbolic import profile as sprof
+from .symbolic import profile_trs as ptrs
 from .symbolic import risk as srisk
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
@@ -101,10 +101,10 @@ def _asymptotics():
 
 
 def _profile():
-    co = sprof.coefficients()
+    co = ptrs.coefficients()
     out = {k: (f"R = c - 2 v^T b + v^T A v, coefficient {k}", getattr(co, k))
            for k in ("c", "a0", "a_tt", "a_tr", "a_rr", "p_theta", "p_nu", "p_rho")}
-    t = sprof.trs()
+    t = ptrs.trs()
     for i in range(3):
         for j in range(i, 3):
             out[f"H{i + 1}{j + 1}"] = (f"TRS matrix H[{i + 1},{j + 1}] on (k*, v*, e)", t.H[i, j])

@@ -18,7 +18,7 @@ KW = {"gamma": G2, "eps": 0.0, "d": 400, "L": 10}
 def test_frame_identities():
     """SymPy: the frame Q = [k, dk/da / cos b, dk/db] is orthonormal, H' = Q^T H Q, g' = Q^T g, and the
     reflection a -> -a acts as S = diag(1, -1, 1) (for arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile import frame_proofs
+    from slr_verify.symbolic.profile_trs import frame_proofs
 
     proofs = frame_proofs()
     assert all(proofs.values()), proofs
@@ -27,7 +27,7 @@ def test_frame_identities():
 def test_dual_bound_identities():
     """SymPy: Woodbury's closed form of c + mu - g^T (H - mu I)^{-1} g, det(H - mu I) = beta Delta, and
     the bound is a quadratic in eta at fixed (kappa, mu) (for arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile import dual_proofs
+    from slr_verify.symbolic.profile_dual import dual_proofs
 
     proofs = dual_proofs()
     assert all(proofs.values()), proofs
@@ -105,7 +105,7 @@ def test_valley_certificate_on_a_kappa_box():
 def test_line_form_identities():
     """SymPy: along the line at kappa the dual bound is (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2), with L0, L1
     free of eta and det N = (1 - kappa^2) Delta (for arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile import dual_line_proofs
+    from slr_verify.symbolic.profile_dual import dual_line_proofs
 
     proofs = dual_line_proofs()
     assert all(proofs.values()), proofs

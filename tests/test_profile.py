@@ -14,6 +14,8 @@ import pytest
 from scipy.optimize import brentq, minimize
 
 from slr_verify.kernels.generated import oracle_kernel, risk_kernel
+from slr_verify.landscape import float_minimiser as LF
+from slr_verify.landscape import mechanisms as LM
 from slr_verify.landscape import trs as LP
 from slr_verify.landscape import window as LW
 from slr_verify.routes import quad_risk
@@ -25,7 +27,7 @@ FIG4B = {"gamma": G2, "eps": 0.0, "d": 400, "L": 10}
 def test_quadratic_in_v_is_theorem1():
     """SymPy: coefficient extraction complete, c = gamma^2 + eps^2, and on |v| = 1 the quadratic is
     Theorem 1's closed form (and c + x^T H x - 2 g^T x is it at the overlaps of v = x)."""
-    from slr_verify.symbolic.profile import proofs
+    from slr_verify.symbolic.profile_trs import proofs
 
     pr = proofs()
     assert all(pr.values()), pr
@@ -104,7 +106,7 @@ def test_profile_bad_input():
 def test_global_minimum_at_fig7a():
     """lam = 0.9: `docs/MATH.md` §17's minimiser kappa = 0.30167, eta = 0.95341 (5 digits, grid then
     Nelder-Mead on the exact TRS), risk by mpmath quadrature of the definition at its overlaps."""
-    r, ov = LW.global_minimum(lam=0.9, **FIG4B)
+    r, ov = LF.global_minimum(lam=0.9, **FIG4B)
     assert abs(ov[0] - 0.30167) < 1e-5 and abs(ov[3] - 0.95341) < 1e-5
     q = float(quad_risk(*ov, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20))
     assert abs(r - q) < 1e-10 * q
@@ -113,11 +115,11 @@ def test_global_minimum_at_fig7a():
 def test_global_minimum_below_and_inside_the_window():
     """lam = 0.05: k = v*, v = k* (theta = eta = 1); lam = 0.3: the oracle; risks by the closed forms
     (Theorem 1 at (0, 0, 1, 1, 0) and the oracle's complement form)."""
-    r, ov = LW.global_minimum(lam=0.05, **FIG4B)
+    r, ov = LF.global_minimum(lam=0.05, **FIG4B)
     assert np.allclose(np.abs(ov), (0, 0, 1, 1, 0), atol=1e-6)
     ref = float(risk_kernel()(0.0, 0.0, 1.0, 1.0, 0.0, 0.05, G2, 0.0, 400, 10))
     assert abs(r - ref) < 1e-12 * ref
-    r, ov = LW.global_minimum(lam=0.3, **FIG4B)
+    r, ov = LF.global_minimum(lam=0.3, **FIG4B)
     assert ov == (1.0, 1.0, 0.0, 0.0, 0.0)
     assert abs(r - float(oracle_kernel()(0.3, G2, 0.0, 400, 10))) < 1e-13 * r
 
@@ -133,7 +135,7 @@ def test_window_lower_end_off_the_paper_setting():
     gap = lambda lam: R(0, 0, 1, 1, 0, lam, kw["gamma"], 0.0, 50, 20) - O(lam, kw["gamma"], 0.0, 50, 20)
     ref = brentq(gap, 0.1, 0.3, xtol=1e-15)
     assert w.mechanism_lo == "crossing" and abs(w.lo - ref) < 1e-10 * ref
-    gap_root = LW._mechanism_window(gamma=kw["gamma"], d=50, L=20, lam_range=(1e-4, 1e2), grid=4000).lo
+    gap_root = LM._mechanism_window(gamma=kw["gamma"], d=50, L=20, lam_range=(1e-4, 1e2), grid=4000).lo
     assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (`docs/MATH.md` §17's issue)
 
 
@@ -142,7 +144,7 @@ def test_window_at_fig4b_against_the_mechanism_functions():
     """Figure 4b's setting: the profile's window vs the 30-digit roots of the closed-form mechanism
     functions (det B, the family gap), which hold there (an independent derivation)."""
     w = LW.oracle_window(**{k: v for k, v in FIG4B.items()})
-    m = LW._mechanism_window(gamma=G2, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)
+    m = LM._mechanism_window(gamma=G2, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)
     assert (w.mechanism_lo, w.mechanism_hi) == ("crossing", "local")
     assert abs(w.lo - m.lo) < 1e-12 * m.lo and abs(w.hi - m.hi) < 1e-9 * m.hi
 
@@ -157,7 +159,7 @@ def test_global_minimum_against_the_stationary_point_search(lam):
 
     pts = stationary_points(lam=lam, starts=150, **FIG4B)
     best = min((q for q in pts if q.kind in ("minimum", "degenerate")), key=lambda q: q.risk)
-    r, ov = LW.global_minimum(lam=lam, **FIG4B)
+    r, ov = LF.global_minimum(lam=lam, **FIG4B)
     assert abs(r - best.risk) < 1e-12 * r
     a = np.array(canonical(np.array(ov, dtype=float)), dtype=float)
     b = np.array(canonical(np.array(best.overlaps, dtype=float)), dtype=float)
@@ -168,7 +170,7 @@ def test_global_minimum_against_the_stationary_point_search(lam):
 def test_pd_criterion_proofs():
     """SymPy: det(H - mu I - s I) = (beta - s)(s^2 - T s + Delta) on |k| = 1 for both forms of (T, Delta), e' has
     eigenvalue beta, and that H is trs()'s (arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile import pd_criterion_proofs
+    from slr_verify.symbolic.profile_dual import pd_criterion_proofs
 
     pr = pd_criterion_proofs()
     assert all(pr.values()), pr
@@ -179,13 +181,14 @@ def _line_numeric():
     module docstring, T and Delta lambdified from dual_line_algebra."""
     import sympy as sp
 
-    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic import profile_dual as pdual
+    from slr_verify.symbolic import profile_trs as ptrs
     from slr_verify.symbolic.risk import S
 
-    a0, att, atr, arr = sprof.COEF_SYMS[:4]
-    Delta, T = sprof.dual_line_algebra()[2:]
-    at = {sprof.BETA: a0 - sprof.MU, sprof.DET_M: att * arr - atr**2}
-    args = (a0, att, atr, arr, S.kappa, S.eta, sprof.MU)
+    a0, att, atr, arr = ptrs.COEF_SYMS[:4]
+    Delta, T = pdual.dual_line_algebra()[2:]
+    at = {pdual.BETA: a0 - pdual.MU, pdual.DET_M: att * arr - atr**2}
+    args = (a0, att, atr, arr, S.kappa, S.eta, pdual.MU)
     fT, fD = (sp.lambdify(args, e.subs(at), "numpy") for e in (T, Delta))
 
     def D(a0, att, atr, arr, kappa, eta, mu):
@@ -201,12 +204,12 @@ def test_pd_criterion_catches_a_wrong_T():
     eigvalsh of H - mu I (H typed from the module docstring) at random coefficients (seed 21): its spectrum is beta
     and the roots of s^2 - T s + Delta (not of the perturbed quadratic), and the sign test beta, Delta, T > 0 agrees
     with positive definiteness on every sample."""
-    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic import profile_dual as pdual
 
-    beta, Delta, T = sprof.dual_algebra()[1:]
-    assert sprof._char_poly_holds(beta, T, Delta)
-    assert not sprof._char_poly_holds(beta, T + beta, Delta)
-    assert not sprof._char_poly_holds(beta, T, Delta + beta)
+    beta, Delta, T = pdual.dual_algebra()[1:]
+    assert pdual._char_poly_holds(beta, T, Delta)
+    assert not pdual._char_poly_holds(beta, T + beta, Delta)
+    assert not pdual._char_poly_holds(beta, T, Delta + beta)
     D, fT, fD = _line_numeric()
     rng = np.random.default_rng(21)
     agree = 0
@@ -227,7 +230,7 @@ def test_pd_criterion_catches_a_wrong_T():
 def test_eta_linear_proofs():
     """SymPy: the dual bound has no term linear in eta (any mu, and mu = mu_v), LB = A0 + Q eta^2, and at mu_v
     A0 = c + a0 + p_nu = Theorem 1 at (kappa, 1, 0, 0, 0), with valley_algebra's Q."""
-    from slr_verify.symbolic.profile import eta_linear_proofs
+    from slr_verify.symbolic.profile_valley import eta_linear_proofs
 
     pr = eta_linear_proofs()
     assert all(pr.values()), pr
@@ -239,17 +242,19 @@ def test_eta_linear_catches_a_bound_without_the_factor_eta():
     and LB(eta) = LB(0) + Q eta^2 there, the mutated one is not even."""
     import sympy as sp
 
-    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic import profile_dual as pdual
+    from slr_verify.symbolic import profile_trs as ptrs
+    from slr_verify.symbolic import profile_valley as pvalley
     from slr_verify.symbolic.risk import S
 
-    co = sprof._opaque()
+    co = ptrs.opaque_coefficients()
     bad = dict(co, p_theta=co["p_theta"] / S.eta, p_rho=co["p_rho"] / S.eta)
-    LB = sprof.dual_algebra()[0]
-    LBb = sprof._dual_generic(bad, S.kappa, S.eta, sprof.MU)[0]
-    assert sprof._linear_eta_term(LB) == 0
-    assert sprof._linear_eta_term(LBb) != 0
-    point = dict(zip(sprof.COEF_SYMS, [sp.Rational(n, 7) for n in (5, 3, -2, 11, 4, -6, 9, 2)]))
-    point.update({S.kappa: sp.Rational(2, 5), sprof.MU: sp.Rational(-3, 4)})
+    LB = pdual.dual_algebra()[0]
+    LBb = pdual.dual_bound_generic(bad, S.kappa, S.eta, pdual.MU)[0]
+    assert pvalley._linear_eta_term(LB) == 0
+    assert pvalley._linear_eta_term(LBb) != 0
+    point = dict(zip(ptrs.COEF_SYMS, [sp.Rational(n, 7) for n in (5, 3, -2, 11, 4, -6, 9, 2)]))
+    point.update({S.kappa: sp.Rational(2, 5), pdual.MU: sp.Rational(-3, 4)})
     at = lambda e, x: e.subs(point).subs(S.eta, x)
     h = sp.Rational(1, 3)
     Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
@@ -260,7 +265,7 @@ def test_eta_linear_catches_a_bound_without_the_factor_eta():
 def test_oracle_risk_form_proofs():
     """SymPy: the complement form eps^2 + bayes_gap_expr() of the certificates' oracle risk, and its lam-slope, are
     Theorem 1's at (1, 1, 0, 0, 0) (zetac and zeta_lam(0) rewritten by `docs/MATH.md` §4)."""
-    from slr_verify.symbolic.profile import oracle_risk_form_proofs
+    from slr_verify.symbolic.profile_oracle import oracle_risk_form_proofs
 
     pr = oracle_risk_form_proofs()
     assert all(pr.values()), pr
@@ -275,16 +280,16 @@ def test_oracle_risk_form_catches_erf_for_erfc():
     import sympy as sp
 
     from slr_verify.kernels.codegen import generate_mp
-    from slr_verify.symbolic import profile as sprof
+    from slr_verify.symbolic import profile_oracle as poracle
     from slr_verify.symbolic.risk import PARAMS, S, oracle_point, theorem1_risk
     from slr_verify.symbolic.zeta import zeta, zetac
 
-    U, dU = sprof.oracle_risk_and_slope()
+    U, dU = poracle.oracle_risk_and_slope()
     R0 = theorem1_risk().subs(oracle_point())
     bad = U.replace(zetac, zeta)
-    assert sprof._oracle_forms_agree(U, R0) and sprof._oracle_forms_agree(dU, sp.diff(R0, S.lam))
-    assert not sprof._oracle_forms_agree(bad, R0)
-    assert not sprof._oracle_forms_agree(sp.diff(bad, S.lam), sp.diff(R0, S.lam))
+    assert poracle._oracle_forms_agree(U, R0) and poracle._oracle_forms_agree(dU, sp.diff(R0, S.lam))
+    assert not poracle._oracle_forms_agree(bad, R0)
+    assert not poracle._oracle_forms_agree(sp.diff(bad, S.lam), sp.diff(R0, S.lam))
     exprs = [U, R0, bad, dU, sp.diff(R0, S.lam), sp.diff(bad, S.lam)]
     with mpmath.workdps(30):
         u, r, b, du, dr, db = generate_mp(PARAMS, exprs)(mpmath.mpf("0.4"), mpmath.mpf("0.7"), mpmath.mpf("0.1"), 6, 3)

@@ -4,7 +4,7 @@ import pickle
 
 import sympy as sp
 
-from slr_verify.symbolic import profile, risk
+from slr_verify.symbolic import profile_dual, risk
 from slr_verify.symbolic import stored as st
 
 CALLS = []
@@ -21,7 +21,7 @@ def test_stored_results_equal_fresh_derivations():
     """Theorem 1's Hessian (erf, the zeta functions of the symbolic layer, 25 entries) and the dual line's algebra,
     stored, against their undecorated functions derived again here."""
     assert sp.srepr(risk.theorem1_hessian()) == sp.srepr(risk.theorem1_hessian.fresh())
-    assert sp.srepr(profile.dual_line_algebra()) == sp.srepr(profile.dual_line_algebra.fresh())
+    assert sp.srepr(profile_dual.dual_line_algebra()) == sp.srepr(profile_dual.dual_line_algebra.fresh())
 
 
 def test_round_trip_damaged_file_and_bypass(tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
 """The oracle's window ends through the profile (`docs/MATH.md` §17), against independent routes.
 
 * The profile's curvature at k* (closed form from the implicit-function theorem on the TRS's KKT
-  system, :func:`slr_verify.symbolic.profile.oracle_curvature`) against centred second differences of
+  system, :func:`slr_verify.symbolic.profile_oracle.oracle_curvature`) against centred second differences of
   the mpmath profile (the TRS solved at 50 to 70 digits, no derivative taken symbolically), and its root
   along v* against the 30-digit root of det B (the oracle's Riemannian Hessian block, derived from
   Theorem 1's risk in the five overlaps: a different derivation).
@@ -19,7 +19,7 @@ from slr_verify.kernels.landscape import window_kernels
 from slr_verify.kernels.profile import oracle_curvature_kernels
 from slr_verify.landscape import trs as LP
 from slr_verify.landscape import window as LW
-from slr_verify.symbolic.profile import oracle_curvature_proofs
+from slr_verify.symbolic.profile_oracle import oracle_curvature_proofs
 from slr_verify.symbolic.risk import OVERLAPS, PARAMS, theorem1_risk
 
 G2 = float(np.sqrt(0.5))

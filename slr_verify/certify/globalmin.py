@@ -3,7 +3,7 @@ r"""Certified global minimisation of R_lam through the profile (`docs/MATH.md` Â
 The profile m(kappa, eta; lam) = min over unit v of R_lam(k, v) carries the global minimum of R_lam on
 S^{d-1} x S^{d-1}; the quarter disk kappa, eta >= 0 carries everything. Every coefficient of the TRS
 depends on k through kappa only (p_theta, p_rho through a factor eta), and the dual bound has a closed
-form (:func:`slr_verify.symbolic.profile.dual_bound`, Woodbury on H - mu I = beta I + P M P^T,
+form (:func:`slr_verify.symbolic.profile_dual.dual_bound`, Woodbury on H - mu I = beta I + P M P^T,
 P = [k*, k]): for any mu with beta = a0 - mu > 0, Delta > 0, T > 0 (then H - mu I is positive definite),
 
     LB_mu(kappa, eta) = c + mu - g^T (H - mu I)^{-1} g <= m(kappa, eta)      (weak duality).
@@ -18,7 +18,7 @@ and only second-order terms widen the enclosure.
 No derivative is typed or generated separately: the series run through the same generated kernels.
 
 **The valley certificate** (inside W). At fixed kappa and mu, LB_mu is *exactly* quadratic in eta
-(SymPy, :func:`slr_verify.symbolic.profile.dual_proofs`): LB = A_0 + Q eta^2. With mu = mu_v(kappa) =
+(SymPy, :func:`slr_verify.symbolic.profile_dual.dual_proofs`): LB = A_0 + Q eta^2. With mu = mu_v(kappa) =
 a0 + p_nu/2 (the multiplier of v* on eta = 0), LB(kappa, 0) = m(kappa, 0) = R(kappa, 1, 0, 0, 0), which
 decreases strictly in kappa (:func:`slr_verify.kernels.profile.valley_proofs`). So wherever
 Q(kappa, lam) > 0 and beta, Delta, T > 0 at mu_v, **every** point of the line {kappa} x [0, sqrt(1 - kappa^2)]
@@ -30,7 +30,7 @@ the flat valley (m - R(k*, v*) is 1e-15 .. 1e-44 there).
 (t = 0: eta = 0; t = 1: the circle r = 0). Splitting g into its part in span(k*, k) and the rest gives the bound as
 an affine function of t, LB = (1 - t) L0 + t L1, L0 = c + a0 - beta - p_nu^2/(4 beta),
 L1 = c + a0 - beta - u'^T adj(N) u' / Delta, N = beta G_P + G_P M G_P
-(:func:`slr_verify.symbolic.profile.dual_line_algebra`, SymPy-proved): both terms sign-structured, with none of the
+(:func:`slr_verify.symbolic.profile_dual.dual_line_algebra`, SymPy-proved): both terms sign-structured, with none of the
 O(1) -> O(beta) cancellation of the single fraction over beta Delta (near kappa = 0 the line needs beta ~ 1e-4 ..
 1e-7: the hard case at k = v*). On a box K x [t0, t1] x Lam one float beta serves, so mu = a0(kappa, lam) - beta
 follows a0 over the box (weak duality holds pointwise for any multiplier; beta carries no enclosure width). Delta, T > 0
@@ -68,8 +68,8 @@ from flint import arb, ctx
 
 from ..kernels.balls import outward, uniform_pieces
 from ..kernels.profile import oracle_arb, oracle_f64, valley_proofs
+from ..landscape.float_minimiser import angle_chart, minimise_profile
 from ..landscape.trs import profile
-from ..landscape.window import angle_chart, minimise_profile
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2

@@ -17,7 +17,7 @@ from ..certify import oracle_window as window_enclosure
 from ..certify.committed import replay_committed
 from ..model.settings import FIGURES, decreasing
 from ..symbolic import landscape as sland
-from ..symbolic import profile as sprof
+from ..symbolic import profile_trs as ptrs
 from ..symbolic.family import family_gap
 from .base import claim
 from .vocabulary import Identities, Measured, Replayed
@@ -262,7 +262,7 @@ def oracle_window(ctx):
         Identities(
             "SymPy: R = c - 2 v^T b(k) + v^T A(k) v derived with |v|^2 kept symbolic, coefficients read off",
             "on |v| = 1 the quadratic is Theorem 1's closed form",
-            sprof.proofs(),
+            ptrs.proofs(),
             why="the minimum over the product of spheres is the minimum of the profile over the quarter disk only "
             "through this identity",
         ),

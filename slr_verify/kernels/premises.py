@@ -9,7 +9,10 @@ import mpmath
 import sympy as sp
 
 from ..symbolic import fixed_points as sfix
-from ..symbolic import profile as sprof
+from ..symbolic import profile_dual as pdual
+from ..symbolic import profile_oracle as poracle
+from ..symbolic import profile_trs as ptrs
+from ..symbolic import profile_valley as pvalley
 from ..symbolic.risk import PARAMS, S
 from .codegen import generate_mp
 from .profile import valley_edge_exprs, valley_edge_proofs, valley_proofs
@@ -59,23 +62,23 @@ def premises() -> dict:
     the two gaps are > 0) and ``manifold-sign`` (g_kappa = P H_0, g_nu = c_n H_1 with P > 0, c_n < 0: Proposition 9's
     kernels)."""
     cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
-    line = (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
+    line = (*ptrs.COEF_SYMS, pdual.DET_M, S.kappa, pdual.BETA)
     table = [
-        Premise("quadratic-in-v", lambda: [(cargs, sprof.reduced_coefficients()), (sprof.TRS_ARGS, sprof.trs_entries())],
-                [sprof.proofs]),
-        Premise("dual-bound", lambda: [(line, sprof.dual_line_algebra()), (sprof.COEF_SYMS, [sprof.det_m()])],
-                [sprof.dual_proofs, sprof.dual_line_proofs, lambda: sprof.eta_linear_proofs()]),
-        Premise("pd-criterion", lambda: [(line, sprof.dual_line_algebra()[2:])], [lambda: sprof.pd_criterion_proofs()]),
-        Premise("valley", lambda: [((*sprof.COEF_SYMS, S.kappa), sprof.valley_algebra())],
-                [valley_proofs, lambda: sprof.eta_linear_proofs()]),
-        Premise("oracle-risk", lambda: [(PARAMS, sprof.oracle_risk_and_slope())], [lambda: sprof.oracle_risk_form_proofs()]),
+        Premise("quadratic-in-v", lambda: [(cargs, ptrs.reduced_coefficients()), (ptrs.TRS_ARGS, ptrs.trs_entries())],
+                [ptrs.proofs]),
+        Premise("dual-bound", lambda: [(line, pdual.dual_line_algebra()), (ptrs.COEF_SYMS, [pdual.det_m()])],
+                [pdual.dual_proofs, pdual.dual_line_proofs, lambda: pvalley.eta_linear_proofs()]),
+        Premise("pd-criterion", lambda: [(line, pdual.dual_line_algebra()[2:])], [lambda: pdual.pd_criterion_proofs()]),
+        Premise("valley", lambda: [((*ptrs.COEF_SYMS, S.kappa), pvalley.valley_algebra())],
+                [valley_proofs, lambda: pvalley.eta_linear_proofs()]),
+        Premise("oracle-risk", lambda: [(PARAMS, poracle.oracle_risk_and_slope())], [lambda: poracle.oracle_risk_form_proofs()]),
     ]
     table.append(Premise("valley-edge", lambda: [valley_edge_exprs()], [valley_edge_proofs]))
-    table.append(Premise("circle", lambda: [(line, sprof.circle_algebra())],
-                         [sprof.dual_line_proofs, lambda: sprof.circle_proofs()]))
-    oc = sprof.oracle_curvature
+    table.append(Premise("circle", lambda: [(line, pvalley.circle_algebra())],
+                         [pdual.dual_line_proofs, lambda: pvalley.circle_proofs()]))
+    oc = poracle.oracle_curvature
     table.append(Premise("oracle-curvature", lambda: [(PARAMS, [*oc().curv, *oc().gaps])],
-                         [lambda: sprof.oracle_curvature_proofs()]))
+                         [lambda: poracle.oracle_curvature_proofs()]))
     st = sfix.structure
     table.append(Premise("manifold-sign", lambda: [((S.kappa, S.nu, S.lam, S.gamma, S.d, S.L),
                                                      [sp.erf(st().c2 * S.kappa) - S.nu, sp.erf(st().c1 * S.kappa)])],

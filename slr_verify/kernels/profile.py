@@ -1,5 +1,5 @@
 """Kernels of the profile's trust-region subproblem (`docs/MATH.md` §17), generated from
-:mod:`slr_verify.symbolic.profile`: the entries [c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]
+:mod:`slr_verify.symbolic.profile_trs`: the entries [c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]
 of (kappa, eta, r, lam, gamma, eps, d, L), and their partials in (kappa, eta, r, lam), in float64
 (NumPy, broadcast), mpmath and arb balls."""
 from __future__ import annotations
@@ -9,7 +9,10 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from ..symbolic import profile as sprof
+from ..symbolic import profile_dual as pdual
+from ..symbolic import profile_oracle as poracle
+from ..symbolic import profile_trs as ptrs
+from ..symbolic import profile_valley as pvalley
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
@@ -26,8 +29,8 @@ NENTRIES = 11
 def trs_kernels():
     """``f64``, ``mp``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries; ``arb`` (generated on first
     use: the ball form takes seconds)."""
-    ent = sprof.trs_entries()
-    args = sprof.TRS_ARGS
+    ent = ptrs.trs_entries()
+    args = ptrs.TRS_ARGS
     return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=_Lazy(trs_entries_arb))
 
 
@@ -43,69 +46,69 @@ class _Lazy:
 
 @cache
 def trs_entries_arb():
-    """arb: the 11 entries in their ball form (:func:`slr_verify.symbolic.profile.ball_form`)."""
-    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entries()])
+    """arb: the 11 entries in their ball form (:func:`slr_verify.symbolic.profile_trs.ball_form`)."""
+    return generate_arb(ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entries()])
 
 
 @cache
 def trs_partials_kernels():
     """``f64``, ``arb`` (generated on first use): the same arguments -> 44 partials (d/dkappa, d/deta,
     d/dr, d/dlam of the 11 entries)."""
-    der = sprof.trs_entry_partials()
-    return SimpleNamespace(f64=generate(sprof.TRS_ARGS, der), arb=_Lazy(trs_partials_arb))
+    der = ptrs.trs_entry_partials()
+    return SimpleNamespace(f64=generate(ptrs.TRS_ARGS, der), arb=_Lazy(trs_partials_arb))
 
 
 @cache
 def trs_partials_arb():
     """arb: the 44 partials in their ball form."""
-    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_partials()])
+    return generate_arb(ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entry_partials()])
 
 
 @cache
 def trs_second_partials_arb():
     """arb: (kappa, eta, r, lam, gamma, eps, d, L) -> 33 second partials (d2/dkappa2, d2/dkappa deta,
     d2/deta2 of the 11 entries)."""
-    return generate_arb(sprof.TRS_ARGS, [sprof.ball_form(e) for e in sprof.trs_entry_second_partials()])
+    return generate_arb(ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entry_second_partials()])
 
 
 @cache
 def frame_kernels():
-    """The TRS entries in the frame adapted to k (:func:`slr_verify.symbolic.profile.frame`): (a, b, lam,
+    """The TRS entries in the frame adapted to k (:func:`slr_verify.symbolic.profile_trs.frame`): (a, b, lam,
     gamma, eps, d, L) -> [c, a0, H'11, H'12, H'13, H'22, H'23, H'33, g'1, g'2, g'3]; ``f64`` (NumPy) and
     ``series`` (arb balls or ``arb_series``: Taylor arithmetic gives every derivative in (a, b, lam)
     along a line, enclosed over a box, with no derivative typed or generated separately)."""
-    args = sprof.FRAME_ARGS
-    return SimpleNamespace(f64=generate(args, sprof.frame_entries()),
-                           series=generate_arb(args, sprof.frame_entries(True), series=True))
+    args = ptrs.FRAME_ARGS
+    return SimpleNamespace(f64=generate(args, ptrs.frame_entries()),
+                           series=generate_arb(args, ptrs.frame_entries(True), series=True))
 
 
 @cache
 def dual_kernels():
     """The closed-form weak-duality bound and the valley certificate (`docs/MATH.md` §17), in two stages
     so that each coefficient is one ball: ``coef`` (kappa, lam, gamma, eps, d, L) -> [a0, a_tt, a_tr, a_rr,
-    p_theta/eta, p_nu, p_rho/eta, c] (:func:`slr_verify.symbolic.profile.reduced_coefficients`);
+    p_theta/eta, p_nu, p_rho/eta, c] (:func:`slr_verify.symbolic.profile_trs.reduced_coefficients`);
     ``dual`` (coefficients, kappa, eta, mu) -> [LB, beta, Delta, T]; ``valley`` (coefficients, kappa) ->
-    [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile.valley_algebra`); ``dual_line`` (coefficients,
+    [Q, beta, Delta, T] (:func:`slr_verify.symbolic.profile_valley.valley_algebra`); ``dual_line`` (coefficients,
     det M, kappa, beta) -> [L0, L1, Delta, T], mu = a0 - beta, LB = (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2)
-    (:func:`slr_verify.symbolic.profile.dual_line_algebra`); ``circle`` (the same arguments) -> [dL1/dbeta, L0 - L1]
-    (:func:`slr_verify.symbolic.profile.circle_algebra`); ``det_m`` (coefficients) -> [det M].
+    (:func:`slr_verify.symbolic.profile_dual.dual_line_algebra`); ``circle`` (the same arguments) -> [dL1/dbeta, L0 - L1]
+    (:func:`slr_verify.symbolic.profile_valley.circle_algebra`); ``det_m`` (coefficients) -> [det M].
     Each takes arb balls or ``arb_series`` (Taylor arithmetic); ``coef_f64``, ``dual_f64``, ``valley_f64``,
     ``dual_line_f64``, ``circle_f64``, ``det_m_f64``: NumPy."""
     from ..symbolic.risk import S
 
     cargs = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
-    dargs = (*sprof.COEF_SYMS, S.kappa, S.eta, sprof.MU)
-    vargs = (*sprof.COEF_SYMS, S.kappa)
-    rc, da, va = sprof.reduced_coefficients(), sprof.dual_algebra(), sprof.valley_algebra()
-    ea, eargs = sprof.dual_line_algebra(), (*sprof.COEF_SYMS, sprof.DET_M, S.kappa, sprof.BETA)
-    return SimpleNamespace(coef=generate_arb(cargs, sprof.reduced_coefficients(True), series=True),
+    dargs = (*ptrs.COEF_SYMS, S.kappa, S.eta, pdual.MU)
+    vargs = (*ptrs.COEF_SYMS, S.kappa)
+    rc, da, va = ptrs.reduced_coefficients(), pdual.dual_algebra(), pvalley.valley_algebra()
+    ea, eargs = pdual.dual_line_algebra(), (*ptrs.COEF_SYMS, pdual.DET_M, S.kappa, pdual.BETA)
+    return SimpleNamespace(coef=generate_arb(cargs, ptrs.reduced_coefficients(True), series=True),
                            dual=generate_arb(dargs, da, series=True), valley=generate_arb(vargs, va, series=True),
                            dual_line=generate_arb(eargs, ea, series=True),
-                           circle=generate_arb(eargs, sprof.circle_algebra(), series=True),
-                           circle_f64=generate(eargs, sprof.circle_algebra()),
-                           det_m=generate_arb(sprof.COEF_SYMS, [sprof.det_m()], series=True),
+                           circle=generate_arb(eargs, pvalley.circle_algebra(), series=True),
+                           circle_f64=generate(eargs, pvalley.circle_algebra()),
+                           det_m=generate_arb(ptrs.COEF_SYMS, [pdual.det_m()], series=True),
                            coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va),
-                           dual_line_f64=generate(eargs, ea), det_m_f64=generate(sprof.COEF_SYMS, [sprof.det_m()]))
+                           dual_line_f64=generate(eargs, ea), det_m_f64=generate(ptrs.COEF_SYMS, [pdual.det_m()]))
 
 
 @cache
@@ -113,18 +116,18 @@ def oracle_arb():
     """arb: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam]."""
     from ..symbolic.risk import PARAMS
 
-    return generate_arb(PARAMS, sprof.oracle_risk_and_slope())
+    return generate_arb(PARAMS, poracle.oracle_risk_and_slope())
 
 
 @cache
 def oracle_curvature_kernels():
-    """The profile's second derivatives at k* (:func:`slr_verify.symbolic.profile.oracle_curvature`):
+    """The profile's second derivatives at k* (:func:`slr_verify.symbolic.profile_oracle.oracle_curvature`):
     (lam, gamma, eps, d, L) -> [m'' along v*, m'' along e, H11 - mu0, H33 - mu0] (the last two > 0: v* is
     the TRS's nondegenerate minimiser at k*); ``f64`` (NumPy, broadcast), ``mp`` (mpmath), ``arb`` (balls) and
     ``series`` (balls or ``arb_series``: Taylor arithmetic in any argument)."""
     from ..symbolic.risk import PARAMS
 
-    o = sprof.oracle_curvature()
+    o = poracle.oracle_curvature()
     ex = [*o.curv, *o.gaps]
     return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True), arb=generate_arb(PARAMS, ex),
                            series=generate_arb(PARAMS, ex, series=True))
@@ -135,7 +138,7 @@ def oracle_f64():
     """NumPy: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam] (broadcast)."""
     from ..symbolic.risk import PARAMS
 
-    return generate(PARAMS, sprof.oracle_risk_and_slope())
+    return generate(PARAMS, poracle.oracle_risk_and_slope())
 
 
 def valley_edge_exprs():
@@ -182,7 +185,7 @@ def valley_proofs() -> dict:
     from ..symbolic import fixed_points as sfix
     from ..symbolic.risk import S
 
-    co = sprof.coefficients()
+    co = ptrs.coefficients()
     out = {"p_theta = 0 at eta = 0": co.p_theta.subs(S.eta, 0) == 0, "p_rho = 0 at eta = 0": co.p_rho.subs(S.eta, 0) == 0}
     out.update(sfix.structure().proofs)
     return out

@@ -1,6 +1,6 @@
 r"""The profile risk :math:`m_\lambda(\kappa, \eta) = \min_{|v| = 1} R_\lambda(k, v)` (`docs/MATH.md` §17).
 
-R is a quadratic in v (:mod:`slr_verify.symbolic.profile`), so the minimum over the unit sphere is a
+R is a quadratic in v (:mod:`slr_verify.symbolic.profile_trs`), so the minimum over the unit sphere is a
 trust-region subproblem (TRS) of dimension at most four, with coefficients in closed form
 (:func:`slr_verify.kernels.profile.trs_kernels`). Strong duality:
 
