@@ -162,7 +162,7 @@ def test_oracle_window_enclosures_fig4b():
     k = +-v* family's gap: an independent derivation from Theorem 1 in the five overlaps, which holds at this
     setting)."""
     from slr_verify.certify import oracle_window
-    from slr_verify.landscape.window import _mechanism_window
+    from slr_verify.landscape.mechanisms import _mechanism_window
 
     enc = oracle_window(gamma=0.5**0.5, d=400, L=10)
     m = _mechanism_window(gamma=0.5**0.5, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)

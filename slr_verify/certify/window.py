@@ -27,7 +27,8 @@ from flint import arb, ctx
 
 from ..kernels.profile import oracle_arb
 from ..landscape import oracle_window as float_window
-from ..landscape.window import EndPoints, angle_chart, local_minimum
+from ..landscape.float_minimiser import angle_chart, local_minimum
+from ..landscape.window import EndPoints
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2, check_params

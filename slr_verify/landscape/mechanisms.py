@@ -1,0 +1,114 @@
+r"""The oracle's window from the closed-form mechanism functions alone, and its phase diagram over (d, L)
+(`docs/MATH.md` §13): the landscape layer, tier numeric (a float64 scan, each end a 30-digit root).
+
+The mechanism functions (:func:`mechanism_values`: det B of the oracle's Hessian block, the gap of the k = +-v*
+family at its stationary theta*) assume the two mechanisms of :data:`~.window.MECHANISMS`: an independent check of
+the profile route (:func:`~.window.oracle_window`). :func:`phase_diagram` scans the window they give over (d, L).
+"""
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from ..kernels.landscape import window_kernels
+from ..model.params import Params
+from .window import Window
+
+__all__ = [
+    "mechanism_values",
+    "phase_diagram",
+]
+
+
+def mechanism_values(lam, *, gamma, d, L):
+    """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
+    functions (an independent check; they assume the mechanisms)."""
+    out = window_kernels().f64(np.asarray(lam, dtype=float), gamma, d, L)
+    return tuple(np.broadcast_to(np.asarray(x, dtype=float), np.shape(lam)) for x in out)
+
+
+def _mp_root(which, a, b, gamma, d, L, dps=30):
+    """The root of the closed-form mechanism function ``which`` (0: det B, 2: gap) in [a, b] at
+    ``dps`` digits (Illinois method on the bracket)."""
+    f = window_kernels().mp
+    with mpmath.workdps(dps):
+        g = mpmath.mpf(gamma)
+        fun = lambda x: f(x, g, d, L)[which]
+        a, b = mpmath.mpf(a), mpmath.mpf(b)
+        x = mpmath.findroot(fun, (a, b), solver="illinois", tol=mpmath.mpf(10) ** (-2 * dps + 4), verify=False)
+        # findroot's own check compares |f(x)|^2 with an absolute tolerance, which fails where the
+        # mechanism function is large; check instead that x is in the bracket and f is at rounding size there
+        scale = max(abs(fun(a)), abs(fun(b)))
+        if not (a <= x <= b and abs(fun(x)) <= scale * mpmath.mpf(10) ** (-dps + 6)):
+            raise RuntimeError(f"no root of mechanism {which} found in [{a}, {b}]")
+        return x
+
+
+def _mechanism_window(*, gamma, d, L, lam_range, grid):
+    """The window read off the closed-form mechanism functions alone (det B, the family gap), which
+    assume the two mechanisms; :func:`phase_diagram` scans it over (d, L)."""
+    lams = np.geomspace(*lam_range, int(grid))
+    det, tr, gap = mechanism_values(lams, gamma=gamma, d=d, L=L)
+    ok = (det > 0) & (tr > 0) & (gap > 0)
+    if not ok.any():
+        raise RuntimeError("the oracle is never a candidate global minimum on the scanned range")
+    edges = np.flatnonzero(np.diff(ok.astype(int)))
+    starts_ = [0] if ok[0] else []
+    starts_ += [e + 1 for e in edges if not ok[e]]
+    comps = [(s, s + int(np.argmin(ok[s:])) - 1 if not ok[s:].all() else len(ok) - 1) for s in starts_]
+    if len(comps) != 1:
+        raise RuntimeError(f"the candidate set has {len(comps)} components: {[(lams[a], lams[b]) for a, b in comps]}")
+    i0, i1 = comps[0]
+
+    def end(i_in, i_out):
+        if i_out < 0 or i_out >= len(lams):
+            return float(lams[i_in]), None, None
+        a, b = sorted((lams[i_in], lams[i_out]))
+        which = 0 if (det[i_out] <= 0 or tr[i_out] <= 0) else 2
+        x = _mp_root(which, a, b, gamma, d, L)
+        return float(x), ("local" if which == 0 else "crossing"), x
+
+    lo, m_lo, lo_mp = end(i0, i0 - 1)
+    hi, m_hi, hi_mp = end(i1, i1 + 1)
+    return Window(lo, hi, m_lo, m_hi, lo_mp, hi_mp)
+
+
+def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), grid=4000, progress=None):
+    """The window W(d, L) over a grid (mechanisms only, ``verify=0``): an ``xarray.Dataset`` with
+    ``lo``, ``hi`` (NaN where unresolved), ``mechanism_lo``, ``mechanism_hi`` and ``status`` over
+    (d, L). ``status`` is ``"ok"``; ``"open above"`` when the candidate set reaches the scan's upper
+    end (hi is then the scan limit, a lower bound); ``"unresolved"`` when the candidate set is not one
+    interval in float64 (at L = 1, det B decays to round-off size ~1e-14 above lam ~ 1 and its sign
+    is noise; the lower end is still reported when the crossing mechanism brackets it)."""
+    import xarray as xr
+
+    d_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=x, L=1).d) for x in d_values]
+    L_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=2, L=x).L) for x in L_values]
+    shape = (len(d_values), len(L_values))
+    lo, hi = np.full(shape, np.nan), np.full(shape, np.nan)
+    mlo, mhi, status = (np.full(shape, "", dtype=object) for _ in range(3))
+    cells = [(i, j) for i in range(shape[0]) for j in range(shape[1])]
+    if progress is not None:
+        from tqdm.auto import tqdm
+
+        cells = tqdm(cells, desc="phase diagram", file=progress, mininterval=0.5)
+    for i, j in cells:
+        d, L = d_values[i], L_values[j]
+        try:
+            w = _mechanism_window(gamma=gamma, d=d, L=L, lam_range=lam_range, grid=grid)
+        except RuntimeError:
+            status[i, j] = "unresolved"
+            lams = np.geomspace(*lam_range, int(grid))
+            gap = mechanism_values(lams, gamma=gamma, d=d, L=L)[2]
+            k = np.flatnonzero((gap[:-1] <= 0) & (gap[1:] > 0))
+            if k.size:
+                lo[i, j], mlo[i, j] = float(_mp_root(2, lams[k[0]], lams[k[0] + 1], gamma, d, L)), "crossing"
+            continue
+        lo[i, j], hi[i, j] = w.lo, w.hi
+        mlo[i, j], mhi[i, j] = w.mechanism_lo or "", w.mechanism_hi or ""
+        status[i, j] = "open above" if w.mechanism_hi is None else "ok"
+    coords = {"d": d_values, "L": L_values}
+    return xr.Dataset({"lo": (("d", "L"), lo), "hi": (("d", "L"), hi),
+                       "mechanism_lo": (("d", "L"), mlo.astype(str)), "mechanism_hi": (("d", "L"), mhi.astype(str)),
+                       "status": (("d", "L"), status.astype(str))}, coords=coords,
+                      attrs={"gamma": float(gamma), "eps": float(eps), "lam_range": list(lam_range)})
