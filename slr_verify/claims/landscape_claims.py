@@ -24,8 +24,8 @@ from .vocabulary import Identities, Measured, Replayed
 
 __all__ = [
     "landscape",
-    "oracle_window",
-    "global_minimiser",
+    "oracle_window_claim",
+    "global_minimiser_claim",
     "figure7a_saddle",
     "basins",
     "oracle_unstable_for_pgd",
@@ -98,7 +98,7 @@ def landscape(ctx):
 
 @lru_cache(maxsize=None)
 def _float_window(d):
-    """The float window at Figure 4b's gamma and L and dimension d (a few seconds; several checks read it)."""
+    """The float window at Figure 4b's gamma and L and dimension d (cached: several checks read it)."""
     return LS.oracle_window(**dict(_P, d=d))
 
 
@@ -239,10 +239,10 @@ def _window_proof(ctx, w):
     sizes=dict(inside=(5, 20, 60), verify=(0, 0, 4), starts=(100, 200, 400),
                window=("oracle_fig4b_lam0.3.json.gz", "window_fig4b.json.gz", "search")),
 )
-def oracle_window(ctx):
-    """The window at the Figure 4b setting: its certificate (the ends enclosed and the oracle's global minimality between
-    them) replayed, or searched afresh in thorough mode; the closed-form mechanisms and the float profile as
-    corroborations."""
+def oracle_window_claim(ctx):
+    """Claim ``oracle-window``: the window at the Figure 4b setting: its certificate (the ends enclosed and the
+    oracle's global minimality between them) replayed, or searched afresh in thorough mode; the closed-form mechanisms
+    and the float profile as corroborations."""
     w = LS.oracle_window(verify=ctx.size.verify, starts=ctx.size.starts, **_P)
     global_proof = _window_proof(ctx, w)
     det, _, gap = LS.mechanism_values(
@@ -344,9 +344,9 @@ W80_HI = (1.007782222907861, 1.0077822229086608)
     sizes=dict(n=(8, 40, 160), committed=(("minimum_fig4b_lam0.9.json.gz",), "all", ()),
                certified=((), (), ((0.05, 400), (0.9, 400), (1.5, 400), (0.03, 80), (2.0, 80)))),
 )
-def global_minimiser(ctx):
-    """The global-minimiser diagram from the profile, the certified diagrams (replayed, or searched afresh in
-    thorough mode) against it, and the risk at lam = 0.9 against mpmath quadrature."""
+def global_minimiser_claim(ctx):
+    """Claim ``global-minimiser``: the global-minimiser diagram from the float profile, the certified diagrams
+    (replayed, or searched afresh in thorough mode) against it, and the risk at lam = 0.9 against mpmath quadrature."""
     from ..routes import quad_risk
 
     lams = np.geomspace(0.01, 2.0, ctx.size.n)
