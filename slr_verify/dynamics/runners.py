@@ -149,9 +149,8 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     shape = ov[0].shape
     x0 = np.stack([x.reshape(-1) for x in ov])  # (5, batch)
     if backend == "auto":
-        # with a schedule the fused kernel builds one Owen-T table per step (~80 us); below a few
-        # hundred runs that costs more than the NumPy passes save (measured, Figure 4a's schedule,
-        # 20k steps: 30 runs 1.6 s fused vs 0.6 s NumPy; 300 runs 1.9 s vs 2.5 s)
+        # with a schedule the fused kernel builds one Owen-T table per step; below a few hundred runs
+        # that costs more than the NumPy passes save (fused against NumPy on Figure 4a's schedule)
         big = const or x0.shape[1] >= _FUSED_MIN_BATCH_SCHEDULE
         backend = "fused" if FK.available() and big else "numpy"
     if backend == "fused":

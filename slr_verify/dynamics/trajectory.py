@@ -57,9 +57,9 @@ class Trajectory:
 #: 1e-3 to 4e-3; beyond 1e8 the update x - alpha grad overflows for large risks).
 ALPHA_MAX = 1e8
 
-#: Measured cost of one PGD step for one run (seconds): the five-overlap runner on one core
-#: (~0.1 us per run-step fused, ~1 us NumPy); the full-dimensional runner costs ~d times more.
-#: Used only to refuse calls estimated above an hour (``validation.time_budget``).
+#: The cost the time budget assumes for one PGD step of one run (seconds): the five-overlap runner's; the
+#: full-dimensional runner costs ~d times more. Used only to refuse calls estimated above an hour
+#: (``validation.time_budget``).
 SECONDS_PER_RUN_STEP = 1e-7
 
 

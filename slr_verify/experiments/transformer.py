@@ -177,9 +177,9 @@ _THREEFRY_DONE = []
 def _unrolled_threefry_on_cpu():
     """Lower JAX's Threefry hash on the CPU as straight-line code (one fused loop) instead of
     JAX's CPU default, a rolled loop of five steps whose every step writes both words out and
-    recomputes them in two fusions: the same bits (:func:`_threefry2x32_unrolled`), in a third
-    of the time (the training samples 100k normals per step: it was a third of the step) and
-    with a much shorter compile. Registered once per process, before the first compile; if this
+    recomputes them in two fusions: the same bits (:func:`_threefry2x32_unrolled`), in less time
+    than the rolled loop (the training draws its normals with it at every step) and with a shorter
+    compile. Registered once per process, before the first compile; if this
     JAX lacks the public hooks, its own lowering stays."""
     if _THREEFRY_DONE:
         return
@@ -197,9 +197,9 @@ def _unrolled_threefry_on_cpu():
 def _persistent_compilation_cache():
     """Keep JAX's compiled executables on disk (``SLR_VERIFY_CACHE``/jax, default
     ``~/.cache/slr-verify/jax``), unless the caller has configured a cache of its own: a later
-    process with the same model, JAX and flags loads them instead of compiling again (about 4 s
-    per model on one core). The cache key is the optimised program with the compiler's version
-    and flags, so a stale entry is never used. Skipped silently where the folder cannot be made."""
+    process with the same model, JAX and flags loads them instead of compiling again. The cache key
+    is the optimised program with the compiler's version and flags, so a stale entry is never used.
+    Skipped silently where the folder cannot be made."""
     import os
 
     import jax

@@ -150,7 +150,7 @@ def _source_key(H, K):
 
 def cached_source(H: int, K: int) -> str:
     """:func:`fused_source`, read from the cache folder when the modules it is derived from have not
-    changed (the derivation and CSE take seconds of SymPy; the text is the same every time)."""
+    changed (the SymPy derivation and CSE are the slow part; the text is the same every time)."""
     path = cache_dir() / ("slr_verify_multihead_src_%d_%d_%s.txt" % (H, K, _source_key(H, K)))
     if path.exists():
         return path.read_text()

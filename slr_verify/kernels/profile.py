@@ -28,7 +28,7 @@ NENTRIES = 11
 @cache
 def trs_kernels():
     """``f64``, ``mp``: (kappa, eta, r, lam, gamma, eps, d, L) -> the 11 entries; ``arb`` (generated on first
-    use: the ball form takes seconds)."""
+    use: the ball form is the slow one to generate)."""
     ent = ptrs.trs_entries()
     args = ptrs.TRS_ARGS
     return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=_Lazy(trs_entries_arb))

@@ -134,7 +134,7 @@ def zetac_scalar(t, g):
 
 def zeta_scalar(t, g):
     """:func:`zeta` for one float t and one float g: the same regimes and formulas, evaluated
-    with Python floats (a scalar call of the public API costs microseconds, not an array setup).
+    with Python floats (a scalar call of the public API, without an array setup).
     Compiled as it stands by :mod:`.numba_special` for compiled loops."""
     s, r, a = zeta_args(t, g)
     e = math.erf(s)

@@ -21,8 +21,8 @@ The kappa atoms are recognised structurally (:func:`kappa_atoms`) and evaluated 
 per kind; zeta, which enters the gradient only additively through d theta zeta (so absolute
 accuracy is what matters there), is evaluated per step by its one-call Owen's-T form
 (:func:`~.special.zeta_abs`, whose arguments come from :func:`~.special.owen_args`; absolute error
-~1e-17). The project's relative-accuracy zeta kernel (``slr_zeta``) costs ~250 us per call on a
-batch of 30, more than the whole step, and is used for the recorded risk values.
+~1e-17). The project's relative-accuracy zeta kernel (``slr_zeta``) costs more than the whole step on a
+small batch and is used for the recorded risk values.
 """
 from __future__ import annotations
 

@@ -301,8 +301,8 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, 
     for W0 in init:
         W = W0
         for _ in range(4):  # BFGS can stop on a failed line search: restart it from where it stopped
-            # (BFGS, not L-BFGS-B: with 4H(K + H) variables its dense update is cheap, and SciPy's
-            # L-BFGS-B measured ~5 ms per iteration here)
+            # (BFGS, not L-BFGS-B: with 4H(K + H) variables its dense update is cheap, and cheaper per
+            # iteration here than SciPy's L-BFGS-B)
             res = optimize.minimize(F.objective, W.ravel(), jac=True, method="BFGS", options=dict(maxiter=20_000, gtol=gtol))
             Y = res.x.reshape(2 * H, D)
             W = _newton(F, Y / np.linalg.norm(Y, axis=1, keepdims=True))

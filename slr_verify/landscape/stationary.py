@@ -252,7 +252,7 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     if d < 4:
         raise ValueError(f"d must be >= 4 for the landscape, got {d!r}")
-    starts = V.integer("starts", starts, 1, 100_000, why="Newton starts per round; ~40 ms each")
+    starts = V.integer("starts", starts, 1, 100_000, why="Newton starts per round")
     rounds = V.integer("rounds", rounds, 1, 100)
     seed = V.integer("seed", seed, 0) if not isinstance(seed, np.random.SeedSequence) else seed
     dps = V.integer("dps", dps, 20, 200, why="digits of the mpmath refinement; below 20 it cannot confirm a root")

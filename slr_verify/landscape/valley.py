@@ -153,7 +153,7 @@ def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas
     ``proved`` False with the reason otherwise."""
     p = Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
     alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True)
-    budget = V.integer("budget", budget, 1, 10**6, why="kappa pieces of the tube, a few ms each")
+    budget = V.integer("budget", budget, 1, 10**6, why="kappa pieces of the tube")
     kw = {"lam": p.lam, "gamma": p.gamma, "d": p.d, "L": p.L}
     prm = dict(kw, alpha=alpha, prec=int(prec))
     t0 = time.perf_counter()

@@ -146,8 +146,8 @@ def _predictor(predictor) -> str:
     return predictor
 
 
-#: Measured cost of one sample (seconds): ~5e-8 per token and dimension for the full sampler, ~1e-7
-#: per token for the projection sampler (one core). Used to refuse n estimated above an hour.
+#: The cost the time budget assumes for one sample (seconds): per token and dimension for the full sampler, per
+#: token for the projection sampler. Used to refuse n estimated above an hour.
 SECONDS_PER_TOKEN_DIM = 5e-8
 SECONDS_PER_TOKEN = 1e-7
 

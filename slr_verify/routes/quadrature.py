@@ -112,8 +112,8 @@ DPS_MAX = 200
 
 def _dps(dps):
     """Working precision requested by the caller: an integer in [5, :data:`DPS_MAX`] (the cost of
-    :func:`quad_risk` grows steeply with dps: a hundredfold from 30 to 200 digits at Figure 4b's parameters)."""
-    return _val.integer("dps", dps, 5, DPS_MAX, why="decimal digits of working precision; 224 s at 200, steeply more beyond")
+    :func:`quad_risk` grows steeply with dps)."""
+    return _val.integer("dps", dps, 5, DPS_MAX, why="decimal digits of working precision; the cost grows steeply with it")
 
 
 def _model(lam, gamma, eps, d, L):
@@ -127,8 +127,8 @@ def _model(lam, gamma, eps, d, L):
 
 #: The route's supported range: the relevant token's erf transition sits at z = -sqrt(d/2) kappa / gamma
 #: in units of the Gaussian variable; up to |z| = 1e50 the split-point ladder (:func:`_breakpoints`)
-#: has a few hundred pieces (3 s at d = 1e100, gamma^2 = 1/2); beyond, the cost grows fast (160 s at
-#: d = 1e150), so the route refuses rather than hang.
+#: has a few hundred pieces; beyond, the number of pieces and the cost grow fast, so the route refuses rather
+#: than hang.
 Z_MAX = 1e50
 
 
@@ -592,7 +592,7 @@ def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L,
     ``method='integral'`` (default) differentiates under the integral sign (one 1-D integral per
     partial, see :func:`_relevant_token_partials`); ``method='diff'`` applies ``mpmath.diff`` (central
     difference at about twice the precision) to the quadrature risk in one coordinate with the other
-    four fixed: much slower (tens of seconds), an independent check of the first. The perturbed
+    four fixed: much slower, an independent check of the first. The perturbed
     tuple may be momentarily non-realisable, which is fine for the formula (realisability is checked
     at the user's point only).
     """
