@@ -22,7 +22,7 @@ import json
 import math
 
 from .model import tiers as T
-from .model.cli_args import refuse_gamma
+from .model.cli_args import add_model_options
 
 __all__ = ["add_question_parsers"]
 
@@ -34,11 +34,7 @@ TIERS = {"ball": T.BALL, "certificate": T.certified(True), "float": f"{T.NUMERIC
 def _setting_args(p, lam=False):
     p.add_argument("--figure", choices=("4a", "4b", "5", "7a", "7b"),
                    help="the paper's setting of that figure (gamma^2, eps, d, L; lam for a constant schedule)")
-    p.add_argument("--gamma2", type=float, help="gamma^2, the variance of the relevant token's noise (Figure 4b: 0.5)")
-    refuse_gamma(p)
-    p.add_argument("--eps", type=float, help="the label noise's standard deviation (Figure 4b: 0)")
-    p.add_argument("--d", type=int, help="the token dimension (Figure 4b: 400)")
-    p.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")
+    add_model_options(p)  # --gamma2 --eps --d --L, --gamma refused: as every command (and `check --setting`)
     if lam:
         p.add_argument("--lam", type=float, help="the inverse temperature lam (with --figure: the figure's, if constant)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")

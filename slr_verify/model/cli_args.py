@@ -1,13 +1,27 @@
 """Command-line conventions every subcommand shares: the signal's variance is ``--gamma2`` (the paper's gamma^2), and
 ``--gamma`` is refused with a message naming it (argparse's abbreviations are off, so ``--gamma`` never abbreviates
-``--gamma2``); an integer option is checked by :func:`integer_option`."""
+``--gamma2``); an integer option is checked by :func:`integer_option`.
+
+A model setting is given the same way everywhere: ``--gamma2 --eps --d --L`` (:func:`add_model_options`: each with
+help, none with a default), or for ``slr-verify check`` as one ``--setting gamma2=0.8,eps=0.1,d=200,L=6``
+(:func:`parse_setting`); either is checked by :func:`check_setting` (all four keys, each value validated, a one-line
+``ValueError`` naming it)."""
 from __future__ import annotations
 
 import argparse
 
 from . import validation as V
+from .params import D_MIN, SUPPORTED_MAX
 
-__all__ = ["RefuseGamma", "refuse_gamma", "integer_option"]
+__all__ = ["RefuseGamma", "refuse_gamma", "integer_option", "SETTING_KEYS", "add_model_options", "parse_setting",
+           "check_setting", "setting_from_args"]
+
+#: the keys of a model setting, as the paper states them (gamma^2, not gamma)
+SETTING_KEYS = ("gamma2", "eps", "d", "L")
+_HELP = {"gamma2": "gamma^2, the variance of the relevant token's noise (Figure 4b: 0.5)",
+         "eps": "the label noise's standard deviation (Figure 4b: 0)",
+         "d": "the token dimension (Figure 4b: 400)",
+         "L": "the number of tokens (Figure 4b: 10)"}
 
 
 class RefuseGamma(argparse.Action):
@@ -39,3 +53,79 @@ def integer_option(minimum: int):
             raise argparse.ArgumentTypeError(str(exc).removeprefix("value ")) from None
 
     return parse
+
+
+def add_model_options(parser):
+    """Add ``--gamma2 --eps --d --L`` (each with help, no default: None when not given) and the refused ``--gamma``."""
+    parser.add_argument("--gamma2", type=float, help=_HELP["gamma2"])
+    refuse_gamma(parser)
+    parser.add_argument("--eps", type=float, help=_HELP["eps"])
+    parser.add_argument("--d", type=int, help=_HELP["d"])
+    parser.add_argument("--L", type=int, help=_HELP["L"])
+
+
+def parse_setting(text: str) -> dict:
+    """``"gamma2=0.8,eps=0.1,d=200,L=6"`` as ``{"gamma2": 0.8, "eps": 0.1, "d": 200, "L": 6}``, checked by
+    :func:`check_setting`. ``ValueError`` (one line, naming ``--setting`` and the key) for an item without ``=``, an
+    unknown or repeated key (``gamma`` names ``gamma2``), a value that is not a number, a missing key or a value out
+    of its range."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"--setting must be gamma2=G,eps=E,d=D,L=N (e.g. gamma2=0.8,eps=0.1,d=200,L=6), got {text!r}")
+    values = {}
+    for item in text.split(","):
+        key, sep, raw = (x.strip() for x in item.partition("="))
+        if not sep or not key:
+            raise ValueError(f"--setting: {item.strip()!r} is not key=value (give gamma2=G,eps=E,d=D,L=N)")
+        if key == "gamma":
+            raise ValueError("--setting: gamma is not a key: give gamma2, the variance gamma^2 (the paper's parameter; "
+                             "Figure 4b: gamma2=0.5)")
+        if key not in SETTING_KEYS:
+            raise ValueError(f"--setting: unknown key {key!r} (the keys are {', '.join(SETTING_KEYS)})")
+        if key in values:
+            raise ValueError(f"--setting: {key} is given twice")
+        try:
+            values[key] = int(raw) if raw.lstrip("+-").isdigit() else float(raw)
+        except ValueError:
+            raise ValueError(f"--setting: {key} must be a number, got {raw!r}") from None
+    return check_setting(values, "--setting: ")
+
+
+def check_setting(values: dict, prefix: str = "", *, options: bool = False) -> dict:
+    """The four values of a setting (gamma2, eps, d, L) checked and returned as ``{"gamma2": float, "eps": float,
+    "d": int, "L": int}``: all four present; gamma2 > 0, eps >= 0, d an integer >= 2, L an integer >= 1, each within
+    the supported range (:data:`.params.SUPPORTED_MAX`; gamma2 up to its square). A ``ValueError`` names the first
+    bad or missing key, after ``prefix`` (the option it came from); with ``options`` the keys are named as the
+    options ``--gamma2 --eps --d --L``."""
+    dash = "--" if options else ""
+    missing = [dash + k for k in SETTING_KEYS if values.get(k) is None]
+    if missing:
+        example = "--gamma2 0.5 --eps 0 --d 400 --L 10" if options else "gamma2=0.5,eps=0,d=400,L=10"
+        raise ValueError(f"{prefix}{', '.join(missing)} missing: a setting needs all of "
+                         f"{', '.join(dash + k for k in SETTING_KEYS)} (no silent default; the paper's Figure 4b is "
+                         f"{example})")
+    try:
+        out = {"gamma2": float(V.positive("gamma2", values["gamma2"])), "eps": float(V.nonnegative("eps", values["eps"])),
+               "d": V.integer("d", values["d"], D_MIN, floats=True), "L": V.integer("L", values["L"], 1, floats=True)}
+        V.at_most("gamma2", out["gamma2"], SUPPORTED_MAX["gamma"] ** 2, "float64 overflows beyond it")
+        for k in ("eps", "d", "L"):
+            V.at_most(k, out[k], SUPPORTED_MAX[k], "float64 overflows beyond it")
+    except ValueError as exc:
+        raise ValueError(f"{prefix}{dash}{exc}") from None
+    return out
+
+
+def setting_from_args(args):
+    """The setting of a command that takes one optionally (``slr-verify check``): ``--setting`` or all four of
+    ``--gamma2 --eps --d --L`` (:func:`check_setting`), or None when neither is given. Both at once, or some of the
+    four options without the others, is a ``ValueError`` naming them."""
+    given = {k: getattr(args, k, None) for k in SETTING_KEYS}
+    text = getattr(args, "setting", None)
+    if text is not None:
+        options = [f"--{k}" for k, v in given.items() if v is not None]
+        if options:
+            raise ValueError(f"give the setting once: --setting or {' '.join(f'--{k}' for k in SETTING_KEYS)}, not both "
+                             f"(got --setting and {', '.join(options)})")
+        return parse_setting(text)
+    if all(v is None for v in given.values()):
+        return None
+    return check_setting(given, options=True)
