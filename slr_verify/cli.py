@@ -4,10 +4,11 @@
 Exit codes of ``check``: 0 when every verdict is the one the suite has established (a claim that
 needs a missing optional extra is reported as not run and does not count); 1 on any other verdict
 (a fail, a new refutation, an established refutation that no longer reproduces, a pending claim
-without ``--allow-pending``). Every command: 1 on a runtime error (an interruption by Ctrl-C, a
-missing extra, a file that cannot be written), 2 on a usage error (an unknown claim id, a bad
-value). Every error is one line on stderr, never a traceback (set ``SLR_VERIFY_TRACEBACK=1`` to
-see one).
+without ``--allow-pending``); the same at a user's setting (``check --setting``), where the claims
+that ran there are expected to pass as at the paper's. Every command: 1 on a runtime error (an
+interruption by Ctrl-C, a missing extra, a file that cannot be written), 2 on a usage error (an
+unknown claim id, a bad value, a bad setting). Every error is one line on stderr, never a
+traceback (set ``SLR_VERIFY_TRACEBACK=1`` to see one).
 """
 from __future__ import annotations
 
@@ -39,26 +40,33 @@ def _check(args) -> int:
             print(f"slr-verify check: error: unknown claim id(s) {', '.join(unknown)}; known ids: {', '.join(ids())}",
                   file=sys.stderr)
             return 2
+    from .claims.registry import user_setting
+    from .model.cli_args import setting_from_args
+
+    setting = user_setting(setting_from_args(args))  # None: the paper's; a bad value: one line naming it, exit 2
     mode = "thorough" if args.thorough else "fast" if args.fast else "default"
     results = run_claims(mode=mode, only=set(args.only) if args.only else None,
-                         progress=None if args.quiet else sys.stderr, jobs=args.jobs or os.cpu_count() or 1)
+                         progress=None if args.quiet else sys.stderr, jobs=args.jobs or os.cpu_count() or 1,
+                         setting=setting)
     if args.json:
-        print(report.as_json(results))
+        print(report.as_json(results, setting=setting))
     elif args.markdown:
-        print(report.markdown(results))
+        print(report.markdown(results, setting=setting))
     else:
-        print(report.text(results))
+        print(report.text(results, setting=setting))
     return report.exit_code(results, allow_pending=args.allow_pending)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
+    from .model.cli_args import add_model_options
 
     parser = _Parser(prog="slr-verify",
                      description="Verify the claims of 'Attention layers provably solve single-location regression' (ICLR 2025).")
     parser.add_argument("--version", action="version", version=f"slr-verify {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    check = sub.add_parser("check", help="check every claim of the paper and every finding, by independent routes")
+    check = sub.add_parser("check", help="check every claim of the paper and every finding, by independent routes",
+                           allow_abbrev=False)
     fmt = check.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the report as JSON")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
@@ -72,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--list", action="store_true", help="print the claims table (Markdown, from the registry) and exit")
     check.add_argument("--allow-pending", action="store_true", help="a pending claim does not make the exit code 1")
     check.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    at = check.add_argument_group(
+        "your setting", "run the claims that hold at any setting (the parameterised ones) at yours, the others at the "
+        "paper's (the report says which ran where): --setting gamma2=0.8,eps=0.1,d=200,L=6, or all four of --gamma2 "
+        "--eps --d --L; without either, every claim at the paper's settings")
+    at.add_argument("--setting", metavar="gamma2=G,eps=E,d=D,L=N", help="the setting as one argument (all four keys)")
+    add_model_options(at)
     check.set_defaults(func=_check)
     from .certify.cli import add_certify_parser
     from .derive import add_derive_parser

@@ -3,7 +3,8 @@
 The claims are the decorated checks of the modules imported below (definition order). A check
 that raises is a failed check with the error recorded; nothing is silently pending; a claim whose
 optional extra is missing is reported as ``not run``. :func:`run_claims` runs them in this process or in
-parallel worker processes (``slr-verify check``: one per core), longest first.
+parallel worker processes (``slr-verify check``: one per core), longest first; given a user's setting
+(``setting=``), the parameterised claims run there and the others at the paper's (:mod:`.base`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import time
 from pathlib import Path
 
 from . import bayes_claims, dynamics_claims, experiment_claims, landscape_claims, risk_claims  # noqa: F401  (they register)
-from .base import REGISTERED, Claim, Result
+from .base import REGISTERED, Claim, ClaimSetting, Result
 
-__all__ = ["CLAIMS", "ids", "get", "run_claims"]
+__all__ = ["CLAIMS", "ids", "get", "run_claims", "parameterised", "user_setting"]
 
 #: the report's order: the modules in this order, each in definition order
 _MODULES = [m.__name__ for m in (risk_claims, dynamics_claims, landscape_claims, bayes_claims, experiment_claims)]
@@ -35,17 +36,35 @@ def get(claim_id) -> Claim:
     return _BY_ID[claim_id]
 
 
-def _run(claim: Claim, mode: str, progress) -> Result:
+def parameterised():
+    """The ids of the claims that run at a user's setting (they declare ``at_setting``), in report order."""
+    return [c.id for c in CLAIMS if c.parameterised]
+
+
+def user_setting(setting) -> ClaimSetting | None:
+    """A user's setting as a :class:`ClaimSetting`: given as one, or as a dict {gamma2, eps, d, L} (validated:
+    ``ValueError`` naming the value); None stays None (the paper's settings)."""
+    if setting is None or isinstance(setting, ClaimSetting) and setting.user:
+        return setting
+    if isinstance(setting, dict):
+        from ..model.cli_args import check_setting
+
+        return ClaimSetting(**check_setting(setting))
+    raise ValueError(f"setting must be a dict {{gamma2, eps, d, L}} or a user ClaimSetting, got {setting!r}")
+
+
+def _run(claim: Claim, mode: str, progress, setting=None) -> Result:
+    at = claim.setting_for(setting)
     why_not = claim.missing()
     if why_not:
-        return Result(claim, [], 0.0, None, mode, skipped=why_not)
-    ctx = claim.context(mode, progress)
+        return Result(claim, [], 0.0, None, mode, skipped=why_not, setting=at)
+    ctx = claim.context(mode, progress, setting)
     t0 = time.perf_counter()
     try:
         evidence, error = list(claim.check(ctx)), None
     except Exception as exc:  # a check that crashes fails, and says why
         evidence, error = [], f"{type(exc).__name__}: {exc}"
-    return Result(claim, evidence, time.perf_counter() - t0, error, mode)
+    return Result(claim, evidence, time.perf_counter() - t0, error, mode, setting=at)
 
 
 # --------------------------------------------------------------------------- worker processes
@@ -80,11 +99,11 @@ class _QueueStream:
         pass
 
 
-def _worker(claim_id, mode, show):
+def _worker(claim_id, mode, show, setting=None):
     claim = get(claim_id)
     if _QUEUE is not None:
         _QUEUE.put(("start", _SLOT, claim_id))
-    res = _run(claim, mode, _QueueStream() if show else None)
+    res = _run(claim, mode, _QueueStream() if show else None, setting)
     return res.evidence, res.seconds, res.error, res.skipped
 
 
@@ -130,8 +149,13 @@ def _lines(stream, slots):
     return [tqdm(total=0, position=i, bar_format="{desc}", file=stream, leave=False) for i in range(slots)]
 
 
-def run_claims(mode="default", only=None, progress=None, jobs=1) -> list:
+def run_claims(mode="default", only=None, progress=None, jobs=1, setting=None) -> list:
     """Run every claim (or the ids in ``only``); return one :class:`Result` each, in registry order.
+
+    ``setting``: a user's setting, ``dict(gamma2=0.8, eps=0.1, d=200, L=6)`` (or a user
+    :class:`~.base.ClaimSetting`): the parameterised claims (:func:`parameterised`) run there, the others at the
+    paper's; each result's ``setting`` says which (``source`` ``"user"`` or ``"paper"``). None: every claim at the
+    paper's settings.
 
     ``jobs``: worker processes (1: in this process; None: one per core, as ``slr-verify check``
     does; a script that asks for several needs the ``if __name__ == "__main__":`` guard). Claims are
@@ -143,6 +167,7 @@ def run_claims(mode="default", only=None, progress=None, jobs=1) -> list:
         unknown = sorted(set(only) - set(_BY_ID))
         if unknown:
             raise KeyError(f"unknown claim id(s) {', '.join(unknown)}; known ids: {', '.join(ids())}")
+    setting = user_setting(setting)
     todo = [c for c in CLAIMS if only is None or c.id in only]
     jobs = min(len(todo), jobs or os.cpu_count() or 1) or 1
     tty = _isatty(progress)
@@ -163,20 +188,20 @@ def run_claims(mode="default", only=None, progress=None, jobs=1) -> list:
         for c in todo:
             if progress is not None and tty:
                 print(f"[slr-verify] {c.id} ({c.where}) ...", file=progress, flush=True)
-            results.append(_run(c, mode, progress if tty else None))
+            results.append(_run(c, mode, progress if tty else None, setting))
             done(results[-1])
     else:
-        results = _run_parallel(todo, mode, progress, jobs, tty, done)
-    _save_times(mode, results)
+        results = _run_parallel(todo, mode, progress, jobs, tty, done, setting)
+    _save_times(mode if setting is None else f"{mode}@setting", results)
     order = {c.id: i for i, c in enumerate(CLAIMS)}
     return sorted(results, key=lambda r: order[r.claim.id])
 
 
-def _run_parallel(todo, mode, progress, jobs, tty, done):
+def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    times = _load_times(mode)
+    times = _load_times(mode if setting is None else f"{mode}@setting")
     todo = sorted(todo, key=lambda c: -times.get(c.id, 1e6 if c.heavy else 0.0))
     ctx = mp.get_context("spawn")  # never fork a process that may hold JAX's or Numba's threads
     queue, counter = ctx.Queue(), ctx.Value("i", 0)
@@ -199,14 +224,14 @@ def _run_parallel(todo, mode, progress, jobs, tty, done):
     results = []
     try:
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(queue, counter)) as pool:
-            futures = {pool.submit(_worker, c.id, mode, tty): c for c in todo}
+            futures = {pool.submit(_worker, c.id, mode, tty, setting): c for c in todo}
             for fut in as_completed(futures):
                 c = futures[fut]
                 try:
                     evidence, seconds, error, skipped = fut.result()
                 except Exception as exc:  # the worker itself died
                     evidence, seconds, error, skipped = [], 0.0, f"{type(exc).__name__}: {exc}", None
-                results.append(Result(c, evidence, seconds, error, mode, skipped))
+                results.append(Result(c, evidence, seconds, error, mode, skipped, c.setting_for(setting)))
                 done(results[-1])
     finally:
         stop.set()

@@ -3,7 +3,10 @@ the claims table of the README and the docs, generated from the registry (``--li
 
 Every line gives the claim, its location in the paper, the tier of the evidence that establishes
 it (corroborating tiers beside it), the worst figure with its unit and tolerance, the verdict
-against the verdict the suite has established, and the time.
+against the verdict the suite has established, and the time. The header says the mode and the
+setting: at a user's setting (``slr-verify check --setting``) which claims ran there and which are
+tied to the paper's settings (each row says which, and why a parameterised claim is outside its
+range there); each claim's domain (Markdown, JSON) says what the mode covered.
 """
 
 from __future__ import annotations
@@ -14,7 +17,16 @@ import textwrap
 
 from .vocabulary import TIERS, VERDICTS
 
-__all__ = ["text", "as_json", "markdown", "counts", "exit_code", "claims_table", "unexpected"]
+__all__ = ["text", "as_json", "markdown", "counts", "exit_code", "claims_table", "unexpected", "header", "coverage",
+           "MODE_TEXT"]
+
+#: what each mode covers (each claim's domain says it precisely)
+MODE_TEXT = {
+    "fast": "the smallest samples, what the tests run: fewer points, runs and replayed certificates than the default "
+            "(oracle-window replays a point certificate, not the window's)",
+    "default": "the default samples, the committed certificates replayed",
+    "thorough": "the paper's full run counts and horizons, the certificates searched afresh",
+}
 
 _SHORT = {"proved (symbolic)": "symbolic", "proved (ball arithmetic)": "ball", "numeric": "numeric", "statistical": "statistical"}
 
@@ -55,6 +67,55 @@ def _verdict(r, short=False):
     return f"{v.upper()} (expected {r.claim.expect})"
 
 
+def coverage(results, setting=None) -> dict:
+    """Which claims ran where: ``{"user": [ids], "paper": [ids], "outside": {id: why}}``: at the user's ``setting``
+    (parameterised claims in their range), tied to the paper's, and parameterised but outside their range there (run
+    at the paper's). Without a setting every claim is ``paper``."""
+    out = {"user": [], "paper": [], "outside": {}}
+    for r in results:
+        c = r.claim
+        if r.setting.user:
+            out["user"].append(c.id)
+        else:
+            out["paper"].append(c.id)
+            why = c.outside(setting) if setting is not None and c.parameterised else None
+            if why:
+                out["outside"][c.id] = why
+    return out
+
+
+def _ids(ids) -> str:
+    return ", ".join(ids) if ids else "none"
+
+
+def header(results, setting=None) -> list:
+    """The report's header lines: the mode (what it covers) and the setting (which claims ran at it)."""
+    mode = results[0].mode if results else "default"
+    lines = [f"slr-verify check, {mode} mode: {MODE_TEXT[mode]}; each claim's domain (--markdown, --json) states what "
+             "this mode covered."]
+    cov = coverage(results, setting)
+    if setting is None:
+        para = [r.claim.id for r in results if r.claim.parameterised]
+        lines.append("Setting: every claim at the paper's settings" + (
+            f" (--setting gamma2=G,eps=E,d=D,L=N runs the parameterised claims at yours: {_ids(para)})" if para else "")
+            + ".")
+        return lines
+    tied = [i for i in cov["paper"] if i not in cov["outside"]]
+    parts = [f"Setting: {setting.text} (yours). Ran at it: {_ids(cov['user'])}."]
+    if tied:
+        parts.append(f"Tied to the paper's settings (a statement about the paper's setting or figure, or a check not "
+                     f"parameterised), ran there: {_ids(tied)}.")
+    if cov["outside"]:
+        parts.append("Parameterised but outside their range at yours, ran at the paper's: "
+                     + "; ".join(f"{i} ({why})" for i, why in cov["outside"].items()) + ".")
+    lines.append(" ".join(parts))
+    return lines
+
+
+def _where(r) -> str:
+    return "yours" if r.setting.user else "paper"
+
+
 def counts(results):
     return {v: sum(r.verdict == v for r in results) for v in VERDICTS}
 
@@ -72,10 +133,16 @@ def exit_code(results, allow_pending=False) -> int:
     return 1 if unexpected(results, allow_pending) else 0
 
 
-def text(results) -> str:
+def text(results, setting=None) -> str:
+    """The table; with a user's ``setting`` a column says where each claim ran (``yours`` or ``paper``)."""
     head = ("claim", "paper", "tier", "worst", "tolerance", "unit", "seconds", "verdict")
     widths = [24, 20, 24, 14, 9, 24, 7, 22]
+    if setting is not None:
+        head, widths = head[:2] + ("setting",) + head[2:], widths[:2] + [7] + widths[2:]
     lines = []
+    for line in header(results, setting):
+        lines += textwrap.wrap(line, 150, subsequent_indent="  ")
+    lines.append("")
 
     def emit(cells):
         wrapped = [textwrap.wrap(str(c), w) or [""] for c, w in zip(cells, widths)]
@@ -91,7 +158,11 @@ def text(results) -> str:
         lines.append("  ".join("-" * w for w in widths))
         for r in rows:
             fig, tol, unit = _worst(r)
-            emit((r.claim.id, r.claim.where, _tier(r), fig, tol, unit, f"{r.seconds:.1f}", _verdict(r, short=True)))
+            cells = (r.claim.id, r.claim.where, _tier(r), fig, tol, unit, f"{r.seconds:.1f}", _verdict(r, short=True))
+            emit(cells if setting is None else cells[:2] + (_where(r),) + cells[2:])
+            why = r.claim.outside(setting) if setting is not None and r.claim.parameterised else None
+            if why:
+                lines.append(f"    ran at the paper's setting, outside this check's range at yours: {why}")
             if r.verdict != "pass" and _verdict(r) != _verdict(r, short=True):
                 lines.append(f"    {_verdict(r)}")
             if r.error:
@@ -110,8 +181,12 @@ def text(results) -> str:
     return "\n".join(lines)
 
 
-def as_json(results) -> str:
-    doc = {"claims": [r.as_dict() for r in results], "counts": counts(results), "as_established": not unexpected(results)}
+def as_json(results, setting=None) -> str:
+    """The report as strict JSON: each claim with its ``setting`` ({gamma2, eps, d, L, source: "user" | "paper"}); at
+    the top the mode, the user's setting (or null), the header and which claims ran where (:func:`coverage`)."""
+    doc = {"mode": results[0].mode if results else None, "setting": setting.as_dict() if setting is not None else None,
+           "header": header(results, setting), "coverage": coverage(results, setting),
+           "claims": [r.as_dict() for r in results], "counts": counts(results), "as_established": not unexpected(results)}
     return json.dumps(_finite(doc), indent=2, default=_json_default, allow_nan=False)
 
 
@@ -147,7 +222,7 @@ def _sizes(e) -> str:
     return ", ".join(f"{k} {v}" for k, v in e.size.items()) or "-"
 
 
-def markdown(results, title="slr-verify report") -> str:
+def markdown(results, title="slr-verify report", setting=None) -> str:
     out = [
         f"# {title}",
         "",
@@ -156,6 +231,7 @@ def markdown(results, title="slr-verify report") -> str:
         "is `docs/MATH.md` of slr-verify.",
         "",
     ]
+    out += [line + "  " for line in header(results, setting)] + [""]
     c = counts(results)
     bad = unexpected(results)
     out += [
@@ -168,35 +244,23 @@ def markdown(results, title="slr-verify report") -> str:
         rows = [r for r in results if r.claim.kind == kind]
         if not rows:
             continue
-        out += [
-            f"## {head}",
-            "",
-            _row(("claim", "paper", "statement", "tier", "worst", "tolerance", "seconds", "verdict")),
-            "|---|---|---|---|---|---|---|---|",
-        ]
+        cols = ("claim", "paper", "statement", "tier", "worst", "tolerance", "seconds", "verdict")
+        if setting is not None:
+            cols = cols[:3] + ("setting",) + cols[3:]
+        out += [f"## {head}", "", _row(cols), "|" + "---|" * len(cols)]
         for r in rows:
             fig, tol, unit = _worst(r)
-            out.append(
-                _row(
-                    (
-                        f"`{r.claim.id}`",
-                        r.claim.where,
-                        r.claim.statement,
-                        _tier(r),
-                        f"{fig} {unit}",
-                        tol,
-                        f"{r.seconds:.1f}",
-                        f"**{_verdict(r)}**",
-                    )
-                )
-            )
+            cells = (f"`{r.claim.id}`", r.claim.where, r.claim.statement, _tier(r), f"{fig} {unit}", tol,
+                     f"{r.seconds:.1f}", f"**{_verdict(r)}**")
+            out.append(_row(cells if setting is None else cells[:3] + (_where(r),) + cells[3:]))
         out.append("")
         for r in rows:
             out += [
                 f"### `{r.claim.id}`: {_verdict(r)}",
                 "",
                 f"*{r.claim.where}.* {r.claim.statement}  ",
-                f"Domain: {r.claim.domain_text(r.mode)} ({r.mode} mode).",
+                f"Setting: {r.setting.described}.  ",
+                f"Domain: {r.claim.domain_text(r.mode, r.setting if r.setting.user else None)} ({r.mode} mode).",
                 "",
             ]
             if r.error:
