@@ -5,10 +5,14 @@ Each check takes a :class:`~.model.Context` and returns a list of :class:`~.mode
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 import mpmath
 import numpy as np
 
 from ..certify import (
+    Replay,
     alpha_attract,
     alpha_diffeo,
     hessian_signs,
@@ -28,7 +32,7 @@ from ..model.sampling import draw_problem, initial_overlaps
 from ..model.settings import FIGURES
 from ..symbolic import dynamics as sdyn
 from ..symbolic import fixed_points as sfix
-from .base import claim
+from .base import ClaimSetting, claim
 from .landscape_claims import figure7a_saddle
 from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed
 
@@ -46,6 +50,95 @@ __all__ = [
 FIG4B = FIGURES["4b"]
 _P4B = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
 _NAMES = ("kappa", "nu", "theta", "eta", "rho")
+#: the model of Figure 4b, the paper's setting of the claims on M
+_M4B = ClaimSetting.of_figure(FIG4B)
+#: the dynamics on the population risk do not depend on eps (its gradient does not)
+_NO_EPS = "eps does not move PGD on the population risk"
+#: at a user's setting the reduced runs on M stop after this many steps (Proposition 10's rates, Theorem 5)
+_MAX_STEPS = 200_000
+
+
+def _model(ctx) -> dict:
+    """gamma, d, L of the setting the check runs at (the user's, or Figure 4b's)."""
+    return dict(gamma=ctx.setting.gamma, d=ctx.setting.d, L=ctx.setting.L)
+
+
+@lru_cache(maxsize=16)
+def _at_lam(gamma, d, L):
+    """At Figure 4b's lam and (gamma, d, L): |g| at (1, 1) (the reduced map's gradient there) and the numeric
+    alpha_max (61 x 61 grid); cached, the range checks and the claims read them."""
+    p = dict(lam=FIG4B.lam0, gamma=gamma, d=d, L=L)
+    g = F.alpha_attract(**p)[1]
+    return g, (F.alpha_max_diffeo(**p, n=61) if g.min() > 0 else 0.0)
+
+
+def _prop10_step(a_max):
+    """Proposition 10's step at a user's setting: Figure 4b's alpha, or half the numeric alpha_max when smaller."""
+    return min(FIG4B.alpha, 0.5 * a_max)
+
+
+def _steps_needed(st, alpha, scale):
+    """Steps for the reduced map's linear phase at (1, 1) at ``alpha``: ``scale`` = (for 1 - kappa, for 1 - nu)
+    e-folds of each linear rate."""
+    rk, rn = F.predicted_rates(lam=FIG4B.lam0, gamma=st.gamma, d=st.d, L=st.L, alpha=alpha)
+    return max(scale[0] / -np.log(rk), scale[1] / -np.log(rn))
+
+
+def _on_M(st):
+    """None when the claims on M can run at a user's setting ``st``, else why not: M (theta = eta = rho = 0 with
+    |kappa|, |nu| < 1) needs d >= 4 (the certificates' model too), and at Figure 4b's lam the reduced map's gradient
+    at (1, 1) must be resolved in float64."""
+    if st.d < 4:
+        return f"M needs d >= 4, got d = {st.d}"
+    g, a_max = _at_lam(st.gamma, st.d, st.L)
+    if not g.min() > 1e-12 * max(g.max(), 1e-300) or a_max <= 0:
+        return f"at lam = {FIG4B.lam0:g} the gradient at (1, 1) is below float64's resolution (|g| = " \
+               f"{', '.join(f'{float(x):.3g}' for x in g)})"
+    return None
+
+
+def _rates_within(st, alpha, scale, what):
+    why = _on_M(st)
+    if why:
+        return why
+    n = _steps_needed(st, alpha, scale)
+    if not n <= _MAX_STEPS:
+        return f"at lam = {FIG4B.lam0:g} the linear rates at (1, 1) are so slow that {what} needs about {n:.2g} steps " \
+               f"(more than {_MAX_STEPS:,})"
+    return None
+
+
+_P10_SCALE, _T5_SCALE = (1.0, 12.0), (30.0, 45.0)
+#: Proposition 10's certificate at a user's setting: up to this gamma^2 certify.alpha_diffeo closes within its budget at
+#: 0.9 of the numeric alpha_max (measured at gamma^2 = 1e3 with d = 200, L = 10: 26 s; at 1e4 it does not close)
+_P10_GAMMA2_MAX = 1e3
+
+
+def _prop10_budget(st):
+    if st.gamma2 > _P10_GAMMA2_MAX:
+        return f"gamma^2 = {st.gamma2:g} > {_P10_GAMMA2_MAX:g}: the alpha_max certificate's branch and bound does not " \
+               "close within its budget there (measured at gamma^2 = 1e4)"
+    return None
+
+
+def _reach(gamma2, d, lam=1.0):
+    """lam sqrt(d/2) / sqrt(1 + 2 lam^2 gamma^2): the argument of the erfc-sized terms of the curvature at the minima
+    (1, 1) (the relevant token's, `docs/MATH.md` §5); beyond ~10 they fall below float64's resolution."""
+    return lam * math.sqrt(d / 2) / math.sqrt(1 + 2 * lam**2 * gamma2)
+
+
+def _prop9_range(st):
+    """Proposition 9's checks at a user's setting: on M (:func:`_on_M`), and the top of lam in [0.01, 1] no further
+    out than Figure 4b's (measured: beyond, the float64 Hessians at lam = 0.9 call the minima degenerate and the
+    ball enclosures do not close)."""
+    why = _on_M(st)
+    if why:
+        return why
+    top, paper = _reach(st.gamma2, st.d, _PROP9_LAM[1]), _reach(FIG4B.gamma2, FIG4B.d, _PROP9_LAM[1])
+    if top > paper * (1 + 1e-12):
+        return f"at lam = {_PROP9_LAM[1]:g}, lam sqrt(d/2) / sqrt(1 + 2 lam^2 gamma^2) = {top:.3g} exceeds Figure 4b's " \
+               f"{paper:.3g}: the curvature at the minima (erfc-sized) is below float64's resolution there"
+    return None
 
 #: Initial overlaps of run 22 of ``initial_overlaps(seed=0, runs=30, d=400)`` (Figure 4a's setting):
 #: the decreasing schedule takes it to k = v*, not to +-(k*, v*). Kept as the reproducible
@@ -91,6 +184,7 @@ def _classify_runs(ends, S, lam, ctx, tol=1e-8):
     statement="M = {theta = eta = rho = 0} is invariant under PGD",
     domain=lambda s: f"all parameters (SymPy); {FIG4B.text}, {s.runs} runs x {s.steps} steps in float64",
     sizes=dict(steps=(300, 2000, 20000), runs=(4, 8, 30)),
+    setting=_M4B,  # tied: the float run at d = 1000 with this step leaves M (M is unstable there, not round-off)
 )
 def lemma4(ctx, seed=0):
     """Lemma 4: M is invariant under PGD, symbolically (the five-overlap map and Theorem 1's
@@ -130,14 +224,24 @@ _PROP9_LAM = (0.01, 1.0)
     statement="the stationary points of R on M are exactly (0, 0) and the four corners; (1, 1), (-1, -1) minima, (1, -1), "
     "(-1, 1) maxima, (0, 0) a saddle",
     domain=f"all parameters (sign argument, SymPy); every lam in {list(_PROP9_LAM)} at {FIG4B.model_text} (ball arithmetic)",
+    setting=_M4B,
+    at_setting=lambda s, st: f"all parameters (sign argument, SymPy); every lam in {list(_PROP9_LAM)} at {st.text} "
+    f"(ball arithmetic: both certificates searched afresh and replayed); the Hessians at lam = {FIG4B.lam0:g}, 0.9 "
+    "(float64)",
+    runs_at=lambda st: _prop9_range(st),
 )
 def proposition9(ctx):
     """Proposition 9: the stationary points on M are exactly (0, 0) and the four corners (sign
     argument, SymPy); their Hessians classify them; they are fixed points of the reduced map; a
-    fixed point that is not stationary appears when alpha exceeds the closed-form bound."""
-    params = [_P4B, dict(_P4B, lam=0.9)] + ctx.pick(
-        [], [], [dict(lam=2.0, gamma=0.3, d=80, L=10), dict(lam=0.05, gamma=1.5, d=1000, L=3)]
-    )
+    fixed point that is not stationary appears when alpha exceeds the closed-form bound. At a user's
+    setting both certificates are searched there and replayed (a few seconds)."""
+    st = ctx.setting
+    if st.user:
+        params = [dict(lam=FIG4B.lam0, **_model(ctx)), dict(lam=0.9, **_model(ctx))]
+    else:
+        params = [_P4B, dict(_P4B, lam=0.9)] + ctx.pick(
+            [], [], [dict(lam=2.0, gamma=0.3, d=80, L=10), dict(lam=0.05, gamma=1.5, d=1000, L=3)]
+        )
     expect = {(0, 0): "saddle", (1, 1): "min", (-1, -1): "min", (1, -1): "max", (-1, 1): "max"}
     wrong, fixed_err, mirror_err, details = 0, 0.0, 0.0, {}
     for p in params:
@@ -146,7 +250,7 @@ def proposition9(ctx):
         fixed_err = max(
             fixed_err, max(float(np.max(np.abs(F.map_numeric(*pt, alpha=0.1, **p) - np.array(pt)))) for pt in F.POINTS)
         )
-        a_fix, a_mirror = F.alpha_fixed_bound(**p), F.mirror_fixed_point(0.9, **p)
+        a_fix, a_mirror = F.alpha_fixed_bound(**p), _mirror_alpha(p)
         if a_mirror < 1e6:  # beyond, g_kappa(0.9, 1) is so small that the step is pure round-off
             img = F.map_numeric(0.9, 1.0, alpha=a_mirror, **p)
             mirror_err = max(mirror_err, float(np.max(np.abs(img - [0.9, 1.0]))), 0.0 if a_mirror > a_fix else 1.0)
@@ -156,8 +260,10 @@ def proposition9(ctx):
             "alpha_mirror(0.9, 1)": a_mirror,
         }
     rep = _proposition9_certificate(ctx)
-    signs = replay(hessian_signs(_PROP9_LAM, **_G4B)["certificate"]) if ctx.mode == "thorough" else \
-        replay_committed("hessian_signs_fig4b.json.gz")
+    fresh = ctx.mode == "thorough" or st.user
+    signs = _replay_search(hessian_signs(_PROP9_LAM, **_model(ctx))["certificate"], "certify.hessian_signs") \
+        if fresh else replay_committed("hessian_signs_fig4b.json.gz")
+    how = "searched afresh at this setting" if st.user else "committed; searched afresh in thorough mode"
     return [
         Identities(
             "SymPy sign argument on Lemma 6's gradient",
@@ -166,16 +272,18 @@ def proposition9(ctx):
         ),
         Replayed(
             "ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate; its certificate replayed by "
-            "certify.replay (committed; searched afresh in thorough mode)",
-            f"exactly five stationary points for every lam in {list(_PROP9_LAM)} at once ({FIG4B.model_text})",
+            f"certify.replay ({how})",
+            f"exactly five stationary points for every lam in {list(_PROP9_LAM)} at once ({st.text})",
             [rep], holds=bool(rep.accepted and tuple(rep.values.get("lam", ())) == tuple(_PROP9_LAM)
-                              and rep.values["setting"]["d"] == FIG4B.d and rep.values["setting"]["L"] == FIG4B.L),
+                              and _at(rep, st.d, st.L)),
+            details={"setting": rep.values.get("setting")},
         ),
         Replayed(
             "ball arithmetic: Hessian entries at the five points, lam a box coordinate; its certificate replayed by "
-            "certify.replay (committed; searched afresh in thorough mode)",
-            f"Proposition 9's classification for every lam in {list(_PROP9_LAM)}",
-            [signs], holds=tuple(signs.values.get("lam", ())) == tuple(_PROP9_LAM),
+            f"certify.replay ({how})",
+            f"Proposition 9's classification for every lam in {list(_PROP9_LAM)} ({st.text})",
+            [signs], holds=bool(tuple(signs.values.get("lam", ())) == tuple(_PROP9_LAM) and _at(signs, st.d, st.L)),
+            details={"setting": signs.values.get("setting")},
         ),
         Measured(
             "Hessians at the five points (angle coordinates at the corners)",
@@ -209,10 +317,35 @@ def proposition9(ctx):
     ]
 
 
+def _mirror_alpha(p):
+    """The mirror alpha at (0.9, 1) (:func:`F.mirror_fixed_point`); infinite where g_kappa(0.9, 1) underflows to 0 in
+    float64 (a user's large lam sqrt(d): the step there is pure round-off, and the check skips it)."""
+    try:
+        return F.mirror_fixed_point(0.9, **p)
+    except ZeroDivisionError:
+        return math.inf
+
+
+def _replay_search(certificate, search):
+    """The independent checker's verdict on the certificate a search wrote here; a rejection naming the search when
+    it wrote none (it did not close at this setting: the claim fails there, it is not skipped)."""
+    if certificate is None:
+        return Replay(False, f"not proved: {search} wrote no certificate at this setting (its search did not close)")
+    return replay(certificate)
+
+
+def _at(r, d, L) -> bool:
+    """The replayed certificate is about dimension d and L tokens."""
+    s = r.values.get("setting") or {}
+    return s.get("d") == d and s.get("L") == L
+
+
 def _proposition9_certificate(ctx):
-    """Proposition 9 on the lam interval: the committed certificate replayed, or (thorough) searched afresh."""
-    if ctx.mode == "thorough":
-        return stationary_points_on_M(_PROP9_LAM, gamma=FIG4B.gamma, eps=0.0, d=FIG4B.d, L=FIG4B.L).replay
+    """Proposition 9 on the lam interval: the committed certificate replayed, or (thorough, or at a user's setting)
+    searched afresh there and replayed."""
+    if ctx.mode == "thorough" or ctx.setting.user:
+        c = stationary_points_on_M(_PROP9_LAM, eps=ctx.setting.eps, **_model(ctx))
+        return c.replay if c.replay is not None else _replay_search(None, "certify.stationary_points_on_M")
     return replay_committed("proposition9_fig4b.json.gz")
 
 
@@ -228,12 +361,24 @@ def _proof_of(route, reference, res, **kw):
     where="Proposition 10",
     statement="Jacobians of the PGD map at the fixed points, attraction, two-timescale rates",
     domain=f"{FIG4B.text}",
+    setting=_M4B,
+    at_setting=lambda s, st: f"{st.text}, lam = {FIG4B.lam0:g} (Figure 4b's; {_NO_EPS}); the step alpha = "
+    f"{FIG4B.alpha:g} (Figure 4b's), or half the numeric alpha_max where that is smaller; the trajectory until the "
+    "rates are measured; the alpha_max certificate searched afresh at this setting and replayed",
+    runs_at=lambda st: _on_M(st) or _prop10_budget(st) or _rates_within(
+        st, _prop10_step(_at_lam(st.gamma, st.d, st.L)[1]), _P10_SCALE, "the measured rates' window"),
 )
 def proposition10(ctx):
     """Proposition 10: the Jacobian of the reduced map at the fixed points vs central finite
     differences; the attraction bound; a numeric alpha_max (invertible Jacobian on a grid of the
-    square, not certified); the two-timescale rates at (1, 1) vs a measured trajectory."""
-    p, alpha, h = _P4B, FIG4B.alpha, 1e-6
+    square, not certified); the two-timescale rates at (1, 1) vs a measured trajectory. At a user's
+    setting: its gamma, d, L at Figure 4b's lam, the step below alpha_max (the theorem's hypothesis),
+    the certificate searched there."""
+    st = ctx.setting
+    p, alpha, h = dict(lam=FIG4B.lam0, **_model(ctx)), FIG4B.alpha, 1e-6
+    a_max = F.alpha_max_diffeo(**p, n=ctx.pick(81, 81, 161))  # grid of the numeric value (the proof is below)
+    if st.user:
+        alpha = _prop10_step(a_max)
     worst, jac = 0.0, {}
     for pt in F.POINTS:
         J, ev = F.jacobian_at(pt, alpha=alpha, **p)
@@ -254,9 +399,10 @@ def proposition10(ctx):
         worst = max(worst, float(np.max(np.abs(fd - J))))
         jac[str(pt)] = {"J": J.tolist(), "eigenvalues": np.sort(np.real(ev)).tolist()}
     a_att, gmin = F.alpha_attract(**p)
-    a_max = F.alpha_max_diffeo(**p, n=ctx.pick(81, 81, 161))  # grid of the numeric value (the proof is below)
     rk, rn = F.predicted_rates(alpha=alpha, **p)
     steps = ctx.pick(12000, 12000, 40000)
+    if st.user:  # long enough for both fit windows (the range check bounds it by _MAX_STEPS)
+        steps = int(np.clip(_steps_needed(st, alpha, _P10_SCALE), steps, _MAX_STEPS))
     tr = reduced_pgd(np.cos(0.02), np.cos(0.3), alpha=alpha, steps=steps, **p)
     one_k, one_n = 1 - tr.kappa, 1 - tr.nu
     sel_n = (one_n > 1e-13) & (one_n < 1e-5)
@@ -267,10 +413,13 @@ def proposition10(ctx):
 
     mn, mk = fit(sel_n, one_n), fit(sel_k, one_k)
     rate_err = max(abs(np.log(mn) / np.log(rn) - 1), abs(np.log(mk) / np.log(rk) - 1))
-    att = alpha_attract(lam=p["lam"], **_G4B)
-    # the committed certificate was searched from the numeric value on the 81 x 81 grid; thorough mode searches afresh
-    rep = replay(alpha_diffeo(lam=p["lam"], alpha_numeric=a_max, **_G4B)["certificate"]) if ctx.mode == "thorough" \
+    att = alpha_attract(**p)
+    # the committed certificate was searched from the numeric value on the 81 x 81 grid; thorough mode (and a user's
+    # setting) searches afresh
+    fresh = ctx.mode == "thorough" or st.user
+    rep = _replay_search(alpha_diffeo(alpha_numeric=a_max, **p)["certificate"], "certify.alpha_diffeo") if fresh \
         else replay_committed("proposition10_fig4b.json.gz")
+    here = {"setting": st.as_dict(), "lam": p["lam"], "alpha": alpha, "steps": steps} if st.user else {}
     dif = {"alpha_certified": rep.values["domain_alpha"][1] if rep.accepted else 0.0,
            "alpha_upper": rep.values.get("alpha_upper")}
     bracket_ok = dif["alpha_upper"] is not None and dif["alpha_certified"] <= a_max <= dif["alpha_upper"]
@@ -281,15 +430,17 @@ def proposition10(ctx):
     return [
         Replayed(
             "ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound); its certificate "
-            "replayed by certify.replay (committed; searched afresh in thorough mode)",
+            "replayed by certify.replay (" + ("searched afresh at this setting" if st.user else
+                                              "committed; searched afresh in thorough mode") + ")",
             "Proposition 10: alpha_max, certified at >= 0.9 of the numeric value, and the numeric value inside "
             "the certified bracket",
-            [rep], holds=bool(dif["alpha_certified"] >= 0.9 * a_max and bracket_ok and rep.values["lam"][0] == p["lam"]),
-            details={"alpha_numeric": a_max, **dif},
+            [rep], holds=bool(rep.accepted and dif["alpha_certified"] >= 0.9 * a_max and bracket_ok
+                              and rep.values["lam"][0] == p["lam"] and _at(rep, p["d"], p["L"])),
+            details={"alpha_numeric": a_max, **dif, **here},
         ),
         _proof_of(
             "ball arithmetic: 2 / max|g| at (1, 1)",
-            "the minima attract at the paper's alpha = 4e-3",
+            f"the minima attract at the {'step' if st.user else 'paper'}'s alpha = {alpha:.3g}",
             {"proved": att[0] > alpha, "alpha_attract_enclosure": att, "alpha": alpha, "seconds": 0.0},
         ),
         Measured(
@@ -309,7 +460,7 @@ def proposition10(ctx):
             0.02,
             "a log-linear fit over a finite window",
             unit="relative error of log rate",
-            details={"predicted": [rk, rn], "measured": [mk, mn], "timescale_ratio": float(np.log(rn) / np.log(rk))},
+            details={"predicted": [rk, rn], "measured": [mk, mn], "timescale_ratio": float(np.log(rn) / np.log(rk)), **here},
         ),
         Measured(
             "float64 det J of the reduced map on a 201^2 grid at the certified alpha, and at (0, 0) at the upper bound",
@@ -322,7 +473,7 @@ def proposition10(ctx):
             details={"min_det_below": det_below, "det_above_at_origin": det_above, "alpha_attract_float64": a_att},
         ),
         Measured(
-            "ordering alpha = 4e-3 < alpha_max(numeric) < alpha_attract",
+            f"ordering alpha = {alpha:.3g} < alpha_max(numeric) < alpha_attract",
             "Proposition 10's step-size bounds",
             0.0 if alpha < a_max < a_att else 1.0,
             0.0,
@@ -341,14 +492,24 @@ def proposition10(ctx):
         f"{FIG4B.model_text}, lam = {FIG4B.lam0:g}, alpha = 0.8 alpha_max; {s.runs} uniform initial angles, {s.steps} steps"
     ),
     sizes=dict(runs=(500, 2000, 10000), steps=(4000, 4000, 8000)),
+    setting=_M4B,
+    at_setting=lambda s, st: (
+        f"{st.text}, lam = {FIG4B.lam0:g} (Figure 4b's; {_NO_EPS}), alpha = 0.8 alpha_max; {s.runs} uniform initial "
+        f"angles, at least {s.steps} steps (enough for the linear rates at (1, 1), at most {_MAX_STEPS:,})"
+    ),
+    runs_at=lambda st: _on_M(st) or _rates_within(st, 0.8 * _at_lam(st.gamma, st.d, st.L)[1], _T5_SCALE,
+                                                  "convergence from uniform angles"),
 )
 def theorem5(ctx, seed=0):
     """Theorem 5: for alpha < alpha_max and constant lam, PGD from almost every initial point on M
     converges to +-(k*, v*); measured as a rate over uniform initial angles, each run's end point
-    checked against the tangent-gradient rule."""
-    p = _P4B
+    checked against the tangent-gradient rule (at a user's setting: its gamma, d, L at Figure 4b's lam,
+    run long enough for the predicted linear rates)."""
+    p = dict(lam=FIG4B.lam0, **_model(ctx))
     alpha = 0.8 * F.alpha_max_diffeo(**p, n=61)
     n, steps = ctx.size.runs, ctx.size.steps
+    if ctx.setting.user:  # the range check bounds it by _MAX_STEPS
+        steps = int(np.clip(_steps_needed(ctx.setting, alpha, _T5_SCALE), steps, _MAX_STEPS))
     phi, psi = np.random.default_rng(seed).uniform(0, 2 * np.pi, (2, n))
     tr = reduced_pgd(np.cos(phi), np.cos(psi), alpha=alpha, steps=steps, every=steps, **p)
     kf, nf = tr.kappa[-1], tr.nu[-1]
@@ -363,6 +524,7 @@ def theorem5(ctx, seed=0):
             why="'almost every': the exceptional set (the stable curve of (0, 0)) has measure 0, so the rate's "
             "95% lower bound must exceed 0.99",
             size={"runs": n, "steps": steps, "seed": seed, "alpha": alpha},
+            details={"setting": ctx.setting.as_dict(), "lam": p["lam"]} if ctx.setting.user else {},
         )
     ]
 
@@ -375,6 +537,7 @@ def theorem5(ctx, seed=0):
     "which is a local minimum",
     domain=lambda s: f"{FIGURES['7b'].text}; {s.runs} runs",
     sizes=dict(runs=(8, 8, 30)),
+    setting=ClaimSetting.of_figure(FIGURES["7b"]),
 )
 def off_M_stationary(ctx, seed=0):
     """Finding: constant-lam PGD from the sphere (Figure 7b) can end off M, at
@@ -488,6 +651,7 @@ def off_M_stationary(ctx, seed=0):
     sizes=dict(runs=(0, 8, 30)),
     expect="refuted",
     reason="run 22 of initial_overlaps(seed=0, runs=30, d=400) converges to k = v*, with a risk below the oracle's",
+    setting=ClaimSetting.of_figure(FIGURES["4a"]),
 )
 def figure4a_recovery(ctx, seed=0):
     """Figure 4a (paper, Section 5): from a sphere initialisation the decreasing schedule
@@ -561,6 +725,7 @@ def figure4a_recovery(ctx, seed=0):
     statement="with a constant lam, PGD from the sphere does not always recover +-(k*, v*)",
     domain=lambda s: f"{FIGURES['7b'].text}, {s.runs} runs; lam = {FIGURES['7a'].lam0:g} (Figure 7a: the oracle's Hessian)",
     sizes=dict(runs=(8, 8, 30)),
+    setting=ClaimSetting.of_figure(FIGURES["7b"], "Figures 7a-7b's model"),
 )
 def constant_lam_not_always(ctx, seed=0):
     """Figures 7a-7b (Appendix E): with a constant lam, PGD from the sphere does not always

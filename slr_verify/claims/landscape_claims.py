@@ -19,7 +19,7 @@ from ..model.settings import FIGURES, decreasing
 from ..symbolic import landscape as sland
 from ..symbolic import profile_trs as ptrs
 from ..symbolic.family import family_gap
-from .base import claim
+from .base import ClaimSetting, claim
 from .vocabulary import Identities, Measured, Replayed
 
 __all__ = [
@@ -36,6 +36,8 @@ __all__ = [
 
 FIG4B = FIGURES["4b"]
 _P = dict(gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
+#: Figure 4b's model, the setting of the landscape's findings (each is a statement about it: tied to the paper's)
+_M4B = ClaimSetting.of_figure(FIG4B)
 
 
 def _summary(p):
@@ -67,6 +69,7 @@ def oracle_saddle_at(lam, starts):
     "lies off M (sampled: a deflated multistart search)",
     domain=lambda s: f"lam in {{0.1, 0.9}}, {FIG4B.model_text}; {s.starts} starts per round",
     sizes=dict(starts=(120, 300, 1000)),
+    setting=_M4B,
 )
 def landscape(ctx):
     """All stationary points at lam = 0.1 (Figures 4b, 7b) and lam = 0.9 (Figure 7a), by the deflated
@@ -238,6 +241,7 @@ def _window_proof(ctx, w):
     + (f"; the stationary-point search at {s.verify} lam with {s.starts} starts" if s.verify else ""),
     sizes=dict(inside=(5, 20, 60), verify=(0, 0, 4), starts=(100, 200, 400),
                window=("oracle_fig4b_lam0.3.json.gz", "window_fig4b.json.gz", "search")),
+    setting=_M4B,
 )
 def oracle_window_claim(ctx):
     """Claim ``oracle-window``: the window at the Figure 4b setting: its certificate (the ends enclosed and the
@@ -426,6 +430,7 @@ def figure7a_saddle(ctx):
     "each with a probability measured with its 95% interval",
     domain=lambda s: f"{FIGURES['7b'].text}; {s.runs} starts from the exact sphere law",
     sizes=dict(runs=(100, 300, 1000)),
+    setting=ClaimSetting.of_figure(FIGURES["7b"]),
 )
 def basins(ctx, seed=0):
     """Basins at Figure 7b's setting (lam = 0.1, alpha = 4e-3): sphere starts from the exact law,
@@ -480,6 +485,7 @@ CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1,
     "attracting 2-cycle {p, sigma p} (theta, eta, rho flip sign every step) next to the valley nu = 1 (how many "
     "sphere-initialised runs end there is measured in the basin tables, not here)",
     domain=f"{FIG4B.model_text}, alpha = {FIG4B.alpha:g}; lam at both ends of the bracket and lam = 0.5",
+    setting=_M4B,
 )
 def oracle_unstable_for_pgd(ctx):
     """The oracle's Riemannian Hessian at 40-160 digits (``LS.classify``) on both sides of the bracket; the

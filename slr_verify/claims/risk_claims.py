@@ -23,13 +23,13 @@ from ..certify.corollary2 import compare_log_bayes_gap
 from ..kernels import api, special
 from ..model.overlaps import Overlaps
 from ..model.params import ParamBox, Params
-from ..model.settings import PAPER_GAMMA
+from ..model.settings import PAPER_GAMMA, PAPER_GAMMA2
 from ..routes import montecarlo as mc
 from ..symbolic import asymptotics as sasym
 from ..symbolic import linear as slin
 from ..symbolic import risk as srisk
 from ..symbolic import zeta as szeta
-from .base import claim
+from .base import ClaimSetting, claim
 from .vocabulary import Agreement, Identities, Measured, MonteCarlo, Proof
 
 EXACT_RTOL = 1e-12
@@ -50,13 +50,14 @@ __all__ = [
 ]
 
 
-def random_overlaps(rng, n):
-    """n realisable overlap tuples from random unit k, v in R^4 (k* = e1, v* = e2)."""
-    k = rng.standard_normal((n, 4))
-    v = rng.standard_normal((n, 4))
+def random_overlaps(rng, n, dim=4):
+    """n realisable overlap tuples from random unit k, v in R^dim (k* = e1, v* = e2; dim >= 2: at d = 2 or 3 the
+    overlaps are drawn in R^d, realisable there)."""
+    k = rng.standard_normal((n, dim))
+    v = rng.standard_normal((n, dim))
     k /= np.linalg.norm(k, axis=1, keepdims=True)
     v /= np.linalg.norm(v, axis=1, keepdims=True)
-    e = np.eye(4)
+    e = np.eye(dim)
     ov = Overlaps.from_vectors(k, v, e[0], e[1])
     return [tuple(float(x[i]) for x in ov) for i in range(n)]
 
@@ -67,6 +68,50 @@ RANDOM_PARAMS = ParamBox()
 
 def random_params(rng):
     return RANDOM_PARAMS.draw(rng)
+
+
+#: at a user's setting, the randomised checks draw lam from the box's range (the setting fixes gamma, eps, d, L)
+_LAM_TEXT = f"lam drawn from [{RANDOM_PARAMS.lam[0]:g}, {RANDOM_PARAMS.lam[1]:g}]"
+_NAMES = ("kappa", "nu", "theta", "eta", "rho")
+
+
+def _user_params(rng, n, setting):
+    """n parameter sets at a user's setting: its gamma, eps, d, L, lam drawn uniformly from the box's range."""
+    return [dict(lam=float(lam), **setting.kw()) for lam in rng.uniform(*RANDOM_PARAMS.lam, n)]
+
+
+def _user_points(rng, n, setting):
+    """n random realisable overlap tuples (in R^min(4, d)) with :func:`_user_params` at a user's setting."""
+    ovs = random_overlaps(rng, n, min(4, setting.d))
+    return [dict(zip(_NAMES, ov), **p) for ov, p in zip(ovs, _user_params(rng, n, setting))]
+
+
+#: the full-dimensional Monte Carlo at a user's d draws at most this many Gaussians (samples x L x d x 2)
+_FULL_BUDGET = 2e8
+
+
+#: at a user's setting each Monte Carlo estimate draws at most this many tokens (samples x L)
+_MC_TOKENS = 2e7
+
+
+def _n(samples, setting):
+    """The Monte Carlo samples per estimate: the mode's, at a user's setting within :data:`_MC_TOKENS` tokens."""
+    return min(samples, int(_MC_TOKENS // setting.L)) if setting.user else samples
+
+
+def _mc_range(setting):
+    """None when the Monte Carlo routes fit a user's setting (at least 1000 samples within :data:`_MC_TOKENS`
+    tokens), else why not."""
+    if _n(10**9, setting) < 1000:
+        return f"L = {setting.L}: the Monte Carlo routes draw samples x L tokens, and beyond L = " \
+               f"{int(_MC_TOKENS // 1000):,} fewer than 1000 samples fit their {_MC_TOKENS:.0e}"
+    return None
+
+
+def _full_samples(samples, setting):
+    """Samples of Theorem 1's full-dimensional Monte Carlo at a user's setting: a quarter of the d-free count, within
+    the budget (fewer than 1000: none)."""
+    return min(samples // 4, int(_FULL_BUDGET // (2 * setting.L * setting.d)))
 
 
 # --------------------------------------------------------------------------- zeta
@@ -142,17 +187,30 @@ def zeta(ctx):
         f"Monte Carlo with {s.samples} samples"
     ),
     sizes=dict(points=(4, 10, 100), grad=(2, 4, 100), mc=(2, 4, 12), samples=(100_000, 200_000, 2_000_000)),
+    at_setting=lambda s, st: (
+        f"{s.points} random realisable overlap tuples at {st.text}, {_LAM_TEXT}; Monte Carlo with {_n(s.samples, st)} "
+        "samples (d-free), " + (f"and {_full_samples(_n(s.samples, st), st)} full-dimensional at d = {st.d}, lam = 0.6"
+                                if _full_samples(_n(s.samples, st), st) >= 1000 else
+                                f"none full-dimensional (d L = {st.d * st.L:g}: under 1000 samples fit "
+                                f"{_FULL_BUDGET:.0e} Gaussians)")
+    ),
+    runs_at=_mc_range,
 )
 def theorem1(ctx, seed=1):
     """Theorem 1: the generated risk and gradient vs mpmath quadrature of the definition at random
     realisable points; Monte Carlo of the model (d-free sampler at those points, full-dimensional
-    sampler at d = 20)."""
+    sampler at d = 20). At a user's setting: the points at its gamma, eps, d, L (lam drawn), the
+    full-dimensional sampler at its d."""
     rng = np.random.default_rng(seed)
-    n = ctx.size.samples
-    pts = [
-        dict(zip(("kappa", "nu", "theta", "eta", "rho"), ov), **random_params(rng))
-        for ov in random_overlaps(rng, ctx.size.points)
-    ]
+    st = ctx.setting
+    n = _n(ctx.size.samples, st)
+    if st.user:
+        pts = _user_points(rng, ctx.size.points, st)
+    else:
+        pts = [
+            dict(zip(("kappa", "nu", "theta", "eta", "rho"), ov), **random_params(rng))
+            for ov in random_overlaps(rng, ctx.size.points)
+        ]
 
     def grad_err(**p):
         q = routes.quad_risk_gradient(**p, dps=20)
@@ -160,12 +218,18 @@ def theorem1(ctx, seed=1):
         return max(abs(g[k] - float(q[k])) for k in g) / max(abs(float(x)) for x in q.values())
 
     mcs = [(*mc.mc_risk_overlaps(**p, n=n, seed=seed + i), api.risk(**p)) for i, p in enumerate(pts[: ctx.size.mc])]
-    d = 20
-    ks, vs = mc.random_instance(d, seed)
-    k, v = mc.random_unit(d, seed + 1), mc.random_unit(d, seed + 2)
-    pr = dict(lam=0.6, gamma=PAPER_GAMMA, eps=0.1, L=5)
-    full = [(*mc.mc_risk(k, v, ks, vs, **pr, n=n // 4, seed=seed), api.risk(*Overlaps.from_vectors(k, v, ks, vs), **pr, d=d))]
-    return [
+    d, pr, n_full = 20, dict(lam=0.6, gamma=PAPER_GAMMA, eps=0.1, L=5), n // 4
+    if st.user:
+        d, pr = st.d, dict(lam=0.6, gamma=st.gamma, eps=st.eps, L=st.L)
+        n_full = _full_samples(n, st)  # n is already within the token budget
+    full = []
+    if n_full >= 1000:  # at a user's very large d * L the d-free sampler alone (the sample would say nothing)
+        ks, vs = mc.random_instance(d, seed)
+        k, v = mc.random_unit(d, seed + 1), mc.random_unit(d, seed + 2)
+        full = [(*mc.mc_risk(k, v, ks, vs, **pr, n=n_full, seed=seed),
+                 api.risk(*Overlaps.from_vectors(k, v, ks, vs), **pr, d=d))]
+    here = {"setting": st.as_dict()} if st.user else {}
+    out = [
         Agreement(
             "risk kernel (SymPy -> float64)",
             "mpmath quadrature of the definition (20 digits)",
@@ -175,6 +239,7 @@ def theorem1(ctx, seed=1):
             EXACT_RTOL,
             _EXACT_WHY,
             size={"seed": seed},
+            details=dict(here, lam=[p["lam"] for p in pts]) if st.user else {},
         ).evidence(lambda it: ctx.steps(it, "Theorem 1 points")),
         Measured(
             "gradient kernel",
@@ -184,6 +249,7 @@ def theorem1(ctx, seed=1):
             _EXACT_WHY,
             unit="error relative to the largest partial",
             size={"points": ctx.size.grad, "seed": seed},
+            details=here,
         ),
         MonteCarlo(
             "risk kernel",
@@ -191,15 +257,19 @@ def theorem1(ctx, seed=1):
             mcs,
             corroborates=True,
             size={"samples": n, "seeds": [seed, seed + len(mcs) - 1]},
-        ),
-        MonteCarlo(
-            "risk kernel",
-            "Monte Carlo, full-dimensional sampler (d = 20)",
-            full,
-            corroborates=True,
-            size={"samples": n // 4, "seed": seed},
+            details=here,
         ),
     ]
+    if full:
+        out.append(MonteCarlo(
+            "risk kernel",
+            f"Monte Carlo, full-dimensional sampler (d = {d})",
+            full,
+            corroborates=True,
+            size={"samples": n_full, "seed": seed},
+            details=dict(here, **pr, d=d) if st.user else {},
+        ))
+    return out
 
 
 @claim(
@@ -208,14 +278,23 @@ def theorem1(ctx, seed=1):
     statement="R_lam(k*, v*) = eps^2 + gamma^2 [1 - 2 erf(.) + zeta_{lam gamma}(lam sqrt(d/2))] + (L - 1) zeta_lam(0)",
     domain=lambda s: f"all parameters (SymPy); {s.points} settings drawn from {RANDOM_PARAMS.text} (numeric, Monte Carlo)",
     sizes=dict(points=(2, 3, 8), samples=(100_000, 200_000, 1_000_000)),
+    at_setting=lambda s, st: f"all parameters (SymPy); at {st.text}, {s.points} values of lam drawn from "
+    f"[{RANDOM_PARAMS.lam[0]:g}, {RANDOM_PARAMS.lam[1]:g}] (numeric, Monte Carlo with {_n(s.samples, st)} samples)",
+    runs_at=_mc_range,
 )
 def oracle_risk(ctx, seed=2):
     """The oracle risk (docs/MATH.md section 5): SymPy shows Theorem 1 at (k*, v*) equals the stated
-    formula; the kernel (complement form) vs mpmath quadrature; Monte Carlo of the oracle predictor."""
+    formula; the kernel (complement form) vs mpmath quadrature; Monte Carlo of the oracle predictor.
+    At a user's setting the numeric routes run at its gamma, eps, d, L (lam drawn)."""
     exact = sp.simplify(srisk.theorem1_risk().subs(srisk.oracle_point()) - srisk.oracle_risk_spec()) == 0
     rng = np.random.default_rng(seed)
-    prs = [random_params(rng) for _ in range(ctx.size.points)]
-    n = ctx.size.samples
+    st = ctx.setting
+    if st.user:
+        prs = _user_params(rng, ctx.size.points, st)
+    else:
+        prs = [random_params(rng) for _ in range(ctx.size.points)]
+    here = {"setting": st.as_dict(), "lam": [p["lam"] for p in prs]} if st.user else {}
+    n = _n(ctx.size.samples, st)
     mcs = [
         (*mc.mc_risk_overlaps(1, 1, 0, 0, 0, **p, n=n, seed=seed + i, predictor="oracle"), api.oracle_risk(**p))
         for i, p in enumerate(prs)
@@ -236,9 +315,11 @@ def oracle_risk(ctx, seed=2):
             _EXACT_WHY,
             corroborates=True,
             size={"seed": seed},
+            details=here,
         ).evidence(),
         MonteCarlo(
-            "oracle kernel", "Monte Carlo of the oracle predictor", mcs, corroborates=True, size={"samples": n, "seed": seed}
+            "oracle kernel", "Monte Carlo of the oracle predictor", mcs, corroborates=True, size={"samples": n, "seed": seed},
+            details={**here, "risk": [r for *_, r in mcs]} if st.user else {},
         ),
     ]
 
@@ -255,6 +336,19 @@ _J0_LAWS = ([0.7, 0.1, 0.1, 0.1], [0, 0, 1.0, 0], [0.25] * 4)
 _J0_SETTING = dict(lam=0.8, gamma=PAPER_GAMMA, eps=0.2, d=50, L=4)
 
 
+def _j0_laws(L):
+    """Laws of J0 on L locations at a user's setting: skewed (0.7 on the first), a point mass (on the third, or the
+    last), uniform; the distinct ones (one law when L = 1)."""
+    skew = [0.7] + [0.3 / (L - 1)] * (L - 1) if L > 1 else [1.0]
+    point = [0.0] * L
+    point[min(2, L - 1)] = 1.0
+    laws = []
+    for law in (skew, point, [1.0 / L] * L):
+        if law not in laws:
+            laws.append(law)
+    return laws
+
+
 @claim(
     "law-of-J0",
     where="Section 2",
@@ -264,10 +358,18 @@ _J0_SETTING = dict(lam=0.8, gamma=PAPER_GAMMA, eps=0.2, d=50, L=4)
         f"(Monte Carlo, {s.samples} samples each)"
     ),
     sizes=dict(samples=(100_000, 200_000, 1_000_000)),
+    setting=ClaimSetting.paper("the Monte Carlo's setting (SymPy: all parameters)",
+                               gamma2=PAPER_GAMMA2, eps=_J0_SETTING["eps"], d=_J0_SETTING["d"], L=_J0_SETTING["L"]),
+    at_setting=lambda s, st: (
+        f"L <= {max(_J0_SYMBOLIC_L)}, all parameters (SymPy); lam = {_J0_SETTING['lam']:g}, {st.text} under "
+        f"{len(_j0_laws(st.L))} laws (skewed, point mass, uniform; Monte Carlo, {_n(s.samples, st)} samples each)"
+    ),
+    runs_at=_mc_range,
 )
 def law_of_J0(ctx, seed=3):
     """The risk does not depend on the law of J0 (paper, Section 2): SymPy (the conditional risk is
-    the same for every location, L <= 3) and Monte Carlo under skewed and point-mass laws (L = 4)."""
+    the same for every location, L <= 3) and Monte Carlo under skewed and point-mass laws (L = 4; at a
+    user's setting at its gamma, eps, d, L with laws of that length)."""
     checks = {
         f"R given J0 = {j + 1} equals R (L = {L})": _identically_zero(
             srisk.risk_given_location(j, L) - srisk.theorem1_risk().subs(srisk.S.L, L)
@@ -276,17 +378,20 @@ def law_of_J0(ctx, seed=3):
         for j in range(L)
     }
     rng = np.random.default_rng(seed)
-    (ov,) = random_overlaps(rng, 1)
-    ref = api.risk(*ov, **_J0_SETTING)
-    n = ctx.size.samples
-    mcs = [(*mc.mc_risk_overlaps(*ov, **_J0_SETTING, n=n, seed=seed + i, p=p), ref) for i, p in enumerate(_J0_LAWS)]
+    st = ctx.setting
+    setting, laws = (dict(lam=_J0_SETTING["lam"], **st.kw()), _j0_laws(st.L)) if st.user else (_J0_SETTING, _J0_LAWS)
+    (ov,) = random_overlaps(rng, 1, min(4, setting["d"]))
+    ref = api.risk(*ov, **setting)
+    n = _n(ctx.size.samples, st)
+    mcs = [(*mc.mc_risk_overlaps(*ov, **setting, n=n, seed=seed + i, p=p), ref) for i, p in enumerate(laws)]
     return [
         Identities("SymPy: conditional risk per location, summed token pair by token pair", "Theorem 1's risk", checks),
         MonteCarlo(
             "risk kernel (law-free)",
             "Monte Carlo under skewed, point-mass and uniform laws of J0",
             mcs,
-            size={"laws": len(_J0_LAWS), "samples": n, "seed": seed},
+            size={"laws": len(laws), "samples": n, "seed": seed},
+            details={"setting": st.as_dict(), "lam": setting["lam"], "laws": laws, "risk": ref} if st.user else {},
         ),
     ]
 
@@ -297,17 +402,27 @@ def law_of_J0(ctx, seed=3):
     statement="on M the risk depends on (kappa, nu) only, by the stated formula",
     domain=lambda s: f"all parameters (SymPy); {s.points} settings drawn from {RANDOM_PARAMS.text} (numeric, Monte Carlo)",
     sizes=dict(points=(2, 3, 10), samples=(100_000, 200_000, 1_000_000)),
+    at_setting=lambda s, st: f"all parameters (SymPy); at {st.text}, {s.points} random (kappa, nu) in "
+    + ("[-1, 1]^2" if st.d >= 4 else "[-1, 1] x {-1, 1} (realisable on M at d = 3)" if st.d == 3 else "{-1, 1}^2 (d = 2)")
+    + f", {_LAM_TEXT} (numeric, Monte Carlo with {_n(s.samples, st)} samples)",
+    runs_at=_mc_range,
 )
 def lemma6(ctx, seed=4):
     """Lemma 6: on M the risk is the stated function of (kappa, nu): SymPy identity, kernel vs
-    quadrature, Monte Carlo."""
+    quadrature, Monte Carlo (at a user's setting: at its gamma, eps, d, L, lam drawn)."""
     exact = sp.simplify(srisk.theorem1_risk().subs(srisk.manifold_point()) - srisk.lemma6_spec()) == 0
     rng = np.random.default_rng(seed)
+    st = ctx.setting
     pts = []
     for _ in range(ctx.size.points):
         kappa, nu = rng.uniform(-1, 1, 2)
-        pts.append(dict(kappa=kappa, nu=nu, **random_params(rng)))
-    n = ctx.size.samples
+        if st.user and st.d < 4:  # realisable on M: an edge |nu| = 1 at d = 3, a corner at d = 2
+            nu = 1.0 if nu > 0 else -1.0
+            kappa = kappa if st.d == 3 else (1.0 if kappa > 0 else -1.0)
+        pts.append(dict(kappa=kappa, nu=nu, **(_user_params(rng, 1, st)[0] if st.user else random_params(rng))))
+    n = _n(ctx.size.samples, st)
+    here = {"setting": st.as_dict(), "points": [{k: float(v) for k, v in p.items() if k in ("kappa", "nu", "lam")}
+                                                for p in pts]} if st.user else {}
     mcs = [
         (
             *mc.mc_risk_overlaps(
@@ -333,8 +448,10 @@ def lemma6(ctx, seed=4):
             _EXACT_WHY,
             corroborates=True,
             size={"seed": seed},
+            details=here,
         ).evidence(lambda it: ctx.steps(it, "Lemma 6 points")),
-        MonteCarlo("manifold-risk kernel", "Monte Carlo", mcs, corroborates=True, size={"samples": n, "seed": seed}),
+        MonteCarlo("manifold-risk kernel", "Monte Carlo", mcs, corroborates=True, size={"samples": n, "seed": seed},
+                   details=here),
     ]
 
 
@@ -454,6 +571,8 @@ _P3 = dict(p=[0.6, 0.3, 0.1], gamma=PAPER_GAMMA, eps=0.1, L=3, d=6)
         f"(Monte Carlo, {s.samples} samples)"
     ),
     sizes=dict(samples=(50_000, 100_000, 400_000)),
+    setting=ClaimSetting.paper("the Monte Carlo's setting, p = (0.6, 0.3, 0.1) (SymPy: L = 3, any p)", gamma2=PAPER_GAMMA2,
+                               eps=_P3["eps"], d=_P3["d"], L=_P3["L"]),
 )
 def proposition3(ctx, seed=5):
     """Proposition 3: SymPy (full normal equations for L = 3, uniform form, L -> infinity); Monte
