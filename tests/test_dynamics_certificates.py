@@ -192,3 +192,15 @@ def test_cli_step_size_at_another_setting(tmp_path):
     below = F.det_jacobian(k, v, lam=0.1, alpha=r.values["domain_alpha"][1], **OWN)
     above = F.det_jacobian(k, v, lam=0.1, alpha=r.values["alpha_upper"], **OWN)
     assert below.min() > 0 and above.min() < 0
+
+
+def test_claims_read_the_setting_off_the_replay(family, cycle):
+    """A true certificate at another setting or lam than the claim asked for must not count (a mutant of the ball's
+    search wrote one at eps = 0.001, which the checker rightly accepted): certifies_at compares them."""
+    from slr_verify.claims.vocabulary import certifies_at
+
+    r, c = replay(family, prove_premises=False), replay(cycle, prove_premises=False)
+    assert certifies_at(r, setting=OWN, lam=0.3)
+    assert not certifies_at(r, setting=dict(OWN, d=400), lam=0.3) and not certifies_at(r, setting=OWN, lam=0.1)
+    assert certifies_at(c, setting=dict(G4B, eps=0.0), lam=0.5, alpha=FIG4B.alpha)
+    assert not certifies_at(c, setting=dict(G4B, eps=1e-3), lam=0.5, alpha=FIG4B.alpha)

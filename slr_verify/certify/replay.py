@@ -206,7 +206,7 @@ def _check(doc, prove_premises, prec):
     if ends_values:
         values.update(ends_values)
         tail = ends_text(values)
-    values.update({"kind": kind, "lam": domain[coordinates(kind).index("lam")],
+    values.update({"kind": kind, "lam": domain[coordinates(kind).index("lam")], "domain": dict(zip(coordinates(kind), domain)),
                    "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
     return text + tail, values
 

@@ -34,7 +34,7 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import fixed_points as sfix
 from .base import ClaimSetting, claim
 from .landscape_claims import figure7a_saddle
-from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed
+from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed, certifies_at
 
 __all__ = [
     "lemma4",
@@ -599,7 +599,8 @@ def off_M_stationary(ctx, seed=0):
             "ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors; its "
             "certificate (off-M-minimum) replayed by certify.replay",
             "strict local minimum modulo the rotations fixing k*, v*; hence locally unique modulo the symmetries",
-            cert, holds=bool(mini["proved"]),
+            cert, holds=bool(mini["proved"]) and all(certifies_at(r, setting=dict(gamma=S.gamma, d=S.d, L=S.L), lam=S.lam0)
+                                                     for r in cert),
             why="positive definite off the orbit's tangent, which SymPy shows is exactly the kernel",
             details={"leading_minors": mini["minors"], "minus_mu_k": mini["minus_mu_k"], "proofs": mini["proofs"]},
         ),

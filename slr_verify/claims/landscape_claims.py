@@ -20,7 +20,7 @@ from ..symbolic import landscape as sland
 from ..symbolic import profile_trs as ptrs
 from ..symbolic.family import family_gap
 from .base import ClaimSetting, claim
-from .vocabulary import Identities, Measured, Replayed
+from .vocabulary import Identities, Measured, Replayed, certifies_at
 
 __all__ = [
     "landscape",
@@ -497,6 +497,7 @@ def oracle_unstable_for_pgd(ctx):
     sides = {lam: LS.stable_at(LS.classify((1, 1, 0, 0, 0), lam=lam, **_P), alpha) for lam in PGD_UNSTABLE_ABOVE}
     wrong = int(not sides[PGD_UNSTABLE_ABOVE[0]]) + int(sides[PGD_UNSTABLE_ABOVE[1]])
     ball = LS.contraction_ball(CYCLE_GUESS, MIRROR, lam=0.5, alpha=alpha, **_P)
+    reps = [replay(capture_certificate(ball))] if ball.proved else []
     c = ball.centre
     X = np.zeros((4, FIG4B.d))
     X[:, :4] = np.array(LS.realise(c).tolist(), dtype=float)
@@ -518,7 +519,7 @@ def oracle_unstable_for_pgd(ctx):
             "contraction ball of sigma o Phi (the exact five-overlap PGD map) on arb balls, kernels generated from SymPy; "
             "its certificate replayed by certify.replay",
             "Banach's fixed-point theorem: r0 + q < 1 on the ball",
-            [replay(capture_certificate(ball))] if ball.proved else [], holds=ball.period == 2,
+            reps, holds=ball.period == 2 and all(certifies_at(r, setting=_P, lam=0.5, alpha=alpha) for r in reps),
             why="a run entering the ball converges to the 2-cycle {p, sigma p}, not to a stationary point",
             details={"centre": c.tolist(), "radius": ball.radius, "q": ball.q, "r0": ball.r0, "reason": ball.reason},
         ),

@@ -47,6 +47,7 @@ __all__ = [
     "Identities",
     "Proof",
     "Replayed",
+    "certifies_at",
     "Agreement",
     "Measured",
     "MonteCarlo",
@@ -183,6 +184,17 @@ def Replayed(route, reference, replays, *, holds=True, why="the independent chec
     size.update({"certificates": len(replays), "leaves": sum(r.leaves for r in replays)})
     ok = bool(replays) and all(r.accepted for r in replays) and bool(holds)
     return Proof(route, reference, ok, why=why, details=details, size=size, **kw)
+
+
+def certifies_at(rep, *, setting, **points) -> bool:
+    """Whether the replayed certificate ``rep`` was accepted at exactly the ``setting`` asked for (a dict of some of
+    gamma, eps, d, L) and the point coordinates asked for (``lam=0.5, alpha=4e-3``: each the point [x, x] of its
+    domain): a search can write a true certificate for another setting than the claim's, and the checker would accept
+    it."""
+    if not rep.accepted:
+        return False
+    got, dom = rep.values.get("setting", {}), rep.values.get("domain", {})
+    return all(got.get(k) == v for k, v in setting.items()) and all(dom.get(c) == (x, x) for c, x in points.items())
 
 
 def _relative(a, b):
