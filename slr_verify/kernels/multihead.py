@@ -13,7 +13,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-import sympy as sp
 
 from ..model.multilocation import validate_heads
 from ..model.params import check_params
@@ -58,22 +57,11 @@ def risk_from_gram(Gm, H, K, *, lam, gamma, eps=0.0, d, L, kernels=None):
 
 @lru_cache(maxsize=None)
 def risk_gradient_exprs(H: int, K: int):
-    """For explicit (H, K): ``(free, exprs, pairs)``: the free Gram symbols (order of
-    ``symbolic.multihead.gram_symbols(H, K).free``), the list [R, dR/dg_1, ...] and, per free
-    symbol, its (row, column) in the Gram matrix (row < column). Derived once per (H, K); the
-    NumPy kernel (:func:`risk_gradient_kernel`) and the compiled runner
+    """For explicit (H, K): ``(free, exprs, pairs)`` of :func:`slr_verify.symbolic.multihead.risk_gradient_exprs` with
+    ``pairs`` as an integer array; the NumPy kernel (:func:`risk_gradient_kernel`) and the compiled runner
     (:mod:`.multihead_fused`) are both printed from it."""
-    expr, G = SM.multihead_risk_expr(H, K)
-    free = G.free
-    grads = [sp.diff(expr, x) for x in free]
-    names = G.names
-    index = {}
-    for i, x in enumerate(names):
-        for j, y in enumerate(names):
-            if j > i:
-                index[G.g[(x, y)]] = (i, j)
-    pairs = np.array([index[x] for x in free])
-    return free, [expr, *grads], pairs
+    free, exprs, pairs = SM.risk_gradient_exprs(int(H), int(K))
+    return free, exprs, np.array(pairs)
 
 
 @lru_cache(maxsize=None)

@@ -43,9 +43,10 @@ import sympy as sp
 
 from .gaussian import ERF, ERF2, ERF_PAIR, GaussianVector
 from .risk import OVERLAPS, S
+from .stored import stored
 
 __all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "risk_from_overlaps", "gram_symbols", "multihead_risk_expr",
-           "theorem1_substitution"]
+           "risk_gradient_exprs", "theorem1_substitution"]
 
 #: Local symbols of the token functionals: means (mu_*), variance scale s2, correlations (r_*).
 _sym = lambda names: sp.symbols(names, real=True)
@@ -176,6 +177,22 @@ def multihead_risk_expr(H: int, K: int, orthogonal_targets: bool = True) -> tupl
     expr = risk_from_overlaps(H, K, lambda x, y: g[(x, y)], f, lam=S.lam, gamma=S.gamma, eps=S.eps, L=S.L,
                               shift=sp.sqrt(S.d / 2))
     return expr, G
+
+
+@stored
+def risk_gradient_exprs(H: int, K: int) -> tuple:
+    """For explicit (H, K): ``(free, exprs, pairs)``: the free Gram symbols (the order of ``gram_symbols(H, K).free``),
+    [R, dR/dg_1, ...] (:func:`multihead_risk_expr` with orthogonal targets, differentiated) and, per free symbol, its
+    (row, column) in the Gram matrix (row < column). Stored on disk (:mod:`.stored`): the differentiation is the
+    slowest derivation of the multi-head kernels."""
+    expr, G = multihead_risk_expr(H, K)
+    free = G.free
+    index = {}
+    for i, x in enumerate(G.names):
+        for j, y in enumerate(G.names):
+            if j > i:
+                index[G.g[(x, y)]] = (i, j)
+    return free, [expr, *(sp.diff(expr, x) for x in free)], tuple(index[x] for x in free)
 
 
 def theorem1_substitution() -> dict:
