@@ -25,6 +25,7 @@ from ..kernels import multihead as KM
 from ..kernels import multihead_fused as MF
 from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
+from ..model.params import accepts_gamma2
 from ..model.sampling import STREAM_TRAIN, generators
 from ..model.settings import FIGURES, decreasing
 from .sgd import batches_per_block, loss_weights, sphere_step
@@ -71,6 +72,7 @@ def _exact_risk(grams, lams, H, K, gamma, eps, d, L, backend="auto"):
     return np.asarray(fn(*free, lam, gamma, eps, d, L)[0], float) * np.ones(g.shape[:-2])
 
 
+@accepts_gamma2
 def gram_step(Gm, H, K, *, lam, gamma, eps=0.0, d, L, alpha):
     """One PGD step on a batch of Gram matrices (runs, n, n) (module docstring)."""
     fn, pairs = KM.risk_gradient_kernel(H, K)
@@ -103,6 +105,7 @@ def _check(H, K, lam, alpha, steps, every, gamma, L, d, eps):
     return a, lams
 
 
+@accepts_gamma2
 def multihead_pgd(gram0, H, K, *, lam, gamma, eps=0.0, d, L, alpha, steps, every=1, progress=None, backend="auto"):
     """d-free multi-head PGD from Gram matrices ``gram0`` (n, n) or (runs, n, n), n = 2H + 2K,
     vectors ordered (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K) with unit diagonal and
@@ -184,6 +187,7 @@ def batch_gradient_heads(Kh, Vh, X, Y, lam):
     return np.einsum("rblh,rbld->rhd", wk, X), np.einsum("rblh,rbld->rhd", wv, X)
 
 
+@accepts_gamma2
 def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, seed, every=1, progress=None):
     """Projected SGD for the multi-head predictor in full dimension (paper Figure 9). Heads
     ``K0``, ``V0`` of shape (H, d) or (runs, H, d); locations (K, d) or (runs, K, d). Each run

@@ -20,6 +20,7 @@ from scipy import special as sc
 
 from ..model import validation as V
 from ..model.overlaps import Overlaps
+from ..model.params import accepts_gamma2
 from ..model.sampling import sample_slr
 from .trajectory import (
     SECONDS_PER_RUN_STEP,
@@ -74,6 +75,7 @@ def sphere_step(x, g, alpha):
     return y / np.linalg.norm(y, axis=-1, keepdims=True)
 
 
+@accepts_gamma2
 def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, seed, every=1, block=None, progress=None):
     """Projected SGD (Definition 1 with the batch gradient) from (k0, v0); shapes (d,) or
     (runs, d) (each run its own k*, v* and its own sample stream). ``lam`` a number or a callable

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..model.multilocation import validate_heads
-from ..model.params import check_params
+from ..model.params import accepts_gamma2, check_params
 from ..symbolic import multihead as SM
 from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
@@ -42,6 +42,7 @@ def gram_of(K, V_, K_star, V_star) -> np.ndarray:
     return W @ W.T
 
 
+@accepts_gamma2
 def risk_from_gram(Gm, H, K, *, lam, gamma, eps=0.0, d, L, kernels=None):
     """The multi-head risk from the Gram matrix of (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K)
     (`docs/MATH.md` §15): ``symbolic.multihead.risk_from_overlaps`` with the generated
@@ -73,6 +74,7 @@ def risk_gradient_kernel(H: int, K: int):
     return generate(free + PARAMS, exprs), pairs
 
 
+@accepts_gamma2
 def multihead_risk(K, V, K_star, V_star, *, lam, gamma, eps=0.0, L):
     r"""The risk :math:`\mathbb E(Y - T)^2` of the multi-head erf predictor
     :math:`T = \sum_h\sum_l \operatorname{erf}(\lambda X_l^\top k_h) X_l^\top v_h` on multiple-location

@@ -51,7 +51,7 @@ from ..kernels.contraction import ball_bounds, group_norm_upper
 from ..kernels.landscape import fixed_point_kernels, sigma_equivariance_proofs
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from .stationary import SYMMETRIES
 
 __all__ = ["CaptureBall", "contraction_ball", "pgd_map", "cycle_point", "real_eigenbasis", "realisable_states", "CERTIFIED"]
@@ -205,6 +205,7 @@ def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
     return bool(r0 + q < 1), q, r0
 
 
+@accepts_gamma2
 def contraction_ball(o0, sigma, *, lam, gamma, d, L, alpha, prec=128, radii=RADII) -> CaptureBall:
     """The largest proved contraction ball of sigma o Phi around the Newton root of sigma Phi(o) = o
     near ``o0`` (see the module): a :class:`CaptureBall` (``proved`` False, with the reason, when no

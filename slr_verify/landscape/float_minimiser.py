@@ -137,6 +137,7 @@ def below_oracle(lams, kw, grid):
     return np.any(m[:, 1:] < orc - TIE_RTOL * np.abs(orc), axis=1)
 
 
+@accepts_gamma2
 def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
     """Whether the oracle is the global minimiser of R_lam (float64, ties to ``TIE_RTOL`` go to the
     oracle): False as soon as a point of the chart ``grid`` is below it (the sub-grid of every third point
@@ -190,6 +191,7 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     return GlobalMinimiser(float(pr.risk), ov, (a, b), bool(is_oracle), out)
 
 
+@accepts_gamma2
 def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
     """The global minimiser against lam (`docs/MATH.md` §17's diagram), numeric (float64 profile):
     arrays ``lam``, ``risk``, ``kappa``, ``eta``, ``r`` (= sin b: r = 0 iff k in span(k*, v*)),

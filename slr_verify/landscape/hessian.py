@@ -32,7 +32,7 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import fixed_point_kernels, riemannian_kernels
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 
 __all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
 
@@ -90,6 +90,7 @@ def orbit_dimension(ov, d):
     return {2: 2 * int(d) - 7, 1: int(d) - 3, 0: 0}[r]
 
 
+@accepts_gamma2
 def partials(ov, *, lam, gamma, eps=0.0, d, L):
     """(R, gradient (5), Hessian (5 x 5)) of Theorem 1 at the overlaps: mpmath numbers at the
     working precision if any input is an mpmath number, float64 otherwise."""
@@ -156,6 +157,7 @@ def riemannian_parts(X, *, lam, gamma, eps=0.0, d, L):
                            block=block, block_grad=[grad[i] for i in BLOCK])
 
 
+@accepts_gamma2
 def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
     """Spectrum of the Riemannian Hessian of R_lam on S^{d-1} x S^{d-1} at the overlaps ``ov``
     (floats: float64 partials; mpmath numbers: the working precision).

@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import window_kernels
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from .window import Window
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
 ]
 
 
+@accepts_gamma2
 def mechanism_values(lam, *, gamma, d, L):
     """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
     functions (an independent check; they assume the mechanisms)."""
@@ -73,6 +74,7 @@ def _mechanism_window(*, gamma, d, L, lam_range, grid):
     return Window(lo, hi, m_lo, m_hi, lo_mp, hi_mp)
 
 
+@accepts_gamma2
 def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), grid=4000, progress=None):
     """The window W(d, L) over a grid (mechanisms only, ``verify=0``): an ``xarray.Dataset`` with
     ``lo``, ``hi`` (NaN where unresolved), ``mechanism_lo``, ``mechanism_hi`` and ``status`` over

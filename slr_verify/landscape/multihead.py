@@ -45,6 +45,7 @@ from ..kernels import fused as FK
 from ..kernels import multihead as KM
 from ..model import validation as VAL
 from ..model.multilocation import validate_locations
+from ..model.params import accepts_gamma2
 
 __all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima",
            "pgd_map_spectrum", "RiskOnSpheres"]
@@ -201,6 +202,7 @@ def _newton(F, W, iters=8):
     return W
 
 
+@accepts_gamma2
 def multihead_aligned(K_star, V_star, *, lam, gamma, eps=0.0, L, tol=1e-7):
     """The aligned configuration (head j = (k*_j, v*_j), H = K) at ``lam``: its risk, Riemannian
     gradient norm and Hessian (index and flat directions with their multiplicities in R^d);
@@ -272,6 +274,7 @@ def heads_from_gram(G, T, H, K):
     return W / np.linalg.norm(W, axis=1, keepdims=True)
 
 
+@accepts_gamma2
 def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, seed=0, starts=None, start_grams=None,
                      gtol=1e-10):
     """Sampled local minima of the multi-head risk over all heads on the sphere (module
@@ -323,6 +326,7 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, 
     return found, Q, np.array(ends)
 
 
+@accepts_gamma2
 def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, seed=0, starts=None):
     """The smallest multi-head risk found by the sampled search of :func:`multihead_minima`
     (sampled, not proved global): returns ``(risk, K, V)`` with heads K, V of shape (H, d); the
@@ -338,6 +342,7 @@ def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_ran
     return risk, Kh, Vh
 
 
+@accepts_gamma2
 def pgd_map_spectrum(K_star, V_star, W, *, lam, gamma, eps=0.0, L, alpha, h=1e-6):
     r"""Eigenvalues of the Jacobian of the PGD map :math:`\Phi(W) = \mathrm{normalise}(W - \alpha\nabla R)`
     (row-wise, the d-free runner's step) at the heads ``W`` (2H, D) in the frame of :func:`multihead_minima`

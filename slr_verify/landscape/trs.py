@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.profile import trs_kernels, trs_partials_kernels
-from ..model.params import check_params
+from ..model.params import accepts_gamma2, check_params
 
 __all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices", "solve_trs"]
 
@@ -139,6 +139,7 @@ def solve_trs(c, H, g, n):
     return risk, mu[..., 0], np.concatenate([x, pad], -1), hard[..., 0]
 
 
+@accepts_gamma2
 def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     r"""The profile :math:`m_\lambda(\kappa, \eta)` and its minimising v, for arrays of (kappa, eta)
     (broadcast; :math:`\kappa^2 + \eta^2 \le 1`), by the TRS of the module's docstring (float64)."""
@@ -171,6 +172,7 @@ def profile_gradient(kappa, eta, x, *, lam, gamma, eps=0.0, d, L):
     return tuple(out)
 
 
+@accepts_gamma2
 def profile_mp(kappa, eta, *, lam, gamma, eps=0.0, d, L, dps=50):
     """The profile at one point in mpmath at ``dps`` digits: (m, x (4 coordinates), mu). The same TRS
     (eigendecomposition by ``mpmath.eigsy``, secular equation by bisection then Newton), an

@@ -56,7 +56,7 @@ from ..kernels.balls import widened
 from ..kernels.contraction import group_norm_upper, transition_bound, tube_piece_bounds
 from ..kernels.landscape import fixed_point_kernels, valley_tube_proofs
 from ..model import validation as V
-from ..model.params import Params
+from ..model.params import Params, accepts_gamma2
 from .capture import CERTIFIED, pgd_map, real_eigenbasis, realisable_states
 
 __all__ = ["ValleyTube", "valley_tube"]
@@ -147,6 +147,7 @@ def _attempt(ka, delta, m, kw, alpha, par, budget):
     return done, None
 
 
+@accepts_gamma2
 def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas=(1e-6, 1e-9), budget=3000) -> ValleyTube:
     """The valley tube of the oracle's edge (see the module): the first (``kappa_a``, ``delta``) pair, lowest
     kappa_a first and largest delta first, for which the certificate holds with at most ``budget`` pieces.

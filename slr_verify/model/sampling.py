@@ -17,6 +17,7 @@ import numpy as np
 
 from . import validation as V
 from .overlaps import Overlaps
+from .params import accepts_gamma2
 
 __all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
@@ -88,6 +89,7 @@ def draw_full(gens, m, k_star, v_star, gamma, eps, cdf, L):
     return X, J0, xi
 
 
+@accepts_gamma2
 def sample_slr(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None):
     """Draw n samples of SLR(k*, v*) in full dimension (`docs/MATH.md` §1; paper, Section 2).
 

@@ -99,6 +99,7 @@ def compare_predictors(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0) -> Com
     return Comparison(lam, gamma, eps, d, L, erf, soft, linear, bay, loss, bay)
 
 
+@accepts_gamma2
 def corollary2_path(*, a, gamma, L, ds, eps=0.0, n=DEFAULT_N, seed=0, progress=False) -> list[Comparison]:
     """:func:`compare_predictors` along Corollary 2's path lam = d^-a (0 < a < 1/2), L fixed, for each d in ``ds``."""
     a = scalar(V.positive, "a", a)
@@ -113,6 +114,7 @@ def corollary2_path(*, a, gamma, L, ds, eps=0.0, n=DEFAULT_N, seed=0, progress=F
             for i, d in enumerate(it)]
 
 
+@accepts_gamma2
 def bayes_rate(gamma) -> float:
     """The exponential rate of R_B - eps^2 in d: -log(R_B - eps^2)/d -> 1/(4(1 + gamma^2)) + log((1 + gamma^2)/(2 gamma))
     (twice the per-token Bhattacharyya distance; the pair estimator's expectation is only polynomial in d)."""
@@ -128,6 +130,7 @@ class BestLam(NamedTuple):
     excess: LogMCResult
 
 
+@accepts_gamma2
 def erf_best_lam(*, gamma, d, L, bounds=(1e-4, 50.0)) -> BestLam:
     """argmin over lam of R_lam(k*, v*) (Theorem 1's kernel, exact): a log-spaced grid, then Brent's method on
     log lam to xtol 1e-10 in the neighbouring bracket. ``standard_error`` is 0 (deterministic objective)."""
@@ -149,6 +152,7 @@ def _grid_brent(f, bounds, points=41):
     return (res.x, res.fun) if res.fun <= vals[i] else (ts[i], vals[i])
 
 
+@accepts_gamma2
 def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) -> BestLam:
     """argmin over lam of softmax attention's risk at (k*, v*), with its uncertainty.
 

@@ -127,6 +127,7 @@ def _setting(gamma, d, L, n, seed, memory, lam=None):
     return gamma, d, L, n, V.integer("seed", seed, 0), check_memory(memory), lam
 
 
+@accepts_gamma2
 def tilted_token_law(gamma, d, s=0.5):
     """(mean along k*, standard deviation) of h_s = f0^(1-s) f1^s / B_s, the token law of the Bayes route's proposal
     (s = 1/2: the geometric mean h): precision tau = 1 - s + s/gamma^2, mean s sqrt(d/2) / (gamma^2 tau)."""
@@ -134,6 +135,7 @@ def tilted_token_law(gamma, d, s=0.5):
     return s * math.sqrt(d / 2.0) / (gamma * gamma * tau), 1.0 / math.sqrt(tau)
 
 
+@accepts_gamma2
 def log_chernoff(gamma, d, s=0.5):
     """log B_s = log int f0^(1-s) f1^s over R^d, f0 = N(0, I), f1 = N(sqrt(d/2) k*, gamma^2 I) (one token);
     s = 1/2 is the Bhattacharyya coefficient B = -d/(8 (1 + gamma^2)) - (d/2) log((1 + gamma^2)/(2 gamma)):
@@ -145,6 +147,7 @@ def log_chernoff(gamma, d, s=0.5):
     return -d * (s * math.log(gamma) + 0.5 * math.log(tau)) - s * (1.0 - s) * (d / 2.0) / (2.0 * ((1.0 - s) * g2 + s))
 
 
+@accepts_gamma2
 def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
     """log of the upper bound R_B - eps^2 <= Z_p (2 gamma^2/(1 + gamma^2)) B(d)^2 (`docs/MATH.md` §18).
 
@@ -368,6 +371,7 @@ def softmax_risk(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0, method="impo
 # full-dimensional reference
 
 
+@accepts_gamma2
 def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memory=DEFAULT_MEMORY) -> MCResult:
     """The Bayes risk by the full-dimensional sampler (an independent check of :func:`bayes_risk` at small d).
 

@@ -81,6 +81,8 @@ from slr_verify.model.sampling import (
     scalar as _scalar,
 )
 
+from ..model.params import accepts_gamma2
+
 __all__ = [
     "BLOCK",
     "DEFAULT_MEMORY",
@@ -264,6 +266,7 @@ def _predict(predictor, lam, a, b, c_lin, vstar_all):
 # full-dimensional sampler
 
 
+@accepts_gamma2
 def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps=0.0, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY):
     """Monte Carlo estimate of the risk E[(Y - T(X))^2] with the full-dimensional sampler.
 
@@ -310,6 +313,7 @@ def mc_risk(k, v, k_star, v_star, *, lam, gamma, eps=0.0, L, n, seed, p=None, pr
     return run_blocks(n, seed, _STREAM_FULL, piece, values)[0]
 
 
+@accepts_gamma2
 def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed, p=None, memory=DEFAULT_MEMORY):
     """Least-squares linear predictor fitted on samples, and its held-out risk (Proposition 3).
 
@@ -462,6 +466,7 @@ def _run_proj(n, seed, sampler, memory, values):
     return run_blocks(n, seed, _STREAM_PROJ, sampler.piece, values)
 
 
+@accepts_gamma2
 def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=None):
     """Draw the projections of n x L tokens on (k, v, k*, v*) with their exact law (`docs/MATH.md` §1, 3).
 
@@ -489,6 +494,7 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
     return P, J0
 
 
+@accepts_gamma2
 def mc_risk_overlaps(
     kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, n, seed, p=None, predictor="erf", memory=DEFAULT_MEMORY
 ):

@@ -20,6 +20,8 @@ from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected
 from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, scalar
 from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, check_memory, projection_factor, run_blocks, samples_per_chunk
 
+from ..model.params import accepts_gamma2
+
 __all__ = ["mc_multihead_risk", "quad_head_pair", "ROUTES"]
 
 ROUTES = ("full", "projected")
@@ -30,6 +32,7 @@ def _multihead_prediction(lam, a, b):
     return np.einsum("mlh,mlh->m", erf(lam * a), b)
 
 
+@accepts_gamma2
 def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps=0.0, L, n, seed, route="projected",
                       memory=DEFAULT_MEMORY) -> MCResult:
     """Monte Carlo estimate of the multi-head risk (`docs/MATH.md` §15) and its standard error.

@@ -52,6 +52,8 @@ import mpmath
 from slr_verify.model import validation as _val
 from slr_verify.model.params import check_params
 
+from ..model.params import accepts_gamma2
+
 __all__ = [
     "quad_zeta",
     "quad_risk",
@@ -456,6 +458,7 @@ def _risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
 # Public risk functions
 # ---------------------------------------------------------------------------------------------
 
+@accepts_gamma2
 def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, dps=30):
     """R_lam(k, v) of `docs/MATH.md` §2 as a function of the five overlaps (the quantity of Theorem 1).
 
@@ -472,16 +475,19 @@ def quad_risk(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, dps=30):
         return _risk(*ov, lam, gamma, eps, d, L)
 
 
+@accepts_gamma2
 def quad_oracle_risk(*, lam, gamma, eps=0.0, d, L, dps=30):
     """R_lam(k*, v*): quad_risk at (kappa, nu, theta, eta, rho) = (1, 1, 0, 0, 0) (`docs/MATH.md` §5)."""
     return quad_risk(1, 1, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
 
 
+@accepts_gamma2
 def quad_manifold_risk(kappa, nu, *, lam, gamma, eps=0.0, d, L, dps=30):
     """The risk on the manifold M (theta = eta = rho = 0), the quantity of Lemma 6 (`docs/MATH.md` §9)."""
     return quad_risk(kappa, nu, 0, 0, 0, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
 
 
+@accepts_gamma2
 def quad_bayes_gap(*, lam, gamma, eps=0.0, d, L, dps=30):
     """The Bayes gap R_lam(k*, v*) - eps^2 of Corollary 2 (`docs/MATH.md` §6), to full relative accuracy.
 
@@ -583,6 +589,7 @@ def _risk_gradient(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
     return out
 
 
+@accepts_gamma2
 def quad_risk_gradient(kappa, nu, theta, eta, rho, *, lam, gamma, eps=0.0, d, L, dps=30, method="integral"):
     """Partial derivatives of R in the five overlaps, taken as independent coordinates.
 
