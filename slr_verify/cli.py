@@ -16,6 +16,8 @@ import argparse
 import os
 import sys
 
+from .model.params import keywords_checked
+
 __all__ = ["main", "build_parser"]
 
 
@@ -57,6 +59,7 @@ def _check(args) -> int:
     return report.exit_code(results, allow_pending=args.allow_pending)
 
 
+@keywords_checked
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     from .model.cli_args import add_model_options
@@ -112,6 +115,7 @@ def _one_line(text) -> str:
     return " ".join(str(text).split())
 
 
+@keywords_checked
 def main(argv=None) -> int:
     """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
     ``ValueError``) or 1 (runtime: Ctrl-C, a missing extra, an unwritable file, anything else)."""

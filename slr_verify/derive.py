@@ -22,6 +22,7 @@ from pathlib import Path
 import sympy as sp
 
 from .model.outputs import write_atomic
+from .model.params import keywords_checked
 from .symbolic import asymptotics as sasym
 from .symbolic import dynamics as sdyn
 from .symbolic import linear as slin
@@ -132,11 +133,13 @@ def _known(name):
     return name
 
 
+@keywords_checked
 def derive(name):
     """The expressions of one derivation: {key: (label, expression)}."""
     return DERIVATIONS[_known(name)][1]()
 
 
+@keywords_checked
 def render(name):
     """(tex, json) text of one derivation, deterministic."""
     where, _ = DERIVATIONS[_known(name)]
@@ -155,6 +158,7 @@ def _namespace():
     return ns
 
 
+@keywords_checked
 def load(source):
     """Rebuild the expressions of a derivation: {key: expression}. ``source`` is a derivation's name
     (``load('manifold')``: what ``slr-verify derive manifold`` writes, generated in memory, no file
@@ -204,6 +208,7 @@ def default_out(start=None) -> Path:
                      "run from the slr-verify checkout, or pass --out PATH/derivations/generated")
 
 
+@keywords_checked
 def check_out(out) -> Path:
     """``out`` as a folder the derivations can be written to: an existing writable directory, or one
     that can be created (its nearest existing ancestor a writable directory). ``ValueError`` naming
@@ -225,6 +230,7 @@ def check_out(out) -> Path:
     return path
 
 
+@keywords_checked
 def main(names=None, out=None, check=False, stream=None) -> int:
     """Write (or, with ``check``, compare with) the generated files; return an exit code (2, with one
     line on ``stream``, for an unknown name or a bad ``out``, both checked before any work).
@@ -274,6 +280,7 @@ def main(names=None, out=None, check=False, stream=None) -> int:
     return 0
 
 
+@keywords_checked
 def add_derive_parser(subparsers):
     p = subparsers.add_parser("derive", help="write the derived formulas (LaTeX and JSON) into --out DIR")
     p.add_argument("names", nargs="*", metavar="NAME", help=f"derivations among {', '.join(DERIVATIONS)} (default: all)")

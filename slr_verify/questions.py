@@ -23,6 +23,7 @@ import math
 
 from .model import tiers as T
 from .model.cli_args import add_model_options
+from .model.params import keywords_checked
 
 __all__ = ["add_question_parsers"]
 
@@ -241,6 +242,7 @@ def _basins(a) -> int:
     return _emit(a, ans)
 
 
+@keywords_checked
 def add_question_parsers(sub):
     p = sub.add_parser("risk", help="Theorem 1's risk at given overlaps (the oracle by default), with an arb enclosure",
                        allow_abbrev=False)

@@ -14,7 +14,7 @@ import pkgutil
 import pytest
 
 import slr_verify
-from slr_verify.model.params import accepts_gamma2
+from slr_verify.model.params import accepts_gamma2, keywords_checked
 
 EXCLUDED = {"slr_verify.certify"}
 #: modules below the subpackages with their own section in docs/api (multiple locations, the Monte Carlo routes)
@@ -110,7 +110,8 @@ CALLS = {
 #: public functions that validate their keywords themselves and raise ValueError (not decorated)
 OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer"}
 
-_DECORATED = accepts_gamma2(lambda *, gamma: gamma).__code__  # the code of every accepts_gamma2 wrapper
+#: the code of every accepts_gamma2 and keywords_checked wrapper
+_DECORATED = {accepts_gamma2(lambda *, gamma: gamma).__code__, keywords_checked(lambda *, x: x).__code__}
 
 
 def test_every_catch_all_is_accounted_for():
@@ -120,11 +121,11 @@ def test_every_catch_all_is_accounted_for():
 
 @pytest.mark.parametrize("name, obj", PUBLIC, ids=[n for n, _ in PUBLIC])
 def test_unknown_keyword_is_refused_by_name(name, obj):
-    """Functions decorated by :func:`slr_verify.model.params.accepts_gamma2` (those taking gamma) and
-    those in OWN_VALUE_ERROR raise ``ValueError`` naming the keyword; every other public function and
-    class has a plain Python signature (no catch-all) and Python's ``TypeError`` names it. No public
-    callable accepts it silently."""
-    decorated = getattr(obj, "__code__", None) is _DECORATED
+    """Functions decorated by :func:`slr_verify.model.params.accepts_gamma2` (those taking gamma) or
+    :func:`~slr_verify.model.params.keywords_checked`, and those in OWN_VALUE_ERROR, raise ``ValueError`` naming the
+    keyword; the classes (dataclasses and records: Python's ``TypeError`` names it) and the functions listed in
+    PLAIN_OK keep a plain signature. No public callable accepts it silently."""
+    decorated = getattr(obj, "__code__", None) in _DECORATED
     expected = ValueError if decorated or name in OWN_VALUE_ERROR else TypeError
     call = CALLS.get(name, lambda f, kw: f(**kw))
     with pytest.raises((ValueError, TypeError)) as info:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Callable
 
+from ..model.params import keywords_checked
 from .vocabulary import TIERS, verdict
 
 __all__ = ["KINDS", "MODES", "EXTRAS", "Claim", "ClaimSetting", "claim", "Context", "Result", "REGISTERED"]
@@ -224,6 +225,7 @@ class Claim:
         return f"needs the {self.needs} extra: {how}" if absent else None
 
 
+@keywords_checked
 def claim(id, *, where, statement, domain="", sizes=None, kind="paper", expect="pass", reason=None, needs=None, heavy=False,
           setting=None, at_setting=None, runs_at=None):
     """Register the decorated check as a claim (see the module docstring)."""

@@ -15,6 +15,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..model.params import keywords_checked
 from . import bayes_claims, dynamics_claims, experiment_claims, landscape_claims, risk_claims  # noqa: F401  (they register)
 from .base import REGISTERED, Claim, ClaimSetting, Result
 
@@ -26,16 +27,19 @@ CLAIMS: list[Claim] = sorted(REGISTERED, key=lambda c: (_MODULES.index(c.check._
 _BY_ID = {c.id: c for c in CLAIMS}
 
 
+@keywords_checked
 def ids():
     return [c.id for c in CLAIMS]
 
 
+@keywords_checked
 def get(claim_id) -> Claim:
     if claim_id not in _BY_ID:
         raise KeyError(f"unknown claim id {claim_id!r}; known ids: {', '.join(ids())}")
     return _BY_ID[claim_id]
 
 
+@keywords_checked
 def parameterised():
     """The ids of the claims that run at a user's setting (they declare ``at_setting``), in report order."""
     return [c.id for c in CLAIMS if c.parameterised]
@@ -149,6 +153,7 @@ def _lines(stream, slots):
     return [tqdm(total=0, position=i, bar_format="{desc}", file=stream, leave=False) for i in range(slots)]
 
 
+@keywords_checked
 def run_claims(mode="default", only=None, progress=None, jobs=1, setting=None) -> list:
     """Run every claim (or the ids in ``only``); return one :class:`Result` each, in registry order.
 

@@ -37,6 +37,7 @@ from scipy import stats
 
 from ..model import tiers as T
 from ..model.intervals import clopper_pearson
+from ..model.params import keywords_checked
 
 __all__ = [
     "TIERS",
@@ -114,6 +115,7 @@ class Evidence:
         )
 
 
+@keywords_checked
 def verdict(evidence, error=None) -> str:
     """The verdict the evidence earns (see the module docstring)."""
     if error is not None:

@@ -25,7 +25,7 @@ from ..kernels import multihead as KM
 from ..kernels import multihead_fused as MF
 from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 from ..model.sampling import STREAM_TRAIN, generators
 from ..model.settings import FIGURES, decreasing
 from .sgd import batches_per_block, loss_weights, sphere_step
@@ -242,6 +242,7 @@ FIGURE9 = dict(d=FIGURES["5"].d, L=FIGURES["5"].L, gamma=FIGURES["5"].gamma, eps
                batch=FIGURES["5"].batch, steps=100_000, runs=20, H=2, K=2)
 
 
+@keywords_checked
 def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):
     """Figure 9: stochastic PGD (batch 5) and the deterministic d-free PGD on the exact risk,
     from the same random starts (heads and locations uniform on the sphere, v*_j orthogonal to

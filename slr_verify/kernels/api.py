@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import validation as V
-from ..model.params import accepts_gamma2, check_params, params_ok_scalar
+from ..model.params import accepts_gamma2, check_params, keywords_checked, params_ok_scalar
 from . import generated as G
 from . import special
 
@@ -46,6 +46,7 @@ def _fast(*values) -> bool:
     return V.scalars_ok(*values) and params_ok_scalar(*values[-5:])
 
 
+@keywords_checked
 def zeta(t, g):
     r""":math:`\zeta_g(t) = \mathbb E[\operatorname{erf}(t + gZ)^2]`, Z ~ N(0, 1), g >= 0 (`docs/MATH.md` §4)."""
     t, g = V.as_finite("t", t), V.nonnegative("g", g)

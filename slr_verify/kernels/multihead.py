@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..model.multilocation import validate_heads
-from ..model.params import accepts_gamma2, check_params
+from ..model.params import accepts_gamma2, check_params, keywords_checked
 from ..symbolic import multihead as SM
 from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
@@ -24,18 +24,21 @@ __all__ = ["functional_kernels", "functional_kernels_mp", "gram_of", "risk_from_
            "risk_gradient_kernel", "multihead_risk", "validate_heads"]
 
 
+@keywords_checked
 @lru_cache(maxsize=None)
 def functional_kernels() -> dict:
     """name -> float64 function of ``FUNCTIONAL_ARGS[name]`` (broadcasting)."""
     return {name: generate(SM.FUNCTIONAL_ARGS[name], expr) for name, expr in SM.functionals().items()}
 
 
+@keywords_checked
 @lru_cache(maxsize=None)
 def functional_kernels_mp() -> dict:
     """The same functionals at mpmath precision (zeta2 by quadrature)."""
     return {name: generate_mp(SM.FUNCTIONAL_ARGS[name], expr) for name, expr in SM.functionals().items()}
 
 
+@keywords_checked
 def gram_of(K, V_, K_star, V_star) -> np.ndarray:
     """Gram matrix of the rows of (K, V, K_star, V_star) stacked in that order."""
     W = np.concatenate([K, V_, K_star, V_star])
@@ -56,6 +59,7 @@ def risk_from_gram(Gm, H, K, *, lam, gamma, eps=0.0, d, L, kernels=None):
     return SM.risk_from_overlaps(H, K, g, f, lam=lam, gamma=gamma, eps=eps, L=L, shift=(d / 2) ** 0.5)
 
 
+@keywords_checked
 @lru_cache(maxsize=None)
 def risk_gradient_exprs(H: int, K: int):
     """For explicit (H, K): ``(free, exprs, pairs)`` of :func:`slr_verify.symbolic.multihead.risk_gradient_exprs` with
@@ -65,6 +69,7 @@ def risk_gradient_exprs(H: int, K: int):
     return free, exprs, np.array(pairs)
 
 
+@keywords_checked
 @lru_cache(maxsize=None)
 def risk_gradient_kernel(H: int, K: int):
     """For explicit (H, K): ``fn(g, lam, gamma, eps, d, L) -> [R, dR/dg_1, ...]`` with g the

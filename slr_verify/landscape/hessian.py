@@ -32,7 +32,7 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import fixed_point_kernels, riemannian_kernels
-from ..model.params import Params, accepts_gamma2
+from ..model.params import Params, accepts_gamma2, keywords_checked
 
 __all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
 
@@ -45,6 +45,7 @@ def _is_mp(ov):
     return any(isinstance(x, mpmath.mpf) for x in ov)
 
 
+@keywords_checked
 def realise(ov, snap=None):
     """k*, v*, k, v in R^4 (rows of an mpmath 4 x 4 matrix) with the five overlaps ``ov``.
     Squared lengths within ``snap`` of 0 (default :data:`SNAP` for floats, 10^-(dps-5) for
@@ -75,6 +76,7 @@ def realise(ov, snap=None):
     return mpmath.matrix([[1, 0, 0, 0], [0, 1, 0, 0], list(k), list(v)])
 
 
+@keywords_checked
 def orbit_dimension(ov, d):
     """Dimension of the orbit of (k, v) under the rotations fixing k* and v*: 2d - 7, d - 3 or 0
     as k_perp, v_perp span a plane, a line or nothing."""

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from . import validation as V
+from .params import keywords_checked
 
 __all__ = ["validate_heads", "validate_locations", "draw_positions", "draw_multi_full", "draw_multi_projected",
            "sample_multi", "random_locations", "random_heads"]
@@ -43,6 +44,7 @@ def validate_locations(K_star, V_star):
     return K_star, V_star
 
 
+@keywords_checked
 def validate_heads(K, V_, K_star, V_star):
     """Heads (K, V) of shape (H, d) and locations (K_star, V_star) of shape (K, d), all with unit
     rows, the same d, each k*_j orthogonal to v*_j."""

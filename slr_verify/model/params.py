@@ -26,7 +26,8 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Params", "ParamBox", "accepts_gamma2", "check_params", "gamma_of", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
+__all__ = ["Params", "ParamBox", "accepts_gamma2", "keywords_checked",
+           "check_params", "gamma_of", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
 
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
 D_MIN = 2
@@ -81,15 +82,32 @@ def accepts_gamma2(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kw):
-        unknown = sorted(set(kw) - known - {"gamma2"})
-        if unknown:
-            raise ValueError(f"{func.__name__}() has no keyword {unknown[0]!r} (it takes {', '.join(sorted(known))}, "
-                             "and gamma2 for gamma)")
+        _refuse_unknown(func, kw, known, extra=("gamma2",))
         if "gamma2" in kw:
             kw["gamma"] = gamma_of(kw.pop("gamma", None), kw.pop("gamma2"))
         return func(*args, **kw)
 
     return wrapper
+
+
+def keywords_checked(func):
+    """``func`` refusing an unknown keyword with a ``ValueError`` naming it (not Python's ``TypeError``); for the
+    public functions that take no gamma (those that do: :func:`accepts_gamma2`)."""
+    known = set(inspect.signature(func).parameters)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kw):
+        _refuse_unknown(func, kw, known)
+        return func(*args, **kw)
+
+    return wrapper
+
+
+def _refuse_unknown(func, kw, known, extra=()):
+    unknown = sorted(set(kw) - known - set(extra))
+    if unknown:
+        also = ", and gamma2 for gamma" if "gamma2" in extra else ""
+        raise ValueError(f"{func.__name__}() has no keyword {unknown[0]!r} (it takes {', '.join(sorted(known))}{also})")
 
 
 def _scalar(name, arr):

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import validation as V
 from .overlaps import Overlaps
-from .params import accepts_gamma2
+from .params import accepts_gamma2, keywords_checked
 
 __all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
@@ -124,6 +124,7 @@ def sample_full(k_star, v_star, gamma, eps, L, n, seed, cdf, stream):
 # random instances
 
 
+@keywords_checked
 def random_unit(d, seed) -> np.ndarray:
     """A uniformly distributed unit vector of R^d (normalised Gaussian)."""
     d = V.integer("d", d, 1, floats=True)
@@ -135,6 +136,7 @@ def random_unit(d, seed) -> np.ndarray:
             return x / nrm
 
 
+@keywords_checked
 def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2."""
     d = V.integer("d", d, 2, floats=True)

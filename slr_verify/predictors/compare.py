@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 from ..kernels import api
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 from ..model.sampling import scalar
 from ..model.settings import FIGURES, PAPER_GAMMA
 from ..routes.bayes import (
@@ -181,6 +181,7 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
 PAPER_FIGURES = ("4a", "4b", "5", "7a", "7b")
 
 
+@keywords_checked
 def paper_settings(*, n=DEFAULT_N, seed=0, figures=PAPER_FIGURES) -> dict:
     """:func:`compare_predictors` at each figure's setting (``model.settings.FIGURES``), lam at the end of the
     figure's schedule (Figures 4a and 5 decrease lam), keyed by figure."""
@@ -191,6 +192,7 @@ def paper_settings(*, n=DEFAULT_N, seed=0, figures=PAPER_FIGURES) -> dict:
     return out
 
 
+@keywords_checked
 def paper_record(*, n=1 << 20, seed=11, best_n=1 << 14, best_batches=8, dims=(80, 400)) -> dict:
     """A JSON-able record of :func:`paper_settings` (log10 of each excess over eps^2 and its relative standard error)
     and of each tunable predictor at its best lam at gamma^2 = 1/2, L = 10 and the given dimensions."""

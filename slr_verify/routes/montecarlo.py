@@ -81,7 +81,7 @@ from slr_verify.model.sampling import (
     scalar as _scalar,
 )
 
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 
 __all__ = [
     "BLOCK",
@@ -136,6 +136,7 @@ class LinearFit(NamedTuple):
 # validation helpers
 
 
+@keywords_checked
 def check_memory(memory) -> int:
     """The memory budget of one chunk in bytes: a Python or NumPy integer >= 1, returned as an int
     (``ValueError`` naming ``memory`` otherwise)."""
@@ -209,6 +210,7 @@ class _Welford:
         return MCResult(float(self.mean), float(math.sqrt(var / self.n)))
 
 
+@keywords_checked
 def samples_per_chunk(bytes_per_sample: float, memory: int) -> int:
     """How many samples one chunk holds: ``memory // bytes_per_sample``, at most ``BLOCK`` (a chunk never
     spans two blocks). ``ValueError`` naming ``memory`` when it cannot hold a single sample."""
@@ -220,6 +222,7 @@ def samples_per_chunk(bytes_per_sample: float, memory: int) -> int:
     return min(m, BLOCK)
 
 
+@keywords_checked
 def run_blocks(n: int, seed: int, stream: int, piece: int, values: Callable, nvalues: int = 1):
     """The chunked Monte Carlo driver of every route: mean and standard error of per-sample values over n samples.
 
@@ -359,6 +362,7 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed,
 # d-free sampler of the projections on span(k, v, k*, v*)
 
 
+@keywords_checked
 def projection_factor(G, *, rtol: float = 1e-13) -> np.ndarray:
     """A factor A (q x r) with A A^T = G for a PSD (possibly singular) Gram matrix G.
 
@@ -442,6 +446,7 @@ class ProjectionSampler:
         return out, list(rel[self.n_every :]), J0
 
 
+@keywords_checked
 def projection_law(kappa, nu, theta, eta, rho, d):
     """The law of one token's projections on (k, v, k*, v*) for scalar overlaps realisable in dimension d
     (``validation.overlaps``; ``ValueError`` naming the parameter otherwise): returns ``(d, G, mean)``, d as a

@@ -20,7 +20,7 @@ from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected
 from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, scalar
 from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, check_memory, projection_factor, run_blocks, samples_per_chunk
 
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 
 __all__ = ["mc_multihead_risk", "quad_head_pair", "ROUTES"]
 
@@ -72,6 +72,7 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps=0.0, L, n, seed,
     return run_blocks(n, seed, STREAM_PROJ, piece, values)[0]
 
 
+@keywords_checked
 def quad_head_pair(lam, mean, cov, nodes: int = 160) -> float:
     r""":math:`\mathbb E[\operatorname{erf}(\lambda a)\operatorname{erf}(\lambda a')\,b\,b']` for
     :math:`(a, b, a', b') \sim N(\text{mean}, \text{cov})` by a tensor Gauss-Hermite rule over

@@ -52,7 +52,7 @@ import mpmath
 from slr_verify.model import validation as _val
 from slr_verify.model.params import check_params
 
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 
 __all__ = [
     "quad_zeta",
@@ -318,6 +318,7 @@ def _zeta(t, g):
     return gauss_expectation(lambda z: mpmath.erf(t + g * z) ** 2, _erf_features(t, g))
 
 
+@keywords_checked
 def quad_zeta(t, g, *, dps=30):
     """zeta_g(t) = E[erf(t + g Z)^2], Z ~ N(0, 1), by direct quadrature over Z (`docs/MATH.md` §4).
 
@@ -637,6 +638,7 @@ def _agreeing_digits(x, y, cap):
     return float(min(cap, -mpmath.log10(abs(x - y) / scale)))
 
 
+@keywords_checked
 def claimed_digits(f, *args, dps=30, extra=15, **kw):
     """Run ``f(*args, dps=dps, **kw)`` and ``f(*args, dps=dps + extra, **kw)``; return agreeing digits.
 

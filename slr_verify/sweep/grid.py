@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dynamics.trajectory import check_cost, check_run_args
 from ..model import validation as V
-from ..model.params import SUPPORTED_MAX, Params
+from ..model.params import SUPPORTED_MAX, Params, keywords_checked
 
 __all__ = ["AXES", "Grid", "parse_values"]
 
@@ -23,6 +23,7 @@ AXES = ("lam", "d", "L", "gamma2", "alpha")
 SCHEDULES = ("constant", "decreasing")
 
 
+@keywords_checked
 def parse_values(name, text, integer=False):
     """'0.1,0.2' or 'start:stop:num' (linear) or 'start:stop:num:log' -> list of numbers."""
     try:

@@ -29,6 +29,7 @@ from ..dynamics.runners import overlap_pgd
 from ..kernels.api import risk
 from ..model import validation as V
 from ..model.outputs import check_output_path
+from ..model.params import keywords_checked
 from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
@@ -42,6 +43,7 @@ VARIABLES = ("kappa", "nu", "theta", "eta", "rho", "risk", "tangent_norm", "step
 _NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 
+@keywords_checked
 def run_point(grid: Grid, i: int) -> dict:
     """The runs of grid point i (see the module's docstring): arrays of shape (runs,)."""
     p = grid.point(i)
@@ -67,6 +69,7 @@ def run_point(grid: Grid, i: int) -> dict:
                 steps=steps, converged=np.asarray(conv, dtype=bool))
 
 
+@keywords_checked
 def run_chunk(grid_json: str, c: int, chunk: int) -> tuple:
     """Chunk c (grid points c*chunk .. ): (c, {variable: array (points, runs)})."""
     grid = Grid.from_json(grid_json)
@@ -131,6 +134,7 @@ def _write(root, c, chunk, data):
     root["chunk_done"][c] = True  # after the data: a chunk marked done is complete
 
 
+@keywords_checked
 def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None, stop_after=None):
     """Run the sweep into the Zarr store ``out`` (created, or resumed if it holds the same sweep).
     Returns the number of chunks computed in this call. ``stop_after``: stop after that many
@@ -242,6 +246,7 @@ def _disconnect(client, cluster):
                 cluster.close()
 
 
+@keywords_checked
 def open_sweep(path):
     """The sweep store as an ``xarray.Dataset`` (dims point, run; the grid axes as coordinates)."""
     import xarray as xr
