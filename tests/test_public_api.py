@@ -125,7 +125,8 @@ def test_unknown_keyword_is_refused_by_name(name, obj):
     :func:`~slr_verify.model.params.keywords_checked`, and those in OWN_VALUE_ERROR, raise ``ValueError`` naming the
     keyword; the classes (dataclasses and records: Python's ``TypeError`` names it) and the functions listed in
     PLAIN_OK keep a plain signature. No public callable accepts it silently."""
-    decorated = getattr(obj, "__code__", None) in _DECORATED
+    decorated = getattr(obj, "__code__", None) in _DECORATED or (
+        inspect.isclass(obj) and getattr(obj.__init__, "__code__", None) in _DECORATED)  # Params: its __init__
     expected = ValueError if decorated or name in OWN_VALUE_ERROR else TypeError
     call = CALLS.get(name, lambda f, kw: f(**kw))
     with pytest.raises((ValueError, TypeError)) as info:

@@ -107,7 +107,8 @@ def _refuse_unknown(func, kw, known, extra=()):
     unknown = sorted(set(kw) - known - set(extra))
     if unknown:
         also = ", and gamma2 for gamma" if "gamma2" in extra else ""
-        raise ValueError(f"{func.__name__}() has no keyword {unknown[0]!r} (it takes {', '.join(sorted(known))}{also})")
+        name = func.__qualname__.removesuffix(".__init__") if func.__name__ == "__init__" else func.__name__
+        raise ValueError(f"{name}() has no keyword {unknown[0]!r} (it takes {', '.join(sorted(known - {'self'}))}{also})")
 
 
 def _scalar(name, arr):
@@ -130,6 +131,7 @@ class Params:
     d: int
     L: int
 
+    @keywords_checked
     def __init__(self, lam, gamma=None, eps=0.0, d=None, L=None, *, gamma2=None):
         """``gamma2=`` may replace ``gamma`` (exactly one of them); eps defaults to 0; d and L are required."""
         if d is None or L is None:
