@@ -612,69 +612,81 @@ def _enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     if hi > lo:
         return GlobalCertificate(False, "outside the oracle's window only a point lam is supported", (math.nan, math.nan), [],
                                  0, time.time() - t0, (lo, hi), False)
-
-    def witness(kappa, eta):
-        pair, R = certified_pair(kappa, eta, lam=lo, setting=ev.S)
-        return R, dict(pair, kappa=float(kappa), eta=float(eta))
-
     g = min(at, key=lambda x: x.risk)
-    W, where = witness(*angle_chart(*g.chart))
+    W, where = _witness(ev, lo, *angle_chart(*g.chart))
     state = {"W": W, "where": where, "U": _constant_U(W), "updates": 0}
     tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, hi)))
     stack = [_Box.of(tree, j) for i in tree.grid(tree.root, 0, np.linspace(0, 1, 9)[1:-1])
              for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
-
-    def better(bx, tol):
-        kc = 0.5 * (bx.x[0] + bx.x[1])
-        for t in bx.y:
-            eta = math.sqrt(max(0.0, t * (1 - kc * kc)))
-            if float(profile(kc, eta, lam=lo, **ev.kw).risk) < float(state["W"].mid()) - 0.5 * tol:
-                Wn, at_n = witness(kc, eta)
-                if Wn.upper() < state["W"].upper():
-                    state.update(W=Wn, where=at_n, updates=state["updates"] + 1, U=_constant_U(Wn))
-
-    def run(stack, tol, stop, cap):
-        keep, lows, status = [], [], "done"
-        n0 = ev.count
-        while stack:
-            if ev.count - n0 >= cap or time.time() > stop:
-                return keep + stack, lows, "budget"
-            bx = stack.pop()
-            bar.update()
-            o = _value_test(ev, bx, state["U"], tol=tol)
-            if o.passed:
-                bx.close({"test": "value", "beta": o.beta})
-                continue
-            low = -math.inf if o.F is None else min(float(F.lower()) for F in o.F)  # a choice: kept or split
-            if low > -tol and o.pd:
-                if max(float(F.lower()) for F in o.F) > tol and bx.y[1] - bx.y[0] > max(min_width, 4 * math.ulp(1.0)):
-                    stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser
-                    continue
-                bx.close({"test": "bound", "beta": o.beta})
-                keep.append(bx)
-                lows.append(min(arb(e.lower()) for e in o.ends))  # m >= LB on the box (H - mu I positive definite)
-                continue
-            if bx.width() < 1e-3:
-                better(bx, tol)
-            try:
-                if bx.width() < min_width:
-                    raise ValueError("narrower than min_width")
-                stack.extend(bx.split(o.axis if o.axis is not None else 0))
-            except ValueError:  # too narrow, or one ulp wide along the axis to split
-                return keep + [bx] + stack, lows, "min_width"
-        return keep, lows, status
-
+    ctl = (ev, lo, min_width, bar, state)
     # two passes: a tolerance the hard case at k = v* can meet (1e-10), then the kept boxes again at risk_tol (its
     # minimiser's location to ~1e-6 elsewhere); the finer pass replaces the coarser only if it closes
     first = max(risk_tol, 1e-10)
-    keep, lows, status = run(stack, first, deadline, max_boxes)
+    keep, lows, status = _enclose_pass(ctl, stack, first, deadline, max_boxes)
     if status == "done" and risk_tol < first:
         saved = dict(tree.nodes)
-        k2, l2, s2 = run([_Box.of(tree, b.node) for b in keep], risk_tol, min(deadline, time.time() + 60.0), 50_000)
+        k2, l2, s2 = _enclose_pass(ctl, [_Box.of(tree, b.node) for b in keep], risk_tol,
+                                   min(deadline, time.time() + 60.0), 50_000)
         if s2 == "done" and k2:
             keep, lows = k2, l2
         else:
             tree.nodes = saved
+    return _enclosure_result(ev, lo, hi, g, tree, keep, lows, status, state, deadline, t0)
+
+
+def _witness(ev, lam, kappa, eta):
+    """(R, where): the certified risk ball of the pair at (kappa, eta) and lam, and the pair's record with kappa, eta."""
+    pair, R = certified_pair(kappa, eta, lam=lam, setting=ev.S)
+    return R, dict(pair, kappa=float(kappa), eta=float(eta))
+
+
+def _improve_witness(ev, lam, bx, tol, state):
+    """Replace ``state``'s witness by a pair at the box's centre kappa whose certified risk is lower (the float hint)."""
+    kc = 0.5 * (bx.x[0] + bx.x[1])
+    for t in bx.y:
+        eta = math.sqrt(max(0.0, t * (1 - kc * kc)))
+        if float(profile(kc, eta, lam=lam, **ev.kw).risk) < float(state["W"].mid()) - 0.5 * tol:
+            Wn, at_n = _witness(ev, lam, kc, eta)
+            if Wn.upper() < state["W"].upper():
+                state.update(W=Wn, where=at_n, updates=state["updates"] + 1, U=_constant_U(Wn))
+
+
+def _enclose_pass(ctl, stack, tol, stop, cap):
+    """One pass of :func:`_enclose` at ``tol``: (kept + unresolved boxes, lower bounds, "done"/"budget"/"min_width")."""
+    ev, lam, min_width, bar, state = ctl
+    keep, lows, status = [], [], "done"
+    n0 = ev.count
+    while stack:
+        if ev.count - n0 >= cap or time.time() > stop:
+            return keep + stack, lows, "budget"
+        bx = stack.pop()
+        bar.update()
+        o = _value_test(ev, bx, state["U"], tol=tol)
+        if o.passed:
+            bx.close({"test": "value", "beta": o.beta})
+            continue
+        low = -math.inf if o.F is None else min(float(F.lower()) for F in o.F)  # a choice: kept or split
+        if low > -tol and o.pd:
+            if max(float(F.lower()) for F in o.F) > tol and bx.y[1] - bx.y[0] > max(min_width, 4 * math.ulp(1.0)):
+                stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser
+                continue
+            bx.close({"test": "bound", "beta": o.beta})
+            keep.append(bx)
+            lows.append(min(arb(e.lower()) for e in o.ends))  # m >= LB on the box (H - mu I positive definite)
+            continue
+        if bx.width() < 1e-3:
+            _improve_witness(ev, lam, bx, tol, state)
+        try:
+            if bx.width() < min_width:
+                raise ValueError("narrower than min_width")
+            stack.extend(bx.split(o.axis if o.axis is not None else 0))
+        except ValueError:  # too narrow, or one ulp wide along the axis to split
+            return keep + [bx] + stack, lows, "min_width"
+    return keep, lows, status
+
+
+def _enclosure_result(ev, lo, hi, g, tree, keep, lows, status, state, deadline, t0):
+    """:func:`_enclose`'s GlobalCertificate: [kept boxes' bound, witness] and the document (with the circle) if closed."""
     W, where, updates = state["W"], state["where"], state["updates"]
     proved = status == "done" and bool(keep)
     risk = (outward(min(min(lows), arb(W.lower())))[0], outward(W)[1]) if proved else (math.nan, outward(W)[1])

@@ -118,6 +118,38 @@ def _krawczyk(G, J, r, lam, par):
     return all(K[i, 0].lower() > -r and K[i, 0].upper() < r for i in range(2)), Y.tolist()
 
 
+def _prove_lam_piece(G, J, L_, par, r, budget, tree, node, counts):
+    """Cases 2-4 on the lam ball ``L_``: (ok2, ok3, ok4k, ok4, Y, edges); grows ``tree`` at ``node``, adds to ``counts``."""
+    one, zero = arb(1), arb(0)
+    # case 2: kappa = +-1 and g_nu(+-1; lam) = 0 is impossible
+    ok2 = all(_excludes_zero(G(s * one, zero, L_, *par)[1]) for s in (1, -1))
+    # case 3: nu = +-1 and g_kappa(kappa, +-1; lam) = 0 is impossible on [-1, 1]
+    ok3, edges = True, {}
+    for s in (1, -1):
+        cells = []
+        ok, n = _exclude(lambda bx: _excludes_zero(_mean_value(G, J, ball(*bx[0]), s * one, L_, par)[0]),
+                         ((-1.0, 1.0),), min_width=1e-9, budget=budget, leaves=cells)
+        counts["nu=+-1, g_kappa != 0"] += n
+        ok3 &= ok
+        edges[str(s)] = [-1.0] + sorted(c[0][1] for c in cells)
+    # case 4: exactly one zero of (g_kappa, g_nu) in X (Krawczyk), none elsewhere
+    ok4k, Y = _krawczyk(G, J, r, L_, par)
+
+    def excluded(bx):
+        (k0, k1), (n0, n1) = bx
+        if k0 >= -r and k1 <= r and n0 >= -r and n1 <= r:
+            return "in-X"  # inside X: the Krawczyk box holds exactly one zero
+        g = _mean_value(G, J, ball(k0, k1), ball(n0, n1), L_, par)
+        return _excludes_zero(g[0]) or _excludes_zero(g[1])
+
+    ok4, n4 = (_exclude(excluded, ((-1.0, 1.0), (-1.0, 1.0)), min_width=r / 64, budget=budget, tree=tree,
+                        node=node) if ok4k else (False, 0))
+    counts["kappa=+-1, g_nu != 0"] += 2
+    counts["Krawczyk (0, 0)"] += 1
+    counts["g_kappa = g_nu = 0 only in X"] += n4
+    return ok2, ok3, ok4k, ok4, Y, edges
+
+
 def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r=1e-3, ratio=0.05, budget=20_000,
                            check=True):
     """Certify Proposition 9 for every lam in ``lam = (lo, hi)`` at once (see the module
@@ -136,7 +168,6 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
             return Certificate(False, [], [], (lo, hi), prec, 0, time.perf_counter() - t0, {"symbolic": sign_proofs},
                                failure="the factorisation g_kappa = P H_0, g_nu = c_n H_1 (P > 0, c_n < 0) is not proved")
         par = (widened(gamma), arb(int(d)), arb(int(L)))
-        one, zero = arb(1), arb(0)
         counts = {"kappa=+-1, g_nu != 0": 0, "nu=+-1, g_kappa != 0": 0, "Krawczyk (0, 0)": 0, "g_kappa = g_nu = 0 only in X": 0}
         tree = C.SplitTree(((-1.0, 1.0), (-1.0, 1.0), (lo, hi)), names=("kappa", "nu", "lam"))
         pieces = geometric_pieces(lo, hi, ratio)
@@ -144,33 +175,7 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         n_pieces, failure, records = 0, None, []
         while todo and failure is None:
             (a, b), node = todo.pop()
-            L_ = ball(a, b)
-            # case 2: kappa = +-1 and g_nu(+-1; lam) = 0 is impossible
-            ok2 = all(_excludes_zero(G(s * one, zero, L_, *par)[1]) for s in (1, -1))
-            # case 3: nu = +-1 and g_kappa(kappa, +-1; lam) = 0 is impossible on [-1, 1]
-            ok3, edges = True, {}
-            for s in (1, -1):
-                cells = []
-                ok, n = _exclude(lambda bx: _excludes_zero(_mean_value(G, J, ball(*bx[0]), s * one, L_, par)[0]),
-                                 ((-1.0, 1.0),), min_width=1e-9, budget=budget, leaves=cells)
-                counts["nu=+-1, g_kappa != 0"] += n
-                ok3 &= ok
-                edges[str(s)] = [-1.0] + sorted(c[0][1] for c in cells)
-            # case 4: exactly one zero of (g_kappa, g_nu) in X (Krawczyk), none elsewhere
-            ok4k, Y = _krawczyk(G, J, r, L_, par)
-
-            def excluded(bx):
-                (k0, k1), (n0, n1) = bx
-                if k0 >= -r and k1 <= r and n0 >= -r and n1 <= r:
-                    return "in-X"  # inside X: the Krawczyk box holds exactly one zero
-                g = _mean_value(G, J, ball(k0, k1), ball(n0, n1), L_, par)
-                return _excludes_zero(g[0]) or _excludes_zero(g[1])
-
-            ok4, n4 = (_exclude(excluded, ((-1.0, 1.0), (-1.0, 1.0)), min_width=r / 64, budget=budget, tree=tree,
-                                node=node) if ok4k else (False, 0))
-            counts["kappa=+-1, g_nu != 0"] += 2
-            counts["Krawczyk (0, 0)"] += 1
-            counts["g_kappa = g_nu = 0 only in X"] += n4
+            ok2, ok3, ok4k, ok4, Y, edges = _prove_lam_piece(G, J, ball(a, b), par, r, budget, tree, node, counts)
             if ok2 and ok3 and ok4k and ok4:
                 n_pieces += 1
                 records.append({"lam": [a, b], "Y": Y, "edges": edges})
