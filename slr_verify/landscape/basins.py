@@ -155,6 +155,60 @@ def _symmetry_of(x, kw, alpha):
     return tuple(int(t) for t in SYMMETRIES[i]), dist[i]
 
 
+class _Ledger:
+    """The runs' accounting while :func:`classify_runs` builds regions: labels, how, kinds, certificates and balls."""
+
+    def __init__(self, ends, converged, labels, points):
+        self.ends, self.labels, self.points = ends, labels, points
+        # the regions capture mirror images only on the proved premise Phi(sigma o) = sigma Phi(o) (see the module)
+        premise = sigma_equivariance_proofs()
+        self.images = SYMMETRIES if all(premise.values()) else SYMMETRIES[:1]
+        self.mirror = {"symmetric_images": {"premise": "Phi(sigma o) = sigma Phi(o) for the symmetries' sign patterns",
+                                            "tier": T.SYMBOLIC if all(premise.values()) else
+                                            f"{T.NOT_PROVED}: only the region itself, no mirror images, is used"}}
+        n = ends.shape[1]
+        self.how = np.where(converged & (labels != "unmatched"), "converged", "none").astype(object)
+        self.kinds = {_label(p): p.kind for p in points}
+        self.certs: dict = {}
+        for lab in set(labels[self.how == "converged"]):
+            self.certs.setdefault(lab, []).append({"kind": "converged", "tier": NUMERIC_END})
+        self.balls, self.ball_of = [], np.full(n, -1)
+
+    def images_in(self, region, idx):
+        """Which of the runs ``idx`` end in ``region`` up to the symmetries the premise allows."""
+        hit = np.zeros(len(idx), dtype=bool)
+        for s in self.images:
+            hit |= region.contains(s[:, None] * self.ends[:, idx])
+        return hit
+
+    def name_of(self, ball):
+        """(label, kind) of the fixed point or 2-cycle a ball holds."""
+        if ball.period == 2:
+            return _cycle_label(ball.centre, 2), "2-cycle"
+        for p in self.points:
+            if np.min(np.max(np.abs(p.images - ball.centre[None, :]), axis=1)) < 1e-8:
+                return _label(p), p.kind
+        return _cycle_label(ball.centre, 1), "-"
+
+    def use(self, ball):
+        """Record ``ball``; if proved, label the not yet captured runs ending in it (or a mirror image)."""
+        self.balls.append(ball)
+        if not ball.proved:
+            return
+        idx = np.flatnonzero(self.ball_of == -1)
+        hit = idx[self.images_in(ball, idx)]
+        lab, kind = self.name_of(ball)
+        self.ball_of[hit] = len(self.balls) - 1
+        self.labels[hit] = lab
+        self.how[hit] = "captured"
+        self.kinds.setdefault(lab, kind)
+        if len(hit):
+            self.certs.setdefault(lab, []).append(dict(ball.as_dict(), runs=int(len(hit)), **self.mirror,
+                                                       label_tier=("proved (ball arithmetic); the name is the centre's "
+                                                                   "match to a 40-digit stationary point (numeric)")
+                                                       if ball.period == 1 else CERTIFIED))
+
+
 def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-3, max_balls=24, near=1e-4, prec=128,
                   valley=True):
     """Account for every run (see the module's docstring): a :class:`Classification`.
@@ -170,80 +224,48 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
     except ValueError as exc:
         raise ValueError(f"ends must be realisable overlap tuples (states of runs in R^d): {exc}") from None
     kw = {"lam": lam, "gamma": gamma, "d": d, "L": L}
-    # the regions capture mirror images only on the proved premise Phi(sigma o) = sigma Phi(o) (see the module)
-    premise = sigma_equivariance_proofs()
-    images = SYMMETRIES if all(premise.values()) else SYMMETRIES[:1]
-    mirror = {"symmetric_images": {"premise": "Phi(sigma o) = sigma Phi(o) for the symmetries' sign patterns",
-                                   "tier": T.SYMBOLIC if all(premise.values()) else
-                                   f"{T.NOT_PROVED}: only the region itself, no mirror images, is used"}}
-    n = ends.shape[1]
-    how = np.where(converged & (labels != "unmatched"), "converged", "none").astype(object)
-    kinds = {_label(p): p.kind for p in points}
-    certs: dict = {}
-    for lab in set(labels[how == "converged"]):
-        certs.setdefault(lab, []).append({"kind": "converged", "tier": NUMERIC_END})
-    balls, ball_of, extra = [], np.full(n, -1), {}
-
-    def images_in(ball, idx):
-        hit = np.zeros(len(idx), dtype=bool)
-        for s in images:
-            hit |= ball.contains(s[:, None] * ends[:, idx])
-        return hit
-
-    def name_of(ball):
-        if ball.period == 2:
-            return _cycle_label(ball.centre, 2), "2-cycle"
-        for p in points:
-            if np.min(np.max(np.abs(p.images - ball.centre[None, :]), axis=1)) < 1e-8:
-                return _label(p), p.kind
-        return _cycle_label(ball.centre, 1), "-"
-
-    def use(ball):
-        balls.append(ball)
-        if not ball.proved:
-            return
-        idx = np.flatnonzero(ball_of == -1)
-        hit = idx[images_in(ball, idx)]
-        lab, kind = name_of(ball)
-        ball_of[hit] = len(balls) - 1
-        labels[hit] = lab
-        how[hit] = "captured"
-        kinds.setdefault(lab, kind)
-        if len(hit):
-            certs.setdefault(lab, []).append(dict(ball.as_dict(), runs=int(len(hit)), **mirror,
-                                                  label_tier=("proved (ball arithmetic); the name is the centre's match to "
-                                                              "a 40-digit stationary point (numeric)") if ball.period == 1
-                                                  else CERTIFIED))
-
+    led, extra = _Ledger(ends, converged, labels, points), {}
     for p in points:  # the minima stable at this alpha
-        if len(balls) < max_balls and stable_at(p, alpha):
-            use(contraction_ball(p.overlaps, (1,) * 5, alpha=alpha, prec=prec, **kw))
-    orc = [p for p in points if p.name == "oracle"]
-    near_edge = (ball_of == -1) & (np.abs(np.abs(ends[1]) - 1) < 1e-2)
-    if valley and orc and np.any(near_edge):  # the flat valley nu = 1 of M: the valley tube
-        # the tube's lower end from the runs themselves: just below the lowest kappa of a valley run, else the
-        # quartiles (a lower kappa_a needs more pieces and may fail where the edge is not yet saturated)
-        kap = np.abs(ends[0, near_edge])
-        kap = kap[(kap > 0.05) & (kap < 1)]
-        ka = sorted({round(float(x), 4) for x in np.clip(np.r_[0.99 * kap.min(), np.quantile(kap, [0.25, 0.5])], 0.05, 0.95)}) \
-            if len(kap) else [0.5]
-        tube = valley_tube(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, prec=prec, kappa_a=ka)
-        extra["valley_tube"] = tube
-        if tube.proved:
-            idx = np.flatnonzero(near_edge)
-            hit = np.zeros(len(idx), dtype=bool)
-            for sg in images:
-                hit |= tube.contains(sg[:, None] * ends[:, idx])
-            hit = idx[hit]
-            lab = _label(orc[0])
-            labels[hit] = lab
-            how[hit] = "valley"
-            ball_of[hit] = -2
-            if len(hit):
-                certs.setdefault(lab, []).append(dict(tube.as_dict(), runs=int(len(hit)), **mirror))
-    tried = np.zeros(n, dtype=bool)
-    while len(balls) < max_balls:
-        todo = np.flatnonzero((ball_of == -1) & ~tried & (how != "converged"))
+        if len(led.balls) < max_balls and stable_at(p, alpha):
+            led.use(contraction_ball(p.overlaps, (1,) * 5, alpha=alpha, prec=prec, **kw))
+    if valley:
+        _capture_valley(led, extra, alpha=alpha, prec=prec, **kw)
+    _capture_fixed_points(led, kw, alpha=alpha, near=near, prec=prec, max_balls=max_balls)
+    _account_rest(led, extra, alpha)
+    return Classification(led.labels, led.how, led.balls, led.ball_of, points, led.certs, led.kinds, extra)
+
+
+def _capture_valley(led, extra, *, lam, gamma, d, L, alpha, prec):
+    """Label the uncaptured runs near M's flat valley nu = 1 that the proved valley tube holds as the oracle's."""
+    orc = [p for p in led.points if p.name == "oracle"]
+    near_edge = (led.ball_of == -1) & (np.abs(np.abs(led.ends[1]) - 1) < 1e-2)
+    if not (orc and np.any(near_edge)):
+        return
+    # the tube's lower end from the runs themselves: just below the lowest kappa of a valley run, else the
+    # quartiles (a lower kappa_a needs more pieces and may fail where the edge is not yet saturated)
+    kap = np.abs(led.ends[0, near_edge])
+    kap = kap[(kap > 0.05) & (kap < 1)]
+    ka = sorted({round(float(x), 4) for x in np.clip(np.r_[0.99 * kap.min(), np.quantile(kap, [0.25, 0.5])], 0.05, 0.95)}) \
+        if len(kap) else [0.5]
+    tube = valley_tube(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, prec=prec, kappa_a=ka)
+    extra["valley_tube"] = tube
+    if tube.proved:
+        idx = np.flatnonzero(near_edge)
+        hit = idx[led.images_in(tube, idx)]
+        lab = _label(orc[0])
+        led.labels[hit] = lab
+        led.how[hit] = "valley"
+        led.ball_of[hit] = -2
+        if len(hit):
+            led.certs.setdefault(lab, []).append(dict(tube.as_dict(), runs=int(len(hit)), **led.mirror))
+
+
+def _capture_fixed_points(led, kw, *, alpha, near, prec, max_balls):
+    """Balls around uncaptured runs that PGD maps to within ``near`` of a mirror image of themselves."""
+    ends = led.ends
+    tried = np.zeros(ends.shape[1], dtype=bool)
+    while len(led.balls) < max_balls:
+        todo = np.flatnonzero((led.ball_of == -1) & ~tried & (led.how != "converged"))
         if not len(todo):
             break
         i = todo[0]
@@ -251,34 +273,39 @@ def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-
         sigma, dist = _symmetry_of(ends[:, i], kw, alpha)
         if dist > near:
             continue
-        use(contraction_ball(ends[:, i], sigma, alpha=alpha, prec=prec, **kw))
-        if not balls[-1].proved:  # do not try again from the states next to this one (any image)
+        led.use(contraction_ball(ends[:, i], sigma, alpha=alpha, prec=prec, **kw))
+        if not led.balls[-1].proved:  # do not try again from the states next to this one (any image)
             gap = np.min([np.max(np.abs(s[:, None] * ends - ends[:, i:i + 1]), axis=0) for s in SYMMETRIES], axis=0)
             tried |= gap < 1e-2
-    rest = np.flatnonzero((ball_of == -1) & (how != "converged"))
-    if len(rest):
-        law = bool(points) and all(not stable_at(p, alpha) and p.kind != "degenerate" for p in points)
-        how[rest] = "law" if law else "none"
-        if law:
-            labels[rest] = NONCONVERGENT
-            kinds[NONCONVERGENT] = "-"
-            certs[NONCONVERGENT] = [{"kind": "all stationary points linearly unstable at alpha", "tier": LAW_LEVEL,
+
+
+def _account_rest(led, extra, alpha):
+    """Label the runs no region holds: the law's non-convergence if every point is unstable, else unclassified."""
+    ends, points = led.ends, led.points
+    rest = np.flatnonzero((led.ball_of == -1) & (led.how != "converged"))
+    if not len(rest):
+        return
+    law = bool(points) and all(not stable_at(p, alpha) and p.kind != "degenerate" for p in points)
+    led.how[rest] = "law" if law else "none"
+    if law:
+        led.labels[rest] = NONCONVERGENT
+        led.kinds[NONCONVERGENT] = "-"
+        led.certs[NONCONVERGENT] = [{"kind": "all stationary points linearly unstable at alpha", "tier": LAW_LEVEL,
                                      "largest_hessian_eigenvalue_times_alpha": {
                                          _label(p): alpha * max(float(np.max(p.core)), float(np.max(p.block))) for p in points}}]
-        else:
-            edge = np.abs(np.abs(ends[1, rest]) - 1) < 1e-6
-            tube = extra.get("valley_tube")
-            for lab, sel in ((UNCLASSIFIED_EDGE, rest[edge]), (UNCLASSIFIED, rest[~edge])):
-                if not len(sel):
-                    continue
-                labels[sel] = lab
-                kinds[lab] = "-"
-                c = {"kind": "none", "tier": "no certificate: not converged, outside every proved ball"}
-                if lab == UNCLASSIFIED_EDGE:
-                    c.update(kappa_range=(float(np.min(np.abs(ends[0, sel]))), float(np.max(np.abs(ends[0, sel])))),
-                             valley_tube=tube.reason if tube is not None else "not tried")
-                certs[lab] = [c]
-    return Classification(labels, how, balls, ball_of, points, certs, kinds, extra)
+        return
+    edge = np.abs(np.abs(ends[1, rest]) - 1) < 1e-6
+    tube = extra.get("valley_tube")
+    for lab, sel in ((UNCLASSIFIED_EDGE, rest[edge]), (UNCLASSIFIED, rest[~edge])):
+        if not len(sel):
+            continue
+        led.labels[sel] = lab
+        led.kinds[lab] = "-"
+        c = {"kind": "none", "tier": "no certificate: not converged, outside every proved ball"}
+        if lab == UNCLASSIFIED_EDGE:
+            c.update(kappa_range=(float(np.min(np.abs(ends[0, sel]))), float(np.max(np.abs(ends[0, sel])))),
+                     valley_tube=tube.reason if tube is not None else "not tried")
+        led.certs[lab] = [c]
 
 
 @accepts_gamma2
