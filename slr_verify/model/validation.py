@@ -67,12 +67,8 @@ def _short(value, limit=80):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def as_finite(name: str, value) -> np.ndarray:
-    """Return ``value`` as a float64 array, or raise if it is not real and finite.
-
-    Booleans, strings, bytes, complex numbers and arrays of them are rejected like their scalar
-    forms (NumPy would silently coerce ``"0.5"``, ``True`` or ``[True, False]`` to floats).
-    """
+def _refuse_non_real_scalar(name: str, value) -> None:
+    """Raise ValueError if ``value`` is a bool, string, bytes, None, complex, or an int beyond float64's range."""
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a real number, got a bool ({value!r})")
     if isinstance(value, (str, bytes)):
@@ -83,14 +79,10 @@ def as_finite(name: str, value) -> np.ndarray:
         raise ValueError(f"{name} must be a real number, got a complex number ({value!r})")
     if type(value) is int and abs(value) > _FLOAT_MAX:
         raise ValueError(f"{name} = {_short(value)} is too large for float64 (|{name}| must be below 1.8e308)")
-    if type(value) is float or type(value) is int:  # the common scalar case, fast
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
-        return np.asarray(value, dtype=float)
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
+
+
+def _refuse_non_real_array(name: str, value, raw: np.ndarray) -> None:
+    """Raise ValueError if ``raw`` (``value`` as an array) holds booleans, complex numbers or non-numbers."""
     kind = raw.dtype.kind
     if kind == "b":
         raise ValueError(f"{name} must be real numbers, got a boolean array ({value!r})")
@@ -103,6 +95,24 @@ def as_finite(name: str, value) -> np.ndarray:
             raise ValueError(f"{name} has entries too large for float64 (|{name}| must be below 1.8e308)")
     elif kind not in "iuf":
         raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r} (dtype {raw.dtype})")
+
+
+def as_finite(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float64 array, or raise if it is not real and finite.
+
+    Booleans, strings, bytes, complex numbers and arrays of them are rejected like their scalar
+    forms (NumPy would silently coerce ``"0.5"``, ``True`` or ``[True, False]`` to floats).
+    """
+    _refuse_non_real_scalar(name, value)
+    if type(value) is float or type(value) is int:  # the common scalar case, fast
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite (no NaN or infinity), got {value!r}")
+        return np.asarray(value, dtype=float)
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
+    _refuse_non_real_array(name, value, raw)
     if raw.size == 0:
         raise ValueError(f"{name} must be a real number or a non-empty array, got an empty array ({_short(value)})")
     try:
