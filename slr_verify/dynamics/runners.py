@@ -194,6 +194,35 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
     return Trajectory(rec, kappa, nu, zero, zero.copy(), zero.copy(), risk, lams[rec], dict(a, lam=lam, runner="reduced"))
 
 
+def _pgd_dtype(dtype) -> np.dtype:
+    """``dtype`` as a NumPy dtype, float64 or float32, else ValueError."""
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}") from None
+    if dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
+        raise ValueError(f"dtype must be float64 or float32, got {dtype}")
+    return dtype
+
+
+def _pgd_batch(vecs, d):
+    """(batched, runs, the four vectors broadcast to (runs, d)), else ValueError naming the shapes required."""
+    batched = any(x.ndim == 2 for x in vecs)
+    runs = max(x.shape[0] if x.ndim == 2 else 1 for x in vecs)
+    try:
+        K, Vv, Ks, Vs = (np.broadcast_to(np.atleast_2d(x), (runs, d)) for x in vecs)
+    except ValueError:
+        raise ValueError("k0, v0, k_star, v_star must have shape (d,) or (runs, d) with the same runs") from None
+    return batched, runs, (K, Vv, Ks, Vs)
+
+
+def _check_orthogonal(Ks, Vs):
+    """ValueError unless k_star.v_star is within 1e-8 of 0 for every run (Assumption 1)."""
+    ortho = np.abs(np.sum(Ks * Vs, axis=-1))
+    if np.any(ortho > 1e-8):
+        raise ValueError(f"k_star and v_star must be orthogonal (Assumption 1), got k_star.v_star = {ortho.max()!r}")
+
+
 @accepts_gamma2
 def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0, dtype=np.float64, progress=None):
     """Full-dimensional projected gradient descent (Definition 1) on unit vectors in R^d.
@@ -206,28 +235,16 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     ``dtype`` (float64, or float32 to measure round-off). Both updates use (k_t, v_t).
     ``progress``: a stream for a progress bar (None: quiet).
     """
-    try:
-        dtype = np.dtype(dtype)
-    except TypeError:
-        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}") from None
-    if dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
-        raise ValueError(f"dtype must be float64 or float32, got {dtype}")
+    dtype = _pgd_dtype(dtype)
     vecs = [V.unit_vectors(n, x) for n, x in (("k0", k0), ("v0", v0), ("k_star", k_star), ("v_star", v_star))]
     shapes = {x.shape[-1] for x in vecs}
     if len(shapes) != 1:
         raise ValueError(f"k0, v0, k_star, v_star must have the same length d, got {[x.shape for x in vecs]}")
     d = shapes.pop()
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
-    batched = any(x.ndim == 2 for x in vecs)
-    runs = max(x.shape[0] if x.ndim == 2 else 1 for x in vecs)
-    try:
-        K, Vv, Ks, Vs = (np.broadcast_to(np.atleast_2d(x), (runs, d)) for x in vecs)
-    except ValueError:
-        raise ValueError("k0, v0, k_star, v_star must have shape (d,) or (runs, d) with the same runs") from None
+    batched, runs, (K, Vv, Ks, Vs) = _pgd_batch(vecs, d)
     check_cost(a["steps"], a["every"], runs, per_run_step=SECONDS_PER_RUN_STEP * d)
-    ortho = np.abs(np.sum(Ks * Vs, axis=-1))
-    if np.any(ortho > 1e-8):
-        raise ValueError(f"k_star and v_star must be orthogonal (Assumption 1), got k_star.v_star = {ortho.max()!r}")
+    _check_orthogonal(Ks, Vs)
     lams, const = lam_schedule(lam, a["steps"])
     coefs = _GradCoefs(lams, const, a["gamma"], d, a["L"])
     grad_fn = coefs.gk.make((runs,))
