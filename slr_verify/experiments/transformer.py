@@ -238,20 +238,14 @@ def _build(s):
     return _build_cached(tuple(s[k] for k in _BUILD_KEYS))
 
 
-@lru_cache(maxsize=8)
-def _build_cached(key):
-    """The jitted pieces: a chunk of SGD steps and the metrics, vmapped over runs."""
-    s = dict(zip(_BUILD_KEYS, key))
+def _samplers(s):
+    """(token_uniforms, sample_from, sample): the JAX functions drawing a batch of the model ``s`` (tokens, targets)."""
     import jax
     import jax.numpy as jnp
 
-    _unrolled_threefry_on_cpu()
-    _persistent_compilation_cache()
-
-    L, d, r, K, B = s["L"], s["d"], s["r"], s["K"], s["batch"]
-    gamma, eps, lr = math.sqrt(s["gamma2"]), math.sqrt(s["eps2"]), s["lr"]
+    L, d, K = s["L"], s["d"], s["K"]
+    gamma, eps = math.sqrt(s["gamma2"]), math.sqrt(s["eps2"])
     shift = math.sqrt(d / 2.0)
-
     dt = np.float64 if s["dtype"] == "float64" else np.float32
     lo_u = np.nextafter(np.array(-1.0, dt), np.array(0.0, dt), dtype=dt)
 
@@ -277,6 +271,49 @@ def _build_cached(key):
 
     def sample(key, fixed, n):
         return sample_from(key, token_uniforms(key, n), fixed)
+
+    return token_uniforms, sample_from, sample
+
+
+def _metrics(s, predict):
+    """The JAX function of one run's metrics (excess risk, rank-1 ratio, alignments with k* and v*) on a test set."""
+    import jax.numpy as jnp
+
+    d = s["d"]
+
+    def metrics(p, fixed, test):
+        X, Y = test
+        excess = jnp.mean((predict(p, fixed, X) - Y) ** 2) - s["eps2"]
+        M = jnp.einsum("hrd,hre->hde", p["Wk"], p["Wq"])  # W_k^T W_q per head
+        sv = jnp.linalg.svd(M, compute_uv=False)
+        total = jnp.sum(sv**2, axis=1)
+        # W_q = 0 at step 0: the ratio of the zero matrix is undefined (NaN here, null in the JSON)
+        rank1 = jnp.where(total > 0, sv[:, 0] ** 2 / jnp.where(total > 0, total, 1), jnp.nan)
+        _, _, vt = jnp.linalg.svd(p["Wq"], full_matrices=False)
+        u = vt[:, 0, :]  # top right singular vector of W_q per head
+        align_k = jnp.abs(u @ fixed["k_star"].T)  # (H, K)
+        Vpath = p["Wv"] if "WO" not in p else jnp.einsum("hdr,hre->hde", p["Wv"], p["WO"])
+        mlp = jnp.eye(d, dtype=M.dtype) + p["W2"] @ p["W1"]
+        x = jnp.einsum("d,de,hfe->hf", p["theta"], mlp, Vpath)
+        x = x / jnp.linalg.norm(x, axis=1, keepdims=True)
+        align_v = jnp.abs(x @ fixed["v_star"].T)
+        return excess, rank1, align_k, align_v
+
+    return metrics
+
+
+@lru_cache(maxsize=8)
+def _build_cached(key):
+    """The jitted pieces: a chunk of SGD steps and the metrics, vmapped over runs."""
+    s = dict(zip(_BUILD_KEYS, key))
+    import jax
+    import jax.numpy as jnp
+
+    _unrolled_threefry_on_cpu()
+    _persistent_compilation_cache()
+
+    d, r, B, lr = s["d"], s["r"], s["batch"], s["lr"]
+    token_uniforms, sample_from, sample = _samplers(s)
 
     def ln(x):
         mu = x.mean(-1, keepdims=True)
@@ -320,28 +357,26 @@ def _build_cached(key):
         (p, _, _), _ = jax.lax.scan(step, (p, fixed, token_uniforms(keys[0], B)), (keys, ahead))
         return p
 
-    def metrics(p, fixed, test):
-        X, Y = test
-        excess = jnp.mean((predict(p, fixed, X) - Y) ** 2) - s["eps2"]
-        M = jnp.einsum("hrd,hre->hde", p["Wk"], p["Wq"])  # W_k^T W_q per head
-        sv = jnp.linalg.svd(M, compute_uv=False)
-        total = jnp.sum(sv**2, axis=1)
-        # W_q = 0 at step 0: the ratio of the zero matrix is undefined (NaN here, null in the JSON)
-        rank1 = jnp.where(total > 0, sv[:, 0] ** 2 / jnp.where(total > 0, total, 1), jnp.nan)
-        _, _, vt = jnp.linalg.svd(p["Wq"], full_matrices=False)
-        u = vt[:, 0, :]  # top right singular vector of W_q per head
-        align_k = jnp.abs(u @ fixed["k_star"].T)  # (H, K)
-        Vpath = p["Wv"] if "WO" not in p else jnp.einsum("hdr,hre->hde", p["Wv"], p["WO"])
-        mlp = jnp.eye(d, dtype=M.dtype) + p["W2"] @ p["W1"]
-        x = jnp.einsum("d,de,hfe->hf", p["theta"], mlp, Vpath)
-        x = x / jnp.linalg.norm(x, axis=1, keepdims=True)
-        align_v = jnp.abs(x @ fixed["v_star"].T)
-        return excess, rank1, align_k, align_v
+    metrics = _metrics(s, predict)
 
     vchunk = jax.jit(jax.vmap(chunk, in_axes=(0, 0, 0, None)), static_argnums=3)
     vmetrics = jax.jit(jax.vmap(metrics))
     vsample = jax.jit(jax.vmap(sample, in_axes=(0, 0, None)), static_argnums=2)
     return vchunk, vmetrics, vsample
+
+
+def _logged_metrics(logs, rec, s):
+    """(excess, rank1, align_k, align_v) stacked over the log steps ``rec``, squeezed for one head; ValueError if diverged."""
+    excess, rank1, ak, av = (np.stack([lg[i] for lg in logs]).astype(float) for i in range(4))
+    if not np.all(np.isfinite(excess)):
+        t = int(rec[int(np.argmax(~np.all(np.isfinite(excess.reshape(len(rec), -1)), axis=1)))])
+        raise ValueError(f"the training diverged (non-finite risk by step {t}) at lr = {s['lr']:g}, gamma2 = {s['gamma2']:g}: "
+                         f"reduce lr")
+    if s["heads"] == 1:
+        rank1 = rank1[..., 0]
+    if s["heads"] == 1 and s["K"] == 1:
+        ak, av = ak[..., 0, 0], av[..., 0, 0]
+    return excess, rank1, ak, av
 
 
 def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | None = None, seed: int = 0,
@@ -395,13 +430,5 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
                 bar.update(n)
         if bar is not None:
             bar.close()
-    excess, rank1, ak, av = (np.stack([lg[i] for lg in logs]).astype(float) for i in range(4))
-    if not np.all(np.isfinite(excess)):
-        t = int(rec[int(np.argmax(~np.all(np.isfinite(excess.reshape(len(rec), -1)), axis=1)))])
-        raise ValueError(f"the training diverged (non-finite risk by step {t}) at lr = {s['lr']:g}, gamma2 = {s['gamma2']:g}: "
-                         f"reduce lr")
-    if s["heads"] == 1:
-        rank1 = rank1[..., 0]
-    if s["heads"] == 1 and s["K"] == 1:
-        ak, av = ak[..., 0, 0], av[..., 0, 0]
+    excess, rank1, ak, av = _logged_metrics(logs, rec, s)
     return TransformerRun(np.array(rec), excess, rank1, ak, av, s["K"] * s["gamma2"], s, time.perf_counter() - t0)
