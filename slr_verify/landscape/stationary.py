@@ -273,34 +273,12 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
         for x in X[ok]:
             if bar is not None:
                 bar.update(1)
-            x = canonical(x)
-            if any(np.max(np.abs(x - c)) < 1e-6 for c in seen):
-                continue
-            seen.append(x)
-            try:
-                realise(x)
-            except ValueError:
-                rejected += 1
-                continue
-            ref = refine(x, lam=lam, gamma=gamma, d=d, L=L, dps=dps)
-            if ref is None:
-                rejected += 1
-                continue
-            xr = ref[0]
-            xc = canonical(np.array([float(t) for t in xr]))
-            if any(np.max(np.abs(xc - s.overlaps)) < 1e-12 for s in found):
-                continue
-            try:
-                pt = classify(_canonical_mp(xr, xc), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
-            except ValueError:
-                rejected += 1
-                continue
-            if pt.tangent_norm > 10.0 ** (12 - dps):
-                rejected += 1
-                continue
-            pt.extra["found_in_round"] = rnd
-            found.append(pt)
-            new += 1
+            pt, refused = _candidate(x, seen, found, lam=lam, gamma=gamma, eps=eps, d=d, L=L, dps=dps)
+            rejected += refused
+            if pt is not None:
+                pt.extra["found_in_round"] = rnd
+                found.append(pt)
+                new += 1
         if bar is not None:
             bar.close()
         if rnd > 0 and new == 0:
@@ -309,6 +287,32 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     for s in found:
         s.extra["rejected_candidates"] = rejected
     return found
+
+
+def _candidate(x, seen, found, *, lam, gamma, eps, d, L, dps):
+    """(point, rejected) for the float root ``x``: the new classified point or None; rejected 1 if ``x`` was refused."""
+    x = canonical(x)
+    if any(np.max(np.abs(x - c)) < 1e-6 for c in seen):
+        return None, 0
+    seen.append(x)
+    try:
+        realise(x)
+    except ValueError:
+        return None, 1
+    ref = refine(x, lam=lam, gamma=gamma, d=d, L=L, dps=dps)
+    if ref is None:
+        return None, 1
+    xr = ref[0]
+    xc = canonical(np.array([float(t) for t in xr]))
+    if any(np.max(np.abs(xc - s.overlaps)) < 1e-12 for s in found):
+        return None, 0
+    try:
+        pt = classify(_canonical_mp(xr, xc), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    except ValueError:
+        return None, 1
+    if pt.tangent_norm > 10.0 ** (12 - dps):
+        return None, 1
+    return pt, 0
 
 
 def _canonical_mp(xr, xc):
