@@ -155,7 +155,7 @@ def _vary(fn, base: dict, names, values=None, prefix=""):
     return out
 
 
-def python_probes(fast=False):
+def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (one append each): split, it would scatter the table
     import slr_verify as S
     from slr_verify.model.params import Params
 

@@ -110,6 +110,12 @@ def _private_uses(name, is_package, tree, mods):
     """(importer, "module._name") for each private name the module ``name`` takes from another module of ``mods``:
     ``from m import _x`` (absolute or relative), and ``m._x`` or ``getattr(m, "_x")`` where ``m`` is bound to a
     module by an import (``import a.b as m``, ``from a import b``, or the package ``slr_verify`` itself)."""
+    bound, out = _import_bindings(name, is_package, tree, mods)
+    return out + _attribute_uses(name, tree, bound, mods)
+
+
+def _import_bindings(name, is_package, tree, mods):
+    """(names bound to modules of ``mods`` by the imports of ``name``, the private names those imports take)."""
     pkg = name.split(".") if is_package else name.split(".")[:-1]
     bound, out = {}, []
     for node in ast.walk(tree):
@@ -127,6 +133,12 @@ def _private_uses(name, is_package, tree, mods):
                     bound[a.asname or a.name] = f"{base}.{a.name}"
                 elif _private(a.name) and base != name:
                     out.append((name, f"{base}.{a.name}"))
+    return bound, out
+
+
+def _attribute_uses(name, tree, bound, mods):
+    """(importer, "module._name") for each ``m._x`` or ``getattr(m, "_x")`` on a name ``m`` bound to a module."""
+    out = []
     for node in ast.walk(tree):
         attr = None
         if isinstance(node, ast.Attribute):
