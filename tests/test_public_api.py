@@ -108,7 +108,7 @@ CALLS = {
     "slr_verify.routes.claimed_digits": lambda f, kw: f(slr_verify.quad_zeta, 0.5, 0.5, **kw),
 }
 #: public functions that validate their keywords themselves and raise ValueError (not decorated)
-OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer"}
+OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer", "slr_verify.routes.claimed_digits"}
 
 #: the code of every accepts_gamma2 and keywords_checked wrapper
 _DECORATED = {accepts_gamma2(lambda *, gamma: gamma).__code__, keywords_checked(lambda *, x: x).__code__}
@@ -133,3 +133,18 @@ def test_unknown_keyword_is_refused_by_name(name, obj):
         call(obj, {BOGUS: 1})
     assert BOGUS in str(info.value), f"{name}: {info.value!r}"
     assert type(info.value) is expected, f"{name}: {type(info.value).__name__}, expected {expected.__name__}"
+
+
+#: public functions left with Python's own TypeError for an unknown keyword, and why
+PLAIN = {
+    "slr_verify.model.check_params": "the validator every route calls on its hot path, with positional arguments",
+    "slr_verify.dynamics.multihead.figure9_lam": "a lam schedule (an object called with the step), not a function",
+}
+
+
+def test_every_public_function_refuses_with_a_value_error():
+    """Issue 29: an unknown keyword is a ValueError naming it. Every public function is decorated
+    (accepts_gamma2 or keywords_checked) or validates its keywords itself, except those in PLAIN."""
+    plain = {n for n, o in PUBLIC if not inspect.isclass(o) and n not in OWN_VALUE_ERROR
+             and getattr(o, "__code__", None) not in _DECORATED and n not in CATCH_ALLS}
+    assert plain == set(PLAIN)

@@ -35,12 +35,14 @@ import numpy as np
 from ..dynamics.trajectory import progress_stream
 from ..model import validation as V
 from ..model.multilocation import random_locations
+from ..model.params import keywords_checked
 
 _F32 = "float32 overflows beyond it"
 
 __all__ = ["paper_settings", "quick_settings", "transformer_layer", "TransformerRun"]
 
 
+@keywords_checked
 def paper_settings(heads: int = 1) -> dict:
     """Appendix E.3 (heads = 1, Figure 8) and Figure 10 (heads = 2), `docs/MATH.md` §15."""
     base = dict(L=10, d=80, m=200, gamma2=0.5, eps2=0.01, batch=128, test_size=1000, log_every=100,
@@ -50,6 +52,7 @@ def paper_settings(heads: int = 1) -> dict:
     return dict(base, K=2, lr=2e-2, steps=10_000, runs=10)
 
 
+@keywords_checked
 def quick_settings(heads: int = 1) -> dict:
     """A few hundred steps of the same model (for tests and notebooks in quick mode)."""
     return dict(paper_settings(heads), steps=300, runs=2, log_every=50, test_size=500)

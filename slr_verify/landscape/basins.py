@@ -44,7 +44,7 @@ from ..kernels.landscape import sigma_equivariance_proofs
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.intervals import clopper_pearson
-from ..model.params import Params, accepts_gamma2
+from ..model.params import Params, accepts_gamma2, keywords_checked
 from ..model.sampling import initial_overlaps_exact
 from .capture import CERTIFIED, contraction_ball, pgd_map
 from .stationary import SYMMETRIES, canonical, stationary_points
@@ -75,6 +75,7 @@ def _label(p):
     return p.name or "(%s)" % ", ".join("%.6f" % x for x in p.overlaps)
 
 
+@keywords_checked
 def label_ends(ends, converged, points, match=1e-3):
     """Labels of the end points ``ends`` (array (5, n)): the name of the stationary point whose orbit
     contains the point within ``match`` (max-norm on the overlaps), "unmatched" if none, "not
@@ -98,6 +99,7 @@ def label_ends(ends, converged, points, match=1e-3):
     return labels
 
 
+@keywords_checked
 def stable_at(p, alpha) -> bool:
     """Whether the stationary point ``p`` (:class:`~.stationary.StationaryPoint`) is a linearly stable fixed
     point of PGD at step size alpha: a minimum (every eigenvalue off the flat ones > 0) whose largest
@@ -117,6 +119,7 @@ def _rates(labels, kinds, certs):
     return out
 
 
+@accepts_gamma2
 def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200, points=None):
     """{label: {"count", "rate", "ci95", "kind", "certificates"}} over the runs, from the end points of the
     converged runs only (see the module's docstring; :func:`classify_runs` accounts for the others).
@@ -209,6 +212,7 @@ class _Ledger:
                                                        if ball.period == 1 else CERTIFIED))
 
 
+@accepts_gamma2
 def classify_runs(ends, converged, points, *, lam, gamma, d, L, alpha, match=1e-3, max_balls=24, near=1e-4, prec=128,
                   valley=True):
     """Account for every run (see the module's docstring): a :class:`Classification`.

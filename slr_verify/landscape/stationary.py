@@ -41,7 +41,7 @@ from ..dynamics.trajectory import progress_bar, progress_stream
 from ..kernels.landscape import fixed_point_kernels
 from ..model import sampling
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2
+from ..model.params import Params, accepts_gamma2, keywords_checked
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
 __all__ = ["StationaryPoint", "stationary_points", "newton", "refine", "classify", "canonical", "SYMMETRIES"]
@@ -94,6 +94,7 @@ class StationaryPoint:
                 "tangent_norm": self.tangent_norm, "dps": self.dps}
 
 
+@keywords_checked
 def canonical(o, decimals=9):
     """The representative of the orbit of ``o`` under :data:`SYMMETRIES`: the lexicographically
     largest image (compared after rounding to ``decimals``)."""
@@ -152,6 +153,7 @@ def newton(O, *, lam, gamma, d, L, known=(), iters=80, tol=1e-13):
     return O, done & alive
 
 
+@accepts_gamma2
 def refine(o, *, lam, gamma, d, L, dps=40, iters=60):
     """Riemannian Newton's method in mpmath at ``dps`` digits from the float64 root ``o``: on the
     configuration (k, v) realised in R^4, the step solves Hess s = -grad in the tangent bases with
@@ -194,6 +196,7 @@ def refine(o, *, lam, gamma, d, L, dps=40, iters=60):
     return None
 
 
+@accepts_gamma2
 def classify(ov, *, lam, gamma, eps=0.0, d, L):
     """Kind, index and eigenvalues of the stationary point with mpmath overlaps ``ov`` (see the
     module's docstring); returns a :class:`StationaryPoint`."""

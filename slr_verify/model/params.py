@@ -92,8 +92,12 @@ def accepts_gamma2(func):
 
 def keywords_checked(func):
     """``func`` refusing an unknown keyword with a ``ValueError`` naming it (not Python's ``TypeError``); for the
-    public functions that take no gamma (those that do: :func:`accepts_gamma2`)."""
-    known = set(inspect.signature(func).parameters)
+    public functions that take no gamma (those that do: :func:`accepts_gamma2`). A function with a ``**`` catch-all is
+    returned unchanged: it forwards its keywords to one that checks them."""
+    params = inspect.signature(func).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return func
+    known = set(params)
 
     @functools.wraps(func)
     def wrapper(*args, **kw):
