@@ -413,15 +413,16 @@ class Judge:
         return rec
 
 
-def run_job(job, timeout, judge, tmp, snap):
-    """Run one job in a fresh subprocess on the snapshot ``snap`` of the package; its case records, judged (a case it
-    did not reach: ``timeout``)."""
+def run_worker(script, job, timeout, tmp, snap):
+    """Run ``script --worker`` on ``job`` in a fresh subprocess on the snapshot ``snap`` of the package (killed with
+    its process group after ``timeout`` seconds): (case records by name, executed lines, timed out, return code,
+    the last lines of stderr when it failed, seconds)."""
     path = Path(tmp) / "job.json"
     path.write_text(json.dumps(job))
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONPATH=os.pathsep.join([str(snap), *filter(None, [os.environ.get("PYTHONPATH")])]))
     t0 = time.time()
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", str(path)], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, str(Path(script).resolve()), "--worker", str(path)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=str(snap), start_new_session=True)
     timed_out = False
     try:
@@ -438,17 +439,24 @@ def run_job(job, timeout, judge, tmp, snap):
                 executed = r["executed"]
             else:
                 recs[r["case"]] = r
+    tail = stderr.strip().splitlines()[-5:] if (timed_out or proc.returncode) else []
+    return recs, executed, timed_out, proc.returncode, tail, round(time.time() - t0, 1)
+
+
+def run_job(job, timeout, judge, tmp, snap):
+    """Run one job (:func:`run_worker`); its case records, judged (a case it did not reach: ``timeout``)."""
+    recs, executed, timed_out, code, tail, seconds = run_worker(__file__, job, timeout, tmp, snap)
     out = {}
     for name, lam, route in job["cases"]:
         rec = recs.get(name) or {"case": name, "lam": lam, "route": route, "status": "timeout" if timed_out else "no result"}
         out[name] = judge.judge(rec)
-    tail = stderr.strip().splitlines()[-5:] if (timed_out or proc.returncode) else []
-    return {"cases": out, "seconds": round(time.time() - t0, 1), "returncode": proc.returncode, "timed_out": timed_out,
-            "stderr_tail": tail, "executed": executed}
+    return {"cases": out, "seconds": seconds, "returncode": code, "timed_out": timed_out, "stderr_tail": tail,
+            "executed": executed}
 
 
-def verdict(cases):
-    """The mutant's verdict from its judged cases (see the module)."""
+def checker_verdict(cases):
+    """The verdict the checker's outcomes decide, first that applies: an accepted false statement, an accepted one
+    whose truth is undecided, a rejected certificate; None when none applies."""
     acc = [c for c in cases.values() if c["outcome"] == "accepted"]
     if any(c.get("true") is False for c in acc):
         return "false-accepted"
@@ -456,6 +464,13 @@ def verdict(cases):
         return "undecided-accepted"
     if any(c["outcome"] == "rejected" for c in cases.values()):
         return "killed-by-checker"
+    return None
+
+
+def verdict(cases):
+    """The mutant's verdict from its judged cases (see the module)."""
+    if checker_verdict(cases):
+        return checker_verdict(cases)
     if any(c["outcome"] in ("timeout", "no result") for c in cases.values()) or \
             any(cases[k]["outcome"] != "accepted" or not cases[k].get("proved") for k in ("a", "c") if k in cases):
         return "killed-otherwise"  # (a) or (c): a crash, or the search says not proved (even if its certificate is good)

@@ -88,7 +88,6 @@ import math
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -499,49 +498,22 @@ class Judge:
 
 
 def run_job(job, timeout, judge, tmp, snap):
-    """Run one job in a fresh subprocess on the snapshot ``snap``; its case records, judged."""
-    path = Path(tmp) / "job.json"
-    path.write_text(json.dumps(job))
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               PYTHONPATH=os.pathsep.join([str(snap), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    t0 = time.time()
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", str(path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(snap),
-                            start_new_session=True)
-    timed_out = False
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        os.killpg(proc.pid, signal.SIGKILL)  # the worker's own process group
-        stdout, stderr = proc.communicate()
-    recs, executed = {}, None
-    for line in stdout.splitlines():
-        if line.startswith(MARK):
-            r = json.loads(line[len(MARK):])
-            if "executed" in r:
-                executed = r["executed"]
-            else:
-                recs[r["case"]] = r
-    seconds = round(time.time() - t0, 1)
+    """Run one job in a fresh subprocess on the snapshot ``snap`` (:func:`mutation_certificates.run_worker`); its case
+    records, judged."""
+    recs, executed, timed_out, code, tail, seconds = MC.run_worker(__file__, job, timeout, tmp, snap)
     out = {}
     for name in job["cases"]:
         rec = recs.get(name) or {"case": name, "status": "timeout" if timed_out else "no result"}
         out[name] = judge.judge(rec)
-    tail = stderr.strip().splitlines()[-5:] if (timed_out or proc.returncode) else []
-    return {"cases": out, "seconds": seconds, "returncode": proc.returncode, "timed_out": timed_out,
-            "stderr_tail": tail, "executed": executed}
+    return {"cases": out, "seconds": seconds, "returncode": code, "timed_out": timed_out, "stderr_tail": tail,
+            "executed": executed}
 
 
 def verdict(cases):
-    """The mutant's verdict from its judged cases (see the module)."""
-    acc = [c for c in cases.values() if c["outcome"] == "accepted"]
-    if any(c.get("true") is False for c in acc):
-        return "false-accepted"
-    if any(c.get("true") is None for c in acc):
-        return "undecided-accepted"
-    if any(c["outcome"] == "rejected" for c in cases.values()):
-        return "killed-by-checker"
+    """The mutant's verdict from its judged cases (see the module; the checker's part:
+    :func:`mutation_certificates.checker_verdict`)."""
+    if MC.checker_verdict(cases):
+        return MC.checker_verdict(cases)
     if any(c["outcome"] != "accepted" or not c.get("proved") for c in cases.values()):
         return "killed-otherwise"
     return "survived"
