@@ -165,5 +165,6 @@ def add_certify_parser(sub):
     s = cs.add_parser("step-size", help="Proposition 10: a certified bracket of alpha_max (det J of the reduced map > 0 "
                       "on the square below it) at a point lam", allow_abbrev=False)
     _setting_args(s)
-    s.add_argument("--lam", required=True, help="the temperature lam (one value)")
+    s.add_argument("--lam", required=True, help="the temperature lam (one value); the reduced map does not depend on "
+                   "eps (it adds eps^2 to the risk on M), so the certificate states eps = 0 whatever --eps says")
     s.set_defaults(func=_step_size)

@@ -147,7 +147,7 @@ def _diffeomorphism(doc, leaves, lam, par):
         k, n = (number(x, "upper_at") for x in at)
         if not (-1 <= k <= 1 and -1 <= n <= 1 and D(arb(k), arb(n), lam, *par, arb(U))[0].upper() < 0):
             raise Rejected(f"alpha_upper {U!r}: det J({k!r}, {n!r}) is not < 0 there (or the point is off the square)")
-        values["alpha_upper"] = U
+        values["alpha_upper"], values["upper_at"] = U, (k, n)
     gk, gn = corner_gradient_arb()(lam, *par)
     m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
     if m is not None:

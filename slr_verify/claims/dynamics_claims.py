@@ -423,10 +423,12 @@ def proposition10(ctx):
     dif = {"alpha_certified": rep.values["domain_alpha"][1] if rep.accepted else 0.0,
            "alpha_upper": rep.values.get("alpha_upper")}
     bracket_ok = dif["alpha_upper"] is not None and dif["alpha_certified"] <= a_max <= dif["alpha_upper"]
-    # float64 on both sides of the certified bracket: det J > 0 on a grid below it, < 0 at (0, 0) above it
+    # float64 on both sides of the certified bracket: det J > 0 on a grid below it, < 0 above it at the point where the
+    # certificate shows it (upper_at: (0, 0), or where det J first vanishes elsewhere)
     k, n = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
     det_below = float(F.det_jacobian(k, n, alpha=dif["alpha_certified"], **p).min())
-    det_above = float(F.det_jacobian(0.0, 0.0, alpha=dif["alpha_upper"], **p)) if dif["alpha_upper"] is not None else 1.0
+    at = rep.values.get("upper_at", (0.0, 0.0))
+    det_above = float(F.det_jacobian(*at, alpha=dif["alpha_upper"], **p)) if dif["alpha_upper"] is not None else 1.0
     return [
         Replayed(
             "ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound); its certificate "
@@ -463,14 +465,15 @@ def proposition10(ctx):
             details={"predicted": [rk, rn], "measured": [mk, mn], "timescale_ratio": float(np.log(rn) / np.log(rk)), **here},
         ),
         Measured(
-            "float64 det J of the reduced map on a 201^2 grid at the certified alpha, and at (0, 0) at the upper bound",
+            "float64 det J of the reduced map on a 201^2 grid at the certified alpha, and at the certificate's point at the "
+            "upper bound",
             "the certified bracket of alpha_max (signs: > 0 below, < 0 above)",
             float(det_below <= 0) + float(det_above >= 0) + float(not att[0] <= a_att <= att[1]),
             0.0,
             "signs and an enclosure of the float64 attraction step: any violation fails",
             unit="violations",
             corroborates=True,
-            details={"min_det_below": det_below, "det_above_at_origin": det_above, "alpha_attract_float64": a_att},
+            details={"min_det_below": det_below, "det_above": det_above, "upper_at": list(at), "alpha_attract_float64": a_att},
         ),
         Measured(
             f"ordering alpha = {alpha:.3g} < alpha_max(numeric) < alpha_attract",
