@@ -6,13 +6,14 @@ they conclude), exact float arithmetic on the boxes (a one-ulp change is a gap),
 (the enclosure's minimiser and global minimum), and a shifted lam interval where the statement is false (the
 float profile finds a lower point there).
 """
-import copy
+
 import json
 import math
 from importlib import resources
 
 import numpy as np
 import pytest
+from documents import clone
 
 from slr_verify.certify.replay import replay, statement_text
 
@@ -54,14 +55,14 @@ def _value_leaf(doc):
 
 
 def test_dropped_leaf(oracle_doc):
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     del doc["leaves"][3]
     rejected(doc, "leaf")
 
 
 def test_leaf_box_shrunk_by_one_ulp(oracle_doc):
     """A gap of one ulp: the leaf no longer matches its box in the split tree."""
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     lo, hi = doc["leaves"][5]["box"]["kappa"]
     doc["leaves"][5]["box"]["kappa"] = [lo, math.nextafter(hi, -math.inf)]
     rejected(doc, "leaf 5", "gap or an overlap")
@@ -69,7 +70,7 @@ def test_leaf_box_shrunk_by_one_ulp(oracle_doc):
 
 def test_overlapping_leaves(oracle_doc):
     """A leaf stretched over its neighbour (both now cover a common strip)."""
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     a, b = doc["leaves"][0]["box"], doc["leaves"][1]["box"]
     axis = next(c for c in ("kappa", "t", "lam") if a[c] != b[c])
     a[axis] = [min(a[axis][0], b[axis][0]), max(a[axis][1], b[axis][1])]
@@ -78,43 +79,43 @@ def test_overlapping_leaves(oracle_doc):
 
 def test_changed_multiplier(oracle_doc):
     """A value leaf's beta moved where the bound fails (the checker evaluates, it does not trust)."""
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     i = _value_leaf(doc)
     doc["leaves"][i]["beta"] = doc["leaves"][i]["beta"] * 1e-6
     rejected(doc, "value leaf")
 
 
 def test_domain_extended_past_the_leaves(oracle_doc):
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["domain"]["lam"] = [0.3, 0.31]
     doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), (0.3, 0.31))
     rejected(doc, "not the tree's box")
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["domain"]["lam"] = [0.3, 0.31]  # the statement left as it was: it no longer says what the domain is
     rejected(doc, "statement")
 
 
 def test_changed_premise_hash(oracle_doc):
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["premises"][1]["hash"] = "0" * 32
     rejected(doc, f"premise {doc['premises'][1]['name']!r}", "hash")
 
 
 def test_missing_premise(oracle_doc):
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["premises"] = [p for p in doc["premises"] if p["name"] != "valley"]
     rejected(doc, "'valley' is missing")
 
 
 def test_statement_claiming_more(oracle_doc):
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["statement"] = doc["statement"].replace("[0.3, 0.3]", "[0.09, 0.9]")
     rejected(doc, "statement")
 
 
 def test_setting_changed(oracle_doc):
     """The same leaves at d = 50 (the multipliers were chosen for d = 400)."""
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["setting"]["d"] = 50
     doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), tuple(doc["domain"]["lam"]))
     rejected(doc)
@@ -126,7 +127,7 @@ def test_lam_moved_where_the_statement_is_false(oracle_doc):
     from slr_verify.landscape import oracle_is_global
 
     assert not oracle_is_global(lam=0.95, gamma=G2, eps=0.0, d=400, L=10)
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["domain"]["lam"] = [0.95, 0.95]
     for leaf in doc["leaves"]:
         leaf["box"]["lam"] = [0.95, 0.95]
@@ -141,7 +142,7 @@ def test_lam_moved_where_the_statement_is_false(oracle_doc):
     ("leaves", [], ["non-empty"]),
 ])
 def test_malformed(oracle_doc, field, value, words):
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc[field] = value
     rejected(doc, *words)
 
@@ -175,7 +176,7 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
     with mpmath.workdps(30):
         e_lo, e_hi = (mpmath.sqrt(1 - mpmath.mpf(k) ** 2) for k in (v["kappa"][1], v["kappa"][0]))
     assert v["eta"][0] <= e_lo and e_hi <= v["eta"][1] and v["eta"][1] - v["eta"][0] < 1e-6
-    doc = copy.deepcopy(enclosure_doc)
+    doc = clone(enclosure_doc)
     del doc["circle"]
     doc["premises"] = [p for p in doc["premises"] if p["name"] != "circle"]
     v = replay(doc, prove_premises=False).values
@@ -191,15 +192,15 @@ def test_circle_test_rejections(enclosure_doc):
     """The circle test (r = 0) refused: a bracket of multipliers that misses the circle point's optimum (both ends
     above it: the dual function's slope has one sign), a piece that no longer covers the kept boxes' kappa, its
     premise dropped."""
-    doc = copy.deepcopy(enclosure_doc)
+    doc = clone(enclosure_doc)
     bs, bb = doc["circle"][0]["beta"]
     doc["circle"][0]["beta"] = [bb * 1.01, bb * 1.02]
     rejected(doc, "circle piece", "not proved")
-    doc = copy.deepcopy(enclosure_doc)
+    doc = clone(enclosure_doc)
     k0, k1 = doc["circle"][0]["kappa"]
     doc["circle"][0]["kappa"] = [k0, 0.5 * (k0 + k1)]
     rejected(doc, "circle pieces end at")
-    doc = copy.deepcopy(enclosure_doc)
+    doc = clone(enclosure_doc)
     doc["premises"] = [p for p in doc["premises"] if p["name"] != "circle"]
     rejected(doc, "premise 'circle' is missing")
 
@@ -210,7 +211,7 @@ def test_bound_leaf_without_positive_definiteness_is_rejected(enclosure_doc):
     it (the old search kept such a box with its number). beta < 0 likewise."""
     i = next(i for i, leaf in enumerate(enclosure_doc["leaves"]) if leaf["test"] == "bound")
     for beta in (1e-6, -1e-3):
-        doc = copy.deepcopy(enclosure_doc)
+        doc = clone(enclosure_doc)
         doc["leaves"][i]["beta"] = beta
         r = rejected(doc, "positive definite not proved")
         assert "Delta" in r.reason
@@ -218,7 +219,7 @@ def test_bound_leaf_without_positive_definiteness_is_rejected(enclosure_doc):
 
 def test_enclosure_witness_moved(enclosure_doc):
     """A witness moved away from the minimiser has a higher certified risk: some value leaf no longer excludes."""
-    doc = copy.deepcopy(enclosure_doc)
+    doc = clone(enclosure_doc)
     doc["witness"]["a"] = doc["witness"]["a"] + 0.05
     rejected(doc, "leaf")
 
@@ -237,7 +238,7 @@ def test_search_writes_what_the_checker_accepts(tmp_path):
     assert c.proved and c.oracle and c.replay.accepted, c.reason
     p = write(c.certificate, tmp_path / "c.json.gz")
     assert main(["certify", "replay", str(p)]) == 0
-    bad = copy.deepcopy(c.certificate)
+    bad = clone(c.certificate)
     bad["leaves"][-1]["box"]["t"][0] = math.nextafter(bad["leaves"][-1]["box"]["t"][0], 2.0)
     write(bad, tmp_path / "bad.json")
     assert main(["certify", "replay", str(tmp_path / "bad.json")]) == 1
@@ -257,33 +258,33 @@ def test_proposition9_certificate_is_accepted(prop9_doc):
 
 def test_proposition9_changed_preconditioner(prop9_doc):
     """A Krawczyk preconditioner far from the inverse Jacobian: the image of X is not inside X."""
-    doc = copy.deepcopy(prop9_doc)
+    doc = clone(prop9_doc)
     doc["pieces"][0]["Y"] = [[1.0, 0.0], [0.0, 1.0]]
     rejected(doc, "Krawczyk")
 
 
 def test_proposition9_edge_not_tiled(prop9_doc):
-    doc = copy.deepcopy(prop9_doc)
+    doc = clone(prop9_doc)
     doc["pieces"][3]["edges"]["1"] = doc["pieces"][3]["edges"]["1"][:-1]
     rejected(doc, "edge nu = 1")
 
 
 def test_proposition9_in_x_leaf_called_excluded(prop9_doc):
     """The leaves around (0, 0) hold a zero of H: calling one 'exclude' must fail."""
-    doc = copy.deepcopy(prop9_doc)
+    doc = clone(prop9_doc)
     i = next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "in-X")
     doc["leaves"][i]["test"] = "exclude"
     rejected(doc, "neither H_0 nor H_1")
 
 
 def test_proposition9_piece_missing_and_r_outside(prop9_doc):
-    doc = copy.deepcopy(prop9_doc)
+    doc = clone(prop9_doc)
     doc["pieces"] = doc["pieces"][1:]
     rejected(doc, "no piece")
-    doc = copy.deepcopy(prop9_doc)
+    doc = clone(prop9_doc)
     doc["r"] = 0.6
     rejected(doc, "r must be")
-    doc = copy.deepcopy(prop9_doc)
+    doc = clone(prop9_doc)
     doc["r"] = doc["r"] / 4  # X shrunk: some in-X leaves now lie outside it
     rejected(doc)
 
@@ -316,15 +317,15 @@ def test_cli_certify_oracle_across_the_window_end_is_not_proved(tmp_path):
 def test_review_findings_are_rejected(enclosure_doc, oracle_doc):
     """A review of the checker: a zero witness (NaN risk), an integer coordinate that is not a float exactly, a
     precision outside [53, 4096], a boolean L; each is rejected, none raises."""
-    doc = copy.deepcopy(enclosure_doc)
+    doc = clone(enclosure_doc)
     doc["witness"]["x"] = [0, 0, 0, 0]
     rejected(doc, "witness")
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["prec"] = 10**7
     rejected(doc, "prec")
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["setting"]["L"] = True
     rejected(doc, "setting")
-    doc = copy.deepcopy(oracle_doc)
+    doc = clone(oracle_doc)
     doc["domain"]["lam"] = [2**60 + 1, 2**60 + 1]
     rejected(doc, "exactly")

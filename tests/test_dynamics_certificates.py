@@ -7,12 +7,13 @@ A corruption that changes a domain is restated (the statement re-derived) so tha
 mathematics, not from the text. Expected numbers come from other routes: the float64 reduced map (Proposition 10's
 attraction step), mpmath's root of Theorem 1's R_theta at 30 digits (theta*), the five-overlap float map (the
 2-cycle's images)."""
-import copy
+
 import math
 
 import mpmath
 import numpy as np
 import pytest
+from documents import clone
 from paper import FIG4B, G4B
 
 from slr_verify.certify import (
@@ -90,10 +91,10 @@ def test_every_kind_is_accepted_with_its_premises_proved(name, request):
 
 
 def test_signs_dropped_leaf_and_extended_domain(signs):
-    d = copy.deepcopy(signs)
+    d = clone(signs)
     d["leaves"].pop(3)
     _rejected(d, "leaf")
-    d = copy.deepcopy(signs)
+    d = clone(signs)
     d["domain"]["lam"][1] = 0.6
     _rejected(_restated(d), "gap")
 
@@ -108,7 +109,7 @@ def test_diffeo_attraction_step_against_the_float_route(diffeo):
 def test_diffeo_past_alpha_max_is_rejected(diffeo):
     """Every alpha coordinate doubled (exact in binary: the split tree is the same): the domain now reaches twice
     alpha_max, where det J < 0 at (0, 0); some leaf must fail."""
-    d = copy.deepcopy(diffeo)
+    d = clone(diffeo)
     d["domain"]["alpha"] = [0.0, 2 * d["domain"]["alpha"][1]]
     for leaf in d["leaves"]:
         leaf["box"]["alpha"] = [2 * x for x in leaf["box"]["alpha"]]
@@ -116,7 +117,7 @@ def test_diffeo_past_alpha_max_is_rejected(diffeo):
 
 
 def test_diffeo_upper_bound_below_alpha_max_is_rejected(diffeo):
-    d = copy.deepcopy(diffeo)
+    d = clone(diffeo)
     d["alpha_upper"] = 0.5 * d["domain"]["alpha"][1]
     _rejected(_restated(d), "alpha_upper")
 
@@ -134,7 +135,7 @@ def test_family_theta_star_against_mpmath(family):
 
 
 def test_family_changed_premise_hash_is_rejected(family):
-    d = copy.deepcopy(family)
+    d = clone(family)
     d["premises"][0]["hash"] = "0" * 32
     _rejected(d, "premise", "off-M-family")
 
@@ -156,22 +157,22 @@ def test_cycle_ball_against_the_float_map(cycle):
     (lambda leaf: leaf.update(sigma=[1, 1, -1, 1, 1]), ("not proved for sigma",)),
 ])
 def test_cycle_corrupted_is_rejected(cycle, change, words):
-    d = copy.deepcopy(cycle)
+    d = clone(cycle)
     change(d["leaves"][0])
     _rejected(d, *words)
 
 
 def test_tube_corrupted_is_rejected(tube):
-    d = copy.deepcopy(tube)
+    d = clone(tube)
     d["leaves"].pop(len(d["leaves"]) // 2)
     _rejected(d, "leaf")
-    d = copy.deepcopy(tube)
+    d = clone(tube)
     d["margin"] = d["margin"] / 64
     _rejected(_restated(d), "tube-piece")
-    d = copy.deepcopy(tube)
+    d = clone(tube)
     d["delta"] = d["delta"] * 1e4
     _rejected(_restated(d), "tube-piece")
-    d = copy.deepcopy(tube)
+    d = clone(tube)
     d["domain"]["kappa"][0] = 0.9
     _rejected(_restated(d), "gap")
 

@@ -7,7 +7,7 @@ no dual bound, no closed-form curvature); the values below were computed by it a
 recomputes them. Corruptions are made as a dishonest writer would: the statement rewritten to match (it is derived
 from the ends), so that the ends' own tests must reject them.
 """
-import copy
+
 import gzip
 import json
 import math
@@ -15,6 +15,7 @@ from importlib import resources
 
 import mpmath
 import pytest
+from documents import clone
 
 from slr_verify.certify.certificate import SplitTree
 from slr_verify.certify.replay import replay, statement_text
@@ -76,7 +77,7 @@ def test_statement_names_the_component_and_the_unique_interval(window_doc):
 
 def test_lower_witness_moved_inside_W_is_rejected(window_doc):
     """The witness's lam moved to A - 1e-14, above the 30-digit lower end: W holds the oracle there, no pair beats it."""
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     A = doc["domain"]["lam"][0]
     assert A - 1e-14 > float(LO_MP)
     doc["ends"]["lo"]["enclosure"][0] = A - 1e-14
@@ -85,7 +86,7 @@ def test_lower_witness_moved_inside_W_is_rejected(window_doc):
 
 def test_upper_point_moved_inside_W_is_rejected(window_doc):
     """The pitchfork's outer point moved to B + 1e-14, below the 30-digit upper end: the curvature is still > 0."""
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     B = doc["domain"]["lam"][1]
     assert B + 1e-14 < float(HI_MP)
     doc["ends"]["hi"]["enclosure"][1] = B + 1e-14
@@ -94,29 +95,29 @@ def test_upper_point_moved_inside_W_is_rejected(window_doc):
 
 def test_wrong_direction_is_rejected(window_doc):
     """The curvature along e (erfc-sized, > 0) does not vanish at the upper end: the direction is part of the proof."""
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     doc["ends"]["hi"]["direction"] = "e"
     rejected(doc, "end hi", "along e")
 
 
 def test_detached_enclosure_and_bad_witness_are_rejected(window_doc):
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     doc["ends"]["lo"]["enclosure"][1] = math.nextafter(doc["ends"]["lo"]["enclosure"][1], 0)
     rejected(doc, "must end at")
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     doc["ends"]["lo"]["witness"]["x"] = [0.0, 0.0, 0.0, 0.0]
     rejected(doc, "must not be zero")
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     doc["ends"]["lo"]["mechanism"] = "pitchfork"
     doc["ends"]["lo"]["direction"] = "v*"
     rejected(doc, "end lo", "not < 0")
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     doc["ends"]["hi"]["mechanism"] = "guess"
     rejected(doc, "mechanism")
 
 
 def test_ends_changed_without_the_statement_are_rejected(window_doc):
-    doc = copy.deepcopy(window_doc)
+    doc = clone(window_doc)
     doc["ends"]["hi"]["enclosure"][1] += 1e-13
     r = replay(doc, prove_premises=False)
     assert not r.accepted and "statement" in r.reason
@@ -182,11 +183,11 @@ def test_valley_edge_leaves_are_used_and_checked(edge_certificate):
     doc = edge_certificate
     edge = [i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "valley-edge"]
     assert edge and any(p["name"] == "valley-edge" for p in doc["premises"])
-    bad = copy.deepcopy(doc)
+    bad = clone(doc)
     bad["leaves"][edge[-1]]["test"] = "valley"
     r = replay(bad, prove_premises=False)
     assert not r.accepted and "valley leaf" in r.reason
-    bad = copy.deepcopy(doc)
+    bad = clone(doc)
     bad["premises"] = [p for p in bad["premises"] if p["name"] != "valley-edge"]
     r = replay(bad, prove_premises=False)
     assert not r.accepted and "premise 'valley-edge' is missing" in r.reason

@@ -42,7 +42,8 @@ evaluations of D, each used where it keeps full relative accuracy:
   105-node double-exponential rule on :math:`[a, \min(1, \sqrt{a^2 + 64/c})]`; ``log_zetac`` returns the
   logarithm so that the value survives when it underflows float64.
 
-The mpmath versions (``zeta_mp``, ``zetac_mp``) evaluate the same closed form at any precision.
+The mpmath versions (``zeta_mp``, ``zetac_mp``) evaluate the same closed form at any precision (D by arb's
+rigorous quadrature, its enclosure checked to the working precision).
 """
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ import math
 
 import mpmath
 import numpy as np
+from flint import acb, arb, fmpz
+from flint import ctx as arb_ctx
 from scipy import special as sc
 
 __all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
@@ -255,7 +258,17 @@ def zetac(t, g):
 
 
 # --------------------------------------------------------------------------- mpmath
+def _arb_of(x):
+    """The mpf ``x`` as an exact arb ball (mantissa times a power of two)."""
+    man, exp = x.man_exp
+    return arb(fmpz(int(man))) * arb(2) ** int(exp)
+
+
 def _mp_D(t, g):
+    """D at mpmath's working precision: the u-form of the closed form (``erf_variance``) integrated by arb's rigorous
+    quadrature (``acb.integral``, 20 guard bits) on [0, min(c(1 - a^2), U)] split at u = 1, 8, 40, with U = 2 prec
+    (in bits) and the rest enclosed in [0, e^-U f(0)] (the integrand is e^-u times a decreasing factor); the
+    enclosure must be relatively 2^-prec wide, else :class:`ArithmeticError` (never an unconverged number)."""
     t, g = mpmath.mpf(t), abs(mpmath.mpf(g))
     if g == 0:
         return mpmath.mpf(0)
@@ -267,9 +280,28 @@ def _mp_D(t, g):
     if c == 0:  # (4/pi)(atan 1 - atan a) = (4/pi) atan((1 - a)/(1 + a))
         return 4 / mpmath.pi * mpmath.atan(one_minus_a / (2 - one_minus_a))
     upper = c * 4 * g**2 / (1 + 4 * g**2)  # c (1 - a^2)
-    f = lambda u: mpmath.exp(-u) / (2 * mpmath.sqrt(c * (a**2 * c + u)) * (1 + a**2 + u / c))
-    pts = [mpmath.mpf(0)] + [p for p in (mpmath.mpf(1), mpmath.mpf(8), mpmath.mpf(40)) if p < upper] + [upper]
-    return 4 / mpmath.pi * mpmath.exp(-c * (1 + a**2)) * mpmath.quad(f, pts)
+    prec, old = mpmath.mp.prec, arb_ctx.prec
+    cut = mpmath.mpf(2 * prec)
+    pts = [mpmath.mpf(0)] + [p for p in (mpmath.mpf(1), mpmath.mpf(8), mpmath.mpf(40)) if p < min(upper, cut)]
+    pts.append(min(upper, cut))
+    arb_ctx.prec = prec + 20
+    try:
+        ca, a2 = _arb_of(c), _arb_of(a) ** 2
+        f = lambda u, analytic: (-u).exp() / (2 * (ca * (a2 * ca + u)).sqrt(analytic=analytic) * (1 + a2 + u / ca))
+        rel = arb(2) ** -(prec + 10)
+        total = acb.integral(f, _arb_of(pts[0]), _arb_of(pts[1]), rel_tol=rel, abs_tol=arb(2) ** -(1 << 20)).real
+        tol = total.abs_lower() * rel  # the first piece holds the bulk: the rest to the same absolute accuracy
+        for lo, hi in zip(pts[1:], pts[2:]):
+            total += acb.integral(f, _arb_of(lo), _arb_of(hi), rel_tol=rel, abs_tol=tol).real
+        if upper > cut:
+            total += arb(0).union((-_arb_of(cut)).exp() * f(acb(0), False).real)
+        if not (total.is_finite() and total.rad() <= total.abs_lower() * arb(2) ** -prec):
+            raise ArithmeticError(f"zeta's D at t = {mpmath.nstr(t, 8)}, g = {mpmath.nstr(g, 8)}: the quadrature's "
+                                  f"enclosure is {float(total.rad() / total.mid()):.1e} wide relatively, above 2^-{prec}")
+        man, exp = total.mid().man_exp()
+    finally:
+        arb_ctx.prec = old
+    return 4 / mpmath.pi * mpmath.exp(-c * (1 + a**2)) * mpmath.mpf((int(man), int(exp)))
 
 
 def zeta_mp(t, g, dps=50):
