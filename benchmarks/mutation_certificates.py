@@ -213,6 +213,13 @@ def sample(n, seed, sources, writer_share=0.2):
     n = min(n, total)
     n_w = min(len(by["certificate"]), max(round(n * len(by["certificate"]) / total), math.ceil(n * writer_share)))
     alloc = {"globalmin": min(n - n_w, len(by["globalmin"])), "certificate": n_w}
+    return draw(rng, by, alloc, sources), {m: len(v) for m, v in by.items()}
+
+
+def draw(rng, by, alloc, sources):
+    """``alloc[m]`` (site, replacement) pairs of each module m: its sites ``by[m]``, in order of position, cut into
+    equal consecutive strata, one per pair; in each, a kind drawn uniformly among the stratum's, then a site of that
+    kind and a replacement that applies to ``sources[m]``."""
     picked = []
     for m, k in alloc.items():
         ss = by[m]
@@ -230,7 +237,7 @@ def sample(n, seed, sources, writer_share=0.2):
                 if hit:
                     picked.append(hit)
                     break
-    return picked, {m: len(v) for m, v in by.items()}
+    return picked
 
 
 def _applies(site, replacement, source):
@@ -387,14 +394,9 @@ class Judge:
         """Replay the case's certificate with the unmutated checker and judge its statement; adds ``outcome``."""
         if rec.get("file"):
             doc = json.loads(Path(rec["file"]).read_text())
-            try:
-                r = self.replay(doc)
-            except Exception as e:  # the checker must reject, never raise: recorded as a finding
-                rec["checker"] = {"accepted": False, "raised": f"{type(e).__name__}: {e}"[:400], "kind": doc.get("kind")}
-            else:
-                rec["checker"] = {"accepted": bool(r.accepted), "reason": r.reason[:600], "leaves": r.leaves,
-                                  "seconds": round(r.seconds, 2), "values": _jsonable(r.values), "kind": doc.get("kind"),
-                                  "domain_lam": doc.get("domain", {}).get("lam") if isinstance(doc.get("domain"), dict) else None}
+            rec["checker"], r = checker_record(self.replay, doc)
+            if r is not None:
+                rec["checker"]["domain_lam"] = doc.get("domain", {}).get("lam") if isinstance(doc.get("domain"), dict) else None
                 if r.accepted:
                     rec["true"], rec["why"] = self.truth(r.values)
         inner = rec.get("inner")
@@ -402,15 +404,29 @@ class Judge:
             rec["true"], rec["why"] = self.truth(inner["values"])  # accepted in the worker only: judged all the same
         if inner is not None and "checker" in rec and inner["accepted"] != rec["checker"]["accepted"]:
             rec["verdict_mismatch"] = True
-        if rec.get("status") != "returned":
-            rec["outcome"] = rec.get("status", "no result")
-        elif rec.get("checker", {}).get("accepted") or (inner and inner["accepted"]):
-            rec["outcome"] = "accepted"
-        elif rec.get("certificate"):
-            rec["outcome"] = "rejected"
-        else:
-            rec["outcome"] = "not proved"
+        rec["outcome"] = outcome(rec, rec.get("checker", {}).get("accepted") or (inner and inner["accepted"]))
         return rec
+
+
+def outcome(rec, accepted):
+    """A case's outcome: its worker's status when it did not return, else accepted, rejected (a certificate the
+    checker refused) or not proved (no certificate written)."""
+    if rec.get("status") != "returned":
+        return rec.get("status", "no result")
+    if accepted:
+        return "accepted"
+    return "rejected" if rec.get("certificate") else "not proved"
+
+
+def checker_record(replay, doc):
+    """(record, result) of the unmutated checker's ``replay(doc)``: accepted, reason, leaves, seconds, values, kind; a
+    raise (the checker must reject, never raise) is recorded as a finding, with result None."""
+    try:
+        r = replay(doc)
+    except Exception as e:  # noqa: BLE001 - recorded, not hidden
+        return {"accepted": False, "raised": f"{type(e).__name__}: {e}"[:400], "kind": doc.get("kind")}, None
+    return {"accepted": bool(r.accepted), "reason": r.reason[:600], "leaves": r.leaves, "seconds": round(r.seconds, 2),
+            "values": _jsonable(r.values), "kind": doc.get("kind")}, r
 
 
 def run_worker(script, job, timeout, tmp, snap):
@@ -480,24 +496,35 @@ def verdict(cases):
 VERDICTS = ["false-accepted", "undecided-accepted", "killed-by-checker", "killed-otherwise", "survived"]
 
 
-def summarise(mutants, control):
+OUTCOMES = ("accepted", "rejected", "not proved", "error", "timeout", "no result")
+
+
+def summary_of(mutants, control, case_names, same):
+    """The summary both mutation runs report: the verdict counts, per case the outcomes (``run``, the certificates
+    written, the false statements accepted), the survivors identical to the control (``same(case, control_case)``) or
+    on lines it never runs, the checker's raises and alterations, the ids by verdict."""
     counts = {v: sum(m["verdict"] == v for m in mutants) for v in VERDICTS}
-    outcomes = ("accepted", "rejected", "not proved", "error", "timeout", "no result")
     per_case = {}
-    for name, *_ in CASES:
+    for name in case_names:
         cs = [m["cases"][name] for m in mutants if name in m["cases"]]
-        per_case[name] = {o: sum(c["outcome"] == o for c in cs) for o in outcomes}
+        per_case[name] = {"run": len(cs), **{o: sum(c["outcome"] == o for c in cs) for o in OUTCOMES}}
         per_case[name]["certificates"] = sum(bool(c.get("certificate")) for c in cs)
         per_case[name]["false_accepted"] = sum(c["outcome"] == "accepted" and c.get("true") is False for c in cs)
     surv = [m for m in mutants if m["verdict"] == "survived"]
-    same = sum(all(_same(m["cases"][k], control["cases"][k]) for k in m["cases"]) for m in surv)
     cases = [c for m in mutants for c in m["cases"].values()]
     return {"mutants_run": len(mutants), **counts, "killed_total": counts["killed-by-checker"] + counts["killed-otherwise"],
-            "survivors_identical_to_control": same, "survivors_not_executed_in_control": sum(not m.get("executed") for m in surv),
-            "verdict_mismatches": sum(bool(c.get("verdict_mismatch")) for c in cases),
+            "survivors_identical_to_control": sum(all(same(m["cases"][k], control["cases"][k]) for k in m["cases"])
+                                                  for m in surv),
+            "survivors_not_executed_in_control": sum(not m.get("executed") for m in surv),
             "checker_raised": sum("raised" in c.get("checker", {}) for c in cases),
             "checker_not_intact": sum(any(c.get("checker_intact") is False for c in m["cases"].values()) for m in mutants),
             "per_case": per_case, "ids": {v: [m["id"] for m in mutants if m["verdict"] == v] for v in VERDICTS}}
+
+
+def summarise(mutants, control):
+    out = summary_of(mutants, control, [name for name, *_ in CASES], _same)
+    out["verdict_mismatches"] = sum(bool(c.get("verdict_mismatch")) for m in mutants for c in m["cases"].values())
+    return out
 
 
 def _same(a, b):
@@ -527,28 +554,37 @@ def write(path, doc):
     os.replace(tmp, path)
 
 
-def table(summary):
-    s = summary
-    rows = [("mutants run", s["mutants_run"]),
+def summary_rows(s, killed_otherwise):
+    """The counts of :func:`summary_of` as (label, number) rows; ``killed_otherwise`` says what kills otherwise."""
+    return [("mutants run", s["mutants_run"]),
             ("killed by the checker (a certificate rejected)", s["killed-by-checker"]),
-            ("killed otherwise (crash, timeout, (a) or (c) not proved)", s["killed-otherwise"]),
+            (f"killed otherwise ({killed_otherwise})", s["killed-otherwise"]),
             ("survived, every accepted statement true", s["survived"]),
             ("  of which identical to the control", s["survivors_identical_to_control"]),
             ("  of which on lines the control never runs", s["survivors_not_executed_in_control"]),
             ("accepted, truth undecided here", s["undecided-accepted"]),
             ("ACCEPTED A FALSE STATEMENT (must be 0)", s["false-accepted"]),
-            ("worker/parent checker verdict mismatches", s["verdict_mismatches"]),
             ("checker raised instead of rejecting", s["checker_raised"]),
-            ("checker modules altered by a mutant", s["checker_not_intact"])]
+            ("trusted modules (the checker's) altered by a mutant", s["checker_not_intact"])]
+
+
+def rows_and_cases(rows, per_case, middle=()):
+    """The table: the rows, then the ``middle`` lines, then one line per case of :func:`summary_of`."""
     w = max(len(r[0]) for r in rows)
-    lines = [f"{a:<{w}}  {b:>5}" for a, b in rows] + [""]
-    head = ("case", "certs", "accepted", "rejected", "not proved", "error", "timeout", "false")
-    lines.append(f"{head[0]:<6}" + "".join(f"{h:>11}" for h in head[1:]))
-    for k, c in s["per_case"].items():
-        row = (c["certificates"], c["accepted"], c["rejected"], c["not proved"], c["error"], c["timeout"] + c["no result"],
-               c["false_accepted"])
-        lines.append(f"{k:<6}" + "".join(f"{x:>11}" for x in row))
+    lines = [f"{a:<{w}}  {b:>5}" for a, b in rows] + [""] + list(middle)
+    head = ("case", "run", "certs", "accepted", "rejected", "not proved", "error", "timeout", "false")
+    lines.append(f"{head[0]:<8}" + "".join(f"{h:>11}" for h in head[1:]))
+    for k, c in per_case.items():
+        row = (c["run"], c["certificates"], c["accepted"], c["rejected"], c["not proved"], c["error"],
+               c["timeout"] + c["no result"], c["false_accepted"])
+        lines.append(f"{k:<8}" + "".join(f"{x:>11}" for x in row))
     return "\n".join(lines)
+
+
+def table(summary):
+    rows = summary_rows(summary, "crash, timeout, (a) or (c) not proved")
+    rows.insert(8, ("worker/parent checker verdict mismatches", summary["verdict_mismatches"]))
+    return rows_and_cases(rows, summary["per_case"])
 
 
 def resummarise(path):
@@ -559,6 +595,43 @@ def resummarise(path):
     doc["summary"] = summarise(doc["mutants"], doc["control"])
     write(path, doc)
     print(table(doc["summary"]))
+    return 1 if doc["summary"]["false-accepted"] else 0
+
+
+def snapshot(tmp):
+    """A copy of the package under ``tmp``, first on sys.path: the workers and this process's checker run one version of
+    it, however the working tree changes during the run. Returns its folder."""
+    snap = Path(tmp) / "snapshot"
+    shutil.copytree(ROOT / "slr_verify", snap / "slr_verify", ignore=shutil.ignore_patterns("__pycache__"))
+    sys.path.insert(0, str(snap))
+    return snap
+
+
+def mutant_record(i, site, rep, diff, ran, res, out):
+    """One mutant's record: the site, the diff, whether the control runs its lines (``ran``, a set of line numbers), the
+    job's result; the certificate of an accepted statement not known to be true is kept next to ``out``."""
+    lines = set(range(site["line"], site["end_line"] + 1))
+    m = {"id": i, "module": site["module"], "line": site["line"], "col": site["col"], "kind": site["kind"],
+         "original": site["original"], "replacement": rep, "diff": diff, "executed": bool(lines & ran), **res}
+    for c in res["cases"].values():
+        if c["outcome"] == "accepted" and c.get("true") is not True and c.get("file"):
+            keep = out.with_name(f"{out.stem}.mutant{i}.{c['case']}.json")
+            shutil.copyfile(c["file"], keep)
+            c["kept"] = str(keep)
+    return m
+
+
+def report(doc, out, text):
+    """Print the table ``text`` and every mutant that got a statement accepted without its truth; exit code 1 iff a
+    false statement was accepted."""
+    print(text)
+    for m in doc["mutants"]:
+        if m["verdict"] in ("false-accepted", "undecided-accepted"):
+            print(f"\n{m['verdict']}: mutant {m['id']} ({m['module']}:{m['line']}, {m['kind']})\n{m['diff']}")
+            for c in m["cases"].values():
+                if c["outcome"] == "accepted":
+                    print(f"  case {c['case']}: {c.get('why')}; checker: {c.get('checker', c.get('inner', {})).get('reason')}")
+    print(f"\nwritten {out} ({doc['meta']['seconds']:.0f} s)", file=sys.stderr)
     return 1 if doc["summary"]["false-accepted"] else 0
 
 
@@ -585,11 +658,7 @@ def main(argv=None):
     out = check_out(a.out)
     t_start = time.time()
     with tempfile.TemporaryDirectory(prefix="mutcert-") as tmp:
-        # a snapshot of the package: the workers and this process's checker run one consistent version of it, however
-        # the working tree changes during the run
-        snap = Path(tmp) / "snapshot"
-        shutil.copytree(ROOT / "slr_verify", snap / "slr_verify", ignore=shutil.ignore_patterns("__pycache__"))
-        sys.path.insert(0, str(snap))
+        snap = snapshot(tmp)
         sources = {m: (snap / p).read_text() for m, p in MODULES.items()}
         picked, n_sites = sample(a.max_mutants, a.seed, sources)
         judge = Judge()
@@ -624,17 +693,9 @@ def main(argv=None):
             source, diff = apply(site, rep, sources[site["module"]])
             with tempfile.TemporaryDirectory(dir=tmp) as d:
                 res = run_job(dict(base, dir=d, module=site["module"], source=source), a.timeout, judge, d, snap)
-            res.pop("executed")
-            lines = set(range(site["line"], site["end_line"] + 1))
-            m = {"id": i, "module": site["module"], "line": site["line"], "col": site["col"], "kind": site["kind"],
-                 "original": site["original"], "replacement": rep, "diff": diff,
-                 "executed": bool(lines & set(executed.get(site["module"], []))), **res}
+                res.pop("executed")
+                m = mutant_record(i, site, rep, diff, set(executed.get(site["module"], [])), res, out)
             m["verdict"] = verdict(res["cases"])
-            for c in res["cases"].values():  # keep the certificate of an accepted statement not known to be true
-                if c["outcome"] == "accepted" and c.get("true") is not True and c.get("file"):
-                    keep = out.with_name(f"{out.stem}.mutant{i}.{c['case']}.json")
-                    shutil.copyfile(c["file"], keep)
-                    c["kept"] = str(keep)
             doc["mutants"].append(m)
             doc["summary"] = summarise(doc["mutants"], control)
             doc["meta"]["seconds"] = round(time.time() - t_start, 1)
@@ -646,15 +707,7 @@ def main(argv=None):
     doc["summary"] = summarise(doc["mutants"], control)
     doc["meta"]["seconds"] = round(time.time() - t_start, 1)
     write(out, doc)
-    print(table(doc["summary"]))
-    for m in doc["mutants"]:
-        if m["verdict"] in ("false-accepted", "undecided-accepted"):
-            print(f"\n{m['verdict']}: mutant {m['id']} ({m['module']}:{m['line']}, {m['kind']})\n{m['diff']}")
-            for c in m["cases"].values():
-                if c["outcome"] == "accepted":
-                    print(f"  case {c['case']}: {c.get('why')}; checker: {c.get('checker', c.get('inner', {})).get('reason')}")
-    print(f"\nwritten {out} ({doc['meta']['seconds']:.0f} s)", file=sys.stderr)
-    return 1 if doc["summary"]["false-accepted"] else 0
+    return report(doc, out, table(doc["summary"]))
 
 
 if __name__ == "__main__":

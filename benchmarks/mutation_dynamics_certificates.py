@@ -87,7 +87,6 @@ import json
 import math
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -146,24 +145,7 @@ def sample(n, seed, sources, minimum=4):
             if extra[m] < free[m]:
                 extra[m] += 1
         alloc = {m: alloc[m] + extra[m] for m in by}
-    picked = []
-    for m, k in alloc.items():
-        ss = by[m]
-        for j in range(k):
-            stratum = ss[j * len(ss) // k:(j + 1) * len(ss) // k]
-            kinds = sorted({s["kind"] for s in stratum})
-            for kind in rng.sample(kinds, len(kinds)):
-                cands = [s for s in stratum if s["kind"] == kind]
-                hit = None
-                for s in rng.sample(cands, len(cands)):
-                    reps = [r for r in rng.sample(s["replacements"], len(s["replacements"]))
-                            if MC._applies(s, r, sources[m])]
-                    if reps:
-                        hit = (s, reps[0])
-                        break
-                if hit:
-                    picked.append(hit)
-                    break
+    picked = MC.draw(rng, by, alloc, sources)
     return picked, {m: len(v) for m, v in by.items()}, alloc
 
 
@@ -473,27 +455,15 @@ class Judge:
         """Replay the case's certificate with the unmutated checker and judge its statement; adds ``outcome``."""
         if rec.get("file"):
             doc = json.loads(Path(rec["file"]).read_text())
-            try:
-                r = self.replay(doc)
-            except Exception as e:  # the checker must reject, never raise: recorded as a finding
-                rec["checker"] = {"accepted": False, "raised": f"{type(e).__name__}: {e}"[:400], "kind": doc.get("kind")}
-            else:
-                rec["checker"] = {"accepted": bool(r.accepted), "reason": r.reason[:600], "leaves": r.leaves,
-                                  "seconds": round(r.seconds, 2), "values": MC._jsonable(r.values), "kind": doc.get("kind"),
-                                  "conclusion": (r.conclusion or "")[:1200],
-                                  "sha256": hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()}
+            rec["checker"], r = MC.checker_record(self.replay, doc)
+            if r is not None:
+                rec["checker"].update(conclusion=(r.conclusion or "")[:1200],
+                                      sha256=hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest())
                 if r.accepted:
                     t0 = time.time()
                     rec["true"], rec["why"] = self.truth(doc, r.values)
                     rec["judge_seconds"] = round(time.time() - t0, 2)
-        if rec.get("status") != "returned":
-            rec["outcome"] = rec.get("status", "no result")
-        elif rec.get("checker", {}).get("accepted"):
-            rec["outcome"] = "accepted"
-        elif rec.get("certificate"):
-            rec["outcome"] = "rejected"
-        else:
-            rec["outcome"] = "not proved"
+        rec["outcome"] = MC.outcome(rec, rec.get("checker", {}).get("accepted"))
         return rec
 
 
@@ -527,52 +497,17 @@ def _same(a, b):
 
 
 def summarise(mutants, control):
-    counts = {v: sum(m["verdict"] == v for m in mutants) for v in VERDICTS}
-    outcomes = ("accepted", "rejected", "not proved", "error", "timeout", "no result")
-    per_case = {}
-    for name in CASES:
-        cs = [m["cases"][name] for m in mutants if name in m["cases"]]
-        per_case[name] = {"run": len(cs), **{o: sum(c["outcome"] == o for c in cs) for o in outcomes}}
-        per_case[name]["certificates"] = sum(bool(c.get("certificate")) for c in cs)
-        per_case[name]["false_accepted"] = sum(c["outcome"] == "accepted" and c.get("true") is False for c in cs)
-    per_module = {m: {v: sum(x["verdict"] == v for x in mutants if x["module"] == m) for v in VERDICTS} for m in MODULES}
-    surv = [m for m in mutants if m["verdict"] == "survived"]
-    same = sum(all(_same(m["cases"][k], control["cases"][k]) for k in m["cases"]) for m in surv)
-    cases = [c for m in mutants for c in m["cases"].values()]
-    return {"mutants_run": len(mutants), **counts, "killed_total": counts["killed-by-checker"] + counts["killed-otherwise"],
-            "survivors_identical_to_control": same,
-            "survivors_not_executed_in_control": sum(not m.get("executed") for m in surv),
-            "checker_raised": sum("raised" in c.get("checker", {}) for c in cases),
-            "checker_not_intact": sum(any(c.get("checker_intact") is False for c in m["cases"].values()) for m in mutants),
-            "per_module": per_module, "per_case": per_case,
-            "ids": {v: [m["id"] for m in mutants if m["verdict"] == v] for v in VERDICTS}}
+    out = MC.summary_of(mutants, control, list(CASES), _same)
+    out["per_module"] = {m: {v: sum(x["verdict"] == v for x in mutants if x["module"] == m) for v in VERDICTS}
+                         for m in MODULES}
+    return out
 
 
 def table(summary):
-    s = summary
-    rows = [("mutants run", s["mutants_run"]),
-            ("killed by the checker (a certificate rejected)", s["killed-by-checker"]),
-            ("killed otherwise (crash, timeout, a case not proved)", s["killed-otherwise"]),
-            ("survived, every accepted statement true", s["survived"]),
-            ("  of which identical to the control", s["survivors_identical_to_control"]),
-            ("  of which on lines the control never runs", s["survivors_not_executed_in_control"]),
-            ("accepted, truth undecided here", s["undecided-accepted"]),
-            ("ACCEPTED A FALSE STATEMENT (must be 0)", s["false-accepted"]),
-            ("checker raised instead of rejecting", s["checker_raised"]),
-            ("trusted modules altered by a mutant", s["checker_not_intact"])]
-    w = max(len(r[0]) for r in rows)
-    lines = [f"{a:<{w}}  {b:>5}" for a, b in rows] + [""]
-    lines.append(f"{'module':<12}" + "".join(f"{v:>20}" for v in VERDICTS))
-    for m, c in s["per_module"].items():
-        lines.append(f"{m:<12}" + "".join(f"{c[v]:>20}" for v in VERDICTS))
-    lines.append("")
-    head = ("case", "run", "certs", "accepted", "rejected", "not proved", "error", "timeout", "false")
-    lines.append(f"{head[0]:<8}" + "".join(f"{h:>11}" for h in head[1:]))
-    for k, c in s["per_case"].items():
-        row = (c["run"], c["certificates"], c["accepted"], c["rejected"], c["not proved"], c["error"],
-               c["timeout"] + c["no result"], c["false_accepted"])
-        lines.append(f"{k:<8}" + "".join(f"{x:>11}" for x in row))
-    return "\n".join(lines)
+    per_module = [f"{'module':<12}" + "".join(f"{v:>20}" for v in VERDICTS)]
+    per_module += [f"{m:<12}" + "".join(f"{c[v]:>20}" for v in VERDICTS) for m, c in summary["per_module"].items()]
+    rows = MC.summary_rows(summary, "crash, timeout, a case not proved")
+    return MC.rows_and_cases(rows, summary["per_case"], middle=[*per_module, ""])
 
 
 def main(argv=None):
@@ -596,11 +531,7 @@ def main(argv=None):
     out = MC.check_out(a.out)
     t_start = time.time()
     with tempfile.TemporaryDirectory(prefix="mutdyn-") as tmp:
-        # a snapshot of the package: the workers and this process's checker run one version of it, however the
-        # working tree changes during the run
-        snap = Path(tmp) / "snapshot"
-        shutil.copytree(ROOT / "slr_verify", snap / "slr_verify", ignore=shutil.ignore_patterns("__pycache__"))
-        sys.path.insert(0, str(snap))
+        snap = MC.snapshot(tmp)
         sources = {m: (snap / p).read_text() for m, p in MODULES.items()}
         picked, n_sites, alloc = sample(a.max_mutants, a.seed, sources, a.min_per_module)
         from slr_verify.kernels.steps import alpha_max_grid
@@ -650,16 +581,9 @@ def main(argv=None):
                 res = run_job(dict(base, cases=cases, dir=d, module=site["module"], source=source), a.timeout, judge,
                               d, snap)
                 res.pop("executed")
-                lines = set(range(site["line"], site["end_line"] + 1))
                 ran = set().union(*(executed.get(c, {}).get(site["module"], []) for c in CASES))
-                m = {"id": i, "module": site["module"], "line": site["line"], "col": site["col"], "kind": site["kind"],
-                     "original": site["original"], "replacement": rep, "diff": diff, "executed": bool(lines & ran), **res}
+                m = MC.mutant_record(i, site, rep, diff, ran, res, out)
                 m["verdict"] = verdict(res["cases"])
-                for c in res["cases"].values():  # keep the certificate of an accepted statement not known to be true
-                    if c["outcome"] == "accepted" and c.get("true") is not True and c.get("file"):
-                        keep = out.with_name(f"{out.stem}.mutant{i}.{c['case']}.json")
-                        shutil.copyfile(c["file"], keep)
-                        c["kept"] = str(keep)
             doc["mutants"].append(m)
             doc["summary"] = summarise(doc["mutants"], control)
             doc["meta"]["seconds"] = round(time.time() - t_start, 1)
@@ -673,15 +597,7 @@ def main(argv=None):
     doc["meta"]["seconds"] = round(time.time() - t_start, 1)
     doc["meta"]["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
     MC.write(out, doc)
-    print(table(doc["summary"]))
-    for m in doc["mutants"]:
-        if m["verdict"] in ("false-accepted", "undecided-accepted"):
-            print(f"\n{m['verdict']}: mutant {m['id']} ({m['module']}:{m['line']}, {m['kind']})\n{m['diff']}")
-            for c in m["cases"].values():
-                if c["outcome"] == "accepted":
-                    print(f"  case {c['case']}: {c.get('why')}; checker: {c.get('checker', {}).get('reason')}")
-    print(f"\nwritten {out} ({doc['meta']['seconds']:.0f} s)", file=sys.stderr)
-    return 1 if doc["summary"]["false-accepted"] else 0
+    return MC.report(doc, out, table(doc["summary"]))
 
 
 if __name__ == "__main__":

@@ -168,3 +168,21 @@ def test_zetac_is_complement_where_no_cancellation():
 def test_invalid_input(bad):
     with pytest.raises(ValueError, match="t|g"):
         slr_verify.zeta(**bad)
+
+
+def test_mp_D_raises_when_its_enclosure_is_too_wide(monkeypatch):
+    """A quadrature enclosure wider than the working precision (here forced: every piece's ball widened to 1e-20
+    relative) is refused with ArithmeticError, never returned as a number."""
+    real = special.acb.integral
+
+    class Wide:
+        @staticmethod
+        def integral(*args, **kw):
+            ball = real(*args, **kw)
+            return ball + arb(0, abs(ball.real.mid()) * arb("1e-20"))
+
+    monkeypatch.setattr(special, "acb", Wide)
+    with pytest.raises(ArithmeticError, match="wide"):
+        special.zeta_mp(0.7, 0.5, dps=30)
+    monkeypatch.undo()
+    assert abs(special.zeta_mp(0.7, 0.5, dps=30) - zeta_by_integration(0.7, 0.5)) <= mpmath.mpf(10) ** -28

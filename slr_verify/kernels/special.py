@@ -306,7 +306,8 @@ def _mp_D(t, g):
 
 def zeta_mp(t, g, dps=50):
     r""":math:`\zeta_g(t)` at ``dps`` digits through the Owen-T closed form
-    :math:`\operatorname{erf}(t/\alpha)^2 + \frac4\pi\int_a^1 e^{-c(1+x^2)}/(1+x^2)\,dx`."""
+    :math:`\operatorname{erf}(t/\alpha)^2 + \frac4\pi\int_a^1 e^{-c(1+x^2)}/(1+x^2)\,dx` (D with 10 guard digits,
+    :func:`_mp_D`: :class:`ArithmeticError` where its enclosure cannot reach them)."""
     with mpmath.workdps(dps + 10):
         t, g = mpmath.mpf(t), mpmath.mpf(g)
         val = mpmath.erf(t / mpmath.sqrt(1 + 2 * g**2)) ** 2 + _mp_D(t, g)
@@ -315,7 +316,7 @@ def zeta_mp(t, g, dps=50):
 
 
 def zetac_mp(t, g, dps=50):
-    r""":math:`\bar\zeta_g(t) = \operatorname{erfc}(t/\alpha)^2 + D` at ``dps`` digits."""
+    r""":math:`\bar\zeta_g(t) = \operatorname{erfc}(t/\alpha)^2 + D` at ``dps`` digits (D as in :func:`zeta_mp`)."""
     with mpmath.workdps(dps + 10):
         t, g = mpmath.mpf(t), mpmath.mpf(g)
         val = mpmath.erfc(t / mpmath.sqrt(1 + 2 * g**2)) ** 2 + _mp_D(t, g)
