@@ -1,7 +1,8 @@
 """Mutation run over the certificate search: no mutant of the search gets a false statement accepted (docs/certificates.md).
 
-The search (``slr_verify/certify/globalmin.py``) and the certificate writer (``slr_verify/certify/certificate.py``) are
-untrusted: only the checker, :func:`slr_verify.certify.replay.replay`, decides. This script mutates the two modules
+The search (``slr_verify/certify/globalmin.py`` and the modules it runs on, ``SEARCH``: ``dual_box``, ``bisection``,
+``oracle_proof``, ``enclosure``, ``global_result``) and the certificate writer (``slr_verify/certify/certificate.py``) are
+untrusted: only the checker, :func:`slr_verify.certify.replay.replay`, decides. This script mutates these modules
 by AST transformations and checks that whatever a mutant writes, the checker accepts only true statements.
 
 Mutations (one per site; the site is replaced in the source text, the rest of the file is unchanged):
@@ -15,18 +16,19 @@ Mutations (one per site; the site is replaced in the source text, the rest of th
 * the result of a test returned negated: ``return X`` -> ``return not X`` where X is a comparison, a boolean
   operation, ``bool``/``all``/``any``/``isinstance``, or a verdict's name (``passed``, ``proved``, ``ok``, ``pd``,
   ``split_t``); X may also be an element of a returned tuple or the first argument of a returned record
-  (``_Outcome(passed, ...)``, ``GlobalCertificate(proved, ...)``).
+  (``Outcome(passed, ...)``, ``GlobalCertificate(proved, ...)``).
 
 Sites inside f-strings (messages only) are skipped. A fixed-seed sample of ``--max-mutants`` sites is drawn, stratified
 by position so that it spreads over each module (the writer gets at least a fifth of the sample).
 
-Each mutant runs in a fresh subprocess: ``import slr_verify.certify.globalmin as G`` (or ``certificate``), then
-``exec(compile(mutated_source, G.__file__, "exec"), G.__dict__)`` replaces the module's functions in place; the checker's
+Each mutant runs in a fresh subprocess: the mutated module M is imported, then
+``exec(compile(mutated_source, M.__file__, "exec"), M.__dict__)`` replaces its functions in place and :func:`rebind`
+points the names the other search modules imported from M to the mutant's; the checker's
 modules (``slr_verify.certify.replay*``) are neither mutated nor reloaded (the worker verifies they are unchanged). At
 gamma = sqrt(0.5), eps = 0, d = 400, L = 10, with ``--time-limit`` seconds per search, it runs:
 
 * (a) ``global_minimiser(lam=(0.3, 0.3), check=True)``: "the oracle is the unique global minimiser" is true;
-* (b) ``_prove_oracle`` called directly (as ``global_minimiser`` calls it, with the mutant's default budget) at
+* (b) ``oracle_proof.prove_oracle`` called directly (as ``global_minimiser`` calls it, with the mutant's default budget) at
   lam = (0.95, 0.95) and (0.85, 0.95), above and across W's upper end 0.8924379: the oracle statement is false;
 * (c) ``global_minimiser(lam=(0.9, 0.9), check=True)``: the enclosure of the global minimum and its minimiser.
 
@@ -79,13 +81,15 @@ from tqdm.auto import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the mutated modules, relative to the repository
-MODULES = {"globalmin": "slr_verify/certify/globalmin.py", "certificate": "slr_verify/certify/certificate.py"}
+#: the search's modules and the certificate writer (key: the module's name in slr_verify.certify)
+SEARCH = ("globalmin", "dual_box", "bisection", "oracle_proof", "enclosure", "global_result")
+MODULES = {**{m: f"slr_verify/certify/{m}.py" for m in SEARCH}, "certificate": "slr_verify/certify/certificate.py"}
 SETTING = {"gamma": math.sqrt(0.5), "eps": 0.0, "d": 400, "L": 10}
 #: the oracle's window at SETTING (docs/MATH.md section 13); each end proved to W_RTOL (relative)
 W = (0.0907218276088526, 0.89243794824172)
 W_RTOL = 1e-6
 RISK_SLACK, OVERLAP_SLACK = 1e-13, 1e-7
-#: (name, lam, route); route "minimiser": global_minimiser(check=True), "prove_oracle": G._prove_oracle directly
+#: (name, lam, route); route "minimiser": global_minimiser(check=True), "prove_oracle": oracle_proof.prove_oracle directly
 CASES = [("a", (0.3, 0.3), "minimiser"), ("b1", (0.95, 0.95), "prove_oracle"), ("b2", (0.85, 0.95), "prove_oracle"),
          ("c", (0.9, 0.9), "minimiser")]
 MARK = "@@case "
@@ -212,8 +216,32 @@ def sample(n, seed, sources, writer_share=0.2):
     total = sum(map(len, by.values()))
     n = min(n, total)
     n_w = min(len(by["certificate"]), max(round(n * len(by["certificate"]) / total), math.ceil(n * writer_share)))
-    alloc = {"globalmin": min(n - n_w, len(by["globalmin"])), "certificate": n_w}
+    alloc = dict(shares(n - n_w, {m: len(by[m]) for m in SEARCH}), certificate=n_w)
     return draw(rng, by, alloc, sources), {m: len(v) for m, v in by.items()}
+
+
+def shares(n, sizes):
+    """``n`` split among the modules in proportion to ``sizes`` (their sites), by largest remainders, none above its
+    size."""
+    total = sum(sizes.values())
+    n = min(n, total)
+    exact = {m: n * k / total for m, k in sizes.items()} if total else {m: 0 for m in sizes}
+    out = {m: int(x) for m, x in exact.items()}
+    for m in sorted(sizes, key=lambda m: out[m] - exact[m])[:n - sum(out.values())]:
+        out[m] += 1
+    return out
+
+
+def rebind(mod, before, modules):
+    """After a mutant was executed into ``mod`` (its namespace was ``before``): every name of ``modules`` bound to one of
+    ``mod``'s old objects (``from .dual_box import value_test``) now points to the mutant's, as a call through the
+    module's globals would."""
+    changed = {id(v): mod.__dict__[k] for k, v in before.items() if k in mod.__dict__ and mod.__dict__[k] is not v}
+    for other in modules:
+        if other is not mod:
+            for k, v in list(vars(other).items()):
+                if id(v) in changed:
+                    setattr(other, k, changed[id(v)])
 
 
 def draw(rng, by, alloc, sources):
@@ -264,16 +292,18 @@ def worker(job_path):
     job = json.loads(Path(job_path).read_text())
     from flint import ctx
 
-    G = importlib.import_module("slr_verify.certify.globalmin")
-    C = importlib.import_module("slr_verify.certify.certificate")
+    mods = {m: importlib.import_module(f"slr_verify.certify.{m}") for m in MODULES}
+    G, O, B, D = mods["globalmin"], mods["oracle_proof"], mods["bisection"], mods["dual_box"]
     R = importlib.import_module("slr_verify.certify.replay")
     checker, before = R.replay, _checker_state()
-    mod = {"globalmin": G, "certificate": C}[job["module"]]
+    mod = mods[job["module"]]
+    namespace = dict(mod.__dict__)
     exec(compile(job["source"], mod.__file__, "exec"), mod.__dict__)  # the mutant replaces the module's functions
+    rebind(mod, namespace, mods.values())
     intact = _checker_state() == before and G.replay is checker and R.replay is checker
     executed = {}
     if job.get("trace"):
-        files = {G.__file__: "globalmin", C.__file__: "certificate"}
+        files = {m.__file__: k for k, m in mods.items()}
 
         def local(frame, event, arg):
             if event == "line":
@@ -295,16 +325,12 @@ def worker(job_path):
                 inner = res.replay
             else:  # as global_minimiser calls it, with the (mutant's) default budget and precision
                 kw = dict(G.global_minimiser.__kwdefaults__ or {})
-                old = ctx.prec
-                ctx.prec = int(kw.get("prec", 64))
-                try:
-                    ev = G._Evaluator(SETTING["gamma"], SETTING["eps"], SETTING["d"], SETTING["L"])
+                with ctx.workprec(int(kw.get("prec", 64))):
+                    ev = D.Evaluator(SETTING["gamma"], SETTING["eps"], SETTING["d"], SETTING["L"])
                     start = time.time()
-                    res = G._prove_oracle(ev, lam[0], lam[1], kw.get("kappa0"), int(kw.get("max_boxes", 2_000_000)),
-                                          float(kw.get("min_width", 1e-9)), start + job["time_limit"], start,
-                                          G._Progress(None, "prove_oracle"))
-                finally:
-                    ctx.prec = old
+                    res = O.prove_oracle(ev, lam[0], lam[1], kw.get("kappa0"), int(kw.get("max_boxes", 2_000_000)),
+                                         float(kw.get("min_width", 1e-9)), start + job["time_limit"], start,
+                                         B.Progress(None, "prove_oracle"))
             rec.update(status="returned", proved=bool(res.proved), reason=str(res.reason)[:400], boxes=res.boxes,
                        certificate=res.certificate is not None)
             if res.certificate is not None:  # for the parent's checker, before this process's replay (it might raise)

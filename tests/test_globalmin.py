@@ -60,13 +60,9 @@ def test_valley_curvature_against_mpmath(kappa, lam):
     from slr_verify.kernels.profile import dual_kernels, trs_kernels
 
     K = dual_kernels()
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ctx.workprec(128):
         P = (arb(G2), arb(0), arb(400), arb(10))
         Q = K.valley(*K.coef(arb(kappa), arb(lam), *P), arb(kappa))[0]
-    finally:
-        ctx.prec = old
     with mpmath.workdps(50):
         def LB(eta, mu=None):
             r = mpmath.sqrt(1 - kappa**2 - eta**2)
@@ -90,16 +86,12 @@ def test_valley_certificate_on_a_kappa_box():
     (kappa = 0.05, lam = 0.3: Q ~ -0.1 by the float64 kernel)."""
     from flint import ctx
 
-    from slr_verify.certify.globalmin import _Box, _Evaluator, _strip_test
+    from slr_verify.certify.dual_box import Box, Evaluator, strip_test
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
-        ev = _Evaluator(G2, 0.0, 400, 10)
-        assert _strip_test(ev, _Box((0.9, 1.0), (0.0, 0.0), (0.3, 0.3)))[0]
-        assert not _strip_test(ev, _Box((0.05, 0.05), (0.0, 0.0), (0.3, 0.3)))[0]
-    finally:
-        ctx.prec = old
+    with ctx.workprec(128):
+        ev = Evaluator(G2, 0.0, 400, 10)
+        assert strip_test(ev, Box((0.9, 1.0), (0.0, 0.0), (0.3, 0.3)))[0]
+        assert not strip_test(ev, Box((0.05, 0.05), (0.0, 0.0), (0.3, 0.3)))[0]
 
 
 def test_line_form_identities():
@@ -142,17 +134,13 @@ def test_value_test_bounds_the_profile_from_below(box):
     box's points on those ends (weak duality: m >= LB_mu; a violation would be a wrong enclosure)."""
     from flint import ctx
 
-    from slr_verify.certify.globalmin import _Box, _Evaluator, _oracle_U, _value_test
+    from slr_verify.certify.dual_box import Box, Evaluator, oracle_U, value_test
     from slr_verify.landscape import profile
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
-        ev = _Evaluator(G2, 0.0, 400, 10)
-        o = _value_test(ev, _Box(box[0], box[1], (0.3, 0.3)), _oracle_U(ev))
+    with ctx.workprec(128):
+        ev = Evaluator(G2, 0.0, 400, 10)
+        o = value_test(ev, Box(box[0], box[1], (0.3, 0.3)), oracle_U(ev))
         ok, Fs = o.passed, o.F
-    finally:
-        ctx.prec = old
     assert ok
     orc = float(profile(1.0, 0.0, lam=0.3, **KW).risk)
     kappa = np.linspace(*box[0], 7)
@@ -166,19 +154,15 @@ def test_value_test_does_not_exclude_a_better_competitor():
     oracle's risk, so no sound lower bound can exceed the oracle there; the box around it must fail."""
     from flint import ctx
 
-    from slr_verify.certify.globalmin import _Box, _Evaluator, _oracle_U, _value_test
+    from slr_verify.certify.dual_box import Box, Evaluator, oracle_U, value_test
     from slr_verify.landscape import profile
 
     gap = float(profile(0.0, 1.0, lam=0.0897, **KW).risk - profile(1.0, 0.0, lam=0.0897, **KW).risk)
     assert gap < -1e-4
-    old = ctx.prec
-    ctx.prec = 128
-    try:
-        ev = _Evaluator(G2, 0.0, 400, 10)
-        o = _value_test(ev, _Box((0.0, 1e-4), (0.99, 1.0), (0.0897, 0.0897)), _oracle_U(ev))
+    with ctx.workprec(128):
+        ev = Evaluator(G2, 0.0, 400, 10)
+        o = value_test(ev, Box((0.0, 1e-4), (0.99, 1.0), (0.0897, 0.0897)), oracle_U(ev))
         ok, Fs = o.passed, o.F
-    finally:
-        ctx.prec = old
     assert not ok and float(Fs[1].lower()) <= gap
 
 
@@ -229,15 +213,13 @@ def test_the_oracle_certificate_fails_just_outside_the_window(lam):
 
     from flint import ctx
 
-    from slr_verify.certify.globalmin import _Evaluator, _Progress, _prove_oracle
+    from slr_verify.certify.bisection import Progress
+    from slr_verify.certify.dual_box import Evaluator
+    from slr_verify.certify.oracle_proof import prove_oracle
 
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ctx.workprec(128):
         t0 = time.time()
-        c = _prove_oracle(_Evaluator(G2, 0.0, 400, 10), *lam, None, 10**6, 1e-9, t0 + 30, t0, _Progress(None, ""))
-    finally:
-        ctx.prec = old
+        c = prove_oracle(Evaluator(G2, 0.0, 400, 10), *lam, None, 10**6, 1e-9, t0 + 30, t0, Progress(None, ""))
     assert not c.proved
 
 

@@ -17,7 +17,8 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`replay`: the independent checker of certificates (it imports none of the searches).
 """
 from .family import off_M_certificate, off_M_family_minimality, off_M_family_point
-from .globalmin import GlobalCertificate, global_minimiser
+from .global_result import GlobalCertificate
+from .globalmin import global_minimiser
 from .manifold import Certificate, stationary_points_on_M
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .regions import capture_certificate, tube_certificate

@@ -222,16 +222,14 @@ def replay(source, *, prove_premises=True, prec=None) -> Replay:
     t_start = time.time()
     doc = load(source)
     n = len(doc["leaves"]) if isinstance(doc.get("leaves"), list) else 0
-    old = ctx.prec
-    try:
-        conclusion, values = _check(doc, prove_premises, prec)
-        return Replay(True, f"accepted: {n} leaves tile the domain and pass their tests; premises "
-                      f"{'proved' if prove_premises else 'hashes matched'}", conclusion, n, time.time() - t_start, values)
-    except Rejected as e:
-        return Replay(False, f"rejected: {e}", None, n, time.time() - t_start)
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError, ArithmeticError) as e:
-        # a malformed certificate, or an evaluation that cannot be carried out (a ball containing 0 divides): rejected
-        return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
-                      time.time() - t_start)
-    finally:
-        ctx.prec = old
+    with ctx.workprec(ctx.prec):  # _check sets the certificate's precision; restored on the way out
+        try:
+            conclusion, values = _check(doc, prove_premises, prec)
+            return Replay(True, f"accepted: {n} leaves tile the domain and pass their tests; premises "
+                          f"{'proved' if prove_premises else 'hashes matched'}", conclusion, n, time.time() - t_start, values)
+        except Rejected as e:
+            return Replay(False, f"rejected: {e}", None, n, time.time() - t_start)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError, ArithmeticError) as e:
+            # a malformed certificate, or an evaluation that cannot be carried out (a ball containing 0 divides): rejected
+            return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
+                          time.time() - t_start)

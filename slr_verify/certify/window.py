@@ -33,7 +33,8 @@ from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2, check_params
 from . import certificate as C
-from .globalmin import certified_pair, global_minimiser
+from .enclosure import certified_pair
+from .globalmin import global_minimiser
 from .replay import replay
 from .replay_profile import SettingBalls
 from .replay_window import curvature_at
@@ -152,9 +153,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
                                                details={"reason": why, **more})
     if w.mechanism_lo is None:
         return fail("W has no lower end on the scanned range: widen lam_range")
-    old = ctx.prec
-    ctx.prec = int(prec)
-    try:
+    with ctx.workprec(int(prec)):
         ends, words = {}, {}
         try:
             ends["lo"], words["lo"] = _end("lo", w.lo, w.mechanism_lo, w.mechanism_records.get("lo", {}), h, S, kw)
@@ -172,8 +171,6 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
         if not g.proved:
             return fail(f"the branch and bound over [{A!r}, {B!r}] did not close: {g.reason}", search=g.details)
         doc = C.as_window(g.certificate, ends)
-    finally:
-        ctx.prec = old
     r = replay(doc) if check else None
     ok = bool(r is not None and r.accepted)
     lo = tuple(ends["lo"]["enclosure"])

@@ -1,0 +1,155 @@
+r"""Inside the oracle's window: (k*, v*) the unique global minimiser up to the symmetries for every lam of an interval
+(`docs/MATH.md` §17), by two certificates on the split tree of (kappa, t, lam).
+
+**The valley certificate** (inside W). At fixed kappa and mu, LB_mu is *exactly* quadratic in eta
+(SymPy, :func:`slr_verify.symbolic.profile_dual.dual_proofs`): LB = A_0 + Q eta^2. With mu = mu_v(kappa) =
+a0 + p_nu/2 (the multiplier of v* on eta = 0), LB(kappa, 0) = m(kappa, 0) = R(kappa, 1, 0, 0, 0), which
+decreases strictly in kappa (:func:`slr_verify.kernels.profile.valley_proofs`). So wherever
+Q(kappa, lam) > 0 and beta, Delta, T > 0 at mu_v, **every** point of the line {kappa} x [0, sqrt(1 - kappa^2)]
+has m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*), with equality only at k = k*. A one-dimensional branch and
+bound over kappa in [kappa0, 1] x lam (Taylor models of Q) certifies it; no value bound ever enters
+the flat valley (m - R(k*, v*) is 1e-15 .. 1e-44 there).
+
+Inside W the two prove that (k*, v*) is the unique global minimiser up to the symmetries for every lam
+of the interval. Outside W (a point lam) the value test against the witness leaves small boxes around
+the global minimiser: their union encloses it, and their lower bounds with the witness's risk enclose
+the global minimum.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from flint import ctx
+
+from ..kernels.balls import uniform_pieces
+from ..kernels.profile import valley_proofs
+from . import certificate as C
+from .bisection import Progress, bisect, watch_parent
+from .dual_box import Box, Evaluator, oracle_U, range_over, strip_test, value_test
+from .global_result import GlobalCertificate
+
+__all__ = ["prove_oracle"]
+
+
+def _kappa0(ev, lo, hi, margin=0.035):
+    """A float choice of the split between the valley certificate and the value test over lam in [lo, hi]: ``margin``
+    above the largest kappa at which the float valley test (Q > 0, beta, Delta, T > 0 at mu_v) fails on a grid (the
+    edge moves from kappa ~ 0.14 at lam = 0.1 to ~ 0.07 at lam = 0.9 at Figure 4b's setting). Close to the edge Q is
+    small and the valley needs small boxes; far above it the value test meets the flat valley (m - R(k*, v*) ~ 6e-4 at
+    kappa = 0.2, lam = 0.85)."""
+    ks = np.linspace(0.0, 1.0, 2001)
+    edge = 0.0
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for lam in np.linspace(lo, hi, 9):
+            co = [np.broadcast_to(np.asarray(x, float), ks.shape) for x in ev.K.coef_f64(ks, lam, ev.gamma, ev.eps, ev.d, ev.L)]
+            ok = np.all([np.asarray(x, float) > 0 for x in ev.K.valley_f64(*co, ks)], axis=0)
+            # the edge of the failures from kappa = 0; near kappa = 1 the float test fails at a pitchfork's end of W
+            # (Q -> 0 at k*), where the valley's boxes split finely instead
+            bad = ks[~ok & (ks < 0.5)]
+            edge = max(edge, float(bad.max()) if bad.size else 0.0)
+    return min(0.5, edge + margin)
+
+
+def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
+    """One lam piece [a, b] of :func:`prove_oracle` on its own split tree (run in this process or in a worker):
+    {"ok", "reason", "nodes", "leaves" (the serialised subtree), "boxes", "strip_boxes", "value_boxes", "kappa0"}."""
+    with ctx.workprec(int(prec)):
+        ev = Evaluator(*setting)
+        k = kappa0 if kappa0 is not None else _kappa0(ev, a, b)
+        deadline, bar = time.time() + seconds, Progress(None, "")
+
+        tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (a, b)))
+        low, high = tree.split(tree.root, 0, k)
+        strip = [Box.of(tree, i) for i in tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])]
+        rest = [Box.of(tree, j) for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1])
+                for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
+        out = {"ok": False, "kappa0": (a, b, k), "nodes": None, "leaves": None}
+        # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
+        failed, n1, st = bisect(strip, lambda bx: strip_test(ev, bx), min_width, deadline, max_boxes, bar, axes=(0, 2))
+        out.update(strip_boxes=n1, value_boxes=0, boxes=ev.count)
+        if failed:
+            f = failed[0]
+            out["reason"] = (f"valley certificate not proved ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
+                             f"lam {f.lam})")
+            return out
+        # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
+        U = oracle_U(ev)
+        failed, n2, st = bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
+        out.update(value_boxes=n2, boxes=ev.count)
+        if failed:
+            f = failed[0]
+            out["reason"] = (f"value test failed ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
+                             f"t = eta^2/(1 - kappa^2) {f.y}, lam {f.lam})")
+            return out
+        out["nodes"], out["leaves"] = tree.serialise()
+        out.update(ok=True, reason="")
+        return out
+
+
+def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers):
+    """:func:`_prove_piece` on every piece, in ``workers`` processes (spawned: the parent may hold JAX's threads);
+    stops at the first failure. Returns the pieces' outcomes in order."""
+    args = [((ev.gamma, ev.eps, ev.d, ev.L), a, b, kappa0, max_boxes, min_width, max(1.0, deadline - time.time()),
+             ctx.prec) for a, b in pieces]
+    if workers <= 1 or len(pieces) == 1:
+        out = []
+        for x in args:
+            out.append(_prove_piece(*x[:-2], max(1.0, deadline - time.time()), x[-1]))
+            bar.update(out[-1]["boxes"])
+            if not out[-1]["ok"]:
+                break
+        return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=watch_parent) as pool:
+        futures = [pool.submit(_prove_piece, *x) for x in args]
+        out = []
+        for f in futures:
+            out.append(f.result())
+            bar.update(out[-1]["boxes"])
+            if not out[-1]["ok"]:
+                for g in futures:
+                    g.cancel()
+                break
+        return out
+
+
+def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, workers=1):
+    proofs = valley_proofs()
+    if not all(proofs.values()):
+        return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
+                                 time.time() - t0, (lo, hi), True)
+    pieces = uniform_pieces(lo, hi)  # near a window's end the boxes split in lam themselves, to 1e-12
+    res = _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers)
+    n1, n2 = sum(r["strip_boxes"] for r in res), sum(r["value_boxes"] for r in res)
+    ev.count = sum(r["boxes"] for r in res)
+    details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": [r["kappa0"] for r in res], "pieces": len(pieces),
+               "workers": workers}
+    bad = [r for r in res if not r["ok"]]
+    if bad or len(res) < len(pieces):
+        return GlobalCertificate(False, bad[0]["reason"] if bad else "stopped", (math.nan, math.nan), [], ev.count,
+                                 time.time() - t0, (lo, hi), True, details)
+    tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, hi)))
+    for node, r in zip(tree.grid(tree.root, 2, [a for a, _ in pieces[1:]]), res):
+        tree.graft(node, r["nodes"], r["leaves"])
+    R = range_over(oracle_U(ev), lo, hi)
+    ks = [k for *_, k in details["kappa0"]]
+    reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: the valley "
+              f"certificate on kappa in [kappa0, 1] (kappa0 in [{min(ks):.3g}, {max(ks):.3g}] by lam piece) (Q > 0: the "
+              "line through each kappa is above M's edge, which decreases to the oracle) and weak-duality bounds above "
+              "the oracle's risk for kappa <= kappa0")
+    ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
+    doc = C.document("oracle-global-minimiser", (ev.gamma, ev.eps, ev.d, ev.L), tree, prec=ctx.prec,
+                     search={"boxes": ev.count, "seconds": time.time() - t0, "workers": workers})
+    return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
+
+
+def _value_ok(ev, box, U):
+    o = value_test(ev, box, U)
+    if o.passed:
+        box.close({"test": "value", "beta": o.beta})
+    return o.passed, o.axis
