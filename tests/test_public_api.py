@@ -19,6 +19,8 @@ from slr_verify.model.params import accepts_gamma2, keywords_checked
 EXCLUDED = {"slr_verify.certify"}
 #: modules below the subpackages with their own section in docs/api (multiple locations, the Monte Carlo routes)
 DOCUMENTED = ["slr_verify.kernels.multihead", "slr_verify.dynamics.multihead", "slr_verify.routes.montecarlo",
+              "slr_verify.routes.mc_engine", "slr_verify.routes.projections", "slr_verify.routes.gauss_quad",
+              "slr_verify.routes.token_laws",
               "slr_verify.routes.bayes", "slr_verify.routes.multilocation"]
 BOGUS = "definitely_not_a_parameter"
 

@@ -18,7 +18,8 @@ from scipy.special import erf
 from slr_verify.model import validation as V
 from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected, validate_heads
 from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, scalar
-from slr_verify.routes.montecarlo import DEFAULT_MEMORY, MCResult, check_memory, projection_factor, run_blocks, samples_per_chunk
+from slr_verify.routes.mc_engine import DEFAULT_MEMORY, MCResult, check_memory, run_blocks, samples_per_chunk
+from slr_verify.routes.projections import projection_factor
 
 from ..model.params import accepts_gamma2, keywords_checked
 

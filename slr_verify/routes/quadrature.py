@@ -39,7 +39,8 @@ f = erf(lam a), alpha = C_be / C_bb, and alpha - f is formed through erfc, so th
 (alpha = 1) the tiny factor erfc(lam a)^2 keeps full relative accuracy. The Bayes gap of Corollary 2
 is computed from its own non-negative pieces (never as a difference with eps^2).
 
-Every public function validates its input (``ValueError`` naming the parameter), works internally at
+The one-dimensional integrals are :mod:`.gauss_quad`'s, the laws of the token projections and their moments
+:mod:`.token_laws`'s. Every public function validates its input (``ValueError`` naming the parameter), works internally at
 ``dps`` plus guard digits and returns an ``mpmath.mpf``. :func:`claimed_digits` runs a routine at two
 precisions and reports how many significant digits agree: that is the digit count this route claims.
 """
@@ -53,6 +54,8 @@ from slr_verify.model import validation as _val
 from slr_verify.model.params import check_params
 
 from ..model.params import accepts_gamma2, keywords_checked
+from .gauss_quad import erf_features, erfc, even_expectation, gauss_expectation, one_minus_signed
+from .token_laws import null_token_mean, null_token_second_moment, relevant_token_moments
 
 __all__ = [
     "quad_zeta",
@@ -68,9 +71,6 @@ mp = mpmath.mp
 
 #: Guard digits added to the caller's ``dps`` for the internal working precision.
 GUARD_DPS = 10
-
-#: A feature narrower than this (in units of the standard normal variable) gets extra split points.
-SHARP_WIDTH = 0.5
 
 _OVERLAP_NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
@@ -128,7 +128,7 @@ def _model(lam, gamma, eps, d, L):
 
 
 #: The route's supported range: the relevant token's erf transition sits at z = -sqrt(d/2) kappa / gamma
-#: in units of the Gaussian variable; up to |z| = 1e50 the split-point ladder (:func:`_breakpoints`)
+#: in units of the Gaussian variable; up to |z| = 1e50 the split-point ladder (:func:`breakpoints`)
 #: has a few hundred pieces; beyond, the number of pieces and the cost grow fast, so the route refuses rather
 #: than hang.
 Z_MAX = 1e50
@@ -152,162 +152,6 @@ def _overlaps(kappa, nu, theta, eta, rho, d):
 
 
 # ---------------------------------------------------------------------------------------------
-# One-dimensional Gaussian integrals
-# ---------------------------------------------------------------------------------------------
-
-def _normal_pdf(z):
-    """phi(z) = exp(-z^2 / 2) / sqrt(2 pi)."""
-    return mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)
-
-
-def _normal_pdf_times(h):
-    """z -> h(z) phi(z), with sqrt(2 pi) computed once for the current precision."""
-    norm = 1 / mpmath.sqrt(2 * mpmath.pi)
-    return lambda z: h(z) * mpmath.exp(-z * z / 2) * norm
-
-
-def _breakpoints(features):
-    """Interior split points of the real line for tanh-sinh quadrature.
-
-    ``features`` is a list of (centre, width): places where the integrand changes on the scale
-    ``width``. Every centre is a split point; a sharp feature (width < 1, sharper than the
-    Gaussian weight by a factor 2 or more) also gets points at centre +- width, +- 4 width and
-    +- 8 width so that each sub-interval resolves it (erf has reached 1 - 1e-29 at 8 widths).
-
-    Between two neighbouring points a < b, points at a + 4^j w_a and b - 4^j w_b (j >= 1, up to
-    the midpoint) are added: tanh-sinh on [a, b] places no node closer to an end than about
-    (b - a) 10^-dps, so without this ladder a feature of width 1 at 0 next to a centre at -1e35
-    (the erf transition when d = 1e70) would fall between the nodes and the piece would
-    converge, silently, to 0.
-    """
-    width = {}
-    for centre, w in features:
-        if not mpmath.isfinite(centre):
-            continue
-        width[centre] = min(width.get(centre, w), w)
-        if w < SHARP_WIDTH:
-            for m in (1, 4, 8):
-                for p in (centre - m * w, centre + m * w):
-                    width[p] = min(width.get(p, m * w), m * w)
-    pts = sorted(width)
-    out = pts[:1]
-    for a, b in zip(pts, pts[1:]):
-        mid = (a + b) / 2
-        step = 4 * width[a]
-        while a + step < mid:
-            out.append(a + step)
-            step *= 4
-        tail, step = [], 4 * width[b]
-        while b - step > mid:
-            tail.append(b - step)
-            step *= 4
-        out += tail[::-1]
-        out.append(b)
-    return out
-
-
-class QuadratureError(ArithmeticError):
-    """mpmath.quad did not reach the requested accuracy (estimated error too large)."""
-
-
-def _probe_scale(fun, features, lower=None):
-    """A magnitude for the integrand: max |fun| at the feature centres and +- 1, 2 widths away.
-
-    ``mpmath.quad`` stops when its error estimate is below 2^-prec in *absolute* terms; an integral
-    of size 1e-100 would be accepted after two rounds. Dividing the integrand by this scale makes the
-    stopping rule relative (the integrand then peaks at about 1).
-    """
-    best = mpmath.mpf(0)
-    for centre, width in features:
-        if not mpmath.isfinite(centre):
-            continue
-        for m in (0, -1, 1, -2, 2):
-            z = centre + m * width
-            if lower is not None and z < lower:
-                continue
-            best = max(best, abs(fun(z)))
-    return best if best > 0 else mpmath.mpf(1)
-
-
-def _default_degree(prec):
-    """mpmath's default maximal tanh-sinh degree for ``prec`` bits: 6 + floor(log2(prec / 30))."""
-    return int(6 + max(0, mpmath.log(mpmath.mpf(prec) / 30, 2)))
-
-
-#: Retries of an unconverged quadrature, each with a larger maximal degree.
-_RETRIES = 2
-
-
-def _integrate(fun, points, features, lower=None):
-    """Integral of ``fun`` over ``points`` (a list of split points, ends may be infinite).
-
-    The integrand is rescaled by :func:`_probe_scale`; the estimated error must be below
-    10^(5 - working dps) times the scale (or times the integral, if that is larger: then the
-    integrand is rescaled by it for the next try), otherwise the degree is raised (twice) and finally
-    :class:`QuadratureError` is raised: the route never returns an unconverged number silently.
-    """
-    scale = _probe_scale(fun, features, lower)
-    tol = mpmath.mpf(10) ** (5 - mp.dps)
-    degree = _default_degree(mp.prec)
-    for attempt in range(_RETRIES + 1):
-        value, err = mpmath.quad(lambda z: fun(z) / scale, points, error=True, maxdegree=degree + 2 * attempt)
-        if err <= tol * max(1, abs(value)):
-            return value * scale
-        if abs(value) > 1:  # the probes missed the bulk of the integrand: rescale by the estimate
-            scale *= abs(value)
-    raise QuadratureError(f"quadrature did not converge: estimated relative error {mpmath.nstr(err, 3)} > {mpmath.nstr(tol, 3)}")
-
-
-def gauss_expectation(h, features=()):
-    """E[h(Z)] for Z ~ N(0, 1), i.e. the integral of h(z) phi(z) over the real line.
-
-    The line is split at 0 (the bulk of phi) and at the breakpoints of ``features``; each piece
-    goes to mpmath's tanh-sinh rule at the current working precision.
-    """
-    features = [(mpmath.mpf(0), mpmath.mpf(1))] + list(features)
-    pts = _breakpoints(features)
-    return _integrate(_normal_pdf_times(h), [mpmath.ninf] + pts + [mpmath.inf], features)
-
-
-def _erf_features(c, s, slope=False):
-    """Features of z -> erf(c + s z) (and of erfc(c + s z)^2 phi(z)) for s > 0.
-
-    * the erf transition at z0 = -c / s, width 1 / s;
-    * in the saturating regime, the peak of erfc(c + s z)^2 phi(z): log of it is about
-      -2 (c + s z)^2 - z^2 / 2, maximal at z* = -4 s c / (1 + 4 s^2) with width 1 / sqrt(1 + 4 s^2);
-    * with ``slope=True``, the peak of erf'(c + s z) phi(z), proportional to
-      exp(-(c + s z)^2 - z^2 / 2): at -2 s c / (1 + 2 s^2), width 1 / sqrt(1 + 2 s^2).
-    """
-    if s == 0:
-        return []
-    out = [(-c / s, 1 / s), (-4 * s * c / (1 + 4 * s * s), 1 / mpmath.sqrt(1 + 4 * s * s))]
-    if slope:
-        out.append((-2 * s * c / (1 + 2 * s * s), 1 / mpmath.sqrt(1 + 2 * s * s)))
-    return out
-
-
-#: mpmath's erfc overflows (a float conversion of x^2) for x beyond ~1e154; erfc(1e150) = e^-1e300
-#: is zero next to any term of the integrands (the erfc^2 peak sits at x <= 2.5e49 within Z_MAX),
-#: so larger arguments, met only at the far nodes of the infinite pieces, take the limit 0.
-ERFC_ZERO = mpmath.mpf("1e150")
-
-
-def _erfc(x):
-    """erfc(x), with erfc(x) = 0 for x > :data:`ERFC_ZERO`."""
-    return mpmath.mpf(0) if x > ERFC_ZERO else mpmath.erfc(x)
-
-
-def _one_minus_signed(alpha, x):
-    """alpha - erf(x), through erfc so that alpha = +-1 keeps full relative accuracy.
-
-    For x >= 0: (alpha - 1) + erfc(x); for x < 0: (alpha + 1) - erfc(-x).
-    """
-    if x >= 0:
-        return (alpha - 1) + _erfc(x)
-    return (alpha + 1) - _erfc(-x)
-
-
-# ---------------------------------------------------------------------------------------------
 # zeta (`docs/MATH.md` §4) by direct integration
 # ---------------------------------------------------------------------------------------------
 
@@ -315,7 +159,7 @@ def _zeta(t, g):
     """zeta_g(t) = E[erf(t + g Z)^2] at the current precision (g >= 0)."""
     if g == 0:
         return mpmath.erf(t) ** 2
-    return gauss_expectation(lambda z: mpmath.erf(t + g * z) ** 2, _erf_features(t, g))
+    return gauss_expectation(lambda z: mpmath.erf(t + g * z) ** 2, erf_features(t, g))
 
 
 @keywords_checked
@@ -334,111 +178,8 @@ def quad_zeta(t, g, *, dps=30):
 
 
 # ---------------------------------------------------------------------------------------------
-# Gaussian laws of the token projections (`docs/MATH.md` §3) and their conditioning
+# The risk from the per-token moments (:mod:`.token_laws`)
 # ---------------------------------------------------------------------------------------------
-
-def relevant_token_law(kappa, nu, theta, eta, rho, gamma, d):
-    """Mean and covariance of (a, b, e) = (X^T k, X^T v, X^T v*), X ~ N(sqrt(d/2) k*, gamma^2 I).
-
-    Mean: sqrt(d/2) (k^T k*, v^T k*, v*^T k*) = sqrt(d/2) (kappa, theta, 0).
-    Covariance: gamma^2 times the Gram matrix of (k, v, v*) (a sub-block of `docs/MATH.md` §3's matrix).
-    """
-    r = mpmath.sqrt(d / 2)
-    mean = [r * kappa, r * theta, mpmath.mpf(0)]
-    g2 = gamma * gamma
-    cov = [[g2, g2 * rho, g2 * eta], [g2 * rho, g2, g2 * nu], [g2 * eta, g2 * nu, g2]]
-    return mean, cov
-
-
-def condition_on_first(mean, cov):
-    """Conditional law of components 1.. of a Gaussian vector given component 0 (Schur complement).
-
-    For a = mean[0] + sqrt(cov[0][0]) z, component i has conditional mean mean[i] + beta_i z with
-    beta_i = cov[i][0] / sqrt(cov[0][0]), and the conditional covariance is
-    C_ij = cov[i][j] - cov[i][0] cov[0][j] / cov[0][0] (independent of z). Requires cov[0][0] > 0.
-    Returns (sd0, [(mean_i, beta_i)], C).
-    """
-    v0 = cov[0][0]
-    sd0 = mpmath.sqrt(v0)
-    n = len(mean)
-    affine = [(mean[i], cov[i][0] / sd0) for i in range(1, n)]
-    schur = [[cov[i][j] - cov[i][0] * cov[0][j] / v0 for j in range(1, n)] for i in range(1, n)]
-    return sd0, affine, schur
-
-
-# ---------------------------------------------------------------------------------------------
-# The pieces of the risk
-# ---------------------------------------------------------------------------------------------
-
-def _even_expectation(h, lam):
-    """E[h(Z)] for an even h whose structure sits at 0 on the scale 1 / lam: 2 x half-line integral."""
-    features = [(mpmath.mpf(0), mpmath.mpf(1)), (mpmath.mpf(0), 1 / lam)]
-    pts = [mpmath.mpf(0)] + [p for p in _breakpoints(features) if p > 0]
-    return 2 * _integrate(_normal_pdf_times(h), pts + [mpmath.inf], features, lower=0)
-
-
-def null_token_mean(rho, lam):
-    """m0 = E[erf(lam a') b'] = rho E[a' erf(lam a')] (E[b' | a'] = rho a', a' ~ N(0, 1))."""
-    if rho == 0:
-        return mpmath.mpf(0)
-    return rho * _even_expectation(lambda z: z * mpmath.erf(lam * z), lam)
-
-
-def null_token_second_moment(rho, lam):
-    """s0 = E[erf(lam a')^2 b'^2] = E[erf(lam a')^2 ((1 - rho^2) + rho^2 a'^2)].
-
-    E[b'^2 | a'] = Var(b' | a') + E[b' | a']^2 = (1 - rho^2) + rho^2 a'^2; the integrand is even.
-    """
-    one_m, r2 = 1 - rho * rho, rho * rho
-    return _even_expectation(lambda z: mpmath.erf(lam * z) ** 2 * (one_m + r2 * z * z), lam)
-
-
-def relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d, *, need_first=True):
-    """(E[W - xi], E[(W - xi)^2]) for the relevant token, W - xi = e - erf(lam a) b.
-
-    With ``need_first=False`` the first moment is not integrated (returned as None).
-
-    Given a = mu_a + gamma z, with f = erf(lam a), (b, e) has conditional means
-    (mu_b + beta_b z, beta_e z) and covariance C (Schur complement), so
-
-      E[e - f b | a]      = beta_e z - f (mu_b + beta_b z),
-      E[(e - f b)^2 | a]  = Var(e - f b | a) + E[e - f b | a]^2,
-      Var(e - f b | a)    = C_ee - 2 f C_be + f^2 C_bb
-                          = C_bb (alpha - f)^2 + (C_ee - C_be^2 / C_bb),  alpha = C_be / C_bb,
-
-    the second form (used when C_bb > 0) being a sum of non-negative terms with alpha - f formed
-    through erfc (exact cancellation at the oracle, where alpha = 1).
-    """
-    mean, cov = relevant_token_law(kappa, nu, theta, eta, rho, gamma, d)
-    sd_a, ((mu_b, beta_b), (mu_e, beta_e)), C = condition_on_first(mean, cov)
-    mu_a = mean[0]
-    c_bb, c_be, c_ee = C[0][0], C[0][1], C[1][1]
-    c, s = lam * mu_a, lam * sd_a
-    features = _erf_features(c, s)
-    split = c_bb > 0
-    if split:
-        alpha = c_be / c_bb
-        resid = c_ee - c_be * c_be / c_bb
-
-    def mean_given(z, f):
-        return (mu_e + beta_e * z) - f * (mu_b + beta_b * z)
-
-    def first(z):
-        return mean_given(z, mpmath.erf(c + s * z))
-
-    def second(z):
-        x = c + s * z
-        f = mpmath.erf(x)
-        if split:
-            var = c_bb * _one_minus_signed(alpha, x) ** 2 + resid
-        else:
-            var = c_ee - 2 * f * c_be + f * f * c_bb
-        return var + mean_given(z, f) ** 2
-
-    m1 = gauss_expectation(first, features) if need_first else None
-    m2 = gauss_expectation(second, features)
-    return m1, m2
-
 
 def _risk(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
     """R = E[W^2] - 2 (L - 1) E[W] m0 + (L - 1) s0 + (L - 1)(L - 2) m0^2 (no validation).
@@ -506,7 +247,7 @@ def quad_bayes_gap(*, lam, gamma, eps=0.0, d, L, dps=30):
     _extent(d, gamma)
     with mpmath.workdps(dps + GUARD_DPS):
         c, s = lam * mpmath.sqrt(d / 2), lam * gamma
-        relevant = gauss_expectation(lambda z: _erfc(c + s * z) ** 2, _erf_features(c, s))
+        relevant = gauss_expectation(lambda z: erfc(c + s * z) ** 2, erf_features(c, s))
         gap = gamma * gamma * relevant
         if L > 1:
             gap += (L - 1) * _zeta(mpmath.mpf(0), lam)
@@ -535,7 +276,7 @@ def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
     c_bb, c_be = g2 * (1 - rho * rho), g2 * (nu - rho * eta)
     lin = (L - 1) * m0
     two_over_sqrt_pi = 2 / mpmath.sqrt(mpmath.pi)
-    features = _erf_features(c, s)
+    features = erf_features(c, s)
     split = c_bb > 0
     alpha = c_be / c_bb if split else None
 
@@ -549,7 +290,7 @@ def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
     def d_kappa(z):
         x, f, B, Ml = pieces(z)
         f_k = lam * r * two_over_sqrt_pi * mpmath.exp(-x * x)
-        gap = c_bb * _one_minus_signed(alpha, x) if split else c_be - f * c_bb
+        gap = c_bb * one_minus_signed(alpha, x) if split else c_be - f * c_bb
         return -2 * f_k * gap - 2 * f_k * B * Ml
 
     def d_nu(z):
@@ -569,7 +310,7 @@ def _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d, m0, L):
 
     funcs = {"kappa": d_kappa, "nu": d_nu, "theta": d_theta, "eta": d_eta, "rho": d_rho}
     out = {name: gauss_expectation(h, features) for name, h in funcs.items() if name != "kappa"}
-    out["kappa"] = gauss_expectation(d_kappa, _erf_features(c, s, slope=True))
+    out["kappa"] = gauss_expectation(d_kappa, erf_features(c, s, slope=True))
     return {name: out[name] for name in funcs}
 
 
@@ -582,9 +323,9 @@ def _risk_gradient(kappa, nu, theta, eta, rho, lam, gamma, eps, d, L):
     out = _relevant_token_partials(kappa, nu, theta, eta, rho, lam, gamma, d,
                                    null_token_mean(rho, lam) if L > 1 else 0, L)
     if L > 1:
-        dm0 = _even_expectation(lambda z: z * mpmath.erf(lam * z), lam)
+        dm0 = even_expectation(lambda z: z * mpmath.erf(lam * z), lam)
         m0 = rho * dm0
-        ds0 = 2 * rho * _even_expectation(lambda z: mpmath.erf(lam * z) ** 2 * (z * z - 1), lam)
+        ds0 = 2 * rho * even_expectation(lambda z: mpmath.erf(lam * z) ** 2 * (z * z - 1), lam)
         m1 = relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d)[0]
         out["rho"] += (L - 1) * (ds0 - 2 * m1 * dm0 + 2 * (L - 2) * m0 * dm0)
     return out
