@@ -1,7 +1,7 @@
 """Basin rates of constant-lam PGD from sphere starts, every run accounted for (docs/MATH.md section 13).
 
 For each lam of a log grid: ``runs`` starts from the exact sphere law, PGD at the setting's step size,
-continued towards convergence, then :func:`slr_verify.landscape.sample_basins` (capture balls, the valley
+continued towards convergence, then :func:`slr_verify.certify.sample_basins` (capture balls, the valley
 tube, the almost-sure non-convergence certificate). One row per (lam, label): count, rate, 95% Clopper-Pearson
 interval, how the runs were classified, seconds. Rows are appended as each lam finishes (a partial table
 survives an interruption).
@@ -21,7 +21,7 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
-from slr_verify.landscape.basins import sample_basins
+from slr_verify.certify.basins import sample_basins
 from slr_verify.model.settings import FIGURES
 
 STEPS = {"4b": 20_000, "5": 50_000}

@@ -9,7 +9,7 @@ the checker accepts only true statements. The mutated modules:
   alpha_upper U);
 * ``slr_verify/certify/family.py``: :func:`off_M_family_minimality` (kind ``off-M-minimum``);
 * ``slr_verify/certify/regions.py``: :func:`capture_certificate` (kind ``contraction-ball``), and
-  ``slr_verify/landscape/capture.py``, the ball's search (Newton centre, eigenbasis, radius bisection).
+  ``slr_verify/certify/capture.py``, the ball's search (Newton centre, eigenbasis, radius bisection).
 
 The mutation machinery is that of ``benchmarks/mutation_certificates.py``, imported, not copied: its ``sites`` (the AST
 mutations: ``+`` <-> ``-``, ``*`` <-> ``/``, comparisons flipped, constants nudged, ``min`` <-> ``max``, ``and`` <->
@@ -36,7 +36,7 @@ A mutant runs only the cases that execute its module: measured, not assumed, by 
 which module each case runs); a module no case executes is a module-level mutation only, and runs every case. Each
 mutant runs in a fresh subprocess (on a snapshot of the package taken at the start) that imports the modules, then
 ``exec(compile(mutated_source, M.__file__, "exec"), M.__dict__)`` replaces the module's functions in place; the
-worker calls them through the module objects (``slr_verify.landscape.contraction_ball``, re-exported by the package,
+worker calls them through the module objects (``slr_verify.certify.contraction_ball``, re-exported by the package,
 would still be the unmutated function). The checker's modules (``slr_verify.certify.replay*``) and the ball kernels
 both the search and the checker use (``slr_verify.kernels.contraction``, ``.certified``, ``.family``, ``.landscape``,
 ``.balls``) are neither mutated nor reloaded (the worker verifies their attributes are unchanged by the exec).
@@ -59,7 +59,7 @@ own setting, lam and alpha (:class:`Judge`):
   directions; a clearly negative eigenvalue (< -1e-3) is false, anything else short of that undecided;
 * the ball: ``--ball-samples`` points x = c + T y with the group norm of y <= s (c, T, groups, s, sigma read from the
   certificate; half of them extreme points, every group at norm s), iterated ``--ball-iters`` times by the float
-  five-overlap map G = sigma o Phi (the kernels of ``slr_verify.landscape.capture.pgd_map``, vectorised; checked equal
+  five-overlap map G = sigma o Phi (the kernels of ``slr_verify.landscape.overlap_map.pgd_map``, vectorised; checked equal
   to ``pgd_map`` on the samples' first iterate): false if an iterate clearly leaves B (norm > s (1 + 1e-6)), or the
   iterates do not approach G^n(c) (the fixed point p; Phi^n = sigma^n G^n, so Phi's runs approach {p, sigma p}):
   their largest distance after the iterations above 0.1 times the initial one; undecided on non-finite values.
@@ -100,9 +100,9 @@ import mutation_certificates as MC  # noqa: E402  (benchmarks/, for the mutation
 ROOT = Path(__file__).resolve().parent.parent
 #: the mutated modules, relative to the repository
 MODULES = {"reduced_map": "slr_verify/certify/reduced_map.py", "family": "slr_verify/certify/family.py",
-           "regions": "slr_verify/certify/regions.py", "capture": "slr_verify/landscape/capture.py"}
+           "regions": "slr_verify/certify/regions.py", "capture": "slr_verify/certify/capture.py"}
 IMPORTS = {"reduced_map": "slr_verify.certify.reduced_map", "family": "slr_verify.certify.family",
-           "regions": "slr_verify.certify.regions", "capture": "slr_verify.landscape.capture"}
+           "regions": "slr_verify.certify.regions", "capture": "slr_verify.certify.capture"}
 #: MC.apply names the mutated file by MC.MODULES[site["module"]]: this run's modules
 MC.MODULES = MODULES
 #: trusted modules besides the checker's (used by the searches and the checker alike): a mutant must not alter them
@@ -395,7 +395,7 @@ class Judge:
         return np.asarray(sigma, dtype=float)[:, None] * np.array(m[:5])
 
     def judge_ball(self, doc, values):
-        from slr_verify.landscape.capture import pgd_map
+        from slr_verify.landscape.overlap_map import pgd_map
 
         np = self.np
         s = values["setting"]

@@ -210,7 +210,7 @@ SOURCES = [
            _diagram),
     Source("basin_rates_*.csv", "Basin rates of constant-lam PGD",
            "1000 sphere-initialised PGD runs per lam (13 values in [0.02, 2]) at Figure 4b's model and step (`4b`) or "
-           "Figure 5's (`5`), every end point classified (`landscape.sample_basins`): per end class its count, rate and "
+           "Figure 5's (`5`), every end point classified (`certify.sample_basins`): per end class its count, rate and "
            "95% interval, how the runs were classified, and the seconds per lam (no calibration units).",
            "python benchmarks/basin_rates.py --setting S --out benchmarks/results/basin_rates_S.csv",
            _basins),

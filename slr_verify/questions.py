@@ -212,7 +212,7 @@ def _bayes(a) -> int:
 def _basins(a) -> int:
     import numpy as np
 
-    from .landscape import sample_basins
+    from .certify import sample_basins
     from .landscape.basins import stable_at
 
     s = _setting(a, lam=True)

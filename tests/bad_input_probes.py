@@ -263,8 +263,8 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
                         lambda: S.multihead_risk(Kh[0], Vh, Ks, Vs, lam=0.5, gamma=P["gamma"], eps=0.0, L=10)))
 
     # the landscape and the certificates: secondary parameters
-    from slr_verify.certify import alpha_attract, hessian_signs, off_M_family_point, stationary_points_on_M
-    from slr_verify.landscape import sample_basins, stationary_points
+    from slr_verify.certify import alpha_attract, hessian_signs, off_M_family_point, sample_basins, stationary_points_on_M
+    from slr_verify.landscape import stationary_points
 
     kl = dict(lam=0.1, gamma=P["gamma"], d=400, L=10)
     for name, vals in (("starts", (0, -1, 1.5, "3", True)), ("rounds", (0, 2.5, True)), ("seed", (1.5, -1, "0")),
@@ -290,7 +290,8 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
                         lambda: sample_basins(0, 0, **kl, alpha=4e-3, steps=10)))
     probes.append(Probe("sample_basins(seed=1.5)", "seed",
                         lambda: sample_basins(1.5, 4, **kl, alpha=4e-3, steps=10)))
-    from slr_verify.landscape import contraction_ball, pgd_map_spectrum
+    from slr_verify.certify import contraction_ball
+    from slr_verify.landscape import pgd_map_spectrum
 
     cb = dict(lam=0.5, alpha=4e-3, gamma=P["gamma"], d=400, L=10)
     probes.append(Probe("contraction_ball(o0 unrealisable)", "o0",
@@ -302,8 +303,7 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
                         lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 1, 1, 1, 1), **dict(cb, alpha=-1))))
     # a region's membership test: a state that no unit k, v realise is refused, not answered (unproved regions
     # built directly: the check comes before any ball arithmetic)
-    from slr_verify.landscape import CaptureBall, ValleyTube
-    from slr_verify.landscape.basins import classify_runs
+    from slr_verify.certify import CaptureBall, ValleyTube, classify_runs
 
     inf = float("inf")
     ball = CaptureBall(np.zeros(5), (1,) * 5, np.eye(5), tuple((i,) for i in range(5)), 0.0, inf, inf, False, 0,

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from paper import FIG4B, G4B
 
+from slr_verify.certify.basins import classify_runs, sample_basins
+from slr_verify.certify.capture import contraction_ball
 from slr_verify.dynamics.runners import overlap_pgd, pgd
 from slr_verify.landscape import StationaryPoint, classify, realise
-from slr_verify.landscape.basins import NONCONVERGENT, UNCLASSIFIED, classify_runs, sample_basins, stable_at
-from slr_verify.landscape.capture import contraction_ball
+from slr_verify.landscape.basins import NONCONVERGENT, UNCLASSIFIED, stable_at
 
 FIELDS = ("kappa", "nu", "theta", "eta", "rho")
 #: a state of the 2-cycle at lam = 0.5, alpha = 4e-3 (Figure 4b's step), read off a sphere-initialised run
@@ -274,7 +275,7 @@ def test_sigma_equivariance_check_detects_a_false_symmetry():
     it is really false, not merely unproved: at a generic realisable point Phi(sigma' o) and sigma' Phi(o) differ
     by far more than round-off, while for the mirror pattern they agree to round-off."""
     from slr_verify.kernels.landscape import sigma_equivariance_proofs
-    from slr_verify.landscape.capture import pgd_map
+    from slr_verify.landscape.overlap_map import pgd_map
 
     flip_theta = (1, 1, -1, 1, 1)
     proofs = sigma_equivariance_proofs(flip_theta)
@@ -319,7 +320,7 @@ def test_contraction_ball_refuses_a_two_cycle_without_the_premise(monkeypatch):
     """Route: the certificate's logic itself: with the symmetry premise reported unproved, no 2-cycle ball is
     certified (it would rest on Phi^n = sigma^n G^n), and the reason names the premise; the identity pattern
     needs no premise."""
-    from slr_verify.landscape import capture
+    from slr_verify.certify import capture
 
     monkeypatch.setattr(capture, "sigma_equivariance_proofs", lambda sigma=None: {"a statement": False})
     b = contraction_ball(CYCLE_GUESS, MIRROR, lam=0.5, alpha=FIG4B.alpha, **G4B)
@@ -332,7 +333,7 @@ def test_mirror_images_need_the_premise(monkeypatch, oracle015):
     """Route: the classification's logic: the mirror image (kappa, nu) = (-0.95, -1) of a valley state is captured
     only through the symmetry; with the premise reported unproved it is left unclassified, the state itself is
     still in the valley (the tube needs no symmetry)."""
-    from slr_verify.landscape import basins
+    from slr_verify.certify import basins
 
     monkeypatch.setattr(basins, "sigma_equivariance_proofs", lambda sigma=None: {"a statement": False})
     ends = np.array([[0.95, 1.0, 1e-12, -1e-12, 2e-12], [-0.95, -1.0, -1e-12, 1e-12, 2e-12]]).T

@@ -19,15 +19,16 @@ from paper import FIG4B, G4B
 from slr_verify.certify import (
     alpha_diffeo,
     capture_certificate,
+    contraction_ball,
     hessian_signs,
     off_M_family_minimality,
     replay,
     tube_certificate,
+    valley_tube,
 )
 from slr_verify.certify.replay_dynamics import DYNAMICS_DOMAINS, dynamics_statement
 from slr_verify.dynamics import fixed_points as F
 from slr_verify.kernels.landscape import fixed_point_kernels
-from slr_verify.landscape import contraction_ball, valley_tube
 
 OWN = dict(gamma=math.sqrt(0.8), d=200, L=6)
 #: a state of the 2-cycle at lam = 0.5, alpha = 4e-3 (Figure 4b), as in test_basins_capture

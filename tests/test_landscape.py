@@ -179,7 +179,7 @@ def test_phase_diagram_cells():
 def test_basin_labels_are_unique_per_orbit():
     """At lam = 0.05 the family k = +-v* has two orbits at |theta| = 1 (a minimum and a saddle of index
     797, from the complete search); the labels must tell them apart, or a rate would carry the wrong kind."""
-    from slr_verify.landscape.basins import _label
+    from slr_verify.landscape.basins import end_label as _label
 
     pts = LS.stationary_points(lam=0.05, gamma=float(np.sqrt(0.5)), d=400, L=10)
     labels = [_label(p) for p in pts]

@@ -1,6 +1,6 @@
 """Certificates of the capture regions of constant-lam PGD (`docs/MATH.md` §13; `docs/certificates.md`): a
-contraction ball (:func:`slr_verify.landscape.contraction_ball`) as a ``contraction-ball`` certificate, a valley tube
-(:func:`slr_verify.landscape.valley_tube`) as a ``valley-tube`` certificate. The searches choose the centre, the bases,
+contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` certificate, a valley tube
+(:func:`.valley.valley_tube`) as a ``valley-tube`` certificate. The searches choose the centre, the bases,
 the radius and the pieces; the checker (:mod:`.replay_dynamics`) evaluates every bound again."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def _setting(params):
 
 
 def capture_certificate(ball) -> dict:
-    """The ``contraction-ball`` certificate of a proved :class:`~slr_verify.landscape.CaptureBall`; ``ValueError``
+    """The ``contraction-ball`` certificate of a proved :class:`~.capture.CaptureBall`; ``ValueError``
     for a ball that is not proved (there is nothing to certify)."""
     if not ball.proved:
         raise ValueError(f"ball must be a proved contraction ball, got one not proved ({ball.reason})")
@@ -27,7 +27,7 @@ def capture_certificate(ball) -> dict:
 
 
 def tube_certificate(tube) -> dict:
-    """The ``valley-tube`` certificate of a proved :class:`~slr_verify.landscape.ValleyTube`: the pieces of
+    """The ``valley-tube`` certificate of a proved :class:`~.valley.ValleyTube`: the pieces of
     [kappa_a, 1] as leaves (each with its basis), delta and the margin; ``ValueError`` for a tube not proved."""
     if not tube.proved:
         raise ValueError(f"tube must be a proved valley tube, got one not proved ({tube.reason})")

@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import landscape as LS
-from ..certify import capture_certificate, replay
+from ..certify import capture_certificate, contraction_ball, replay, sample_basins
 from ..certify import global_minimiser as certified_global_minimiser
 from ..certify import oracle_window as window_enclosure
 from ..certify.committed import replay_committed
@@ -438,7 +438,7 @@ def basins(ctx, seed=0):
     complete list of stationary points; rates with 95% Clopper-Pearson intervals."""
     S = FIGURES["7b"]
     runs = ctx.size.runs
-    rates, _, _, steps = LS.sample_basins(
+    rates, _, _, steps = sample_basins(
         np.random.SeedSequence(seed),
         runs,
         lam=S.lam0,
@@ -489,14 +489,14 @@ CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1,
 )
 def oracle_unstable_for_pgd(ctx):
     """The oracle's Riemannian Hessian at 40-160 digits (``LS.classify``) on both sides of the bracket; the
-    contraction ball of sigma o Phi at lam = 0.5 (``LS.contraction_ball``, arb balls: r0 + q < 1); the 2-cycle
+    contraction ball of sigma o Phi at lam = 0.5 (``certify.contraction_ball``, arb balls: r0 + q < 1); the 2-cycle
     confirmed by the full-dimensional PGD in R^d (vectors, not overlaps)."""
     from ..dynamics.runners import pgd
 
     alpha = FIG4B.alpha
     sides = {lam: LS.stable_at(LS.classify((1, 1, 0, 0, 0), lam=lam, **_P), alpha) for lam in PGD_UNSTABLE_ABOVE}
     wrong = int(not sides[PGD_UNSTABLE_ABOVE[0]]) + int(sides[PGD_UNSTABLE_ABOVE[1]])
-    ball = LS.contraction_ball(CYCLE_GUESS, MIRROR, lam=0.5, alpha=alpha, **_P)
+    ball = contraction_ball(CYCLE_GUESS, MIRROR, lam=0.5, alpha=alpha, **_P)
     reps = [replay(capture_certificate(ball))] if ball.proved else []
     c = ball.centre
     X = np.zeros((4, FIG4B.d))

@@ -1,6 +1,6 @@
 r"""Ball evaluations of the five-overlap PGD map's contraction tests (`docs/MATH.md` §13, "Where PGD goes").
 
-One body for the searches (:mod:`slr_verify.landscape.capture`, :mod:`slr_verify.landscape.valley`) and the
+One body for the searches (:mod:`slr_verify.certify.capture`, :mod:`slr_verify.certify.valley`) and the
 certificates' checker (:mod:`slr_verify.certify.replay_dynamics`): each function evaluates, on arb balls and from
 the generated kernels (:func:`.landscape.capture_kernels`), the numbers a test compares, for a centre, a basis and
 a radius the caller chose. Nothing here chooses; nothing here decides.

@@ -30,7 +30,7 @@ def fixed_point_kernels():
 
 @lru_cache(maxsize=None)
 def capture_kernels():
-    """The PGD map's pieces on arb balls (the capture certificates of :mod:`slr_verify.landscape.capture`):
+    """The PGD map's pieces on arb balls (the capture certificates of :mod:`slr_verify.certify.capture`):
     ``grad_hess``: (overlaps, lam, gamma, eps, d, L) -> [5 partials, 25 second partials] of Theorem 1's
     risk; ``map``: (overlaps, partials, alpha) -> [F (5), dF (5 x 10, row-major)], the five-overlap map
     and its Jacobian in (overlaps, partials). Enclosures for every point of the argument balls."""
@@ -51,7 +51,7 @@ def capture_exprs() -> tuple:
 
 @lru_cache(maxsize=None)
 def valley_tube_proofs() -> dict:
-    """The SymPy facts the valley tube of :mod:`slr_verify.landscape.valley` rests on ({name: bool}): Lemma 4
+    """The SymPy facts the valley tube of :mod:`slr_verify.certify.valley` rests on ({name: bool}): Lemma 4
     (M is invariant: theta' = eta' = rho' = 0 and R_theta = R_eta = R_rho = 0 on M), the reduced map is the
     formula of `docs/MATH.md` §9 and sends nu = 1 to nu' = 1 (so the edge nu = 1 of M is invariant), and the
     factorisation g_kappa = P (erf(c2 kappa) - nu) with P > 0 (so g_kappa < 0 on the edge)."""
@@ -70,7 +70,7 @@ def valley_tube_proofs() -> dict:
 def sigma_equivariance_proofs(sigma=None) -> dict:
     """The SymPy proof that a sign pattern sigma commutes with the five-overlap PGD map, Phi(sigma o) = sigma Phi(o)
     for all parameters ({statement: bool}; :func:`slr_verify.symbolic.dynamics.sigma_equivariance_proofs`, cached
-    there): the premise of the 2-cycle argument of the contraction balls of :mod:`slr_verify.landscape.capture`
+    there): the premise of the 2-cycle argument of the contraction balls of :mod:`slr_verify.certify.capture`
     (`docs/MATH.md` §13). ``sigma``: five signs +-1; None: the three non-identity symmetries."""
     return sdyn.sigma_equivariance_proofs(sigma)
 

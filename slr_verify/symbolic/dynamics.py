@@ -236,7 +236,7 @@ def sigma_equivariance_proofs(sigma=None) -> dict:
       = sigma Phi(o): the conjunction of the gradient's and the map's equivariance (no further computation).
 
     With sigma^2 = id this gives (sigma o Phi)^n = sigma^n o Phi^n, the step of the 2-cycle argument of the
-    contraction balls (`docs/MATH.md` §13, "Where PGD goes"; :mod:`slr_verify.landscape.capture`).
+    contraction balls (`docs/MATH.md` §13, "Where PGD goes"; :mod:`slr_verify.certify.capture`).
 
     ``sigma``: a tuple of five +-1 (any pattern, so that a pattern that is *not* a symmetry can be shown to fail);
     None: every non-identity pattern of :data:`SIGN_PATTERNS`, the statements of each prefixed by its pattern.

@@ -35,7 +35,7 @@ a switch happens below b_j + m/2 + m/2 since the step is at most m/2). So the ru
 z_t -> 0 geometrically. Then kappa_{t+1} - kappa_t >= h(kappa_t) - C ||z_t||, with sum_t C ||z_t|| finite: kappa_t
 is bounded and decreases in total by at most the tail of a convergent series, so it converges, to some
 kappa_inf; if kappa_inf < 1 the increments would tend to h(kappa_inf) > 0, impossible. So kappa_t -> 1, z_t -> 0.
-The images of the tube under the symmetries (:data:`~.stationary.SYMMETRIES`) cover the valleys of the
+The images of the tube under the symmetries (:data:`slr_verify.landscape.stationary.SYMMETRIES`) cover the valleys of the
 other images of the oracle (Phi commutes with them: :func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`).
 
 **When it fails.** If the transverse Jacobian at the oracle has spectral radius >= 1 (alpha above
@@ -55,9 +55,10 @@ from flint import arb, arb_mat, ctx
 from ..kernels.balls import widened
 from ..kernels.contraction import group_norm_upper, transition_bound, tube_piece_bounds
 from ..kernels.landscape import fixed_point_kernels, valley_tube_proofs
+from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
-from .capture import CERTIFIED, pgd_map, real_eigenbasis, realisable_states
 
 __all__ = ["ValleyTube", "valley_tube"]
 
@@ -108,7 +109,7 @@ class ValleyTube:
 
     def as_dict(self) -> dict:
         return {"kind": "valley tube of the edge nu = 1 of M (Theorem 5 made quantitative)",
-                "tier": CERTIFIED if self.proved else "not proved", "kappa_a": self.kappa_a, "delta": self.delta,
+                "tier": T.BALL if self.proved else T.NOT_PROVED, "kappa_a": self.kappa_a, "delta": self.delta,
                 "margin": self.margin, "q": self.q, "C": self.C, "Gamma": self.Gamma, "pieces": len(self.edges),
                 "symbolic_facts": all(self.proofs.values()), "seconds": self.seconds, "reason": self.reason}
 

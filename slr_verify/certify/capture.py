@@ -3,7 +3,7 @@ r"""Certified capture regions of constant-lam PGD (`docs/MATH.md` §13, "Where P
 A run is classified by where it *provably* goes, not by how far it got. The certificate here is a
 **contraction ball** of the map G = sigma o Phi, where Phi is the exact five-overlap PGD map at step
 size alpha (`docs/MATH.md` §12; derived in :mod:`slr_verify.symbolic.dynamics`) and sigma one of the
-sign patterns :data:`~.stationary.SYMMETRIES` (sigma = identity for a fixed point).
+sign patterns :data:`slr_verify.landscape.stationary.SYMMETRIES` (sigma = identity for a fixed point).
 
 **Theorem (Banach, in a preconditioned norm).** Let c be a point, T an invertible 5 x 5 matrix, the
 coordinates y = T^{-1}(x - c) split into groups (single coordinates, and pairs for complex eigenvalues)
@@ -35,7 +35,8 @@ is close to the spectral radius and the ball can be as large as the variation of
 
 **What it cannot do.** Near a fixed point with an eigenvalue 1 - alpha mu, mu erfc-small (the flat
 valley nu = 1 of M, `docs/MATH.md` §17), q >= 1 - alpha mu is 1 to float precision and the ball
-shrinks to nothing: the valley needs :mod:`.valley`.
+shrinks to nothing: the valley needs :mod:`.valley`. The float map G and its Jacobian are
+:mod:`slr_verify.landscape.overlap_map`'s.
 """
 from __future__ import annotations
 
@@ -48,90 +49,17 @@ from flint import arb, arb_mat, ctx
 
 from ..kernels.balls import widened
 from ..kernels.contraction import ball_bounds, group_norm_upper
-from ..kernels.landscape import fixed_point_kernels, sigma_equivariance_proofs
+from ..kernels.landscape import sigma_equivariance_proofs
+from ..landscape.overlap_map import cycle_point, pgd_map, real_eigenbasis, realisable_states
+from ..landscape.stationary import SYMMETRIES
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
-from .stationary import SYMMETRIES
 
-__all__ = ["CaptureBall", "contraction_ball", "pgd_map", "cycle_point", "real_eigenbasis", "realisable_states", "CERTIFIED"]
+__all__ = ["CaptureBall", "contraction_ball"]
 
-#: the evidence tier of a proved ball
-CERTIFIED = T.BALL
 #: normalised radii tried, largest first
 RADII = tuple(10.0 ** -k for k in np.arange(1.0, 8.5, 0.5))
-
-
-def pgd_map(o, sigma, *, lam, gamma, d, L, alpha):
-    """(G(o), DG(o)) in float64 for one point o (5,): G = sigma o Phi (Phi the five-overlap map)."""
-    K = fixed_point_kernels()
-    r = np.array(K.risk_f64(*o, lam, gamma, 0.0, d, L), dtype=float)
-    p, H = r[1:6], r[6:].reshape(5, 5)
-    m = np.array(K.map_f64(*o, *p, alpha), dtype=float)
-    F, dF = m[:5], m[5:].reshape(5, 10)
-    s = np.asarray(sigma, dtype=float)
-    return s * F, s[:, None] * (dF[:, :5] + dF[:, 5:] @ H)
-
-
-def cycle_point(o0, sigma, *, lam, gamma, d, L, alpha, iters=60, tol=1e-15):
-    """Newton's method on sigma Phi(o) = o from o0 (float64): the root, or None if it does not converge."""
-    o = np.array(o0, dtype=float)
-    for _ in range(iters):
-        G, J = pgd_map(o, sigma, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
-        try:
-            step = np.linalg.solve(J - np.eye(5), G - o)
-        except np.linalg.LinAlgError:
-            return None
-        if not np.all(np.isfinite(step)):
-            return None
-        o = o - step
-        if np.max(np.abs(step)) < tol:
-            return o
-    G, _ = pgd_map(o, sigma, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
-    return o if np.max(np.abs(G - o)) < 1e-13 else None
-
-
-def real_eigenbasis(J):
-    """Columns of a real eigenvector basis of J and its groups (a complex pair: (Re u, Im u))."""
-    w, U = np.linalg.eig(J)
-    cols, groups, used = [], [], set()
-    for i in np.argsort(-np.abs(w)):
-        if i in used:
-            continue
-        used.add(int(i))
-        if abs(w[i].imag) > 1e-14 * max(1.0, abs(w[i])):
-            j = min((k for k in range(len(w)) if k not in used), key=lambda k: abs(w[k] - np.conj(w[i])))
-            used.add(int(j))
-            groups.append((len(cols), len(cols) + 1))
-            # one common scale for the pair: in the coordinates (Re u, Im u) J acts as [[a, b], [-b, a]], whose
-            # spectral norm is the modulus |a + ib|; separate scales would shear it
-            u = U[:, i] / np.linalg.norm(U[:, i])
-            cols += [u.real, u.imag]
-        else:
-            groups.append((len(cols),))
-            cols.append(U[:, i].real / np.linalg.norm(U[:, i].real))
-    return np.array(cols).T, tuple(groups), w
-
-
-def realisable_states(ov, d) -> np.ndarray:
-    """The points ``ov`` (shape (5,) or (5, n): columns (kappa, nu, theta, eta, rho)) as a float array (5, n),
-    each column checked to be a realisable overlap tuple in R^d (:func:`slr_verify.model.validation.overlaps`:
-    entries in [-1, 1], the Gram matrix of (k, v, k*, v*) positive semidefinite and of rank <= d, to
-    :data:`~slr_verify.model.validation.GRAM_TOL`); ``ValueError`` naming ``ov`` otherwise."""
-    if isinstance(ov, np.ndarray) and ov.shape == (5, 0):
-        return np.zeros((5, 0))
-    X = V.as_finite("ov", ov)
-    if X.shape == (5,):
-        X = X[:, None]
-    if X.ndim != 2 or X.shape[0] != 5:
-        raise ValueError(f"ov must be overlap tuples (kappa, nu, theta, eta, rho): an array of shape (5,) or (5, n), "
-                         f"got shape {X.shape}")
-    try:
-        V.overlaps(*X, d=d)
-    except ValueError as exc:
-        raise ValueError(f"ov must be realisable overlap tuples (unit k, v in R^d with these overlaps with orthonormal "
-                         f"k*, v*): {exc}") from None
-    return X
 
 
 @dataclass
@@ -168,7 +96,8 @@ class CaptureBall:
     def contains(self, ov) -> np.ndarray:
         """Which of the points ``ov`` (5,) or (5, n) lie in the ball, decided on arb balls (the float states are
         exact points). False everywhere for an unproved ball. ``ValueError`` (naming ``ov``) for a point that is
-        not a realisable overlap tuple in R^d (see :func:`_states`): it is not a state of the model."""
+        not a realisable overlap tuple in R^d (:func:`~slr_verify.landscape.overlap_map.realisable_states`): it is not
+        a state of the model."""
         X = realisable_states(ov, self.params["d"])
         out = np.zeros(X.shape[1], dtype=bool)
         if not self.proved or not self.premise_proved:
@@ -186,7 +115,7 @@ class CaptureBall:
         return out
 
     def as_dict(self) -> dict:
-        return {"kind": "contraction ball of sigma o Phi", "tier": CERTIFIED if self.proved else "not proved",
+        return {"kind": "contraction ball of sigma o Phi", "tier": T.BALL if self.proved else T.NOT_PROVED,
                 "centre": [float(x) for x in self.centre], "sigma": [int(s) for s in self.sigma], "period": self.period,
                 "radius": self.radius, "q": self.q, "r0": self.r0, "T": self.T.tolist(), "groups": [list(g) for g in self.groups],
                 "spectral_radius": float(np.max(np.abs(self.eigenvalues))) if len(self.eigenvalues) else math.nan,
