@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from strategies import bad_values
 
 import slr_verify as S
-from slr_verify.model import validation as V
+from slr_verify.model import budgets as B
 from slr_verify.model.params import SUPPORTED_MAX, Params
 
 P = dict(lam=0.1, gamma=0.5**0.5, eps=0.0, d=400, L=10)
@@ -181,9 +181,9 @@ def test_costs_are_estimated_before_allocating():
         S.overlap_pgd((0.5, 0.5, 0.0, 0.0, 0.0), **dict(RUN, steps=10**12))
     with pytest.raises(ValueError, match="dps"):
         S.quad_risk(*OV.values(), **P, dps=100_000)
-    avail = V.available_memory()
+    avail = B.available_memory()
     with pytest.raises(ValueError, match="more than the"):
-        V.memory_budget("runs", 2.0 * avail, "a test")
+        B.memory_budget("runs", 2.0 * avail, "a test")
 
 
 def test_quad_risk_large_d_meets_its_digits_or_raises():

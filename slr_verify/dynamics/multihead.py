@@ -23,6 +23,7 @@ from scipy import special as sc
 from ..kernels import fused as FK
 from ..kernels import multihead as KM
 from ..kernels import multihead_fused as MF
+from ..model import budgets as B
 from ..model import validation as V
 from ..model.multilocation import draw_multi_full, validate_heads
 from ..model.params import accepts_gamma2, keywords_checked
@@ -210,7 +211,7 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps=0.0, L, alpha, step
     a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
     batch = V.integer("batch", batch, 1)
     V.integer("seed", seed, 0)
-    V.memory_budget("batch", 8.0 * runs * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs} runs")
+    B.memory_budget("batch", 8.0 * runs * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs} runs")
     rec = record_steps(a["steps"], a["every"])
     want = set(int(r) for r in rec)
     block = batches_per_block(runs, batch, a["L"], d)

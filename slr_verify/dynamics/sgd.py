@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special as sc
 
+from ..model import budgets as B
 from ..model import validation as V
 from ..model.overlaps import Overlaps
 from ..model.params import accepts_gamma2
@@ -88,11 +89,11 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, 
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     batch = V.integer("batch", batch, 1)
     runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
-    V.memory_budget("batch", 8.0 * runs_ * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs_} runs")
+    B.memory_budget("batch", 8.0 * runs_ * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs_} runs")
     if block is None:  # batches per block, so that a block of samples for every run fits in BLOCK_BYTES
         block = batches_per_block(runs_, batch, a["L"], d)
     block = V.integer("block", block, 1)
-    V.memory_budget("block", 8.0 * block * runs_ * batch * a["L"] * (d + 1), f"a block of {block:,} batches")
+    B.memory_budget("block", 8.0 * block * runs_ * batch * a["L"] * (d + 1), f"a block of {block:,} batches")
     V.integer("seed", seed, 0)
     check_cost(a["steps"], a["every"], runs_, per_run_step=SECONDS_PER_RUN_STEP * batch * a["L"] * d)
     batched = any(x.ndim == 2 for x in vecs)

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
+from ..model import budgets as B
 from ..model import validation as V
 from ..model.params import SUPPORTED_MAX, check_params
 
@@ -59,7 +60,7 @@ ALPHA_MAX = 1e8
 
 #: The cost the time budget assumes for one PGD step of one run (seconds): the five-overlap runner's; the
 #: full-dimensional runner costs ~d times more. Used only to refuse calls estimated above an hour
-#: (``validation.time_budget``).
+#: (``budgets.time_budget``).
 SECONDS_PER_RUN_STEP = 1e-7
 
 
@@ -87,8 +88,8 @@ def check_cost(steps, every, runs, *, per_run_step=SECONDS_PER_RUN_STEP, name="s
     """Refuse, before anything is allocated, a run whose lam table and records would exceed the
     available memory or whose estimated time exceeds an hour (``ValueError`` naming ``name``)."""
     records = steps // every + 2
-    V.memory_budget(name, 8.0 * (steps + 1) + 8.0 * 6 * records * runs, f"{steps:,} steps x {runs:,} runs (every={every})")
-    V.time_budget(name, per_run_step * steps * runs, f"{steps:,} steps x {runs:,} runs")
+    B.memory_budget(name, 8.0 * (steps + 1) + 8.0 * 6 * records * runs, f"{steps:,} steps x {runs:,} runs (every={every})")
+    B.time_budget(name, per_run_step * steps * runs, f"{steps:,} steps x {runs:,} runs")
 
 
 def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):

@@ -33,6 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..dynamics.trajectory import progress_stream
+from ..model import budgets as B
 from ..model import validation as V
 from ..model.multilocation import random_locations
 from ..model.params import keywords_checked
@@ -128,7 +129,7 @@ def _check_settings(heads, runs, steps, seed, s):
     r = out.get("r") or out["d"] // heads
     out["r"], out["heads"] = V.integer("r", r, 1, 100_000), heads
     per_run = 4.0 * (out["batch"] + out["test_size"]) * (out["L"] + 1) * out["d"] * 2
-    V.memory_budget("runs", per_run * out["runs"], f"{out['runs']} runs of the Transformer layer")
+    B.memory_budget("runs", per_run * out["runs"], f"{out['runs']} runs of the Transformer layer")
     return out
 
 

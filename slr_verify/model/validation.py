@@ -33,9 +33,6 @@ __all__ = [
     "schedule_values",
     "gram",
     "broadcast",
-    "memory_budget",
-    "time_budget",
-    "available_memory",
     "gram_matrix",
     "schur_eigenvalues",
     "overlaps",
@@ -406,52 +403,3 @@ def broadcast(**arrays) -> tuple:
     except ValueError:
         raise ValueError(", ".join(arrays) + " must have broadcast-compatible shapes, got "
                          + ", ".join(f"{n} {np.shape(x)}" for n, x in arrays.items())) from None
-
-
-# ---------------------------------------------------------------------------------------------
-# Costs: refuse, with the figure, what would exceed the machine
-# ---------------------------------------------------------------------------------------------
-
-#: the longest computation a call starts without being asked explicitly (seconds)
-TIME_LIMIT = 3600.0
-
-
-def available_memory() -> int:
-    """Bytes of memory available to this process (MemAvailable, else the physical memory)."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        import os
-
-        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover
-        return 8 << 30
-
-
-def _bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if n < 1024 or unit == "EiB":
-            return f"{n:.3g} {unit}"
-        n /= 1024
-    return f"{n:.3g} EiB"  # pragma: no cover
-
-
-def memory_budget(name: str, nbytes: float, what: str):
-    """``ValueError`` naming ``name`` when ``what`` would need more than the available memory."""
-    avail = available_memory()
-    if nbytes > avail:
-        raise ValueError(f"{name}: {what} would need {_bytes(nbytes)} of memory, more than the {_bytes(avail)} "
-                         f"available; reduce {name}")
-
-
-def time_budget(name: str, seconds: float, what: str, limit: float | None = None):
-    """``ValueError`` naming ``name`` when ``what`` is estimated to take longer than ``limit``
-    (default :data:`TIME_LIMIT`, one hour)."""
-    limit = TIME_LIMIT if limit is None else limit
-    if seconds > limit:
-        raise ValueError(f"{name}: {what} is estimated to take {seconds:.3g} s (more than {limit:g} s); reduce {name}")

@@ -41,6 +41,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import erf
 
+from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
 from slr_verify.model.params import check_params
 from slr_verify.model.sampling import (
@@ -145,8 +146,8 @@ def _common(lam, gamma, eps, L, n, p):
 
 
 def _cost(n, seconds_per_sample):
-    """Refuse an n whose estimated time exceeds an hour (``validation.time_budget``)."""
-    V.time_budget("n", n * seconds_per_sample, f"{n:,} Monte Carlo samples")
+    """Refuse an n whose estimated time exceeds an hour (``budgets.time_budget``)."""
+    B.time_budget("n", n * seconds_per_sample, f"{n:,} Monte Carlo samples")
 
 
 def linear_coefficients(p, gamma) -> np.ndarray:
@@ -240,8 +241,8 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed,
     n_train = V.integer("n_train", n_train, L * d, floats=True)
     n_test = V.integer("n_test", n_test, 2, floats=True)
     check_params(1.0, gamma, eps, 2, L)
-    V.time_budget("n_test", n_test * SECONDS_PER_TOKEN_DIM * L * d, f"{n_test:,} held-out samples")
-    V.time_budget("n_train", n_train * SECONDS_PER_TOKEN_DIM * L * d * L * d, f"least squares on {n_train:,} samples")
+    B.time_budget("n_test", n_test * SECONDS_PER_TOKEN_DIM * L * d, f"{n_test:,} held-out samples")
+    B.time_budget("n_train", n_train * SECONDS_PER_TOKEN_DIM * L * d * L * d, f"least squares on {n_train:,} samples")
     p, cdf = _law(p, L)
     seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     if 8.0 * n_train * L * d * 3 > memory:
