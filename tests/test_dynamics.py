@@ -161,6 +161,18 @@ def test_large_alpha_non_stationary_fixed_point():
     assert np.max(np.abs(ev)) > 1e3
 
 
+def test_claims_measurements_of_proposition_10():
+    """The measurements the claims on M read: finite differences against the generated Jacobian at the five points
+    (one-sided at the corners), the measured rates against the predicted ones (Figure 4b's setting, alpha = 4e-3)."""
+    p = dict(P4B, d=D, alpha=4e-3)
+    for pt in F.POINTS:
+        assert np.max(np.abs(F.finite_difference_jacobian(pt, **p) - F.jacobian_at(pt, **p)[0])) < 1e-6
+    (rk, rn), (mk, mn) = F.predicted_rates(**p), F.measured_rates(steps=12000, **p)
+    assert abs(np.log(mk) / np.log(rk) - 1) < 0.02 and abs(np.log(mn) / np.log(rn) - 1) < 0.02
+    assert F.min_det_jacobian(**p) > 0 and F.mirror_alpha(0.9, **P4B, d=D) == F.mirror_fixed_point(0.9, **P4B, d=D)
+    assert list(F.at_minima(np.array([1.0, -1.0, 1.0]), np.array([1.0, -1.0, -1.0]))) == [True, True, False]
+
+
 # ----------------------------------------------------------------- validation
 @pytest.mark.parametrize(
     "kw,name",

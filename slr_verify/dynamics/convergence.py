@@ -13,9 +13,10 @@ from ..kernels import generated as G
 from ..kernels.steps import tangent_norm_kernels
 from ..model import validation as V
 from ..model.overlaps import Overlaps
+from ..model.params import accepts_gamma2, keywords_checked
 from .runners import overlap_pgd
 
-__all__ = ["tangent_gradient_norms", "tangent_norm", "converge"]
+__all__ = ["tangent_gradient_norms", "tangent_norm", "converge", "recovered", "classify_recovery"]
 
 
 #: the float64 tangent norm's resolution, in units of sqrt(eps) |grad R|: |tan|^2 is computed as a
@@ -67,7 +68,7 @@ def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chun
     while steps < max_steps and not np.all(ok):
         n = min(chunk, max_steps - steps)
         tr = overlap_pgd(ov, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=n, every=n)
-        ov = [tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")]
+        ov = tr.ends
         steps += n
         norm, res = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L, resolution=True)
         ok = norm <= np.maximum(tol, res)
@@ -75,3 +76,31 @@ def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chun
     if per_run:
         return Overlaps(*ov), norm, np.where(first < 0, steps, first), ok
     return Overlaps(*ov), norm, steps, ok
+
+
+@keywords_checked
+def recovered(ov, tol=1e-6):
+    """Whether the overlaps ``ov`` (five numbers or arrays of one shape) are at +-(k*, v*), the oracle the paper's runs
+    from the sphere should recover (Section 5, `docs/MATH.md` §11): |nu| > 1 - tol, |kappa| > 1 - 100 tol (kappa aligns
+    slowest), kappa nu > 0, and within ``tol`` of M (sqrt(theta^2 + eta^2 + rho^2) < tol). A boolean array."""
+    k, n, t, e, r = (np.asarray(x) for x in ov)
+    return (np.abs(k) > 1 - 100 * tol) & (np.abs(n) > 1 - tol) & (k * n > 0) & (np.sqrt(t * t + e * e + r * r) < tol)
+
+
+@accepts_gamma2
+def classify_recovery(ends, *, lam, gamma, d, L, alpha, tol=1e-8, max_steps=2_000_000):
+    """The runs ending at ``ends`` (five arrays of shape (runs,)) sorted out for the claims on recovery (`docs/MATH.md`
+    §§11-13): those :func:`recovered` count as recovered; the others are continued at constant ``lam`` by
+    :func:`converge` (``tol``, ``max_steps``), and count as converged elsewhere when they meet its stopping rule away
+    from +-(k*, v*). Returns (recovered, converged elsewhere, tangent norms: 0 for the recovered runs), arrays of shape
+    (runs,); a run in neither converged within ``max_steps``."""
+    rec = recovered(ends)
+    elsewhere = np.zeros(rec.shape, bool)
+    norms = np.zeros(rec.shape)
+    idx = np.flatnonzero(~rec)
+    if idx.size:
+        sub = [np.asarray(x)[idx] for x in ends]
+        end, nrm, _, conv = converge(sub, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, tol=tol, max_steps=max_steps)
+        elsewhere[idx] = conv & ~recovered(end)
+        norms[idx] = nrm
+    return rec, elsewhere, norms

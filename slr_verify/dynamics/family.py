@@ -34,10 +34,13 @@ from ..kernels import generated as G
 from ..kernels.family import theta_star_kernels
 from ..kernels.steps import chain_rule_tables, mp_gradient_kernel, overlap_map_kernel
 from ..model.overlaps import Overlaps
+from ..model.params import accepts_gamma2
 from .convergence import tangent_gradient_norms
+from .runners import overlap_pgd
 from .sgd import sphere_step
 
-__all__ = ["find_stationary_points_off_M", "finite_difference_hessian", "finite_difference_spectrum", "theta_star"]
+__all__ = ["find_stationary_points_off_M", "family_point_reached", "finite_difference_hessian", "finite_difference_spectrum",
+           "theta_star"]
 
 def theta_star(lam, gamma, d, eta=1):
     r"""theta* of the family k = eta v*: the root of R_theta(0, 0, theta, eta, 0) = 0, in closed form
@@ -104,6 +107,21 @@ def find_stationary_points_off_M(end_points, *, lam, gamma, d, L, alpha=1.0, tol
                                    "tangent_norm": mpmath.sqrt(max(abs(mk), abs(mv))), "dps": dps}
             found.append(item)
     return found
+
+
+@accepts_gamma2
+def family_point_reached(overlaps, *, lam, gamma, d, L, alpha, steps, dps=50):
+    """Whether constant-lam PGD from the sphere reaches the family k = +-v* (`docs/MATH.md` §12): the five-overlap runner
+    from ``overlaps`` (as :func:`~.runners.overlap_pgd` takes them) for ``steps`` steps at step ``alpha``; the runs
+    ending off M (distance > 0.1) are handed to :func:`find_stationary_points_off_M` (at its own alpha = 1). Returns
+    (``refined``, the number of runs ending off M): ``refined`` the ``refined`` record (theta*, eta, the partials and the
+    tangent norms at ``dps`` digits) of the first point found of the family, None when no run reached it."""
+    tr = overlap_pgd(overlaps, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=steps, every=steps)
+    ends = np.stack(tr.ends, axis=1)
+    off = tr.distance_to_M[-1] > 0.1
+    pts = find_stationary_points_off_M(ends[off], lam=lam, gamma=gamma, d=d, L=L, dps=dps)
+    fam = [q for q in pts if "refined" in q]
+    return (fam[0]["refined"] if fam else None), int(off.sum())
 
 
 # --------------------------------------------------------------------------- classification

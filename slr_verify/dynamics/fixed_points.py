@@ -3,16 +3,24 @@ r"""Propositions 9-10 and Theorem 5, numerically (`docs/MATH.md` §10).
 The algebra (the structure of the manifold gradient, the sign argument, the Hessians in angle
 coordinates, the Jacobian of the reduced map) is derived in :mod:`slr_verify.symbolic.fixed_points`
 and generated into :func:`slr_verify.kernels.steps.reduced_map_kernels`; this module evaluates it
-and adds what is numeric: the step-size bounds and the rates.
+and adds what is numeric: the step-size bounds and the rates, and the measurements the claims on M
+compare with them (the five points classified, finite-difference Jacobians, det J on a grid, rates
+measured on a run).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ..kernels.steps import POINTS, alpha_max_grid, reduced_map_kernels
+from ..model.params import accepts_gamma2, keywords_checked
+from .runners import reduced_pgd
 
 __all__ = ["POINTS", "CORNERS", "jacobian_at", "hessian_at", "classify_point", "alpha_fixed_bound", "alpha_attract",
-           "mirror_fixed_point", "map_numeric", "det_jacobian", "alpha_max_diffeo", "predicted_rates"]
+           "mirror_fixed_point", "map_numeric", "det_jacobian", "alpha_max_diffeo", "predicted_rates", "classify_points",
+           "fixed_point_error", "mirror_alpha", "finite_difference_jacobian", "min_det_jacobian", "measured_rates",
+           "linear_phase_steps", "at_minima"]
 
 #: the four corners of the square (the stationary points of Proposition 9 other than (0, 0))
 CORNERS = [p for p in POINTS if p != (0, 0)]
@@ -78,3 +86,100 @@ def alpha_max_diffeo(*, lam, gamma, d, L, n=121, alphas=None):
     at which det J vanishes somewhere on an n x n grid of the square [-1, 1]^2
     (:func:`slr_verify.kernels.steps.alpha_max_grid`)."""
     return alpha_max_grid(lam=lam, gamma=gamma, d=d, L=L, n=n, alphas=alphas)
+
+
+# --------------------------------------------------------------------------- the claims' measurements
+@accepts_gamma2
+def classify_points(*, lam, gamma, d, L):
+    """Proposition 9's classification, numerically: {str(point): :func:`classify_point`} for the five stationary points
+    on M (:data:`POINTS`). Exact where the Hessian's eigenvalues are resolved in float64 (they are erfc-sized at the
+    minima: `docs/MATH.md` §5, §10)."""
+    return {str(pt): classify_point(pt, lam=lam, gamma=gamma, d=d, L=L) for pt in POINTS}
+
+
+@accepts_gamma2
+def fixed_point_error(*, lam, gamma, d, L, alpha):
+    """max over the five stationary points of Proposition 9 of max|F(point) - point|, F the reduced map at step
+    ``alpha`` (`docs/MATH.md` §10): 0 in exact arithmetic at every alpha (they are fixed points), float64 round-off
+    here."""
+    p = dict(lam=lam, gamma=gamma, d=d, L=L)
+    return max(float(np.max(np.abs(map_numeric(*pt, alpha=alpha, **p) - np.array(pt)))) for pt in POINTS)
+
+
+@accepts_gamma2
+def mirror_alpha(kappa, *, lam, gamma, d, L):
+    """:func:`mirror_fixed_point` (the alpha above which (kappa, 1) becomes a fixed point of the reduced map that is
+    not stationary: Proposition 9's remark on large steps, `docs/MATH.md` §10), or ``math.inf`` where g_kappa(kappa, 1)
+    underflows to 0 in float64 (large lam sqrt(d): there a step at any alpha is pure round-off)."""
+    try:
+        return mirror_fixed_point(kappa, lam=lam, gamma=gamma, d=d, L=L)
+    except ZeroDivisionError:
+        return math.inf
+
+
+@accepts_gamma2
+def finite_difference_jacobian(point, *, lam, gamma, d, L, alpha, h=1e-6):
+    """The 2x2 Jacobian of the reduced map (Proposition 10, `docs/MATH.md` §10) at ``point`` of [-1, 1]^2 by finite
+    differences of :func:`map_numeric`, an independent check of the generated :func:`jacobian_at`: in a coordinate
+    strictly inside (-1, 1) central differences, in a coordinate at +-1 one-sided inward second-order differences (the
+    map is defined on the square). Error: truncation ~h^2 times the map's third derivatives plus round-off ~1e-16/h
+    (4.3e-10 at the five points with h = 1e-6 at Figure 4b's setting, alpha = 4e-3)."""
+    p = dict(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
+    fd = np.zeros((2, 2))
+    x = np.array(point, float)
+    for j in range(2):
+        e = np.zeros(2)
+        e[j] = h
+        if abs(x[j]) == 1:  # one-sided, inward, second order
+            s = -np.sign(x[j])
+            fd[:, j] = (
+                -3 * map_numeric(*x, **p) + 4 * map_numeric(*(x + s * e), **p) - map_numeric(*(x + 2 * s * e), **p)
+            ) / (2 * h * s)
+        else:
+            fd[:, j] = (map_numeric(*(x + e), **p) - map_numeric(*(x - e), **p)) / (2 * h)
+    return fd
+
+
+@accepts_gamma2
+def min_det_jacobian(*, lam, gamma, d, L, alpha, n=201):
+    """The smallest float64 det J of the reduced map at step ``alpha`` on the n x n grid of [-1, 1]^2 (both ends
+    included): positive below alpha_max (Proposition 10, `docs/MATH.md` §10), a grid sample and not a bound."""
+    k, nu = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n))
+    return float(det_jacobian(k, nu, lam=lam, gamma=gamma, d=d, L=L, alpha=alpha).min())
+
+
+def _log_linear_rate(step, y, sel):
+    """exp of the slope of log y against step over ``sel`` (least squares); NaN with 10 points or fewer."""
+    return float(np.exp(np.polyfit(step[sel], np.log(y[sel]), 1)[0])) if sel.sum() > 10 else float("nan")
+
+
+@accepts_gamma2
+def measured_rates(*, lam, gamma, d, L, alpha, steps, start=(np.cos(0.02), np.cos(0.3))):
+    """The linear rates of 1 - kappa_t and 1 - nu_t near (1, 1) measured on a reduced PGD run on M (every step recorded)
+    from ``start`` for ``steps`` steps: exp of the least-squares slope of log(1 - x_t) over the window
+    1e-13 < 1 - kappa_t < 1e-4, resp. 1e-13 < 1 - nu_t < 1e-5 (linear phase, above round-off). Returns
+    (rate_kappa, rate_nu), NaN for a window of 10 records or fewer (run too short). Compared with
+    :func:`predicted_rates` (Proposition 10's two time scales, `docs/MATH.md` §10) they agree to the fit's error
+    (relative error of the log rates 7e-4 at Figure 4b's setting, 12 000 steps)."""
+    tr = reduced_pgd(start[0], start[1], alpha=alpha, steps=steps, lam=lam, gamma=gamma, d=d, L=L)
+    one_k, one_n = 1 - tr.kappa, 1 - tr.nu
+    sel_n = (one_n > 1e-13) & (one_n < 1e-5)
+    sel_k = (one_k < 1e-4) & (one_k > 1e-13)
+    return _log_linear_rate(tr.step, one_k, sel_k), _log_linear_rate(tr.step, one_n, sel_n)
+
+
+@accepts_gamma2
+def linear_phase_steps(*, lam, gamma, d, L, alpha, e_folds):
+    """Steps for the reduced map's linear phase at (1, 1) at step ``alpha``: e_folds = (for 1 - kappa, for 1 - nu) e-folds
+    of each of :func:`predicted_rates` (Proposition 10, `docs/MATH.md` §10), the larger of the two (a float, not rounded;
+    rates in (0, 1))."""
+    rk, rn = predicted_rates(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
+    return max(e_folds[0] / -np.log(rk), e_folds[1] / -np.log(rn))
+
+
+@keywords_checked
+def at_minima(kappa, nu, *, tol_kappa=1e-6, tol_nu=1e-9):
+    """Whether (kappa, nu) (arrays) is at one of the minima +-(1, 1) of Proposition 9: |kappa| > 1 - tol_kappa,
+    |nu| > 1 - tol_nu, same sign (Theorem 5's limit, `docs/MATH.md` §10; nu converges faster, hence its tighter
+    default)."""
+    return (np.abs(kappa) > 1 - tol_kappa) & (np.abs(nu) > 1 - tol_nu) & (kappa * nu > 0)

@@ -7,6 +7,7 @@ from ..kernels import generated as G
 from ..kernels.codegen import coefficient_array
 from ..model import budgets as B
 from ..model import validation as V
+from ..model.overlaps import NAMES
 from ..model.params import SUPPORTED_MAX, check_params
 
 __all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_bar", "progress_range",
@@ -19,7 +20,7 @@ class Trajectory:
     """Recorded PGD iterates: ``step`` (shape (n,), 0 included) and ``kappa``, ``nu``, ``theta``,
     ``eta``, ``rho``, ``risk`` (first axis the record index, then the batch shape), by attribute
     or by key (``traj["kappa"]``). ``lam`` holds lam_t at the recorded steps, ``params`` the run's
-    parameters. ``distance_to_M`` is sqrt(theta^2 + eta^2 + rho^2)."""
+    parameters. ``distance_to_M`` is sqrt(theta^2 + eta^2 + rho^2); ``ends`` the five overlaps at the last record."""
 
     def __init__(self, step, kappa, nu, theta, eta, rho, risk, lam, params):
         self.step = np.asarray(step)
@@ -42,6 +43,11 @@ class Trajectory:
     @property
     def distance_to_M(self):
         return np.sqrt(self.theta**2 + self.eta**2 + self.rho**2)
+
+    @property
+    def ends(self):
+        """The five overlaps (kappa, nu, theta, eta, rho) at the last record, a list of arrays of the batch shape."""
+        return [getattr(self, f)[-1] for f in NAMES]
 
     def as_dict(self):
         out = {k: np.asarray(getattr(self, k)) for k in FIELDS}
