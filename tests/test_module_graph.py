@@ -10,8 +10,7 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "slr_verify"
 KNOWN = []
-#: (importer, "module._name") pairs still allowed: only in the files being rewritten (landscape/capture.py,
-#: landscape/valley.py, certify/, claims/dynamics_claims.py). It must become empty; never add to it.
+#: (importer, "module._name") pairs still allowed. It must stay empty; never add to it.
 PRIVATE_KNOWN = []
 
 
