@@ -20,6 +20,7 @@ import sympy as sp
 from slr_verify import cli
 from slr_verify.claims import CLAIMS, Evidence, Result, get, ids, report, run_claims, verdict
 from slr_verify.claims import base as C
+from slr_verify.claims import optimality_claims as OC
 from slr_verify.claims import risk_claims as RC
 from slr_verify.claims import vocabulary as V
 from slr_verify.kernels import special
@@ -357,7 +358,7 @@ def test_corollary2_exponent_bites(mutate):
 
     a, b, d = sasym.SYM["a"], sasym.SYM["b"], sasym.SYM["d"]
     mutate.setattr(sasym, "null_part_exponent", lambda: sp.simplify(sp.log(d**b * (d ** (-a)) ** 3) / sp.log(d)))
-    assert _verdict(RC.corollary2) == "fail"
+    assert _verdict(OC.corollary2) == "fail"
 
 
 def test_failing_claim_gives_nonzero_exit(mutate, capsys):

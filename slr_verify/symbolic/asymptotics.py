@@ -11,10 +11,11 @@ from functools import lru_cache
 
 import sympy as sp
 
+from ..model.params import keywords_checked
 from .risk import S
 from .zeta import zeta, zeta_at_zero, zetac
 
-__all__ = ["SYM", "leading_orders", "null_part_exponent", "relevant_part"]
+__all__ = ["SYM", "identities", "leading_orders", "null_part_exponent", "relevant_part"]
 
 #: the exponents and the variables of the asymptotic statements
 SYM = dict(lam=sp.Symbol("lambda", positive=True), a=sp.Symbol("a", positive=True), b=sp.Symbol("b", positive=True),
@@ -43,4 +44,19 @@ def leading_orders() -> dict:
         "null_exponent": null_part_exponent(),                              # b - 2a
         "zeta0_series": sp.series(zeta_at_zero(lam), lam, 0, 6).removeO(),
         "relevant_part_expanded": relevant_part().rewrite(zeta),
+    }
+
+
+@keywords_checked
+def identities() -> dict:
+    """Corollary 2's leading orders (`docs/MATH.md` §6) as {statement: bool}, each True exactly when SymPy finds it:
+    zeta_lam(0)/lam^2 -> 4/pi and zeta_lam(0) -> 0 as lam -> 0, erfc(A)^2 -> 0 as A -> oo, and the null-token part's
+    exponent along lam = d^-a, L = d^b equal to b - 2a (for the claims' ``Identities`` evidence)."""
+    sym = leading_orders()
+    a, b = SYM["a"], SYM["b"]
+    return {
+        "zeta_lam(0) / lam^2 -> 4/pi": sym["zeta0_over_lam2"] == 4 / sp.pi,
+        "erfc(A)^2 -> 0 as A -> oo": sym["erfc2_limit"] == 0,
+        "zeta_lam(0) -> 0 as lam -> 0": sym["zeta0_limit"] == 0,
+        "null part ~ d^(b - 2a)": sp.simplify(sym["null_exponent"] - (b - 2 * a)) == 0,
     }

@@ -19,11 +19,14 @@ from functools import cache
 
 import sympy as sp
 
+from ..model.params import keywords_checked
+
 __all__ = [
     "bound_identities",
     "chernoff_factors",
     "identities",
     "log_chernoff_expr",
+    "log_chernoff_value",
     "posterior_identities",
     "softmax_tilt_identity",
 ]
@@ -75,11 +78,24 @@ def chernoff_factors():
     return out[0], out[1], bool(ok)
 
 
+@cache
 def log_chernoff_expr() -> sp.Expr:
     """log B_t(gamma, d) = log int_{R^d} f0^(1-t) f1^t, f0 = N(0, I), f1 = N(mu k*, gamma^2 I), mu = sqrt(d/2)
     (t = 1/2: the Bhattacharyya coefficient)."""
     lb_mu, lb_0, _ = chernoff_factors()
     return (lb_mu + (d - 1) * lb_0).subs(mu, sp.sqrt(d / 2))
+
+
+#: the symbols of :func:`log_chernoff_expr`, for :func:`log_chernoff_value`, whose parameters take their names
+_GAMMA, _D, _T = gamma, d, t
+
+
+@keywords_checked
+def log_chernoff_value(gamma, d, t, *, digits=30) -> float:
+    """log B_t(gamma, d) at one point (gamma > 0, d > 0, 0 < t < 1): :func:`log_chernoff_expr` evaluated by SymPy to
+    ``digits`` significant digits, rounded to the nearest float (`docs/MATH.md` §18; the reference for the Bayes
+    route's typed form :func:`slr_verify.routes.bayes.log_chernoff`)."""
+    return float(log_chernoff_expr().subs({_GAMMA: gamma, _D: d, _T: t}).evalf(digits))
 
 
 @cache

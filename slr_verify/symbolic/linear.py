@@ -24,10 +24,11 @@ from functools import lru_cache
 
 import sympy as sp
 
+from ..model.params import keywords_checked
 from .gaussian import GaussianVector
 from .risk import S
 
-__all__ = ["p", "l", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr",
+__all__ = ["p", "l", "identities", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr",
            "nonneg_form_identity", "linear_risk_uniform", "normal_equations", "solve_full_system"]
 
 p = sp.IndexedBase("p", real=True)
@@ -125,3 +126,24 @@ def solve_full_system(probs) -> tuple:
     w = sp.simplify(A.LUsolve(b))
     risk = sp.simplify(EY2 - (w.T * b)[0, 0])
     return w, risk
+
+
+@keywords_checked
+def identities() -> dict:
+    """Proposition 3 (`docs/MATH.md` §7) as {statement: bool}, each True exactly when SymPy proves it: the full
+    normal equations (:func:`solve_full_system`, L = 3, any law p = (q1, q2, 1 - q1 - q2)) give the stated R_lin
+    (:func:`linear_risk_expr`); uniform p gives eps^2 + gamma^2 (L - 1)/(L - 1 + gamma^2); its limit as L -> oo is
+    eps^2 + gamma^2 (for the claims' ``Identities`` evidence)."""
+    q1, q2 = sp.symbols("q1 q2", positive=True)
+    probs = [q1, q2, 1 - q1 - q2]
+    _, full = solve_full_system(probs)
+    block = linear_risk_expr().subs(S.L, 3).doit().subs({p[i]: probs[i] for i in range(3)})
+    uni = linear_risk_uniform()
+    return {
+        "normal equations (L = 3, any p) = stated R_lin": sp.simplify(full - block) == 0,
+        "uniform p: eps^2 + gamma^2 (L-1)/(L-1+gamma^2)": sp.simplify(
+            uni - (S.eps**2 + S.gamma**2 * (S.L - 1) / (S.L - 1 + S.gamma**2))
+        )
+        == 0,
+        "L -> oo: eps^2 + gamma^2": sp.simplify(sp.limit(uni, S.L, sp.oo) - S.eps**2 - S.gamma**2) == 0,
+    }

@@ -21,9 +21,14 @@ Derivative rules (each is checked numerically against mpmath in the test suite):
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
+import mpmath
 import sympy as sp
 
-__all__ = ["zeta", "zetac", "dzeta_dt", "zeta_at_zero", "erf_mean"]
+from ..model.params import keywords_checked
+
+__all__ = ["zeta", "zetac", "dzeta_dt", "zeta_at_zero", "zeta_at_zero_value", "erf_mean"]
 
 
 def erf_mean(t, g):
@@ -41,6 +46,20 @@ def dzeta_dt(t, g):
 def zeta_at_zero(g):
     r""":math:`\zeta_g(0) = \frac{2}{\pi}\arcsin\frac{2g^2}{1+2g^2}` (`docs/MATH.md` §4)."""
     return 2 / sp.pi * sp.asin(2 * g**2 / (1 + 2 * g**2))
+
+
+@lru_cache(maxsize=None)
+def _zeta_at_zero_mp():
+    g = sp.Symbol("g", positive=True)
+    return sp.lambdify(g, zeta_at_zero(g), "mpmath")
+
+
+@keywords_checked
+def zeta_at_zero_value(g, *, dps=40) -> float:
+    """zeta_g(0) at one g > 0: :func:`zeta_at_zero`'s closed form (`docs/MATH.md` §4) evaluated by mpmath at ``dps``
+    digits, rounded to the nearest float (an independent reference for the float64 kernel at t = 0)."""
+    with mpmath.workdps(dps):
+        return float(_zeta_at_zero_mp()(mpmath.mpf(g)))
 
 
 class _Zeta(sp.Function):
