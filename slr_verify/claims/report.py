@@ -223,6 +223,8 @@ def _sizes(e) -> str:
 
 
 def markdown(results, title="slr-verify report", setting=None) -> str:
+    """The report as Markdown: the header, the summary, per kind (paper, finding) a table of the claims and a section
+    per claim with its evidence table and counterexamples."""
     out = [
         f"# {title}",
         "",
@@ -242,64 +244,50 @@ def markdown(results, title="slr-verify report", setting=None) -> str:
     ]
     for kind, head in (("paper", "Claims of the paper"), ("finding", "Findings beyond the paper")):
         rows = [r for r in results if r.claim.kind == kind]
-        if not rows:
-            continue
-        cols = ("claim", "paper", "statement", "tier", "worst", "tolerance", "seconds", "verdict")
-        if setting is not None:
-            cols = cols[:3] + ("setting",) + cols[3:]
-        out += [f"## {head}", "", _row(cols), "|" + "---|" * len(cols)]
-        for r in rows:
-            fig, tol, unit = _worst(r)
-            cells = (f"`{r.claim.id}`", r.claim.where, r.claim.statement, _tier(r), f"{fig} {unit}", tol,
-                     f"{r.seconds:.1f}", f"**{_verdict(r)}**")
-            out.append(_row(cells if setting is None else cells[:3] + (_where(r),) + cells[3:]))
-        out.append("")
-        for r in rows:
-            out += [
-                f"### `{r.claim.id}`: {_verdict(r)}",
-                "",
-                f"*{r.claim.where}.* {r.claim.statement}  ",
-                f"Setting: {r.setting.described}.  ",
-                f"Domain: {r.claim.domain_text(r.mode, r.setting if r.setting.user else None)} ({r.mode} mode).",
-                "",
-            ]
-            if r.error:
-                out += [f"Error: `{r.error}`", ""]
-            if not r.evidence:
-                continue
-            out += [
-                _row(("route", "reference", "tier", "role", "figure", "tolerance", "why", "samples and seeds", "holds")),
-                "|---|---|---|---|---|---|---|---|---|",
-            ]
-            for e in r.evidence:
-                fig = "counterexample" if e.counterexample is not None else f"{_fig(e.figure)} {e.unit}"
-                out.append(
-                    _row(
-                        (
-                            e.route,
-                            e.reference,
-                            e.tier,
-                            e.role,
-                            fig,
-                            _fig(e.tolerance),
-                            e.why,
-                            _sizes(e),
-                            "yes" if e.holds else "no",
-                        )
-                    )
-                )
-            for e in r.evidence:
-                if e.counterexample is not None:
-                    out += [
-                        "",
-                        "Counterexample:",
-                        "",
-                        "```json",
-                        json.dumps(_finite(e.counterexample), indent=1, default=_json_default),
-                        "```",
-                    ]
-            out.append("")
+        if rows:
+            out += _markdown_table(head, rows, setting)
+            for r in rows:
+                out += _markdown_claim(r)
     return "\n".join(out)
+
+
+def _markdown_table(head, rows, setting):
+    cols = ("claim", "paper", "statement", "tier", "worst", "tolerance", "seconds", "verdict")
+    if setting is not None:
+        cols = cols[:3] + ("setting",) + cols[3:]
+    out = [f"## {head}", "", _row(cols), "|" + "---|" * len(cols)]
+    for r in rows:
+        fig, tol, unit = _worst(r)
+        cells = (f"`{r.claim.id}`", r.claim.where, r.claim.statement, _tier(r), f"{fig} {unit}", tol,
+                 f"{r.seconds:.1f}", f"**{_verdict(r)}**")
+        out.append(_row(cells if setting is None else cells[:3] + (_where(r),) + cells[3:]))
+    return out + [""]
+
+
+def _markdown_claim(r):
+    out = [
+        f"### `{r.claim.id}`: {_verdict(r)}",
+        "",
+        f"*{r.claim.where}.* {r.claim.statement}  ",
+        f"Setting: {r.setting.described}.  ",
+        f"Domain: {r.claim.domain_text(r.mode, r.setting if r.setting.user else None)} ({r.mode} mode).",
+        "",
+    ]
+    if r.error:
+        out += [f"Error: `{r.error}`", ""]
+    if not r.evidence:
+        return out
+    out += [_row(("route", "reference", "tier", "role", "figure", "tolerance", "why", "samples and seeds", "holds")),
+            "|---|---|---|---|---|---|---|---|---|"]
+    for e in r.evidence:
+        fig = "counterexample" if e.counterexample is not None else f"{_fig(e.figure)} {e.unit}"
+        out.append(_row((e.route, e.reference, e.tier, e.role, fig, _fig(e.tolerance), e.why, _sizes(e),
+                         "yes" if e.holds else "no")))
+    for e in r.evidence:
+        if e.counterexample is not None:
+            out += ["", "Counterexample:", "", "```json",
+                    json.dumps(_finite(e.counterexample), indent=1, default=_json_default), "```"]
+    return out + [""]
 
 
 def claims_table(claims) -> str:
