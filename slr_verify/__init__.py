@@ -3,16 +3,18 @@
 Marion, Berthier, Biau, Boyer, "Attention layers provably solve single-location regression",
 ICLR 2025 (arXiv 2410.01537). The mathematics and the list of claims are in docs/MATH.md.
 
-Layers (imports go one way, top to bottom):
+Layers, imports going one way (pyproject.toml's import-linter contracts; each module's place in `docs/architecture.md`),
+from the top:
 
-* ``slr_verify.symbolic``  SymPy: zeta, the Gaussian-expectation engine, Theorem 1, Lemma 6,
-  the oracle risk, Proposition 3, the dynamics' maps.
-* ``slr_verify.kernels``   float64 kernels generated from those expressions (lambdify).
-* ``slr_verify.routes``    independent routes: mpmath quadrature and Monte Carlo (the Bayes risk and softmax
-  attention at (k*, v*) in ``routes.bayes``).
-* ``slr_verify.predictors`` erf, softmax, linear and Bayes predictors side by side (`docs/MATH.md` §18).
-* ``slr_verify.claims``    the claim registry and the ``slr-verify check`` report.
-* ``slr_verify.dynamics``  PGD runners (use the kernels only).
+* ``slr_verify.claims``      the claims and findings, their evidence and verdicts, the ``slr-verify check`` report.
+* ``slr_verify.certify``     the proofs on arb balls, the certificates they write and the independent checker.
+* ``slr_verify.landscape``   the float landscape beyond M: stationary points, the profile, the float window, basins;
+  beside it ``sweep``, ``experiments`` (JAX; torch in the probing extra) and ``predictors``.
+* ``slr_verify.dynamics``    PGD and SGD runners on the generated kernels; beside it ``routes``, the independent
+  references (mpmath quadrature, Monte Carlo, the Bayes and softmax routes), which share no formula code.
+* ``slr_verify.kernels``     float64, mpmath and arb kernels generated from the SymPy expressions.
+* ``slr_verify.symbolic``    SymPy: zeta, Theorem 1, Lemma 6, the oracle risk, Proposition 3, the dynamics' maps.
+* ``slr_verify.model``       the model's parameters, settings, sampling, validation and tiers.
 """
 __version__ = "0.1.0"
 

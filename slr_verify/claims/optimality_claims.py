@@ -2,7 +2,7 @@
 along lam -> 0, lam sqrt(d) -> oo, lam sqrt(L) -> 0) and Proposition 3 (the best linear predictor, which keeps a
 gap) (paper, Section 3; `docs/MATH.md` §§6-7).
 
-Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`; the tolerance of the
+Each check takes a :class:`~.base.Context` and returns a list of :class:`~.vocabulary.Evidence`; the tolerance of the
 kernels against mpmath is :data:`.risk_claims.EXACT_RTOL`'s (1e-12, :data:`.risk_claims.EXACT_WHY`).
 """
 

@@ -2,7 +2,7 @@
 Sections 2-3 and Appendix C; `docs/MATH.md` §§2-5, 9). The limits, Corollary 2 and Proposition 3, are checked in
 :mod:`.optimality_claims`.
 
-Each check takes a :class:`~.model.Context` and returns a list of :class:`~.model.Evidence`.
+Each check takes a :class:`~.base.Context` and returns a list of :class:`~.vocabulary.Evidence`.
 
 Tolerances:
 
