@@ -236,7 +236,7 @@ def _basins(a) -> int:
         results.append({"name": "the oracle at this alpha", "value": bool(stable), "lambda_max": top,
                         "text": f"{'PGD-stable' if stable else 'not PGD-stable'}: alpha = {a.alpha:g} "
                         f"{'<' if stable else '>='} 2/lambda_max = {2 / top:.6g} (a {p.kind} of R)",
-                        "tier": "numeric (Riemannian Hessian at the 40-digit stationary point)"})
+                        "tier": f"{T.NUMERIC} (Riemannian Hessian at the 40-digit stationary point)"})
     ans = {"question": f"basins of PGD from {a.runs} sphere starts (alpha = {a.alpha:g}, seed {a.seed}; eps does not move "
            "PGD on the population risk)", "setting": _public(s), "results": results}
     return _emit(a, ans)

@@ -15,6 +15,7 @@ import json
 import math
 import textwrap
 
+from ..model import tiers as T
 from .vocabulary import TIERS, VERDICTS
 
 __all__ = ["text", "as_json", "markdown", "counts", "exit_code", "claims_table", "unexpected", "header", "coverage",
@@ -28,7 +29,7 @@ MODE_TEXT = {
     "thorough": "the paper's full run counts and horizons, the certificates searched afresh",
 }
 
-_SHORT = {"proved (symbolic)": "symbolic", "proved (ball arithmetic)": "ball", "numeric": "numeric", "statistical": "statistical"}
+_SHORT = {T.SYMBOLIC: "symbolic", T.BALL: "ball", T.NUMERIC: "numeric", T.STATISTICAL: "statistical"}
 
 
 def _fig(x):

@@ -16,6 +16,7 @@ from ..dynamics import family
 from ..dynamics.convergence import classify_recovery, converge, recovered
 from ..dynamics.runners import overlap_pgd
 from ..kernels import api
+from ..model import tiers as T
 from ..model.intervals import clopper_pearson
 from ..model.sampling import initial_overlaps
 from ..model.settings import FIGURES
@@ -137,7 +138,7 @@ def figure4a_recovery(ctx, seed=0):
     if bool(conv[0]) and not bool(recovered(end)):
         out.append(Counterexample(
             "five-overlap runner, Figure 4a schedule, then constant lam_T until the tangent gradient < max(1e-10, its "
-            "float64 resolution)", "+-(k*, v*) (the oracle)", "numeric",
+            "float64 resolution)", "+-(k*, v*) (the oracle)", T.NUMERIC,
             {"initial_overlaps": list(cx["overlaps"]), "drawn_as": f"initial_overlaps(seed={cx['seed']}, runs={cx['runs']}, "
              f"d=400)[{cx['run']}]", "end_overlaps": end, "tangent_norm": float(norm[0]), "extra_steps": int(extra),
              "lam_T": lamT, "risk_end": api.risk(*end, lam=lamT, eps=0.0, **_model(S)),

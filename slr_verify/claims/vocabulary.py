@@ -135,7 +135,7 @@ def Identities(route, reference, checks: dict, *, why="an exact identity holds o
     return Evidence(
         route,
         reference,
-        "proved (symbolic)",
+        T.SYMBOLIC,
         float(len(failed)),
         "identities failing",
         0.0,
@@ -164,7 +164,7 @@ def Proof(route, reference, certificate, *, why="a computer-assisted proof close
     return Evidence(
         route,
         reference,
-        "proved (ball arithmetic)",
+        T.BALL,
         0.0 if ok else 1.0,
         "certification failures",
         0.0,
@@ -237,7 +237,7 @@ class Agreement:
         return Evidence(
             self.route,
             self.reference_name,
-            "numeric",
+            T.NUMERIC,
             worst,
             unit,
             float(self.rtol),
@@ -250,7 +250,7 @@ class Agreement:
 
 def Measured(route, reference, figure, tolerance, why, *, unit="relative error", **kw) -> Evidence:
     """A numeric figure (an error, a count of violations, a shortfall) against a stated tolerance."""
-    return Evidence(route, reference, "numeric", float(figure), unit, float(tolerance), why, **kw)
+    return Evidence(route, reference, T.NUMERIC, float(figure), unit, float(tolerance), why, **kw)
 
 
 def MonteCarlo(route, reference, comparisons, *, zmax=Z_MAX, why=None, **kw) -> Evidence:
@@ -260,7 +260,7 @@ def MonteCarlo(route, reference, comparisons, *, zmax=Z_MAX, why=None, **kw) -> 
     z = max(abs(est - exact) / se for est, se, exact in comparisons)
     why = why or f"|z| <= {zmax}: two-sided false-alarm probability {2 * stats.norm.sf(zmax):.1e} per comparison"
     size = {"comparisons": len(comparisons), **kw.pop("size", {})}
-    return Evidence(route, reference, "statistical", float(z), "|z| (standard errors)", zmax, why, size=size, **kw)
+    return Evidence(route, reference, T.STATISTICAL, float(z), "|z| (standard errors)", zmax, why, size=size, **kw)
 
 
 def Rate(route, reference, successes, trials, *, minimum, why, **kw) -> Evidence:
@@ -275,7 +275,7 @@ def Rate(route, reference, successes, trials, *, minimum, why, **kw) -> Evidence
         **kw.pop("details", {}),
     }
     return Evidence(
-        route, reference, "statistical", 1 - lo, "1 - lower 95% bound of the rate", 1 - minimum, why, details=details, **kw
+        route, reference, T.STATISTICAL, 1 - lo, "1 - lower 95% bound of the rate", 1 - minimum, why, details=details, **kw
     )
 
 
@@ -293,7 +293,7 @@ def EveryRun(route, reference, ok, *, why, **kw) -> Evidence:
         "ci95": [lo, hi],
         **kw.pop("details", {}),
     }
-    return Evidence(route, reference, "statistical", float((~ok).sum()), "runs breaking it", 0.0, why, details=details, **kw)
+    return Evidence(route, reference, T.STATISTICAL, float((~ok).sum()), "runs breaking it", 0.0, why, details=details, **kw)
 
 
 def Counterexample(route, reference, tier, what: dict, *, why, **kw) -> Evidence:

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
+from ..model import tiers as T
 from ..model import validation as V
 from ..model.intervals import clopper_pearson
 from ..model.params import Params, accepts_gamma2, keywords_checked
@@ -51,7 +52,7 @@ __all__ = ["label_ends", "basin_rates", "sample_ends", "stable_at", "end_label",
            "UNCLASSIFIED", "UNCLASSIFIED_EDGE", "NONCONVERGENT"]
 
 #: the tier of an end point reached by a converged run and matched to a listed stationary point
-NUMERIC_END = "numeric (tangent gradient below tol; matched to a stationary point refined at 40 digits)"
+NUMERIC_END = f"{T.NUMERIC} (tangent gradient below tol; matched to a stationary point refined at 40 digits)"
 #: the tier of the almost-sure statement "no convergence to a stationary point"
 LAW_LEVEL = ("almost sure (center-stable manifold theorem) given the listed stationary points: each is linearly unstable "
              "for PGD at this alpha (Riemannian Hessian at 40-160 digits); the list's completeness is the search's "
