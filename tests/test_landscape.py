@@ -95,10 +95,10 @@ def test_oracle_block_matches_numeric_spectrum():
 
 @pytest.fixture(scope="module")
 def window():
-    return LS.oracle_window(verify=1, starts=120, **FIG4B)
+    return LS.float_window(verify=1, starts=120, **FIG4B)
 
 
-def test_oracle_window_at_fig4b(window):
+def test_float_window_at_fig4b(window):
     lo, hi = window
     assert window.mechanism_lo == "crossing" and window.mechanism_hi == "local"
     # sign changes of the float64 mechanism functions bracket the 30-digit roots
@@ -124,7 +124,7 @@ def test_window_lower_end_by_quadrature(window):
 
 def test_global_minimum_at_fig7a():
     """Figure 7a's lam = 0.9 lies above the window: the global minimum is off the oracle and lower."""
-    r, ov = LS.global_minimum(lam=0.9, starts=150, **FIG4B)
+    r, ov = LS.float_global_minimum(lam=0.9, starts=150, **FIG4B)
     q = quad_risk(*ov, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
     assert abs(r - float(q)) < 1e-10 * r
     orc = quad_risk(1, 1, 0, 0, 0, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
@@ -155,7 +155,7 @@ def test_landscape_bad_input():
     with pytest.raises(ValueError, match="converged"):
         LS.label_ends(np.zeros((5, 3)), np.ones(3), [])
     with pytest.raises(ValueError, match="lam_range"):
-        LS.oracle_window(lam_range=(1.0, 0.1), **FIG4B)
+        LS.float_window(lam_range=(1.0, 0.1), **FIG4B)
 
 
 def test_phase_diagram_cells():

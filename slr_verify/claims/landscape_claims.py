@@ -31,7 +31,7 @@ __all__ = [
     "oracle_unstable_for_pgd",
     "window_phase_diagram",
     "schedule_in_window",
-    "oracle_saddle_at",
+    "oracle_and_minimum_at",
 ]
 
 FIG4B = FIGURES["4b"]
@@ -52,8 +52,9 @@ def _summary(p):
     }
 
 
-def oracle_saddle_at(lam, starts):
-    """The stationary points at lam; the oracle's entry and the global minimum."""
+def oracle_and_minimum_at(lam, starts):
+    """(points, oracle, minimum): the stationary points at lam of Figure 4b's model (the deflated search with
+    ``starts`` per round), the oracle's entry among them and the lowest minimum among them."""
     pts = LS.stationary_points(lam=lam, starts=starts, **_P)
     orc = [p for p in pts if p.name == "oracle"][0]
     best = min((p for p in pts if p.kind == "minimum"), key=lambda p: p.risk)
@@ -77,7 +78,7 @@ def landscape(ctx):
     starts = ctx.size.starts
     out = []
     for lam, fig in ((0.1, "4b/7b"), (0.9, "7a")):
-        pts, orc, best = oracle_saddle_at(lam, starts)
+        pts, orc, best = oracle_and_minimum_at(lam, starts)
         worst = max(p.tangent_norm for p in pts)
         out.append(
             Measured(
@@ -100,9 +101,9 @@ def landscape(ctx):
 
 
 @lru_cache(maxsize=None)
-def _float_window(d):
+def _window_at(d):
     """The float window at Figure 4b's gamma and L and dimension d (cached: several checks read it)."""
-    return LS.oracle_window(**dict(_P, d=d))
+    return LS.float_window(**dict(_P, d=d))
 
 
 def _covers(replays, lo, hi, **setting):
@@ -123,7 +124,7 @@ def _agrees_with_profile(r):
     an oracle certificate is where the profile's minimiser is the oracle. Returns (agrees, record)."""
     v = r.values
     lam, (d, gamma, eps, L) = v["lam"][0], (v["setting"][k] for k in ("d", "gamma", "eps", "L"))
-    risk, ov = LS.global_minimum(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    risk, ov = LS.float_global_minimum(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     rec = {"lam": lam, "d": d, "kind": v["kind"], "profile_risk": risk}
     if v["kind"] == "oracle-global-minimiser":
         return bool(LS.oracle_is_global(lam=lam, gamma=gamma, eps=eps, d=d, L=L)), rec
@@ -156,11 +157,11 @@ def _certified_diagram(ctx):
     records = [_agrees_with_profile(r) for r in points if r is not None and r.accepted]
     holds = len(reps) == len(points) + len(wins) and len(records) == len(points) and all(ok for ok, _ in records)
     # r = 0 is proved wherever the circle test closes; elsewhere only below W (the hard case at k = v*)
-    lows = {d: _float_window(d).lo for d in {rec["d"] for _, rec in records if "r" in rec}}
+    lows = {d: _window_at(d).lo for d in {rec["d"] for _, rec in records if "r" in rec}}
     r_pos = [(rec["lam"], rec["d"]) for _, rec in records if rec.get("r", 0.0) > 0]
     holds = holds and all(lam < lows[d] for lam, d in r_pos)
     if window:
-        w80 = _float_window(80)
+        w80 = _window_at(80)
         holds = holds and all(r.accepted and r.values.get("kind") == "oracle-window" and r.values.get("hi") is not None
                               and r.values["lo"][0] < w80.lo < r.values["lo"][1]
                               and r.values["hi"][0] < w80.hi < r.values["hi"][1] for r in wins)
@@ -247,7 +248,7 @@ def oracle_window_claim(ctx):
     """Claim ``oracle-window``: the window at the Figure 4b setting: its certificate (the ends enclosed and the
     oracle's global minimality between them) replayed, or searched afresh in thorough mode; the closed-form mechanisms
     and the float profile as corroborations."""
-    w = LS.oracle_window(verify=ctx.size.verify, starts=ctx.size.starts, **_P)
+    w = LS.float_window(verify=ctx.size.verify, starts=ctx.size.starts, **_P)
     global_proof = _window_proof(ctx, w)
     det, _, gap = LS.mechanism_values(
         np.array([w.lo * (1 - 1e-9), w.lo * (1 + 1e-9), w.hi * (1 - 1e-9), w.hi * (1 + 1e-9)]), **_P
@@ -357,7 +358,7 @@ def global_minimiser_claim(ctx):
     out, rmax, gap, wrong, pitch = [], {}, {}, {}, {}
     for d in (400, 80):
         P = dict(_P, d=d)
-        w = _float_window(d)
+        w = _window_at(d)
         D = LS.minimiser_diagram(lams, eps=0.0, **P)
         rmax[d] = float(D["r"].max())
         gap[d] = float(np.max((D["circle_risk"] - D["risk"]) / np.abs(D["risk"])))
@@ -390,7 +391,7 @@ def global_minimiser_claim(ctx):
         unit="settings where the upper end is not this mechanism", details={"not_pitchfork": pitch}, corroborates=True,
     ))
     out.append(_certified_diagram(ctx))
-    r, ov = LS.global_minimum(lam=0.9, eps=0.0, **_P)
+    r, ov = LS.float_global_minimum(lam=0.9, eps=0.0, **_P)
     q = float(quad_risk(*ov, lam=0.9, eps=0.0, dps=20, **_P))
     out.append(Measured(
         "mpmath quadrature of the risk's definition (20 digits) at the global minimiser's overlaps, lam = 0.9",
@@ -408,7 +409,7 @@ def figure7a_saddle(ctx):
     computed there directly (40-160 digits), without a search."""
     S = FIGURES["7a"]
     orc = LS.classify((1, 1, 0, 0, 0), lam=S.lam0, **_P)
-    risk, ov = LS.global_minimum(lam=S.lam0, **_P)
+    risk, ov = LS.float_global_minimum(lam=S.lam0, **_P)
     return [
         Measured(
             f"Riemannian Hessian at the oracle, 40-160 digits (lam = {S.lam0:g}, Figure 7a)",

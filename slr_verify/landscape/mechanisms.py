@@ -3,7 +3,7 @@ r"""The oracle's window from the closed-form mechanism functions alone, and its 
 
 The mechanism functions (:func:`mechanism_values`: det B of the oracle's Hessian block, the gap of the k = +-v*
 family at its stationary theta*) assume the two mechanisms of :data:`~.window.MECHANISMS`: an independent check of
-the profile route (:func:`~.window.oracle_window`). :func:`phase_diagram` scans the window they give over (d, L).
+the profile route (:func:`~.window.float_window`). :func:`phase_diagram` scans the window they give over (d, L).
 """
 from __future__ import annotations
 

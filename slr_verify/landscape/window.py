@@ -2,7 +2,7 @@ r"""The oracle's window in float64 (`docs/MATH.md` §§13 and 17): the landscape
 
 W(d, L, gamma, eps) = {lam : (k*, v*) is a global minimiser of R_lam on S^{d-1} x S^{d-1}}.
 
-:func:`oracle_window` scans {lam : the global minimiser is the oracle} on a log grid (the oracle's status by
+:func:`float_window` scans {lam : the global minimiser is the oracle} on a log grid (the oracle's status by
 :func:`~.float_minimiser.oracle_is_global`: the sub-grid of every third point of the chart first, for all lam at
 once, a point below the oracle settling it, and the full grid only where the sub-grid sees nothing), brackets each end
 by bisection, then resolves it by the mechanism read off the minimiser found just outside (not assumed):
@@ -39,7 +39,7 @@ from .stationary import stationary_points
 __all__ = [
     "EndPoints",
     "MECHANISMS",
-    "oracle_window",
+    "float_window",
     "Window",
 ]
 
@@ -169,7 +169,7 @@ def _end(lam_in, lam_out, kw, rtol):
 
 
 @accepts_gamma2
-def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
+def float_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
     """The oracle's window W(d, L, gamma, eps) through the float64 profile (see the module's docstring; landscape
     layer, tier numeric; the ends proved: :func:`slr_verify.certify.oracle_window`): a :class:`Window`, which unpacks
     as (lo, hi). eps does not move it (it adds eps^2 to every risk).
