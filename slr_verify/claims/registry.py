@@ -16,13 +16,23 @@ import time
 from pathlib import Path
 
 from ..model.params import keywords_checked
-from . import bayes_claims, dynamics_claims, experiment_claims, landscape_claims, risk_claims  # noqa: F401  (they register)
+from . import (  # noqa: F401  (they register)
+    basin_claims,
+    bayes_claims,
+    dynamics_claims,
+    experiment_claims,
+    landscape_claims,
+    risk_claims,
+    window_claims,
+    window_phase_claims,
+)
 from .base import REGISTERED, Claim, ClaimSetting, Result
 
 __all__ = ["CLAIMS", "ids", "get", "run_claims", "parameterised", "user_setting"]
 
 #: the report's order: the modules in this order, each in definition order
-_MODULES = [m.__name__ for m in (risk_claims, dynamics_claims, landscape_claims, bayes_claims, experiment_claims)]
+_MODULES = [m.__name__ for m in (risk_claims, dynamics_claims, landscape_claims, window_claims, basin_claims,
+                                  window_phase_claims, bayes_claims, experiment_claims)]
 CLAIMS: list[Claim] = sorted(REGISTERED, key=lambda c: (_MODULES.index(c.check.__module__), REGISTERED.index(c)))
 _BY_ID = {c.id: c for c in CLAIMS}
 
