@@ -10,6 +10,7 @@ from .float_minimiser import GlobalMinimiser, float_global_minimum, minimise_pro
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum
 from .mechanisms import ends_change_sign, mechanism_values, phase_diagram, window_scaling
 from .multihead import AlignedPoint, multihead_aligned, multihead_global_minimum, multihead_minima, pgd_map_spectrum
+from .multihead_runs import aligned_gram, aligned_risks, realise_targets, run_ends
 from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points
 from .trs import Profile, profile, profile_mp
 from .valley import ValleyTube, valley_tube
@@ -21,4 +22,5 @@ __all__ = ["basin_rates", "label_ends", "sample_basins", "classify_runs", "Class
            "SYMMETRIES", "realise", "orbit_dimension", "partials", "riemannian_spectrum", "Profile", "profile", "profile_mp",
            "minimise_profile", "minimiser_diagram", "oracle_is_global", "GlobalMinimiser", "AlignedPoint",
            "multihead_aligned", "multihead_global_minimum", "multihead_minima", "pgd_map_spectrum", "cycle_residual",
-           "ends_change_sign", "window_scaling", "diagram_against_window", "oracle_beaten_inside"]
+           "ends_change_sign", "window_scaling", "diagram_against_window", "oracle_beaten_inside", "aligned_gram",
+           "aligned_risks", "realise_targets", "run_ends"]
