@@ -25,9 +25,10 @@ def aligned_gram(G, H, K):
 
 @accepts_gamma2
 def aligned_risks(grams, H, K, *, lam, gamma, eps=0.0, d, L):
-    """The exact two-head risk (:func:`slr_verify.kernels.multihead.risk_from_gram`, closed form, paper eqs. 30-31)
-    of the aligned configuration of each instance in ``grams`` (runs, 2H + 2K, 2H + 2K), an array (runs,)."""
-    return np.array([KM.risk_from_gram(aligned_gram(G, H, K), H, K, lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    """The exact multi-head risk (:func:`slr_verify.kernels.multihead.risk_from_gram`, closed form, paper eqs. 30-31)
+    of the aligned configuration (K heads, head j = (k*_j, v*_j)) of each instance in ``grams`` (runs, 2H + 2K,
+    2H + 2K), an array (runs,)."""
+    return np.array([KM.risk_from_gram(aligned_gram(G, H, K), K, K, lam=lam, gamma=gamma, eps=eps, d=d, L=L)
                      for G in grams])
 
 
