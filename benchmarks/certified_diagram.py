@@ -3,7 +3,7 @@
 For each lam of a log grid in [0.01, 2], :func:`slr_verify.certify.global_minimiser` at that point lam: inside W the
 certificate that (k*, v*) is the unique global minimiser up to the symmetries; outside W an enclosure of the global
 minimum (width ~1e-13) and boxes holding every global minimiser, with enclosures of its kappa, eta and of its distance
-r from span(k*, v*). The float profile route (:func:`slr_verify.landscape.global_minimum`) is recorded next to it.
+r from span(k*, v*). The float profile route (:func:`slr_verify.landscape.float_global_minimum`) is recorded next to it.
 One row per lam, appended as each finishes (a partial table survives an interruption).
 
     PYTHONPATH=. python benchmarks/certified_diagram.py --d 400 --out /tmp/diagram_400.csv [--certificates DIR]
@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 
 from slr_verify.certify import global_minimiser
 from slr_verify.certify.certificate import write
-from slr_verify.landscape import global_minimum
+from slr_verify.landscape import float_global_minimum
 
 FIELDS = ["d", "lam", "proved", "oracle", "risk_lo", "risk_hi", "profile_risk", "kappa_lo", "kappa_hi", "eta_lo", "eta_hi",
           "r_hi", "profile_kappa", "profile_eta", "boxes", "seconds"]
@@ -59,7 +59,7 @@ def main(argv=None):
             lam = float(lam)
             t = time.time()
             c = global_minimiser(lam=(lam, lam), time_limit=a.time_limit, **kw)
-            risk, ov = global_minimum(lam=lam, **kw)
+            risk, ov = float_global_minimum(lam=lam, **kw)
             if a.certificates and c.certificate is not None:
                 kind = "oracle" if c.oracle else "minimum"
                 write(c.certificate, os.path.join(a.certificates, f"{kind}_d{a.d}_lam{lam:.6g}.json.gz"))

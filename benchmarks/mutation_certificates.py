@@ -36,7 +36,7 @@ Every certificate a mutant writes goes back to this (parent) process as JSON and
 checker, in a process that never ran mutated code; the worker's own verdict (``check=True``, or ``replay`` in (b)) is
 recorded beside it. Each accepted statement is then judged against independent facts: W = [0.0907218276088526,
 0.89243794824172] (docs/MATH.md section 13, each end to 1e-6 relative) for the oracle statement (at the run's gamma,
-d, L; any eps, which enters R only as + eps^2), and the float64 profile route (:func:`slr_verify.landscape.global_minimum`
+d, L; any eps, which enters R only as + eps^2), and the float64 profile route (:func:`slr_verify.landscape.float_global_minimum`
 at the certificate's setting; kappa = |ov[0]|, eta = |ov[3]|) for an enclosure, with 1e-13 slack on the risk (or 8 ulp)
 and 1e-7 on kappa and eta. An unmutated control runs first (and once more with a line tracer: which mutated lines the
 control executes); the run stops if the control does not prove (a) and (c). The workers and this process's checker run
@@ -367,9 +367,9 @@ class Judge:
 
     def __init__(self):
         from slr_verify.certify.replay import replay
-        from slr_verify.landscape import global_minimum
+        from slr_verify.landscape import float_global_minimum
 
-        self.replay, self.global_minimum, self.refs = replay, global_minimum, {}
+        self.replay, self.float_global_minimum, self.refs = replay, float_global_minimum, {}
 
     def reference(self, lam, setting=None):
         """(risk, kappa, eta) of the global minimiser at ``lam`` (and ``setting``, default the run's) by the float64
@@ -377,7 +377,7 @@ class Judge:
         setting = dict(SETTING, **(setting or {}))
         key = (lam, *(setting[k] for k in ("gamma", "eps", "d", "L")))
         if key not in self.refs:
-            risk, ov = self.global_minimum(lam=lam, **setting)
+            risk, ov = self.float_global_minimum(lam=lam, **setting)
             self.refs[key] = (float(risk), abs(float(ov[0])), abs(float(ov[3])))
         return self.refs[key]
 

@@ -13,7 +13,7 @@ import sys
 import mpmath
 from csv_out import check_csv_out, write_rows
 
-from slr_verify.landscape import oracle_window
+from slr_verify.landscape import float_window
 from slr_verify.landscape.ends_mp import ends_mp
 
 FIELDS = ["gamma2", "d", "L", "end", "lower", "upper", "end_30_digits", "inside", "distance_to_midpoint"]
@@ -31,7 +31,7 @@ def main(argv=None):
             continue
         kw = {"gamma": math.sqrt(float(g["gamma2"])), "eps": 0.0, "d": int(g["d"]), "L": int(g["L"])}
         print(f"gamma^2 = {g['gamma2']}, d = {g['d']}, L = {g['L']}", file=sys.stderr, flush=True)
-        e = ends_mp(oracle_window(**kw), **kw)
+        e = ends_mp(float_window(**kw), **kw)
         for side in ("lo", "hi"):
             lo, hi = g[f"{side}_lower"], g[f"{side}_upper"]
             if e[side] is None or lo == "nan":

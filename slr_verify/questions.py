@@ -118,12 +118,12 @@ def _risk(a) -> int:
 
 
 def _global_min(a) -> int:
-    from .landscape import global_minimum
+    from .landscape import float_global_minimum
 
     s = _setting(a, lam=True)
     _check_out(a)
     kw = {k: s[k] for k in ("lam", "gamma", "eps", "d", "L")}
-    risk, ov = global_minimum(**kw)
+    risk, ov = float_global_minimum(**kw)
     names = ("kappa", "nu", "theta", "eta", "rho")
     oracle = tuple(ov) == (1.0, 1.0, 0.0, 0.0, 0.0)
     results = [{"name": "global minimum (profile)", "value": risk, "text": f"{risk!r} at "
@@ -154,7 +154,7 @@ def _global_min(a) -> int:
 
 
 def _window(a) -> int:
-    from .landscape import oracle_window as float_window
+    from .landscape import float_window
 
     s = _setting(a)
     _check_out(a)

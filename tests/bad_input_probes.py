@@ -349,12 +349,12 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
         probes.append(Probe(f"certify.oracle_window({name}={val!r})", name,
                             lambda kw=dict(wk, **{name: val}): window_enclosure(**kw), timeout=20))
     probes.append(Probe("certify.oracle_window(d=3)", "d", lambda: window_enclosure(**dict(wk, d=3)), timeout=20))
-    from slr_verify.landscape import oracle_window
+    from slr_verify.landscape import float_window
 
-    probes.append(Probe("landscape.oracle_window(grid=0)", "grid",
-                        lambda: oracle_window(gamma=P["gamma"], d=400, L=10, grid=0), timeout=20))
-    probes.append(Probe("landscape.oracle_window(lam_range=(1, 0.1))", "lam_range",
-                        lambda: oracle_window(gamma=P["gamma"], d=400, L=10, lam_range=(1, 0.1)), timeout=20))
+    probes.append(Probe("landscape.float_window(grid=0)", "grid",
+                        lambda: float_window(gamma=P["gamma"], d=400, L=10, grid=0), timeout=20))
+    probes.append(Probe("landscape.float_window(lam_range=(1, 0.1))", "lam_range",
+                        lambda: float_window(gamma=P["gamma"], d=400, L=10, lam_range=(1, 0.1)), timeout=20))
 
     # sweeps
     from slr_verify.sweep import Grid

@@ -163,12 +163,12 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
     sqrt((1 - t_lo)(1 - kappa_lo^2)) of the kept boxes."""
     import mpmath
 
-    from slr_verify.landscape import global_minimum
+    from slr_verify.landscape import float_global_minimum
 
     r = replay(enclosure_doc, prove_premises=False)
     assert r.accepted, r.reason
     v = r.values
-    risk, ov = global_minimum(lam=0.9, gamma=G2, eps=0.0, d=400, L=10)
+    risk, ov = float_global_minimum(lam=0.9, gamma=G2, eps=0.0, d=400, L=10)
     assert v["risk"][0] <= risk <= v["risk"][1] + 4e-16 * risk and v["risk"][1] - v["risk"][0] < 1e-12
     kappa, eta = abs(ov[0]), abs(ov[3])
     assert v["kappa"][0] - 1e-7 <= kappa <= v["kappa"][1] + 1e-7 and v["eta"][0] - 1e-7 <= eta <= v["eta"][1] + 1e-7

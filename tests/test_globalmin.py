@@ -230,16 +230,16 @@ ENCLOSURES = {"fig4b lam=0.05 (below W)": (0.05, 400), "fig4b lam=0.9 (above W)"
 def _check_enclosure(lam, d):
     """Outside W: the certified enclosure of the global minimum (arb, the dual bound's branch and bound against the float
     minimiser's certified risk) has width <= 1e-12 and contains the float64 profile route's global minimum
-    (`landscape.global_minimum`: grid, pattern search and mpmath tie-breaks), whose (kappa, eta) lies in the kept boxes,
+    (`landscape.float_global_minimum`: grid, pattern search and mpmath tie-breaks), whose (kappa, eta) lies in the kept boxes,
     themselves within 1e-5 in kappa and eta."""
     from slr_verify.certify import global_minimiser
-    from slr_verify.landscape import global_minimum
+    from slr_verify.landscape import float_global_minimum
 
     kw = dict(KW, d=d)
     c = global_minimiser(lam=(lam, lam), **kw, time_limit=300)
     assert c.proved and not c.oracle, c.reason
     lo, hi = c.risk
-    risk, ov = global_minimum(lam=lam, **kw)
+    risk, ov = float_global_minimum(lam=lam, **kw)
     assert hi - lo <= 1e-12
     assert lo <= risk <= hi + 1e-14 * abs(risk)  # the float route's own rounding above the certified witness
     o = c.overlaps[0]["overlaps"]

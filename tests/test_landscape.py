@@ -95,10 +95,10 @@ def test_oracle_block_matches_numeric_spectrum():
 
 @pytest.fixture(scope="module")
 def window():
-    return LS.oracle_window(verify=1, starts=120, **FIG4B)
+    return LS.float_window(verify=1, starts=120, **FIG4B)
 
 
-def test_oracle_window_at_fig4b(window):
+def test_float_window_at_fig4b(window):
     lo, hi = window
     assert window.mechanism_lo == "crossing" and window.mechanism_hi == "local"
     # sign changes of the float64 mechanism functions bracket the 30-digit roots
@@ -107,6 +107,36 @@ def test_oracle_window_at_fig4b(window):
     det, _, gap = LS.mechanism_values(np.array([lo * (1 - 1e-12), lo * (1 + 1e-12)]), **FIG4B)
     assert gap[0] < 0 < gap[1]
     assert all(r["global_min"] == "oracle" for r in window.verified)
+
+
+def test_the_window_read_by_its_mechanisms_and_from_inside(window):
+    """ends_change_sign: each end of the profile's window is a sign change of its mechanism function;
+    oracle_beaten_inside: no sampled lam inside W has a point below the oracle, every one below W has."""
+    from types import SimpleNamespace
+
+    assert LS.ends_change_sign(window, **FIG4B)
+    lams, beaten = LS.oracle_beaten_inside(window, 3, **FIG4B)
+    assert len(lams) == 3 and beaten == []
+    below = SimpleNamespace(lo=window.lo / 4, hi=window.lo / 2)
+    lams, beaten = LS.oracle_beaten_inside(below, 2, **FIG4B)
+    assert beaten == [float(x) for x in lams]
+
+
+def test_window_scaling_on_a_small_grid():
+    """window_scaling reads phase_diagram's grid: lo does not depend on L, and Corollary 2's lam = d^-a is inside W
+    at d = 1e6 for a = 0.1, 0.25, 0.4."""
+    s = LS.window_scaling(LS.phase_diagram([100, 10**6], [3, 10], gamma=G2))
+    assert s["spread"] < 1e-12 and s["unresolved"] == 0
+    assert s["dmax"] == 10**6 and all(s["inside"].values()) and set(s["inside"]) == {0.1, 0.25, 0.4}
+    assert set(s["hi_gap"]) == {3, 10} and s["grid"]["d"] == [100, 10**6]
+
+
+def test_cycle_residual_tells_a_two_cycle():
+    """cycle_residual, on vectors in R^400: the 2-cycle's state read off a run (6 digits) is a 2-cycle up to its
+    digits under its sign pattern, not under the identity (theta, eta, rho flip sign every step)."""
+    guess, mirror = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1, 1, -1, -1, -1)
+    assert LS.cycle_residual(guess, mirror, lam=0.5, alpha=4e-3, **FIG4B) < 1e-4
+    assert LS.cycle_residual(guess, (1, 1, 1, 1, 1), lam=0.5, alpha=4e-3, **FIG4B) > 1e-3
 
 
 def test_window_lower_end_by_quadrature(window):
@@ -124,7 +154,7 @@ def test_window_lower_end_by_quadrature(window):
 
 def test_global_minimum_at_fig7a():
     """Figure 7a's lam = 0.9 lies above the window: the global minimum is off the oracle and lower."""
-    r, ov = LS.global_minimum(lam=0.9, starts=150, **FIG4B)
+    r, ov = LS.float_global_minimum(lam=0.9, starts=150, **FIG4B)
     q = quad_risk(*ov, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
     assert abs(r - float(q)) < 1e-10 * r
     orc = quad_risk(1, 1, 0, 0, 0, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20)
@@ -155,7 +185,7 @@ def test_landscape_bad_input():
     with pytest.raises(ValueError, match="converged"):
         LS.label_ends(np.zeros((5, 3)), np.ones(3), [])
     with pytest.raises(ValueError, match="lam_range"):
-        LS.oracle_window(lam_range=(1.0, 0.1), **FIG4B)
+        LS.float_window(lam_range=(1.0, 0.1), **FIG4B)
 
 
 def test_phase_diagram_cells():

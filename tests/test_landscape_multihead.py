@@ -179,3 +179,23 @@ def test_pgd_map_spectrum_is_the_rescaled_hessian_at_a_minimum():
     lam_max = np.max(np.linalg.eigvals(np.repeat(1.0 / (1.0 - 1e-3 * c), n)[:, None] * Hm).real)
     for alpha, unstable in ((0.99 * 2 / lam_max, False), (1.01 * 2 / lam_max, True)):
         assert (pgd_map_spectrum(Ks, Vs, W, lam=2 / 3.5, alpha=alpha, **P9).real.min() < -1) == unstable
+
+
+def test_the_aligned_configuration_and_the_targets_from_a_gram_matrix():
+    """aligned_gram is the Gram matrix of (K*, V*, K*, V*), aligned_risks its closed-form risk (against the risk of
+    those heads in R^d), and realise_targets realises the targets' Gram matrix (a random instance of random_instance)."""
+    from slr_verify.landscape.multihead_runs import aligned_gram, aligned_risks, realise_targets
+    from slr_verify.model.multilocation import random_instance
+
+    Kh, Vh, Ks, Vs, p = random_instance(np.random.default_rng(3))
+    H, K, d = len(Kh), len(Ks), Ks.shape[1]
+    X = np.concatenate([Kh, Vh, Ks, Vs])
+    G = X @ X.T
+    Y = np.concatenate([Ks, Vs, Ks, Vs])
+    assert np.array_equal(aligned_gram(G, H, K), G[2 * H:, 2 * H:][np.ix_([*range(2 * K)] * 2, [*range(2 * K)] * 2)])
+    assert np.allclose(aligned_gram(G, H, K), Y @ Y.T, atol=1e-14)
+    (r,) = aligned_risks(G[None], H, K, d=d, **p)
+    assert math.isclose(r, KM.multihead_risk(Ks, Vs, Ks, Vs, **p), rel_tol=1e-12)
+    Kt, Vt = realise_targets(G[2 * H:, 2 * H:], K, d)
+    Z = np.concatenate([Kt, Vt])
+    assert Z.shape == (2 * K, d) and np.allclose(Z @ Z.T, G[2 * H:, 2 * H:], atol=1e-13)

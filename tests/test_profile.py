@@ -106,7 +106,7 @@ def test_profile_bad_input():
 def test_global_minimum_at_fig7a():
     """lam = 0.9: `docs/MATH.md` §17's minimiser kappa = 0.30167, eta = 0.95341 (5 digits, grid then
     Nelder-Mead on the exact TRS), risk by mpmath quadrature of the definition at its overlaps."""
-    r, ov = LF.global_minimum(lam=0.9, **FIG4B)
+    r, ov = LF.float_global_minimum(lam=0.9, **FIG4B)
     assert abs(ov[0] - 0.30167) < 1e-5 and abs(ov[3] - 0.95341) < 1e-5
     q = float(quad_risk(*ov, lam=0.9, gamma=G2, eps=0.0, d=400, L=10, dps=20))
     assert abs(r - q) < 1e-10 * q
@@ -115,11 +115,11 @@ def test_global_minimum_at_fig7a():
 def test_global_minimum_below_and_inside_the_window():
     """lam = 0.05: k = v*, v = k* (theta = eta = 1); lam = 0.3: the oracle; risks by the closed forms
     (Theorem 1 at (0, 0, 1, 1, 0) and the oracle's complement form)."""
-    r, ov = LF.global_minimum(lam=0.05, **FIG4B)
+    r, ov = LF.float_global_minimum(lam=0.05, **FIG4B)
     assert np.allclose(np.abs(ov), (0, 0, 1, 1, 0), atol=1e-6)
     ref = float(risk_kernel()(0.0, 0.0, 1.0, 1.0, 0.0, 0.05, G2, 0.0, 400, 10))
     assert abs(r - ref) < 1e-12 * ref
-    r, ov = LF.global_minimum(lam=0.3, **FIG4B)
+    r, ov = LF.float_global_minimum(lam=0.3, **FIG4B)
     assert ov == (1.0, 1.0, 0.0, 0.0, 0.0)
     assert abs(r - float(oracle_kernel()(0.3, G2, 0.0, 400, 10))) < 1e-13 * r
 
@@ -130,7 +130,7 @@ def test_window_lower_end_off_the_paper_setting():
     (theta = 1, outside the k = +-v* family's stationary theta* = 1.011) crosses the oracle: the root
     of Theorem 1 at (0, 0, 1, 1, 0) minus the oracle risk (closed forms, brentq), not the family gap's."""
     kw = {"gamma": float(np.sqrt(1.5)), "eps": 0.0, "d": 50, "L": 20}
-    w = LW.oracle_window(lam_range=(1e-2, 1.0), grid=9, **kw)
+    w = LW.float_window(lam_range=(1e-2, 1.0), grid=9, **kw)
     R, O = risk_kernel(), oracle_kernel()
     gap = lambda lam: R(0, 0, 1, 1, 0, lam, kw["gamma"], 0.0, 50, 20) - O(lam, kw["gamma"], 0.0, 50, 20)
     ref = brentq(gap, 0.1, 0.3, xtol=1e-15)
@@ -143,7 +143,7 @@ def test_window_lower_end_off_the_paper_setting():
 def test_window_at_fig4b_against_the_mechanism_functions():
     """Figure 4b's setting: the profile's window vs the 30-digit roots of the closed-form mechanism
     functions (det B, the family gap), which hold there (an independent derivation)."""
-    w = LW.oracle_window(**{k: v for k, v in FIG4B.items()})
+    w = LW.float_window(**{k: v for k, v in FIG4B.items()})
     m = LM._mechanism_window(gamma=G2, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)
     assert (w.mechanism_lo, w.mechanism_hi) == ("crossing", "local")
     assert abs(w.lo - m.lo) < 1e-12 * m.lo and abs(w.hi - m.hi) < 1e-9 * m.hi
@@ -159,7 +159,7 @@ def test_global_minimum_against_the_stationary_point_search(lam):
 
     pts = stationary_points(lam=lam, starts=150, **FIG4B)
     best = min((q for q in pts if q.kind in ("minimum", "degenerate")), key=lambda q: q.risk)
-    r, ov = LF.global_minimum(lam=lam, **FIG4B)
+    r, ov = LF.float_global_minimum(lam=lam, **FIG4B)
     assert abs(r - best.risk) < 1e-12 * r
     a = np.array(canonical(np.array(ov, dtype=float)), dtype=float)
     b = np.array(canonical(np.array(best.overlaps, dtype=float)), dtype=float)

@@ -66,7 +66,7 @@ def _parameters(obj):
 
 def test_the_walk_sees_the_public_api():
     names = {n.rsplit(".", 1)[1] for n, _ in PUBLIC}
-    assert {"oracle_risk", "global_minimum", "pgd", "Params", "quad_risk", "sweep", "compare_predictors",
+    assert {"oracle_risk", "float_global_minimum", "pgd", "Params", "quad_risk", "sweep", "compare_predictors",
             "transformer_layer", "load"} <= names
     assert not any(n.startswith("slr_verify.certify") for n, _ in PUBLIC)
 
@@ -96,7 +96,7 @@ def test_eps_default_is_the_noiseless_model():
     s = dict(lam=0.3, gamma2=0.5, d=400, L=10)
     assert slr.oracle_risk(**s) == slr.oracle_risk(eps=0.0, **s)
     assert math.isclose(slr.bayes_gap(**s), slr.oracle_risk(**s), rel_tol=1e-14)  # the Bayes risk eps^2 is 0
-    assert math.isclose(LS.global_minimum(**s)[0], slr.oracle_risk(**s), rel_tol=1e-12)
+    assert math.isclose(LS.float_global_minimum(**s)[0], slr.oracle_risk(**s), rel_tol=1e-12)
 
 
 # --------------------------------------------------------------------------- unknown keywords

@@ -85,7 +85,7 @@ def test_api_gamma2_and_unknown_keywords():
     with pytest.raises(ValueError, match="exactly one of gamma"):
         slr.oracle_risk(gamma=0.8, gamma2=0.8, **g)
     with pytest.raises(ValueError, match="'stars'"):
-        slr.landscape.global_minimum(gamma2=0.8, stars=10, **g)
+        slr.landscape.float_global_minimum(gamma2=0.8, stars=10, **g)
     with pytest.raises(ValueError, match="gamma2"):
         slr.oracle_risk(gamma2=-1.0, **g)
     from slr_verify.model.params import Params
@@ -147,7 +147,7 @@ def test_results_carry_their_tier():
     from slr_verify.certify.globalmin import GlobalCertificate
     from slr_verify.model import tiers as T
 
-    assert LS.oracle_window(gamma2=0.5, d=400, L=10).tier.startswith(T.NUMERIC)
+    assert LS.float_window(gamma2=0.5, d=400, L=10).tier.startswith(T.NUMERIC)
     assert LS.minimise_profile(lam=0.3, gamma2=0.5, d=400, L=10).tier.startswith(T.NUMERIC)
     c = GlobalCertificate(False, "", (0, 0), [], 0, 0.0, (0.3, 0.3), True)
     assert c.tier == T.NOT_PROVED

@@ -151,13 +151,13 @@ def test_graft_rebuilds_the_same_tree():
 @pytest.mark.slow
 def test_committed_window_certificate_is_accepted_and_ends_recomputed(window_doc):
     """The whole certificate replays (every leaf, the premises proved) and the 30-digit ends are recomputed."""
-    from slr_verify.landscape import oracle_window
+    from slr_verify.landscape import float_window
     from slr_verify.landscape.ends_mp import ends_mp
 
     r = replay(window_doc)
     assert r.accepted, r.reason
     kw = {k: window_doc["setting"][k] for k in ("gamma", "eps", "d", "L")}
-    e = ends_mp(oracle_window(**kw), **kw)
+    e = ends_mp(float_window(**kw), **kw)
     for side, ref in (("lo", LO_MP), ("hi", HI_MP)):
         assert abs(e[side] - mpmath.mpf(ref)) < 1e-20
         a, b = r.values[side]

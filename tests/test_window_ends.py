@@ -93,7 +93,7 @@ def test_window_lower_end_off_the_paper_setting_by_mpmath():
     with the oracle: the 30-digit root of Theorem 1 at (0, 0, 1, 1, 0) minus Theorem 1 at (1, 1, 0, 0, 0)
     (= 0.183678208442...); the profile's window gives it to 1e-12 relative. Its upper end does not exist
     in (1e-2, 1]: the window is reported open above there."""
-    w = LW.oracle_window(lam_range=(1e-2, 1.0), grid=9, **OFF)
+    w = LW.float_window(lam_range=(1e-2, 1.0), grid=9, **OFF)
     with mpmath.workdps(30):
         gap = lambda lam: _theorem1_mp((0, 0, 1, 1, 0), lam, OFF) - _theorem1_mp((1, 1, 0, 0, 0), lam, OFF)
         ref = mpmath.findroot(gap, (mpmath.mpf("0.18"), mpmath.mpf("0.19")), solver="anderson")
@@ -107,7 +107,7 @@ def test_window_off_the_paper_setting_open_above():
     """gamma^2 = 3/2, d = 50, L = 20 on the default scan (1e-4, 1e2): open above (no upper end), and the
     oracle stays a strict local minimum up to lam = 1e4 by det B > 0, trace B > 0 (30 digits): no "local"
     end exists beyond the scan either."""
-    w = LW.oracle_window(**OFF)
+    w = LW.float_window(**OFF)
     assert w.mechanism_hi is None and w.hi == 100.0
     with mpmath.workdps(30):
         g = mpmath.sqrt(mpmath.mpf(3) / 2)

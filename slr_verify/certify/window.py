@@ -1,7 +1,7 @@
 r"""The oracle's window, proved end to end (`docs/MATH.md` §§13, 17; `docs/certificates.md`, kind ``oracle-window``).
 
 W = {lam : (k*, v*) is a global minimiser of R_lam}. Each end x of W is found on the profile route
-(:func:`slr_verify.landscape.oracle_window`: the float end and its mechanism, read off the minimiser just outside)
+(:func:`slr_verify.landscape.float_window`: the float end and its mechanism, read off the minimiser just outside)
 and enclosed in [x - h, x + h] (h = 4e-13 by default: width <= 1e-12). One certificate carries the statement:
 
 * **inside**: the branch and bound (:func:`slr_verify.certify.global_minimiser`) proves (k*, v*) the unique global
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from flint import arb, ctx
 
 from ..kernels.profile import oracle_arb
-from ..landscape import oracle_window as float_window
+from ..landscape import float_window
 from ..landscape.float_minimiser import angle_chart, local_minimum
 from ..landscape.window import EndPoints
 from ..model import tiers as T

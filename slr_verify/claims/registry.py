@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..model.params import keywords_checked
 from . import (  # noqa: F401  (they register)
+    basin_claims,
     bayes_claims,
     experiment_claims,
     landscape_claims,
@@ -15,6 +16,8 @@ from . import (  # noqa: F401  (they register)
     optimality_claims,
     risk_claims,
     sphere_claims,
+    window_claims,
+    window_phase_claims,
 )
 from .base import REGISTERED, Claim, ClaimSetting
 
@@ -22,7 +25,7 @@ __all__ = ["CLAIMS", "ids", "get", "parameterised", "user_setting"]
 
 #: the report's order: the modules in this order, each in definition order
 _MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, sphere_claims, landscape_claims,
-                                  bayes_claims, experiment_claims)]
+                                  window_claims, basin_claims, window_phase_claims, bayes_claims, experiment_claims)]
 CLAIMS: list[Claim] = sorted(REGISTERED, key=lambda c: (_MODULES.index(c.check.__module__), REGISTERED.index(c)))
 _BY_ID = {c.id: c for c in CLAIMS}
 

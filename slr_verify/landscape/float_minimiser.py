@@ -1,7 +1,7 @@
 r"""The global minimiser of R_lam in float64 (`docs/MATH.md` §17): the landscape layer's answer, tier numeric.
 
 min over S^{d-1} x S^{d-1} of R_lam is the minimum of the profile m_lam(kappa, eta) (:mod:`.trs`) over the quarter
-disk, a two-dimensional problem (:func:`minimise_profile`, :func:`global_minimum`): a grid in the angle chart
+disk, a two-dimensional problem (:func:`minimise_profile`, :func:`float_global_minimum`): a grid in the angle chart
 kappa = cos(b) cos(a), eta = cos(b) sin(a), r = sin(b) (a, b in [0, pi/2]), the best grid local minima refined by a
 vectorised pattern search (:func:`_zoom`), the oracle (a = b = 0) always a candidate. A candidate within
 :data:`TIE_RTOL` (relative) of the oracle's risk is a tie that float64 cannot break (the flat valley nu = 1 of
@@ -29,7 +29,7 @@ __all__ = [
     "below_oracle",
     "circle_minimum",
     "coarse_grid",
-    "global_minimum",
+    "float_global_minimum",
     "GlobalMinimiser",
     "local_minimum",
     "minimise_profile",
@@ -233,7 +233,7 @@ def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
 
 
 @accepts_gamma2
-def global_minimum(*, lam, gamma, eps=0.0, d, L, starts=None):
+def float_global_minimum(*, lam, gamma, eps=0.0, d, L, starts=None):
     """(risk, overlaps) of the global minimiser of R_lam on S^{d-1} x S^{d-1} (one representative of
     its symmetry orbit, kappa, eta >= 0; the risk includes eps^2), through the float64 profile
     (:func:`minimise_profile`; landscape layer, tier numeric; proved: :func:`slr_verify.certify.global_minimiser`).

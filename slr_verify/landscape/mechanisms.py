@@ -3,7 +3,7 @@ r"""The oracle's window from the closed-form mechanism functions alone, and its 
 
 The mechanism functions (:func:`mechanism_values`: det B of the oracle's Hessian block, the gap of the k = +-v*
 family at its stationary theta*) assume the two mechanisms of :data:`~.window.MECHANISMS`: an independent check of
-the profile route (:func:`~.window.oracle_window`). :func:`phase_diagram` scans the window they give over (d, L).
+the profile route (:func:`~.window.float_window`). :func:`phase_diagram` scans the window they give over (d, L).
 """
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import window_kernels
-from ..model.params import Params, accepts_gamma2
+from ..model.params import Params, accepts_gamma2, keywords_checked
 from .window import Window
 
 __all__ = [
+    "ends_change_sign",
     "mechanism_values",
     "phase_diagram",
+    "window_scaling",
 ]
 
 
@@ -26,6 +28,21 @@ def mechanism_values(lam, *, gamma, d, L):
     functions (an independent check; they assume the mechanisms)."""
     out = window_kernels().f64(np.asarray(lam, dtype=float), gamma, d, L)
     return tuple(np.broadcast_to(np.asarray(x, dtype=float), np.shape(lam)) for x in out)
+
+
+@accepts_gamma2
+def ends_change_sign(window, *, gamma, d, L, rel=1e-9):
+    """Whether each end of ``window`` (a :class:`~.window.Window` of the profile route, both ends resolved by a
+    mechanism) is a sign change of the closed-form mechanism function its mechanism names (det B for ``"local"``,
+    the family gap for ``"crossing"``; `docs/MATH.md` §13), float64 at end (1 -+ ``rel``): from negative to positive
+    across the lower end, from positive to negative across the upper one. An independent derivation of the two ends:
+    it assumes the mechanisms, the profile does not. A scan-limit end (mechanism None) raises ``KeyError``."""
+    lo, hi = window.lo, window.hi
+    det, _, gap = mechanism_values(np.array([lo * (1 - rel), lo * (1 + rel), hi * (1 - rel), hi * (1 + rel)]), gamma=gamma,
+                                   d=d, L=L)
+    f = {"local": det, "crossing": gap}
+    return bool((f[window.mechanism_lo][0] < 0 < f[window.mechanism_lo][1])
+                and (f[window.mechanism_hi][2] > 0 > f[window.mechanism_hi][3]))
 
 
 def _mp_root(which, a, b, gamma, d, L, dps=30):
@@ -114,3 +131,37 @@ def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), 
                        "mechanism_lo": (("d", "L"), mlo.astype(str)), "mechanism_hi": (("d", "L"), mhi.astype(str)),
                        "status": (("d", "L"), status.astype(str))}, coords=coords,
                       attrs={"gamma": float(gamma), "eps": float(eps), "lam_range": list(lam_range)})
+
+
+@keywords_checked
+def window_scaling(ds, exponents=(0.1, 0.25, 0.4)):
+    """What the grid ``ds`` of :func:`phase_diagram` (its first L column the reference) says about W's ends
+    (`docs/MATH.md` §13; Corollary 2's regime lam = d^-a, 0 < a < 1/2); a reading of the float grid, tier numeric.
+    Returns a dict:
+
+    * ``spread``: the largest relative spread of lo across L, max |lo(d, L) - lo(d, L_1)| / lo(d, L_1) (NaN cells
+      ignored); the 30-digit roots put it at rounding level when lo does not depend on L;
+    * ``inside``: for each exponent a of ``exponents``, whether lam = d^-a at the largest d lies inside W for every L
+      (above lo, and below hi where the cell's status is ``"ok"``);
+    * ``lo_rescaled``: lo(d, L_1) sqrt(d / log d) by d (lo ~ c sqrt(log d / d));
+    * ``hi_gap``: hi - sqrt(3)/2 at the largest d, by L with status ``"ok"``;
+    * ``grid``: the grid as lists (d, L, lo, hi, status); ``unresolved``: the number of unresolved cells."""
+    lo = ds.lo.values
+    ok = ds.status.values == "ok"
+    hi = np.where(ok, ds.hi.values, np.nan)
+    dmax = int(ds.d.values[-1])
+    return {
+        "spread": float(np.nanmax(np.abs(lo - lo[:, :1]) / lo[:, :1])),
+        "inside": {a: bool(np.all((lo[-1] < dmax**-a) & ((dmax**-a < hi[-1]) | ~ok[-1]))) for a in exponents},
+        "lo_rescaled": {int(d): float(lo[i, 0] * np.sqrt(d / np.log(d))) for i, d in enumerate(ds.d.values)},
+        "hi_gap": {int(L): float(hi[-1, j] - np.sqrt(3) / 2) for j, L in enumerate(ds.L.values) if ok[-1, j]},
+        "dmax": dmax,
+        "grid": {
+            "d": [int(x) for x in ds.d.values],
+            "L": [int(x) for x in ds.L.values],
+            "lo": [[float(x) for x in row] for row in lo],
+            "hi": [[float(x) for x in row] for row in ds.hi.values],
+            "status": [list(row) for row in ds.status.values],
+        },
+        "unresolved": int(np.sum(ds.status.values == "unresolved")),
+    }

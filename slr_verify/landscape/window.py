@@ -2,7 +2,7 @@ r"""The oracle's window in float64 (`docs/MATH.md` §§13 and 17): the landscape
 
 W(d, L, gamma, eps) = {lam : (k*, v*) is a global minimiser of R_lam on S^{d-1} x S^{d-1}}.
 
-:func:`oracle_window` scans {lam : the global minimiser is the oracle} on a log grid (the oracle's status by
+:func:`float_window` scans {lam : the global minimiser is the oracle} on a log grid (the oracle's status by
 :func:`~.float_minimiser.oracle_is_global`: the sub-grid of every third point of the chart first, for all lam at
 once, a point below the oracle settling it, and the full grid only where the sub-grid sees nothing), brackets each end
 by bisection, then resolves it by the mechanism read off the minimiser found just outside (not assumed):
@@ -33,13 +33,23 @@ from ..kernels.profile import oracle_curvature_kernels
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
-from .float_minimiser import TIE_RTOL, below_oracle, coarse_grid, local_minimum, minimise_profile, oracle_is_global
+from .float_minimiser import (
+    TIE_RTOL,
+    below_oracle,
+    coarse_grid,
+    local_minimum,
+    minimise_profile,
+    minimiser_diagram,
+    oracle_is_global,
+)
 from .stationary import stationary_points
 
 __all__ = [
+    "diagram_against_window",
     "EndPoints",
     "MECHANISMS",
-    "oracle_window",
+    "float_window",
+    "oracle_beaten_inside",
     "Window",
 ]
 
@@ -169,7 +179,7 @@ def _end(lam_in, lam_out, kw, rtol):
 
 
 @accepts_gamma2
-def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
+def float_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify=0, starts=200, rtol=1e-3):
     """The oracle's window W(d, L, gamma, eps) through the float64 profile (see the module's docstring; landscape
     layer, tier numeric; the ends proved: :func:`slr_verify.certify.oracle_window`): a :class:`Window`, which unpacks
     as (lo, hi). eps does not move it (it adds eps^2 to every risk).
@@ -221,3 +231,38 @@ def oracle_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verif
                 raise RuntimeError(f"at lam = {lam!r} inside the profile's window the stationary-point search finds a point "
                                    f"below the oracle: {w.verified[-1]}")
     return w
+
+
+@accepts_gamma2
+def oracle_beaten_inside(window, n, *, gamma, eps=0.0, d, L):
+    """W sampled from inside (`docs/MATH.md` §§13, 17; tier numeric): ``n`` log-spaced lam from lo (1 + 1e-4) to
+    hi (1 - 1e-4) of ``window`` (a :class:`Window`, or any (lo, hi) with attributes ``lo``, ``hi``), and the list of
+    those (floats) where the float64 profile finds a point below the oracle (:func:`~.float_minimiser.oracle_is_global`
+    false; its ties within TIE_RTOL go to the oracle). Inside the true window the list is empty. Returns (lams, beaten)."""
+    n = V.integer("n", n, 1, 100_000, why="one profile minimisation each")
+    inside = np.geomspace(window.lo * (1 + 1e-4), window.hi * (1 - 1e-4), n)
+    return inside, [float(lam) for lam in inside if not oracle_is_global(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)]
+
+
+@accepts_gamma2
+def diagram_against_window(lams, window, *, gamma, eps=0.0, d, L):
+    """The float64 global-minimiser diagram (:func:`~.float_minimiser.minimiser_diagram` at ``lams``) read against
+    ``window`` (the :class:`Window` at the same setting), `docs/MATH.md` §17; tier numeric, at the sampled lam only.
+    Returns a dict:
+
+    * ``largest_r``: the largest r of the 2-D search (resolved to ~1e-6 only: m grows like r^2 with a small curvature);
+    * ``circle_gap``: the largest (circle minimum - global minimum) / |global minimum|; float64 resolves the risk to
+      ~1e-15, so a value at that level says every sampled global minimiser has k in span(k*, v*);
+    * ``wrong_branch``: the number of sampled lam below W whose minimiser's angle a* differs from 90 degrees by more
+      than 1e-6, plus those strictly inside W whose minimiser is not the oracle (0 on the diagram of §17);
+    * ``pitchfork_hi``: whether W's upper end is the oracle's loss of local minimality towards v* (mechanism
+      ``"local"`` along v*), not a crossing with a far minimiser."""
+    D = minimiser_diagram(lams, gamma=gamma, eps=eps, d=d, L=L)
+    below, inside = D["lam"] < window.lo, (D["lam"] > window.lo) & (D["lam"] < window.hi)
+    rec = window.mechanism_records.get("hi", {})
+    return {
+        "largest_r": float(D["r"].max()),
+        "circle_gap": float(np.max((D["circle_risk"] - D["risk"]) / np.abs(D["risk"]))),
+        "wrong_branch": int(np.sum(below & (np.abs(D["angle"] - np.pi / 2) > 1e-6)) + np.sum(inside & ~D["is_oracle"])),
+        "pitchfork_hi": bool(window.mechanism_hi == "local" and rec.get("direction") == "v*"),
+    }

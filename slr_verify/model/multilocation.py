@@ -20,7 +20,7 @@ from . import validation as V
 from .params import keywords_checked
 
 __all__ = ["validate_heads", "validate_locations", "draw_positions", "draw_multi_full", "draw_multi_projected",
-           "sample_multi", "random_locations", "random_heads"]
+           "sample_multi", "random_locations", "random_heads", "random_instance"]
 
 
 def _unit_rows(name, x):
@@ -123,3 +123,23 @@ def random_heads(H: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
     x = rng.standard_normal((2, H, d))
     x /= np.linalg.norm(x, axis=2, keepdims=True)
     return x[0], x[1]
+
+
+@keywords_checked
+def random_instance(rng):
+    """A random multi-head instance for comparing routes (`docs/MATH.md` §15): H, K in 1..3, d in [2K + 2, 60),
+    targets from :func:`random_locations`, heads from :func:`random_heads` each pulled towards location h mod K
+    (k_h + u k*_{h mod K}, v_h + u' v*_{h mod K}, u, u' uniform in [0, 2], renormalised: partly aligned, where the
+    cross terms are not small), and the setting: lam = 10^U(-1.5, 0.5), gamma = 10^U(-0.6, 0.2), eps = 0.1,
+    L = K + U{0..5}. Draws from ``rng`` (a NumPy Generator) in a fixed order. Returns (Kh, Vh, Ks, Vs, setting)."""
+    H, K = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    d = int(rng.integers(2 * K + 2, 60))
+    Kh, Vh = random_heads(H, d, rng)
+    Ks, Vs = random_locations(K, d, rng)
+    for h in range(H):
+        Kh[h] += rng.uniform(0, 2) * Ks[h % K]
+        Vh[h] += rng.uniform(0, 2) * Vs[h % K]
+    Kh /= np.linalg.norm(Kh, axis=1, keepdims=True)
+    Vh /= np.linalg.norm(Vh, axis=1, keepdims=True)
+    p = dict(lam=10 ** rng.uniform(-1.5, 0.5), gamma=10 ** rng.uniform(-0.6, 0.2), eps=0.1, L=K + int(rng.integers(0, 6)))
+    return Kh, Vh, Ks, Vs, p
