@@ -7,7 +7,7 @@ the checker accepts only true statements. The mutated modules:
 * ``slr_verify/certify/reduced_map.py``: :func:`hessian_signs` (kind ``manifold-hessian-signs``) and
   :func:`alpha_diffeo` (kind ``reduced-map-diffeomorphism``: det J > 0 on [-1, 1]^2 x [0, A], det J(upper_at) < 0 at
   alpha_upper U);
-* ``slr_verify/certify/family.py``: :func:`off_M_family_minimality` (kind ``off-M-minimum``);
+* ``slr_verify/certify/family_proof.py``: :func:`off_M_family_minimality` (kind ``off-M-minimum``);
 * ``slr_verify/certify/regions.py``: :func:`capture_certificate` (kind ``contraction-ball``), and
   ``slr_verify/certify/capture.py``, the ball's search (Newton centre, eigenbasis, radius bisection).
 
@@ -53,7 +53,7 @@ own setting, lam and alpha (:class:`Judge`):
 * Hessian signs: the float Hessians ``reduced_map_kernels().H[point]`` on 4001 geometric lam points of the
   certificate's interval (its ends included): a sign wrong by more than TOL times the entries' scale is false, a wrong
   sign within it undecided;
-* off-M: theta*(+-1) (``slr_verify.dynamics.family.theta_star`` at 30 digits) must satisfy |theta*| < 1 and lie in
+* off-M: theta*(+-1) (``slr_verify.dynamics.family_search.theta_star`` at 30 digits) must satisfy |theta*| < 1 and lie in
   the checker's enclosure (4 ulp slack); the tangent gradient there vanishes (``_refine_family``, < 1e-10); the
   finite-difference Riemannian Hessian (``finite_difference_spectrum``, m = 6) is a minimum with 3 flat (orbit)
   directions; a clearly negative eigenvalue (< -1e-3) is false, anything else short of that undecided;
@@ -99,14 +99,14 @@ import mutation_certificates as MC  # noqa: E402  (benchmarks/, for the mutation
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the mutated modules, relative to the repository
-MODULES = {"reduced_map": "slr_verify/certify/reduced_map.py", "family": "slr_verify/certify/family.py",
+MODULES = {"reduced_map": "slr_verify/certify/reduced_map.py", "family": "slr_verify/certify/family_proof.py",
            "regions": "slr_verify/certify/regions.py", "capture": "slr_verify/certify/capture.py"}
-IMPORTS = {"reduced_map": "slr_verify.certify.reduced_map", "family": "slr_verify.certify.family",
+IMPORTS = {"reduced_map": "slr_verify.certify.reduced_map", "family": "slr_verify.certify.family_proof",
            "regions": "slr_verify.certify.regions", "capture": "slr_verify.certify.capture"}
 #: MC.apply names the mutated file by MC.MODULES[site["module"]]: this run's modules
 MC.MODULES = MODULES
 #: trusted modules besides the checker's (used by the searches and the checker alike): a mutant must not alter them
-TRUSTED = ("slr_verify.kernels.contraction", "slr_verify.kernels.certified", "slr_verify.kernels.family",
+TRUSTED = ("slr_verify.kernels.contraction", "slr_verify.kernels.certified", "slr_verify.kernels.family_kernels",
            "slr_verify.kernels.landscape", "slr_verify.kernels.balls", "slr_verify.kernels.steps")
 SETTING = {"gamma": math.sqrt(0.5), "eps": 0.0, "d": 400, "L": 10}
 HESSIAN_LAM = (0.01, 1.0)
@@ -357,7 +357,7 @@ class Judge:
     def judge_offM(self, doc, values):
         import mpmath
 
-        from slr_verify.dynamics.family import _refine_family, finite_difference_spectrum, theta_star
+        from slr_verify.dynamics.family_search import _refine_family, finite_difference_spectrum, theta_star
 
         s = values["setting"]
         g, d, L, lam = s["gamma"], s["d"], s["L"], values["lam"][0]

@@ -199,15 +199,15 @@ def test_oracle_window_off_the_paper_setting():
 def test_off_M_family_is_a_certified_strict_local_minimum():
     """Off-M local minimality by a Hessian enclosure. Independent reference for the
     smallest non-flat eigenvalue: finite differences of Theorem 1's risk on vectors of R^6
-    (family.finite_difference_spectrum); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
+    (family_search.finite_difference_spectrum); the Sylvester minors' product of eigenvalues must match it to FD accuracy."""
     import numpy as np
 
     from slr_verify.certify import off_M_family_minimality
-    from slr_verify.dynamics import family
+    from slr_verify.dynamics import family_search
 
     m = off_M_family_minimality(lam=0.1, gamma=0.5**0.5, d=400, L=10)
     assert m["proved"] and all(lo > 0 for lo, _ in m["minors"])
-    fd = family.finite_difference_spectrum(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
+    fd = family_search.finite_difference_spectrum(0.62977226986893, 1.0, lam=0.1, gamma=0.5**0.5, d=400, L=10)
     ev = np.sort(fd["hessian_eigenvalues"])[3:]  # three flat directions in R^6
     mk = sum(m["minus_mu_k"]) / 2
     det5 = np.prod(ev) / mk**2  # R^6 adds two orthogonal directions, each -mu_k

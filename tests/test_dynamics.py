@@ -215,7 +215,7 @@ def test_tangent_norm_resolution_at_the_off_M_family():
     rounded one or four ulps below 1 (where the vectors are fixed only to ~sqrt(eps)), and a real
     displacement of theta by 1e-6 is seen far above it."""
     from slr_verify.dynamics.convergence import tangent_norm
-    from slr_verify.dynamics.family import theta_star
+    from slr_verify.dynamics.family_search import theta_star
 
     lam, g, d, L = 0.1, float(np.sqrt(0.5)), 400, 10
     th = float(theta_star(lam, g, d))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from paper import P4B as P
 
-from slr_verify.dynamics import family, pgd, reduced_pgd
+from slr_verify.dynamics import family_search, pgd, reduced_pgd
 from slr_verify.dynamics.sgd import batch_gradient, sgd, sphere_step
 from slr_verify.kernels import generated as G
 from slr_verify.kernels import steps as PK
@@ -43,7 +43,7 @@ def test_reduced_runner_small_and_large_batch_paths_agree():
 
 def test_off_M_point_is_stationary_and_a_local_minimum():
     end = np.array([[0.0, 0.0, 0.63, 1.0, 0.0], [0.0, 0.0, -0.63, -1.0, 0.0]])
-    pts = family.find_stationary_points_off_M(end, **P)
+    pts = family_search.find_stationary_points_off_M(end, **P)
     assert len(pts) == 2
     for q in pts:
         rf = q["refined"]
@@ -56,7 +56,7 @@ def test_off_M_point_is_stationary_and_a_local_minimum():
         lo, hi = (R(0, 0, th - 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3],
                   R(0, 0, th + 1e-9, e, 0, P["lam"], P["gamma"], 0, 400, 10)[3])
         assert lo * hi < 0
-    c = family.finite_difference_spectrum(float(pts[0]["refined"]["theta"]), 1.0, alpha=4e-3, **P)
+    c = family_search.finite_difference_spectrum(float(pts[0]["refined"]["theta"]), 1.0, alpha=4e-3, **P)
     assert c["kind"] == "minimum" and c["n_flat"] == 3 and c["unstable_directions"] == 0
     assert np.max(np.abs(c["jacobian_eigenvalues"] - c["predicted_jacobian"])) < 1e-5
 

@@ -13,7 +13,7 @@ from paper import G4B as FIG4B
 from scipy import stats
 
 from slr_verify import landscape as LS
-from slr_verify.dynamics import family
+from slr_verify.dynamics import family_search
 from slr_verify.model.sampling import initial_overlaps, initial_overlaps_exact
 from slr_verify.routes import quad_risk
 
@@ -59,9 +59,9 @@ def test_stationary_points_at_fig4b(points_01):
 @pytest.mark.slow  # the multistart search behind it is the landscape claim's, run once there
 def test_riemannian_hessian_against_finite_differences(points_01):
     """The k = v* minimum: eigenvalues of the generated Riemannian Hessian vs finite differences of
-    Theorem 1's risk on explicit vectors in R^6 (family.finite_difference_spectrum), which represent every direction."""
+    Theorem 1's risk on explicit vectors in R^6 (family_search.finite_difference_spectrum), which represent every direction."""
     fam = [p for p in points_01 if p.name == "k = +-v*"][0]
-    fd = family.finite_difference_spectrum(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
+    fd = family_search.finite_difference_spectrum(fam.overlaps[2], 1.0, lam=0.1, **FIG4B)
     ev = np.sort(np.r_[fam.core, np.repeat(fam.block, 2)])  # R^6 = R^4 + 2 orthogonal directions
     assert np.max(np.abs(ev - fd["hessian_eigenvalues"])) < 1e-4
     assert fam.flat == 400 - 3 and fam.index == 0
@@ -73,7 +73,7 @@ def test_saddle_hessian_against_finite_differences(points_01):
     p = [q for q in points_01 if q.kind == "saddle" and not q.name][0]
     X = np.array(LS.realise(p.overlaps).tolist(), dtype=float)  # rows k*, v*, k, v in R^4
     k, v, ks, vs = (np.r_[x, 0.0, 0.0] for x in X[[2, 3, 0, 1]])  # in R^6
-    ev = family.finite_difference_hessian(k, v, ks, vs, lam=0.1, **FIG4B)
+    ev = family_search.finite_difference_hessian(k, v, ks, vs, lam=0.1, **FIG4B)
     ref = np.sort(np.r_[p.core, np.repeat(p.block, 2)])
     assert np.max(np.abs(ev - ref)) < 1e-3 * max(1, np.max(np.abs(ref)))
 
@@ -199,7 +199,7 @@ def test_phase_diagram_cells():
     assert list(ds.status.values[0]) == ["unresolved", "ok"]
     assert abs(ds.lo.values[0, 1] - 0.0907218276088526) < 1e-12 and abs(ds.hi.values[0, 1] - 0.89243794824172) < 1e-12
     assert ds.lo.values[0, 0] == ds.lo.values[0, 1]
-    from slr_verify.symbolic.family import family_gap
+    from slr_verify.symbolic.family_algebra import family_gap
 
     assert "L" not in {str(s) for s in family_gap().free_symbols}
     with pytest.raises(ValueError, match="d"):

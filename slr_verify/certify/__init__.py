@@ -19,7 +19,7 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 """
 from .basins import Classification, classify_runs, sample_basins
 from .capture import CaptureBall, contraction_ball
-from .family import off_M_certificate, off_M_family_minimality, off_M_family_point
+from .family_proof import off_M_certificate, off_M_family_minimality, off_M_family_point
 from .global_result import GlobalCertificate
 from .globalmin import global_minimiser
 from .manifold import Certificate, stationary_points_on_M

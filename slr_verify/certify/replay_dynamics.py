@@ -28,7 +28,7 @@ from flint import arb, arb_mat
 from ..kernels.balls import widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
 from ..kernels.contraction import ball_bounds, transition_bound, tube_piece_bounds, upper
-from ..kernels.family import family_hessian_arb, theta_star_arb
+from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
 from ..kernels.landscape import sigma_equivariance_proofs
 from .replay_base import Rejected, hull, interval, number, outward
 

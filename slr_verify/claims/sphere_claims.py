@@ -12,7 +12,7 @@ import mpmath
 import numpy as np
 
 from ..certify import off_M_family_minimality, off_M_family_point, replay
-from ..dynamics import family
+from ..dynamics import family_search
 from ..dynamics.convergence import classify_recovery, converge, recovered
 from ..dynamics.runners import overlap_pgd
 from ..kernels import api
@@ -88,12 +88,12 @@ def off_M_stationary(ctx, seed=0):
     (50-digit refinement) and a local minimum (Riemannian Hessian, PGD-step Jacobian)."""
     S, runs = FIGURES["7b"], ctx.size.runs
     p = dict(lam=S.lam0, **_model(S))
-    rf, n_off = family.family_point_reached(initial_overlaps(seed, runs, S.d), alpha=S.alpha, steps=S.steps, **p)
+    rf, n_off = family_search.family_point_reached(initial_overlaps(seed, runs, S.d), alpha=S.alpha, steps=S.steps, **p)
     if rf is None:
         return [Measured("five-overlap runner, Figure 7b setting", "a run ending at the family k = +-v*", 1.0, 0.0,
                          "the family must be reached by some run", unit="missing", size={"runs": runs, "seed": seed})]
     th, et = float(rf["theta"]), float(rf["eta"])
-    c = family.finite_difference_spectrum(th, et, alpha=S.alpha, **p)
+    c = family_search.finite_difference_spectrum(th, et, alpha=S.alpha, **p)
     details = {"theta_50_digits": mpmath.nstr(rf["theta"], 30), "eta": et,
                "hessian_eigenvalues": c["hessian_eigenvalues"].tolist(), "n_flat": c["n_flat"],
                "risk": api.risk(0, 0, th, et, 0, eps=0.0, **p), "runs_ending_off_M": n_off, "runs": runs}
@@ -102,7 +102,7 @@ def off_M_stationary(ctx, seed=0):
                  float(max(abs(rf["partials"][i]) for i in (0, 1, 2, 4))), 1e-30, "50 digits leave 1e-30 far above round-off",
                  unit="max abs partial", details=details, corroborates=True),
         Measured("refined theta", "theta* from R_theta affine in theta (closed form)",
-                 abs(float(family.theta_star(S.lam0, S.gamma, S.d)) * np.sign(th) - th), 1e-12, "two float64 roundings",
+                 abs(float(family_search.theta_star(S.lam0, S.gamma, S.d)) * np.sign(th) - th), 1e-12, "two float64 roundings",
                  unit="abs error", corroborates=True),
         Measured("Riemannian Hessian (finite differences) on S^5 x S^5", "local minimum: positive off the 3 flat symmetry "
                  "directions", (0.0 if c["kind"] == "minimum" else 1.0) + abs(c["n_flat"] - 3), 0.0,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import landscape as LS
 from ..symbolic import landscape as sland
-from ..symbolic.family import family_gap
+from ..symbolic.family_algebra import family_gap
 from .base import claim
 from .landscape_claims import MODEL_4B
 from .vocabulary import Identities, Measured

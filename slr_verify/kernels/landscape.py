@@ -83,7 +83,7 @@ def window_kernels():
     import sympy as sp
 
     from ..symbolic import landscape as sland
-    from ..symbolic.family import family_gap
+    from ..symbolic.family_algebra import family_gap
     from .arb import generate_arb
 
     exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), family_gap()]

@@ -92,8 +92,8 @@ def _dynamics_premises() -> list:
     five points and the reduced map's Jacobian, the stationary family off M, the five-overlap PGD map (its
     symmetries) and the facts of the valley nu = 1."""
     from ..symbolic import dynamics as sdyn
-    from ..symbolic import family as sfam
-    from .family import family_hessian_arb
+    from ..symbolic import family_algebra as sfam
+    from .family_kernels import family_hessian_arb
     from .landscape import capture_exprs, valley_tube_proofs
 
     hargs, st = (S.lam, S.gamma, S.d, S.L), sfix.structure

@@ -1,13 +1,13 @@
 r"""The stationary point off M, k = +-v*, by SymPy and ball arithmetic (`docs/MATH.md` §12).
 
-SymPy proves (:func:`slr_verify.symbolic.family.off_M_family`), for all parameters, that at
+SymPy proves (:func:`slr_verify.symbolic.family_algebra.off_M_family`), for all parameters, that at
 kappa = nu = rho = 0 the partials R_kappa, R_nu, R_rho vanish and R_theta is affine in theta with a
 positive slope; with k = eta v* (eta = +-1) the tangent gradients are then 0 and R_theta k*, so the
 point is stationary exactly at one theta* per eta. Ball arithmetic encloses theta* and shows
 |theta*| < 1 (v = theta* k* + sqrt(1 - theta*^2) w is realisable).
 
 Local minimality and local uniqueness (:func:`off_M_family_minimality`): the Riemannian Hessian at the
-point, in a retraction chart (:func:`slr_verify.symbolic.family.family_hessian`), is evaluated on
+point, in a retraction chart (:func:`slr_verify.symbolic.family_algebra.family_hessian`), is evaluated on
 arb balls at the enclosure of theta*. SymPy proves that the orbit coordinate (v's orthogonal part
 turning, a rotation fixing k* and v*) has the row (0, ..., 0, -theta R_theta), which vanishes at
 theta*, and that the orthogonal directions of R^d carry diag(-mu_k, -mu_v) with mu_v = theta R_theta
@@ -21,7 +21,7 @@ from __future__ import annotations
 from flint import ctx
 
 from ..kernels.balls import widened
-from ..kernels.family import family_hessian_arb, theta_star_arb
+from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
 from . import args as A
 from .certificate import SplitTree, document
 from .replay_dynamics import family_values

@@ -4,8 +4,8 @@ At kappa = nu = rho = 0 Theorem 1's partials R_kappa, R_nu, R_rho vanish identic
 affine in theta: with k = eta v* (eta = +-1) and v = theta k* + sqrt(1 - theta^2) w the point is
 stationary exactly at one theta* (:func:`off_M_family`, closed form with its proofs). The Riemannian
 Hessian there, in a retraction chart (:func:`family_hessian`), decides local minimality. The float64,
-mpmath and ball kernels are generated in :mod:`slr_verify.kernels.family`; the numeric checks are in
-:mod:`slr_verify.dynamics.family`, the certificates in :mod:`slr_verify.certify.family`.
+mpmath and ball kernels are generated in :mod:`slr_verify.kernels.family_kernels`; the numeric checks are in
+:mod:`slr_verify.dynamics.family_search`, the certificates in :mod:`slr_verify.certify.family_proof`.
 """
 from __future__ import annotations
 

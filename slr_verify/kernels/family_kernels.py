@@ -1,5 +1,5 @@
 """Kernels of the stationary family off M, k = +-v* (``docs/MATH.md`` section 12), generated from its
-derivation (:mod:`slr_verify.symbolic.family`):
+derivation (:mod:`slr_verify.symbolic.family_algebra`):
 theta* in float64, mpmath and arb, and the Riemannian Hessian at the point on arb balls."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from ..symbolic import family as sfam
+from ..symbolic import family_algebra as sfam
 from ..symbolic.risk import S
 from .arb import generate_arb
 from .codegen import generate, generate_mp
@@ -36,7 +36,7 @@ def theta_star_arb():
 
 @lru_cache(maxsize=None)
 def family_hessian_arb():
-    """The Riemannian Hessian at the point k = v* (:func:`slr_verify.symbolic.family.family_hessian`)
+    """The Riemannian Hessian at the point k = v* (:func:`slr_verify.symbolic.family_algebra.family_hessian`)
     on arb balls: (theta, lam, gamma, d, L) -> [the 25 entries of the block without the orbit
     coordinate (row-major), -mu_k]; and the SymPy proofs that the orbit coordinate's row is
     (0, ..., 0, -mu_v) and R_rho = 0 there."""

@@ -4,7 +4,7 @@ From a sphere initialisation with constant lam, some PGD runs do not reach +-(k*
 Figure 7b setting they end at :math:`\kappa = \nu = \rho = 0`, :math:`\eta = \pm1` (k = +-v*),
 :math:`\theta = \pm\theta^*`. This module finds such points from the end points of runs and
 checks them; the family's closed form theta* is derived in
-:func:`slr_verify.symbolic.family.off_M_family` (certified by :mod:`slr_verify.certify.family`).
+:func:`slr_verify.symbolic.family_algebra.off_M_family` (certified by :mod:`slr_verify.certify.family_proof`).
 
 * **Finding** (:func:`find_stationary_points_off_M`): from each end point, ``scipy.optimize.root``
   (Levenberg-Marquardt) on the fixed-point equations F(ov) = ov of the five-overlap map (for
@@ -31,7 +31,7 @@ import numpy as np
 from scipy import optimize
 
 from ..kernels import generated as G
-from ..kernels.family import theta_star_kernels
+from ..kernels.family_kernels import theta_star_kernels
 from ..kernels.steps import chain_rule_tables, mp_gradient_kernel, overlap_map_kernel
 from ..model.overlaps import Overlaps
 from ..model.params import accepts_gamma2
@@ -44,7 +44,7 @@ __all__ = ["find_stationary_points_off_M", "family_point_reached", "finite_diffe
 
 def theta_star(lam, gamma, d, eta=1):
     r"""theta* of the family k = eta v*: the root of R_theta(0, 0, theta, eta, 0) = 0, in closed form
-    (:func:`slr_verify.symbolic.family.off_M_family`, generated). An mpmath number at the working
+    (:func:`slr_verify.symbolic.family_algebra.off_M_family`, generated). An mpmath number at the working
     precision."""
     f = theta_star_kernels().mp
     return f(eta, lam, gamma, d)  # the generated kernel takes floats exactly (codegen.generate_mp)
