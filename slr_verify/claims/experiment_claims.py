@@ -424,15 +424,7 @@ def figure1b(ctx, seed=0):
     ]
     for name in ("ood_tokens", "ood_structure", "ood_both"):
         k = int(round(acc[name][best] * sizes[name]))
-        out.append(
-            Rate(
-                f"layer {best} probe on {name}",
-                "above chance",
-                k,
-                sizes[name],
-                minimum=0.5,
-                why="out of distribution the probe is lower but above chance: the interval's lower end above 1/2",
-                size={"n": sizes[name]},
-            )
-        )
+        out.append(Rate(f"layer {best} probe on {name}", "above chance", k, sizes[name], minimum=0.5,
+                        why="out of distribution the probe is lower but above chance: the interval's lower end above 1/2",
+                        size={"n": sizes[name]}))
     return out
