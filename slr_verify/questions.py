@@ -107,7 +107,7 @@ def _risk(a) -> int:
     value = float(risk(*ov, **kw))
     g = s["gamma"]
     with ctx.workprec(128):
-        ball = risk_arb()(*(arb(x) for x in ov), arb(s["lam"]), widened(g), widened(s["eps"]), arb(s["d"]),
+        ball = risk_arb()(*(arb(x) for x in ov), widened(s["lam"]), widened(g), widened(s["eps"]), arb(s["d"]),
                           arb(s["L"]))[0]
         lo, hi = float(ball.lower()), float(ball.upper())
     name = "R(k*, v*)" if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else f"R at (kappa, nu, theta, eta, rho) = {tuple(ov)}"
