@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -58,6 +59,7 @@ class Probe:
     argv: list = field(default_factory=list)  # CLI probes
     timeout: float = 20.0
     finite_ok: bool = True  # a finite result is acceptable (else the call must raise)
+    cheap: bool = False  # refused before any computation: also run by the default tests (test_bad_input)
 
 
 def _finite(x) -> bool:
@@ -118,10 +120,12 @@ def run_python(p: Probe):
 
 
 def _names(message: str, param: str) -> bool:
-    """The message names the parameter: as the option (--max-steps) or as the Python name (max_steps)."""
+    """The message names the parameter as a word: as the option (--max-steps) or as the Python name (max_steps); "L"
+    is not named by "Maximum allowed dimension", nor "n" by "n_train"."""
     m = message.lower()
     bare = param.lower().lstrip("-")
-    return param.lower() in m or bare in m or bare.replace("-", "_") in m
+    return any(re.search(r"(?<![a-z0-9_])" + re.escape(name) + r"(?![a-z0-9_])", m)
+               for name in {param.lower(), bare, bare.replace("-", "_")})
 
 
 def run_cli(p: Probe, cwd=None):
@@ -376,7 +380,70 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
     for name, val in (("lr", 1e300), ("lr", float("nan")), ("heads", 3), ("heads", True), ("gamma2", 1e300), ("runs", 0),
                       ("steps", 1.5), ("seed", -1), ("dtype", "int8"), ("eps2", -1.0), ("bogus", 1)):
         probes.append(Probe(f"transformer_layer({name}={val!r})", name, lambda kw={name: val}: tl(**kw), timeout=60))
-    return probes
+    return probes + surface_probes()
+
+
+#: counts beyond the machine (issue 28 item 7): refused naming the count itself, never under another parameter's name,
+#: as NumPy's "Maximum allowed dimension exceeded", an OverflowError or a hang
+HUGE = {"10**30": 10**30, "2**63": 2**63}
+
+
+def _refused(ident, param, call, cheap=True, timeout=60.0):
+    return Probe(ident, param, call, timeout=timeout, finite_ok=False, cheap=cheap)
+
+
+def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one append each)
+    """Issue 28 item 7, the public surface walked by kind: a dimension below the supported minimum, a zero count, a
+    broadcast mismatch, a count beyond the machine, a degenerate size of the Transformer experiment. Each probe must
+    raise ValueError naming its parameter (``finite_ok=False``); ``cheap`` ones are refused before any computation."""
+    import slr_verify as S
+    from slr_verify.experiments import transformer_layer
+    from slr_verify.model import multilocation as ML
+    from slr_verify.routes.bayes import bayes_risk_full
+    from slr_verify.routes.montecarlo import fit_linear_risk, sample_projections, sample_slr
+    from slr_verify.routes.multilocation import mc_multihead_risk
+
+    g = P["gamma"]
+    k, v, ks, vs = _vectors(20)
+    rng = np.random.default_rng(0)
+    Kh, Vh = ML.random_heads(1, 20, rng)
+    Ks, Vs = ML.random_locations(1, 20, rng)
+    mc = dict(lam=0.1, gamma=g, L=10, n=1000, seed=0)
+    calls = {  # name -> (callable of keyword arguments, the counts to overflow)
+        "mc_risk": (lambda **a: S.mc_risk(k, v, ks, vs, **dict(mc, **a)), ("L",)),
+        "mc_risk_overlaps": (lambda **a: S.mc_risk_overlaps(*OV, **dict(mc, d=400, **a)), ("L",)),
+        "bayes_risk": (lambda **a: S.bayes_risk(**dict(gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
+        "bayes_excess": (lambda **a: S.bayes_excess(**dict(gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
+        "softmax_risk": (lambda **a: S.softmax_risk(**dict(lam=0.1, gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
+        "softmax_excess": (lambda **a: S.softmax_excess(**dict(lam=0.1, gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
+        "bayes_risk_full": (lambda **a: bayes_risk_full(ks, vs, **dict(gamma=g, L=10, n=1024, seed=0, **a)), ("L", "n")),
+        "fit_linear_risk": (lambda **a: fit_linear_risk(ks, vs, **dict(gamma=g, L=10, n_train=256, n_test=256, seed=0, **a)),
+                            ("L",)),
+        "sample_slr": (lambda **a: sample_slr(ks, vs, **dict(gamma=g, L=10, n=16, seed=0, **a)), ("L", "n")),
+        "sample_projections": (lambda **a: sample_projections(*OV, **dict(gamma=g, d=400, L=10, n=16, seed=0, **a)),
+                               ("L", "n")),
+        "sample_multi": (lambda **a: ML.sample_multi(Ks, Vs, **dict(gamma=g, L=10, n=16, seed=0, **a)), ("L", "n")),
+        "mc_multihead_risk": (lambda **a: mc_multihead_risk(Kh, Vh, Ks, Vs, **dict(mc, **a)), ("L", "n")),
+        "transformer_layer": (lambda **a: transformer_layer(**dict(progress=None, **a)),
+                              ("steps", "seed", "runs", "batch", "test_size", "log_every", "m", "d", "L", "K", "heads")),
+    }
+    out = []
+    for name, (fn, counts) in calls.items():
+        for param in counts:
+            for label, val in HUGE.items():
+                out.append(_refused(f"{name}({param}={label})", param, lambda fn=fn, kw={param: val}: fn(**kw)))
+    # dimensions below the supported minimum and zero counts
+    for param, val in (("d", 1), ("K", 0)):
+        out.append(_refused(f"random_locations({param}={val})", param,
+                            lambda kw=dict(dict(K=1, d=20), **{param: val}): ML.random_locations(kw["K"], kw["d"], rng)))
+    out.append(_refused("random_heads(H=0)", "H", lambda: ML.random_heads(0, 20, rng)))
+    for param, val in (("d", 1), ("steps", 0), ("runs", 0), ("batch", 0), ("test_size", 0), ("log_every", 0), ("m", 0)):
+        out.append(_refused(f"transformer_layer({param}={val})", param,
+                            lambda kw={param: val}: transformer_layer(progress=None, **kw)))
+    # beyond the quadrature route's accuracy: a ValueError naming d, not the route's QuadratureError (slow: ~10 s)
+    out.append(_refused("quad_risk_gradient(d=1e24, dps=15)", "d",
+                        lambda: S.quad_risk_gradient(*OV, **dict(P, d=1e24), dps=15), cheap=False))
+    return out
 
 
 def _quad_vs_kernel(d, dps):

@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 import pytest
-from bad_input_probes import _finite, _names, all_probes, run_cli, run_python, special_probes
+from bad_input_probes import _finite, _names, all_probes, run_cli, run_python, special_probes, surface_probes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import bad_values
@@ -166,6 +166,18 @@ def test_stationary_points_secondary_parameters(name, value):
 
     with pytest.raises(ValueError, match=name):
         stationary_points(lam=0.1, gamma=P["gamma"], d=400, L=10, **{name: value})
+
+
+SURFACE = [p for p in surface_probes() if p.cheap]
+
+
+@pytest.mark.parametrize("probe", SURFACE, ids=[p.ident for p in SURFACE])
+def test_the_public_surface_refuses_by_name(probe):
+    """Issue 28 item 7: a count beyond the machine (10**30, 2**63), a dimension below the supported minimum or a zero
+    count is a ValueError naming that parameter as a word (not another parameter's name, NumPy's "Maximum allowed
+    dimension exceeded", an OverflowError or a hang); each refused before any computation."""
+    ok, detail = run_python(probe)
+    assert ok, f"{probe.ident}: {detail}"
 
 
 def test_costs_are_estimated_before_allocating():

@@ -22,6 +22,7 @@ from flint import ctx
 
 from ..kernels.balls import widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
+from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
 from .replay_dynamics import family_values
@@ -33,6 +34,7 @@ def _iv(x):
     return float(x.lower()), float(x.upper())
 
 
+@accepts_gamma2
 def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     """{"proved", "theta_star": (lo, hi), "proofs"} for the family point with k = eta v*."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
@@ -45,6 +47,7 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
         return {"proved": bool(proved), "theta_star": _iv(th), "proofs": proofs}
 
 
+@accepts_gamma2
 def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs", "certificate"} for
     the point k = v*, theta = theta* (see the module; the certificate: :func:`off_M_certificate`)."""
@@ -60,6 +63,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
             "certificate": off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None}
 
 
+@accepts_gamma2
 def off_M_certificate(*, lam, gamma, eps=0.0, d, L, prec=128) -> dict:
     """The ``off-M-minimum`` certificate at one lam (`docs/certificates.md`): one leaf, the whole point; the checker
     evaluates theta*(+-1), the minors and -mu_k itself."""

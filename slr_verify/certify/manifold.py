@@ -27,6 +27,7 @@ from flint import arb, arb_mat, ctx
 
 from ..kernels.balls import ball, geometric_pieces, widened
 from ..kernels.certified import manifold_sign_system_arb
+from ..model.params import accepts_gamma2
 from . import args as A
 from . import certificate as C
 from .replay import replay
@@ -150,6 +151,7 @@ def _prove_lam_piece(G, J, L_, par, r, budget, tree, node, counts):
     return ok2, ok3, ok4k, ok4, Y, edges
 
 
+@accepts_gamma2
 def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r=1e-3, ratio=0.05, budget=20_000,
                            check=True):
     """Certify Proposition 9 for every lam in ``lam = (lo, hi)`` at once (see the module

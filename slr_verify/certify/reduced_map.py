@@ -20,6 +20,7 @@ from flint import arb, ctx
 from ..kernels.balls import ball, geometric_pieces, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
 from ..kernels.steps import reduced_map_kernels
+from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
 from .replay_dynamics import KINDS_OF_POINTS, hessian_kinds_hold
@@ -27,6 +28,7 @@ from .replay_dynamics import KINDS_OF_POINTS, hessian_kinds_hold
 __all__ = ["hessian_signs", "alpha_attract", "alpha_diffeo"]
 
 
+@accepts_gamma2
 def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     """Certify the classification of Proposition 9 for every lam in ``lam``: returns
     {"proved", "kinds", "lam_pieces", "seconds", "failure", "certificate"} (kind ``manifold-hessian-signs``, or None
@@ -57,6 +59,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
             "seconds": time.perf_counter() - t0, "failure": failure, "certificate": doc}
 
 
+@accepts_gamma2
 def alpha_attract(*, lam, gamma, d, L, prec=192):
     """Enclosure (lo, hi) of 2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|): below it the minima attract."""
     lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
@@ -99,6 +102,7 @@ def _most_negative(lam, gamma, d, L, alpha, n=201):
     return float(k[i]), float(v[i])
 
 
+@accepts_gamma2
 def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     """A certified alpha below which the reduced map's Jacobian determinant is positive on the whole
     square (for every step size up to it), searched as alpha_numeric (1 - 10^-k), k = 1..6, the

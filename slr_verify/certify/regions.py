@@ -4,6 +4,7 @@ contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` c
 the radius and the pieces; the checker (:mod:`.replay_dynamics`) evaluates every bound again."""
 from __future__ import annotations
 
+from ..model.params import keywords_checked
 from .certificate import SplitTree, document
 
 __all__ = ["capture_certificate", "tube_certificate"]
@@ -13,6 +14,7 @@ def _setting(params):
     return params["gamma"], 0.0, params["d"], params["L"]
 
 
+@keywords_checked
 def capture_certificate(ball) -> dict:
     """The ``contraction-ball`` certificate of a proved :class:`~.capture.CaptureBall`; ``ValueError``
     for a ball that is not proved (there is nothing to certify)."""
@@ -26,6 +28,7 @@ def capture_certificate(ball) -> dict:
     return document("contraction-ball", _setting(p), tree, prec=p.get("prec", 128))
 
 
+@keywords_checked
 def tube_certificate(tube) -> dict:
     """The ``valley-tube`` certificate of a proved :class:`~.valley.ValleyTube`: the pieces of
     [kappa_a, 1] as leaves (each with its basis), delta and the margin; ``ValueError`` for a tube not proved."""

@@ -27,6 +27,7 @@ import time
 from flint import ctx
 
 from ..kernels.premises import premises
+from ..model.params import keywords_checked
 from .replay_base import FORMAT, Rejected, Replay, interval, load, number
 from .replay_dynamics import DYNAMICS_DOMAINS, DYNAMICS_KINDS, check_dynamics, dynamics_statement
 from .replay_manifold import MANIFOLD_KINDS, check_manifold
@@ -211,6 +212,7 @@ def _check(doc, prove_premises, prec):
     return text + tail, values
 
 
+@keywords_checked
 def replay(source, *, prove_premises=True, prec=None) -> Replay:
     """Check a certificate (a dict or a ``.json[.gz]`` path) and say what it proves (see the module).
     ``prove_premises``: re-run the premises' SymPy proofs (their hashes are checked always); ``prec``: bits of the

@@ -86,9 +86,19 @@ def _on_M(st):
 
 
 def _rates_within(st, alpha, scale, what):
+    """None when the linear rates at (1, 1) at step ``alpha`` can be run to (:func:`_steps_needed` within
+    _MAX_STEPS), else why not: on M (:func:`_on_M`), a finite step (the numeric alpha_max is infinite where det J > 0
+    on its whole grid), rates below 1 in float64 (alpha |g| below the resolution of 1 leaves none to measure)."""
     why = _on_M(st)
     if why:
         return why
+    if not 0 < alpha < math.inf:
+        return f"at lam = {FIG4B.lam0:g} the numeric alpha_max is {_at_lam(st.gamma, st.d, st.L)[1]:g} (det J of the " \
+               f"reduced map > 0 on its whole grid): no step alpha below it to run at"
+    rates = F.predicted_rates(lam=FIG4B.lam0, gamma=st.gamma, d=st.d, L=st.L, alpha=alpha)
+    if not max(rates) < 1:
+        return f"at lam = {FIG4B.lam0:g} and alpha = {alpha:.3g} the predicted linear rates at (1, 1), (1 - alpha |g|)^2 = " \
+               f"{', '.join(f'{float(x):.17g}' for x in rates)}, round to 1 in float64: there is no rate to measure"
     n = _steps_needed(st, alpha, scale)
     if not n <= _MAX_STEPS:
         return f"at lam = {FIG4B.lam0:g} the linear rates at (1, 1) are so slow that {what} needs about {n:.2g} steps " \

@@ -111,9 +111,12 @@ def _json_list(a):
 def _check_settings(heads, runs, steps, seed, s):
     heads = V.integer("heads", heads, 1, 64)
     out = dict(s)
-    out["runs"], out["steps"], out["seed"] = V.integer("runs", runs, 1), V.integer("steps", steps, 1), V.integer("seed", seed, 0)
-    for name in ("L", "d", "m", "batch", "test_size", "log_every", "K"):
-        out[name] = V.integer(name, out[name], 1, 100_000)
+    out["runs"] = V.integer("runs", runs, 1)
+    # JAX's keys: the step count is folded in as a 32-bit word, the seed is a 64-bit integer
+    out["steps"] = V.integer("steps", steps, 1, 2**32 - 1, why="JAX folds the step into its key as a 32-bit word")
+    out["seed"] = V.integer("seed", seed, 0, 2**63 - 1, why="JAX's PRNG key takes a 64-bit seed")
+    for name in ("L", "d", "m", "batch", "test_size", "log_every", "K"):  # d >= 2: v*_j orthogonal to k*_j
+        out[name] = V.integer(name, out[name], 2 if name == "d" else 1, 100_000)
     # float32 holds 3e38: samples of size sqrt(gamma2), losses of size gamma2^2 and lr-sized steps
     # must stay far inside it (the supported ranges; beyond, the run returns NaN)
     out["gamma2"] = V.real("gamma2", out["gamma2"], minimum=0.0, strict_min=True, maximum=1e6, why=_F32)
@@ -388,7 +391,12 @@ def transformer_layer(*, heads: int = 1, runs: int | None = None, steps: int | N
     """Train the layer by single-pass SGD and log Figure 8's (heads = 1) or Figure 10's
     (heads > 1) metrics every ``log_every`` steps (module docstring). Settings default to
     :func:`paper_settings` (``dtype='float64'`` for double precision); ``progress`` a stream for
-    a progress bar (``"auto"``: stderr when it is a terminal). JAX is a core dependency."""
+    a progress bar (``"auto"``: stderr when it is a terminal). JAX is a core dependency.
+
+    Supported: heads in [1, 64] (dividing d unless r is given); runs >= 1 (within memory); steps in [1, 2^32 - 1];
+    seed in [0, 2^63 - 1]; L, m, batch, test_size, log_every, K, r in [1, 1e5] with K <= L, and d in [2, 1e5] (v*_j
+    orthogonal to k*_j); gamma2 in (0, 1e6], eps2 in [0, 1e6], lr in (0, 10]. Anything else is a ValueError naming
+    the setting, raised before JAX is loaded."""
     import time
 
     heads = V.integer("heads", heads, 1, 64)

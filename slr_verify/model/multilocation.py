@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from . import budgets as B
 from . import validation as V
 from .params import keywords_checked
 
@@ -100,7 +101,10 @@ def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
     L = V.integer("L", L, K_star.shape[0], floats=True)
+    d = K_star.shape[1]
+    B.memory_budget("L", 8.0 * L * (d + 1), f"one sample of {L:,} tokens in R^{d}")
     n = V.integer("n", n, 1, floats=True)
+    B.memory_budget("n", 8.0 * n * L * (d + 1), f"{n:,} samples of {L:,} tokens in R^{d} held at once")
     seed = V.integer("seed", seed, 0)
     parts = [draw_multi_full(generators(seed, STREAM_FULL, b), min(BLOCK, n - b * BLOCK), K_star, V_star, gamma, eps, L)
              for b in range(-(-n // BLOCK))]
@@ -109,7 +113,8 @@ def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
 
 def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
     """K pairs (k*_j, v*_j), independent, each uniform on the sphere with v*_j uniform among the
-    unit vectors orthogonal to k*_j (the paper's draw, `docs/MATH.md` §15)."""
+    unit vectors orthogonal to k*_j (the paper's draw, `docs/MATH.md` §15). K >= 1; d >= 2 (v*_j orthogonal to k*_j)."""
+    K, d = V.integer("K", K, 1), V.integer("d", d, 2)
     ks = rng.standard_normal((K, d))
     ks /= np.linalg.norm(ks, axis=1, keepdims=True)
     vs = rng.standard_normal((K, d))
@@ -119,7 +124,8 @@ def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
 
 
 def random_heads(H: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """H heads (k_h, v_h), all independent and uniform on the sphere."""
+    """H heads (k_h, v_h), all independent and uniform on the sphere of R^d (H >= 1, d >= 1)."""
+    H, d = V.integer("H", H, 1), V.integer("d", d, 1)
     x = rng.standard_normal((2, H, d))
     x /= np.linalg.norm(x, axis=2, keepdims=True)
     return x[0], x[1]

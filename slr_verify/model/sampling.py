@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from . import budgets as B
 from . import validation as V
 from .overlaps import Overlaps
 from .params import accepts_gamma2, keywords_checked
@@ -42,7 +43,9 @@ def scalar(check, name, value) -> float:
 
 
 def law(p, L: int) -> tuple[np.ndarray, np.ndarray]:
-    """Validated law of J0 and the cumulative table used to draw it (exactly 1 at the end)."""
+    """Validated law of J0 and the cumulative table used to draw it (exactly 1 at the end); an L whose table would not
+    fit in memory is refused naming L."""
+    B.memory_budget("L", 16.0 * L, f"the law of J0 over L = {L:,} locations")
     p = np.full(L, 1.0 / L) if p is None else V.probability_vector("p", p, L)
     cdf = np.cumsum(p) / p.sum()
     last = int(np.flatnonzero(p > 0)[-1])
@@ -95,14 +98,17 @@ def sample_slr(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None):
 
     Returns ``(X, J0, Y)`` with X of shape (n, L, d), J0 in {0..L-1} of shape (n,) drawn from p
     (uniform by default), Y = X_{J0}^T v* + xi of shape (n,). These are exactly the samples
-    the Monte Carlo route's full-dimensional sampler uses for the same seed. Everything is held in memory at once.
+    the Monte Carlo route's full-dimensional sampler uses for the same seed. Everything is held in memory at once: an
+    n (or L) whose samples would not fit is refused naming it.
     """
     k_star, v_star = instance(k_star, v_star)
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
     L = V.integer("L", L, 1, floats=True)
-    n = V.integer("n", n, 1, floats=True)
     _, cdf = law(p, L)
+    n = V.integer("n", n, 1, floats=True)
+    d = k_star.shape[0]
+    B.memory_budget("n", 8.0 * n * L * (d + 1), f"{n:,} samples of {L:,} tokens in R^{d} held at once")
     return sample_full(k_star, v_star, gamma, eps, L, n, V.integer("seed", seed, 0), cdf, STREAM_FULL)
 
 

@@ -41,6 +41,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import logsumexp
 
+from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN, accepts_gamma2
 from slr_verify.model.sampling import (
@@ -55,6 +56,8 @@ from slr_verify.model.sampling import (
 )
 from slr_verify.routes.montecarlo import (
     DEFAULT_MEMORY,
+    SECONDS_PER_TOKEN,
+    SECONDS_PER_TOKEN_DIM,
     MCResult,
     ProjectionSampler,
     check_memory,
@@ -123,6 +126,8 @@ def _setting(gamma, d, L, n, seed, memory, lam=None):
     d = V.integer("d", d, D_MIN, floats=True)
     L = V.integer("L", L, 1, floats=True)
     n = V.integer("n", n, 2, floats=True)
+    B.memory_budget("L", 16.0 * L, f"one sample of L = {L:,} tokens")  # an L too large is L's, not n's
+    B.time_budget("n", n * SECONDS_PER_TOKEN * L, f"{n:,} Monte Carlo samples of {L:,} tokens")
     lam = None if lam is None else scalar(V.positive, "lam", lam)
     return gamma, d, L, n, V.integer("seed", seed, 0), check_memory(memory), lam
 
@@ -385,7 +390,8 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memor
     eps = scalar(V.nonnegative, "eps", eps)
     L = V.integer("L", L, 1, floats=True)
     n = V.integer("n", n, 2, floats=True)
-    pi, cdf = law(p, L)
+    pi, cdf = law(p, L)  # an L too large for memory is refused naming L, before n's time
+    B.time_budget("n", n * SECONDS_PER_TOKEN_DIM * L * d, f"{n:,} Monte Carlo samples of {L:,} tokens in R^{d}")
     seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     mean = math.sqrt(d / 2.0) * k_star
     with np.errstate(divide="ignore"):

@@ -238,12 +238,12 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed,
     gamma = _scalar(V.positive, "gamma", gamma)
     eps = _scalar(V.nonnegative, "eps", eps)
     L = V.integer("L", L, 1, floats=True)
+    check_params(1.0, gamma, eps, 2, L)
+    p, cdf = _law(p, L)  # an L too large for memory is refused naming L, before n_train's minimum L d
     n_train = V.integer("n_train", n_train, L * d, floats=True)
     n_test = V.integer("n_test", n_test, 2, floats=True)
-    check_params(1.0, gamma, eps, 2, L)
     B.time_budget("n_test", n_test * SECONDS_PER_TOKEN_DIM * L * d, f"{n_test:,} held-out samples")
     B.time_budget("n_train", n_train * SECONDS_PER_TOKEN_DIM * L * d * L * d, f"least squares on {n_train:,} samples")
-    p, cdf = _law(p, L)
     seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     if 8.0 * n_train * L * d * 3 > memory:
         raise ValueError(f"n_train={n_train} with L*d={L * d} does not fit in memory={memory} bytes")

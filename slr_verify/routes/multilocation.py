@@ -15,10 +15,12 @@ import math
 import numpy as np
 from scipy.special import erf
 
+from slr_verify.model import budgets
 from slr_verify.model import validation as V
 from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected, validate_heads
 from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, scalar
 from slr_verify.routes.mc_engine import DEFAULT_MEMORY, MCResult, check_memory, run_blocks, samples_per_chunk
+from slr_verify.routes.montecarlo import SECONDS_PER_TOKEN, SECONDS_PER_TOKEN_DIM
 from slr_verify.routes.projections import projection_factor
 
 from ..model.params import accepts_gamma2, keywords_checked
@@ -48,7 +50,10 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps=0.0, L, n, seed,
     eps = scalar(V.nonnegative, "eps", eps)
     H, Kloc, d = K.shape[0], K_star.shape[0], K.shape[1]
     L = V.integer("L", L, Kloc, floats=True)
+    budgets.memory_budget("L", 8.0 * L * (d if route == "full" else 2 * H + Kloc), f"one sample of {L:,} tokens")
     n = V.integer("n", n, 1, floats=True)
+    per_sample = SECONDS_PER_TOKEN_DIM * L * d if route == "full" else SECONDS_PER_TOKEN * L * (2 * H + Kloc)
+    budgets.time_budget("n", n * per_sample, f"{n:,} Monte Carlo samples")
     seed, memory = V.integer("seed", seed, 0), check_memory(memory)
     if route == "full":
         B = np.concatenate([K, V_]).T  # (d, 2H)

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
 from slr_verify.model.params import D_MIN
 from slr_verify.model.sampling import BLOCK
@@ -143,12 +144,14 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
     Returns ``(P, J0)``: P of shape (n, L, 4) holding (X_l^T k, X_l^T v, X_l^T k*, X_l^T v*);
     null tokens ~ N(0, G), the relevant token J0 (law p) ~ N(sqrt(d/2) (kappa, theta, 1, 0),
     gamma^2 G), G the Gram matrix of `docs/MATH.md` §3 (singular G allowed). The label without noise is
-    ``P[arange(n), J0, 3]``. Cost O(n L), independent of d. Held in memory at once.
+    ``P[arange(n), J0, 3]``. Cost O(n L), independent of d. Held in memory at once: an n (or L) whose projections
+    would not fit is refused naming it.
     """
     gamma = _scalar(V.positive, "gamma", gamma)
     L = V.integer("L", L, 1, floats=True)
-    n = V.integer("n", n, 1, floats=True)
     _, cdf = _law(p, L)
+    n = V.integer("n", n, 1, floats=True)
+    B.memory_budget("n", 40.0 * n * L, f"the projections of {n:,} samples of {L:,} tokens held at once")
     seed = V.integer("seed", seed, 0)
     _, G, mean = projection_law(kappa, nu, theta, eta, rho, d)
     sampler = ProjectionSampler(G, mean, gamma, cdf, L, range(4))
