@@ -247,13 +247,15 @@ FIGURE9 = dict(d=FIGURES["5"].d, L=FIGURES["5"].L, gamma=FIGURES["5"].gamma, eps
 def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):
     """Figure 9: stochastic PGD (batch 5) and the deterministic d-free PGD on the exact risk,
     from the same random starts (heads and locations uniform on the sphere, v*_j orthogonal to
-    k*_j), with :func:`figure9_lam`. Returns ``(sgd_trajectory, pgd_trajectory)``."""
+    k*_j), with :func:`figure9_lam`. Returns ``(sgd_trajectory, pgd_trajectory)``. runs, steps, every integers
+    >= 1 (None: the paper's; every: about 200 records), runs within memory."""
     from ..model.multilocation import random_heads, random_locations
 
     S = dict(FIGURE9)
     runs = S["runs"] if runs is None else V.integer("runs", runs, 1, floats=True)
+    B.memory_budget("runs", 16.0 * runs * (2 * S["H"] + 2 * S["K"]) * S["d"], f"the starts of {runs:,} runs")
     steps = S["steps"] if steps is None else V.integer("steps", steps, 1, floats=True)
-    every = every or max(1, steps // 200)
+    every = max(1, steps // 200) if every is None else V.integer("every", every, 1, floats=True)
     rng = np.random.default_rng(seed)
     H, K, d = S["H"], S["K"], S["d"]
     draws = [random_heads(H, d, rng) + random_locations(K, d, rng) for _ in range(runs)]
