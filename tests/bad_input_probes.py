@@ -463,6 +463,8 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
     out.append(_refused("landscape.partials(lam (2,), L (3,))", "lam", lambda: LS.partials(ovp, **{**P, "lam": two, "L": three})))
     out.append(_refused("landscape.profile(lam (2,), L (3,))", "lam",
                         lambda: LS.profile(0.5, 0.5, **{**P, "lam": two, "L": three})))
+    out.append(_refused("landscape.multihead_aligned(lam (2,), L (3,))", "lam",
+                        lambda: LS.multihead_aligned(Ks, Vs, lam=two, gamma=g, L=three)))
     for val in (10**30, 2**63):
         out.append(_refused(f"landscape.multihead_minima(H={val!r})", "H",
                             lambda val=val: LS.multihead_minima(Ks, Vs, H=val, lam=0.5, gamma=g, L=10, n_random=1)))

@@ -126,9 +126,9 @@ def _frame(K_star, V_star, extra):
 
 def _validate(K_star, V_star, lam, gamma, eps, L):
     K_star, V_star = validate_locations(K_star, V_star)
-    lam = float(VAL.positive("lam", lam))
-    gamma = float(VAL.positive("gamma", gamma))
-    eps = float(VAL.nonnegative("eps", eps))
+    lam = VAL.real("lam", lam, minimum=0.0, strict_min=True)  # single numbers: an array is refused naming it
+    gamma = VAL.real("gamma", gamma, minimum=0.0, strict_min=True)
+    eps = VAL.real("eps", eps, minimum=0.0)
     L = VAL.integer("L", L, K_star.shape[0], floats=True)
     return K_star, V_star, dict(lam=lam, gamma=gamma, eps=eps, d=K_star.shape[1], L=L)
 
