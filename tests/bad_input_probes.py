@@ -516,6 +516,16 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
     for param, vals in (("runs", (10**30, 2**63)), ("steps", (10**30, 2**63)), ("every", (0,))):
         for val in vals:
             out.append(_refused(f"figure9({param}={val!r})", param, lambda kw={param: val}: figure9(**kw)))
+    from slr_verify.routes.token_laws import relevant_token_law, relevant_token_moments
+
+    out.append(_refused("relevant_token_law(d=0)", "d", lambda: relevant_token_law(*OV, g, 0)))
+    out.append(_refused("relevant_token_moments(d=0)", "d", lambda: relevant_token_moments(*OV, 0.1, g, 0)))
+    out.append(_refused("relevant_token_law(gamma (2,))", "gamma", lambda: relevant_token_law(*OV, two, 400)))
+    out.append(_refused("landscape.refine(lam (2,), L (3,))", "lam",
+                        lambda: LS.refine(np.array([1.0, 1, 0, 0, 0]), **{**_nod(P), "d": 400, "lam": two, "L": three})))
+    for val in (10**30, 2**63):
+        out.append(_refused(f"multihead_sgd(L={val!r})", "L",
+                            lambda val=val: multihead_sgd(Kh, Vh, Ks, Vs, **{**mh, "L": val}, steps=3, batch=5, seed=0)))
     # beyond the quadrature route's accuracy: a ValueError naming d, not the route's QuadratureError (slow: ~10 s)
     out.append(_refused("quad_risk_gradient(d=1e24, dps=15)", "d",
                         lambda: S.quad_risk_gradient(*OV, **dict(P, d=1e24), dps=15), cheap=False))

@@ -101,6 +101,7 @@ def partials(ov, *, lam, gamma, eps=0.0, d, L):
     working precision if any input is an mpmath number, float64 otherwise. The parameters are single numbers in the
     model's ranges (:class:`~slr_verify.model.params.Params`: ``ValueError`` naming the one outside)."""
     Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    d, L = (V.count_value(x) if isinstance(x, int) else x for x in (d, L))  # beyond int64: a float, as np.sqrt needs
     K = fixed_point_kernels()
     if _is_mp(ov) or isinstance(lam, mpmath.mpf):
         out = K.risk_mp(*ov, lam, gamma, eps, d, L)

@@ -162,7 +162,7 @@ def refine(o, *, lam, gamma, d, L, dps=40, iters=60):
     eigenvalues are exactly the orbit's. Returns (overlaps as mpmath numbers, tangent-gradient norm)
     or None if it does not converge below 10^-(dps - 12). ``dps`` an integer in [20, 200] (as
     :func:`stationary_points`'), ``iters`` in [1, 10000]; the parameters single numbers in the model's ranges."""
-    Params(lam=float(lam), gamma=float(gamma), eps=0.0, d=d, L=L)
+    Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
     dps = V.integer("dps", dps, 20, 200, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
     iters = V.integer("iters", iters, 1, 10_000, why="Newton steps")
     with mpmath.workdps(dps):
