@@ -60,6 +60,7 @@ class Probe:
     timeout: float = 20.0
     finite_ok: bool = True  # a finite result is acceptable (else the call must raise)
     cheap: bool = False  # refused before any computation: also run by the default tests (test_bad_input)
+    value_error: bool = False  # only a ValueError is clear (not Python's TypeError)
 
 
 def _finite(x) -> bool:
@@ -108,7 +109,8 @@ def run_python(p: Probe):
         return False, f"no answer in {p.timeout:g} s"
     except (ValueError, TypeError) as exc:
         msg = str(exc)
-        return _names(msg, p.param), f"{type(exc).__name__}: {msg[:160]}"
+        ok = _names(msg, p.param) and not (p.value_error and not isinstance(exc, ValueError))
+        return ok, f"{type(exc).__name__}: {msg[:160]}"
     except BaseException as exc:  # noqa: BLE001 - the probe classifies everything
         return False, f"{type(exc).__name__}: {str(exc)[:160]}"
     finally:
@@ -389,7 +391,7 @@ HUGE = {"10**30": 10**30, "2**63": 2**63}
 
 
 def _refused(ident, param, call, cheap=True, timeout=60.0):
-    return Probe(ident, param, call, timeout=timeout, finite_ok=False, cheap=cheap)
+    return Probe(ident, param, call, timeout=timeout, finite_ok=False, cheap=cheap, value_error=True)
 
 
 def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one append each)
@@ -410,21 +412,21 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
     Ks, Vs = ML.random_locations(1, 20, rng)
     mc = dict(lam=0.1, gamma=g, L=10, n=1000, seed=0)
     calls = {  # name -> (callable of keyword arguments, the counts to overflow)
-        "mc_risk": (lambda **a: S.mc_risk(k, v, ks, vs, **dict(mc, **a)), ("L",)),
-        "mc_risk_overlaps": (lambda **a: S.mc_risk_overlaps(*OV, **dict(mc, d=400, **a)), ("L",)),
-        "bayes_risk": (lambda **a: S.bayes_risk(**dict(gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
-        "bayes_excess": (lambda **a: S.bayes_excess(**dict(gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
-        "softmax_risk": (lambda **a: S.softmax_risk(**dict(lam=0.1, gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
-        "softmax_excess": (lambda **a: S.softmax_excess(**dict(lam=0.1, gamma=g, d=400, L=10, n=1024, **a)), ("L", "n")),
-        "bayes_risk_full": (lambda **a: bayes_risk_full(ks, vs, **dict(gamma=g, L=10, n=1024, seed=0, **a)), ("L", "n")),
-        "fit_linear_risk": (lambda **a: fit_linear_risk(ks, vs, **dict(gamma=g, L=10, n_train=256, n_test=256, seed=0, **a)),
+        "mc_risk": (lambda **a: S.mc_risk(k, v, ks, vs, **{**dict(mc), **a}), ("L",)),
+        "mc_risk_overlaps": (lambda **a: S.mc_risk_overlaps(*OV, **{**dict(mc, d=400), **a}), ("L",)),
+        "bayes_risk": (lambda **a: S.bayes_risk(**{**dict(gamma=g, d=400, L=10, n=1024), **a}), ("L", "n")),
+        "bayes_excess": (lambda **a: S.bayes_excess(**{**dict(gamma=g, d=400, L=10, n=1024), **a}), ("L", "n")),
+        "softmax_risk": (lambda **a: S.softmax_risk(**{**dict(lam=0.1, gamma=g, d=400, L=10, n=1024), **a}), ("L", "n")),
+        "softmax_excess": (lambda **a: S.softmax_excess(**{**dict(lam=0.1, gamma=g, d=400, L=10, n=1024), **a}), ("L", "n")),
+        "bayes_risk_full": (lambda **a: bayes_risk_full(ks, vs, **{**dict(gamma=g, L=10, n=1024, seed=0), **a}), ("L", "n")),
+        "fit_linear_risk": (lambda **a: fit_linear_risk(ks, vs, **{**dict(gamma=g, L=10, n_train=256, n_test=256, seed=0), **a}),
                             ("L",)),
-        "sample_slr": (lambda **a: sample_slr(ks, vs, **dict(gamma=g, L=10, n=16, seed=0, **a)), ("L", "n")),
-        "sample_projections": (lambda **a: sample_projections(*OV, **dict(gamma=g, d=400, L=10, n=16, seed=0, **a)),
+        "sample_slr": (lambda **a: sample_slr(ks, vs, **{**dict(gamma=g, L=10, n=16, seed=0), **a}), ("L", "n")),
+        "sample_projections": (lambda **a: sample_projections(*OV, **{**dict(gamma=g, d=400, L=10, n=16, seed=0), **a}),
                                ("L", "n")),
-        "sample_multi": (lambda **a: ML.sample_multi(Ks, Vs, **dict(gamma=g, L=10, n=16, seed=0, **a)), ("L", "n")),
-        "mc_multihead_risk": (lambda **a: mc_multihead_risk(Kh, Vh, Ks, Vs, **dict(mc, **a)), ("L", "n")),
-        "transformer_layer": (lambda **a: transformer_layer(**dict(progress=None, **a)),
+        "sample_multi": (lambda **a: ML.sample_multi(Ks, Vs, **{**dict(gamma=g, L=10, n=16, seed=0), **a}), ("L", "n")),
+        "mc_multihead_risk": (lambda **a: mc_multihead_risk(Kh, Vh, Ks, Vs, **{**dict(mc), **a}), ("L", "n")),
+        "transformer_layer": (lambda **a: transformer_layer(**{**dict(progress=None), **a}),
                               ("steps", "seed", "runs", "batch", "test_size", "log_every", "m", "d", "L", "K", "heads")),
     }
     out = []
@@ -440,6 +442,90 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
     for param, val in (("d", 1), ("steps", 0), ("runs", 0), ("batch", 0), ("test_size", 0), ("log_every", 0), ("m", 0)):
         out.append(_refused(f"transformer_layer({param}={val})", param,
                             lambda kw={param: val}: transformer_layer(progress=None, **kw)))
+    # the landscape's entry points that took no validation of their own, and counts beyond the machine there
+    from slr_verify import landscape as LS
+    from slr_verify.dynamics import sgd
+
+    ovp = np.array([0.5, 0.5, 0.0, 0.0, 0.0])
+    for param, val in (("d", 0), ("d", 1), ("L", 0)):
+        out.append(_refused(f"landscape.partials({param}={val})", param, lambda kw={param: val}: LS.partials(ovp, **{**P, **kw})))
+        out.append(_refused(f"landscape.refine({param}={val})", param,
+                            lambda kw={param: val}: LS.refine(np.array([1.0, 1, 1, 0, 0]), **{**_nod(P), "d": 400, **kw})))
+    for param, vals in (("dps", (0, 10**30, 2**63)), ("iters", (0, 10**30, 2**63))):
+        for val in vals:
+            out.append(_refused(f"landscape.refine({param}={val!r})", param,
+                                lambda kw={param: val}: LS.refine(np.array([1.0, 1, 1, 0, 0]), **{**_nod(P), "d": 400, **kw})))
+    for val in (0, 10**30, 2**63):
+        out.append(_refused(f"landscape.profile_mp(dps={val!r})", "dps", lambda val=val: LS.profile_mp(0.5, 0.5, **P, dps=val)))
+    for val in (0, 1, 3):
+        out.append(_refused(f"landscape.orbit_dimension(d={val})", "d", lambda val=val: LS.orbit_dimension(ovp, val)))
+    two, three = np.full(2, 0.1), np.full(3, 10)
+    out.append(_refused("landscape.partials(lam (2,), L (3,))", "lam", lambda: LS.partials(ovp, **{**P, "lam": two, "L": three})))
+    out.append(_refused("landscape.profile(lam (2,), L (3,))", "lam",
+                        lambda: LS.profile(0.5, 0.5, **{**P, "lam": two, "L": three})))
+    out.append(_refused("landscape.multihead_aligned(lam (2,), L (3,))", "lam",
+                        lambda: LS.multihead_aligned(Ks, Vs, lam=two, gamma=g, L=three)))
+    for val in (10**30, 2**63):
+        out.append(_refused(f"landscape.multihead_minima(H={val!r})", "H",
+                            lambda val=val: LS.multihead_minima(Ks, Vs, H=val, lam=0.5, gamma=g, L=10, n_random=1)))
+        out.append(_refused(f"landscape.multihead_minima(n_random={val!r})", "n_random",
+                            lambda val=val: LS.multihead_minima(Ks, Vs, H=1, lam=0.5, gamma=g, L=10, n_random=val)))
+        out.append(_refused(f"sgd(L={val!r})", "L", lambda val=val: sgd(k, v, ks, vs, lam=0.1, gamma=g, L=val, alpha=1e-3,
+                                                                         steps=3, batch=5, seed=0)))
+    # multi-head, the tilt of the Bayes route, Corollary 2's path, random directions, the lam table, the basins' runs
+    from slr_verify.certify import off_M_family_minimality
+    from slr_verify.dynamics.multihead import multihead_pgd, multihead_sgd
+    from slr_verify.kernels.multihead import gram_of, risk_from_gram
+    from slr_verify.predictors import path_point, softmax_best_lam
+    from slr_verify.routes.bayes import log_chernoff, tilted_token_law
+    from slr_verify.routes.montecarlo import random_instance, random_unit
+
+    Gm = gram_of(Kh, Vh, Ks, Vs)
+    rg = dict(lam=0.5, gamma=g, d=20, L=10)
+    for param, val in (("H", 0), ("K", 0), ("H", 10**30), ("K", 2**63), ("d", 0), ("L", 0)):
+        kw = {**dict(H=1, K=1), **rg, param: val}
+        out.append(_refused(f"risk_from_gram({param}={val!r})", param, lambda kw=kw: risk_from_gram(Gm, **kw)))
+    out.append(_refused("risk_from_gram(lam (2,), L (3,))", "lam",
+                        lambda: risk_from_gram(Gm, 1, 1, **{**rg, "lam": two, "L": three})))
+    mh = dict(lam=0.5, gamma=g, L=10, alpha=1e-3)
+    for val in (10**30, 2**63):
+        out.append(_refused(f"multihead_pgd(steps={val!r})", "steps",
+                            lambda val=val: multihead_pgd(Gm, 1, 1, **mh, d=20, steps=val)))
+        out.append(_refused(f"multihead_sgd(steps={val!r})", "steps",
+                            lambda val=val: multihead_sgd(Kh, Vh, Ks, Vs, **mh, steps=val, batch=5, seed=0)))
+        out.append(_refused(f"random_unit(d={val!r})", "d", lambda val=val: random_unit(val, 0)))
+        out.append(_refused(f"random_instance(d={val!r})", "d", lambda val=val: random_instance(val, 0)))
+        out.append(_refused(f"softmax_best_lam(batches={val!r})", "batches",
+                            lambda val=val: softmax_best_lam(gamma=g, d=400, L=10, n=1024, batches=val)))
+        out.append(_refused(f"landscape.sample_ends(runs={val!r})", "runs",
+                            lambda val=val: LS.sample_ends(0, val, **_nod(P), d=400, alpha=4e-3, steps=10, starts=4)))
+    for f in (log_chernoff, tilted_token_law):
+        for param, val in (("d", 0), ("d", 0.5), ("s", 0.0), ("s", 1.0)):
+            out.append(_refused(f"{f.__name__}({param}={val!r})", param,
+                                lambda f=f, kw={**dict(gamma=g, d=400), param: val}: f(**kw)))
+        out.append(_refused(f"{f.__name__}(gamma (2,), d (3,))", "gamma", lambda f=f: f(gamma=np.full(2, g), d=np.full(3, 400))))
+    out.append(_refused("softmax_best_lam(d=0)", "d", lambda: softmax_best_lam(gamma=g, d=0, L=10, n=1024, batches=2)))
+    out.append(_refused("path_point(d=0)", "d", lambda: path_point(a=0.25, b=0.5, d=0)))
+    out.append(_refused("landscape.sample_ends(steps=0)", "steps",
+                        lambda: LS.sample_ends(0, 2, **_nod(P), d=400, alpha=4e-3, steps=0, starts=4)))
+    for val in (2, 3):
+        out.append(_refused(f"certify.off_M_family_minimality(d={val})", "d",
+                            lambda val=val: off_M_family_minimality(lam=0.5, gamma=g, d=val, L=10)))
+    from slr_verify.dynamics.multihead import figure9
+
+    for param, vals in (("runs", (10**30, 2**63)), ("steps", (10**30, 2**63)), ("every", (0,))):
+        for val in vals:
+            out.append(_refused(f"figure9({param}={val!r})", param, lambda kw={param: val}: figure9(**kw)))
+    from slr_verify.routes.token_laws import relevant_token_law, relevant_token_moments
+
+    out.append(_refused("relevant_token_law(d=0)", "d", lambda: relevant_token_law(*OV, g, 0)))
+    out.append(_refused("relevant_token_moments(d=0)", "d", lambda: relevant_token_moments(*OV, 0.1, g, 0)))
+    out.append(_refused("relevant_token_law(gamma (2,))", "gamma", lambda: relevant_token_law(*OV, two, 400)))
+    out.append(_refused("landscape.refine(lam (2,), L (3,))", "lam",
+                        lambda: LS.refine(np.array([1.0, 1, 0, 0, 0]), **{**_nod(P), "d": 400, "lam": two, "L": three})))
+    for val in (10**30, 2**63):
+        out.append(_refused(f"multihead_sgd(L={val!r})", "L",
+                            lambda val=val: multihead_sgd(Kh, Vh, Ks, Vs, **{**mh, "L": val}, steps=3, batch=5, seed=0)))
     # beyond the quadrature route's accuracy: a ValueError naming d, not the route's QuadratureError (slow: ~10 s)
     out.append(_refused("quad_risk_gradient(d=1e24, dps=15)", "d",
                         lambda: S.quad_risk_gradient(*OV, **dict(P, d=1e24), dps=15), cheap=False))

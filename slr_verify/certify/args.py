@@ -41,4 +41,4 @@ def model(lam=1.0, gamma=1.0, eps=0.0, d=2, L=1):
         if x.ndim:
             raise ValueError(f"{name} must be a single number, got shape {x.shape}")
     lam, gamma, eps, d, L = (float(x) for x in out)
-    return lam, gamma, eps, int(d), int(L)
+    return lam, gamma, eps, V.count_value(d), V.count_value(L)

@@ -50,8 +50,10 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
 @accepts_gamma2
 def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs", "certificate"} for
-    the point k = v*, theta = theta* (see the module; the certificate: :func:`off_M_certificate`)."""
+    the point k = v*, theta = theta* (see the module; the certificate: :func:`off_M_certificate`); d >= 4."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    if d < 4:  # the minors of the Hessian in (kappa, nu, theta, eta, rho) need k, v off span(k*, v*): d >= 4
+        raise ValueError(f"d must be >= 4 for the off-M family's minimality (the Hessian's minors), got d = {d}")
     prec = A.precision(prec)
     proofs = {**theta_star_arb()[1], **family_hessian_arb()[1]}
     with ctx.workprec(int(prec)):

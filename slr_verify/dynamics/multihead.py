@@ -112,7 +112,8 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps=0.0, d, L, alpha, steps, every
     vectors ordered (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K) with unit diagonal and
     k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t. ``backend``: ``"fused"`` (one
     compiled loop, :mod:`slr_verify.kernels.multihead_fused`), ``"numpy"`` (:func:`gram_step`)
-    or ``"auto"`` (fused when Numba is importable); both give the same trajectories to rounding."""
+    or ``"auto"`` (fused when Numba is importable); both give the same trajectories to rounding. ``steps`` >= 0 (0: the
+    initial point alone, one record), as the other runners (:mod:`.runners`)."""
     backend = V.choice("backend", backend, ("auto", "fused", "numpy"))
     H, K = V.integer("H", H, 1, 64, why="heads"), V.integer("K", K, 1, 64, why="locations")
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
@@ -192,7 +193,8 @@ def batch_gradient_heads(Kh, Vh, X, Y, lam):
 def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, seed, every=1, progress=None):
     """Projected SGD for the multi-head predictor in full dimension (paper Figure 9). Heads
     ``K0``, ``V0`` of shape (H, d) or (runs, H, d); locations (K, d) or (runs, K, d). Each run
-    draws its own stream of batches (block-seeded). The recorded risk is the exact one."""
+    draws its own stream of batches (block-seeded). The recorded risk is the exact one. ``steps`` >= 0 (0: the initial
+    point alone), ``batch`` >= 1; an L or a batch whose samples would not fit in memory is refused naming it."""
     arrs = [V.as_finite(n, x) for n, x in (("K0", K0), ("V0", V0), ("K_star", K_star), ("V_star", V_star))]
     for n, x in zip(("K0", "V0", "K_star", "V_star"), arrs):
         if x.ndim not in (2, 3):
@@ -210,6 +212,7 @@ def multihead_sgd(K0, V0, K_star, V_star, *, lam, gamma, eps=0.0, L, alpha, step
     H, K, d = Kh.shape[1], Ks.shape[1], Kh.shape[2]
     a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
     batch = V.integer("batch", batch, 1)
+    B.memory_budget("L", 8.0 * a["L"] * (d + 1), f"one sample of {a['L']:,} tokens")  # before batch's
     V.integer("seed", seed, 0)
     B.memory_budget("batch", 8.0 * runs * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs} runs")
     rec = record_steps(a["steps"], a["every"])
@@ -247,13 +250,15 @@ FIGURE9 = dict(d=FIGURES["5"].d, L=FIGURES["5"].L, gamma=FIGURES["5"].gamma, eps
 def figure9(*, runs=None, steps=None, seed=0, every=None, progress=None):
     """Figure 9: stochastic PGD (batch 5) and the deterministic d-free PGD on the exact risk,
     from the same random starts (heads and locations uniform on the sphere, v*_j orthogonal to
-    k*_j), with :func:`figure9_lam`. Returns ``(sgd_trajectory, pgd_trajectory)``."""
+    k*_j), with :func:`figure9_lam`. Returns ``(sgd_trajectory, pgd_trajectory)``. runs, steps, every integers
+    >= 1 (None: the paper's; every: about 200 records), runs within memory."""
     from ..model.multilocation import random_heads, random_locations
 
     S = dict(FIGURE9)
     runs = S["runs"] if runs is None else V.integer("runs", runs, 1, floats=True)
+    B.memory_budget("runs", 16.0 * runs * (2 * S["H"] + 2 * S["K"]) * S["d"], f"the starts of {runs:,} runs")
     steps = S["steps"] if steps is None else V.integer("steps", steps, 1, floats=True)
-    every = every or max(1, steps // 200)
+    every = max(1, steps // 200) if every is None else V.integer("every", every, 1, floats=True)
     rng = np.random.default_rng(seed)
     H, K, d = S["H"], S["K"], S["d"]
     draws = [random_heads(H, d, rng) + random_locations(K, d, rng) for _ in range(runs)]

@@ -2,7 +2,8 @@
 
 All three use lam_t for the update from step t to t + 1, record steps 0, every, 2 every, ...
 and the last step, and compute the risk at the recorded points with Theorem 1's kernel (eps
-changes the risk value only, never the gradients).
+changes the risk value only, never the gradients). ``steps`` is an integer >= 0: ``steps = 0`` is the run of no
+step, one record (the initial point); ``every`` an integer >= 1 (above ``steps``: the first and last steps only).
 """
 from __future__ import annotations
 

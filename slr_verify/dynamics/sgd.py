@@ -81,7 +81,8 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, 
     """Projected SGD (Definition 1 with the batch gradient) from (k0, v0); shapes (d,) or
     (runs, d) (each run its own k*, v* and its own sample stream). ``lam`` a number or a callable
     t -> lam_t. Returns a :class:`~.trajectory.Trajectory` whose ``risk`` is Theorem 1's exact risk (with eps)
-    at the recorded iterates."""
+    at the recorded iterates. ``steps`` >= 0 (0: the initial point alone), ``batch`` >= 1; an L or a batch whose
+    samples would not fit in memory is refused naming it."""
     vecs = [V.unit_vectors(n, x) for n, x in (("k0", k0), ("v0", v0), ("k_star", k_star), ("v_star", v_star))]
     if len({x.shape[-1] for x in vecs}) != 1:
         raise ValueError(f"k0, v0, k_star, v_star must have the same length d, got {[x.shape for x in vecs]}")
@@ -89,6 +90,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, 
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     batch = V.integer("batch", batch, 1)
     runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
+    B.memory_budget("L", 8.0 * runs_ * a["L"] * (d + 1), f"one sample of {a['L']:,} tokens x {runs_} runs")  # before batch's
     B.memory_budget("batch", 8.0 * runs_ * batch * a["L"] * (d + 1), f"one batch of {batch:,} samples x {runs_} runs")
     if block is None:  # batches per block, so that a block of samples for every run fits in BLOCK_BYTES
         block = batches_per_block(runs_, batch, a["L"], d)

@@ -73,7 +73,8 @@ SECONDS_PER_RUN_STEP = 1e-7
 def lam_schedule(lam, steps):
     """lam_t for t = 0..steps as a float array (lam a positive number or a callable t -> lam_t),
     each value a finite real in (0, SUPPORTED_MAX["lam"]] (a bool, string, array, None returned by
-    the schedule is refused with the step where it happened)."""
+    the schedule is refused with the step where it happened); a table too large for memory is refused naming steps."""
+    B.memory_budget("steps", 8.0 * (steps + 1), f"the lam table of {steps:,} steps")
     if callable(lam):
         return V.schedule_values("lam", lam, steps, maximum=SUPPORTED_MAX["lam"], why="float64 overflows beyond it"), False
     if isinstance(lam, (str, bytes, bool, np.bool_)) or lam is None or np.ndim(lam) != 0:
@@ -108,9 +109,9 @@ def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
     for name, x in (("gamma", gamma), ("L", L), ("eps", eps), ("d", d_ok)):
         if np.ndim(x) != 0:
             raise ValueError(f"{name} must be a single number, got shape {np.shape(x)}")
-    out = dict(alpha=alpha, steps=steps, every=every, gamma=float(gamma), L=int(L), eps=float(eps))
+    out = dict(alpha=alpha, steps=steps, every=every, gamma=float(gamma), L=V.count_value(L), eps=float(eps))
     if d is not None:
-        out["d"] = int(d_ok)
+        out["d"] = V.count_value(d_ok)
     return out
 
 

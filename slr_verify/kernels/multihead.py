@@ -14,8 +14,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..model import validation as VAL
 from ..model.multilocation import validate_heads
-from ..model.params import accepts_gamma2, check_params, keywords_checked
+from ..model.params import Params, accepts_gamma2, check_params, keywords_checked
 from ..symbolic import multihead as SM
 from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
@@ -50,7 +51,14 @@ def risk_from_gram(Gm, H, K, *, lam, gamma, eps=0.0, d, L, kernels=None):
     """The multi-head risk from the Gram matrix of (k_1..k_H, v_1..v_H, k*_1..k*_K, v*_1..v*_K)
     (`docs/MATH.md` §15): ``symbolic.multihead.risk_from_overlaps`` with the generated
     functionals (``kernels``: the float64 ones by default, or :func:`functional_kernels_mp` with
-    mpmath numbers in ``Gm`` and the parameters)."""
+    mpmath numbers in ``Gm`` and the parameters). H, K in [1, 64]; ``Gm`` of shape (2H + 2K, 2H + 2K); the
+    parameters single numbers in the model's ranges."""
+    H, K = VAL.integer("H", H, 1, 64, why="heads"), VAL.integer("K", K, 1, 64, why="locations")
+    Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    n = 2 * H + 2 * K
+    if np.shape(Gm) != (n, n):
+        raise ValueError(f"Gm must be the ({n}, {n}) Gram matrix of H = {H} heads and K = {K} locations (2H + 2K vectors), "
+                         f"got shape {np.shape(Gm)}")
     f = functional_kernels() if kernels is None else kernels
     names = ([f"k{h}" for h in range(H)] + [f"v{h}" for h in range(H)]
              + [f"ks{j}" for j in range(K)] + [f"vs{j}" for j in range(K)])

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..dynamics.convergence import converge
 from ..dynamics.runners import overlap_pgd
+from ..model import budgets as B
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.intervals import clopper_pearson
@@ -142,6 +143,8 @@ def sample_ends(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_ste
     if not isinstance(seed, np.random.SeedSequence):
         V.integer("seed", seed, 0)
     runs = V.integer("runs", runs, 1)
+    B.memory_budget("runs", 8.0 * 40 * runs, f"the overlaps of {runs:,} runs")
+    V.integer("steps", steps, 1, floats=True)
     V.integer("starts", starts, 1, 100_000)
     V.integer("max_steps", max_steps, 0)
     V.real("tol", tol, minimum=0.0, strict_min=True)

@@ -32,6 +32,7 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import fixed_point_kernels, riemannian_kernels
+from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 
 __all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
@@ -79,7 +80,9 @@ def realise(ov, snap=None):
 @keywords_checked
 def orbit_dimension(ov, d):
     """Dimension of the orbit of (k, v) under the rotations fixing k* and v*: 2d - 7, d - 3 or 0
-    as k_perp, v_perp span a plane, a line or nothing."""
+    as k_perp, v_perp span a plane, a line or nothing. d an integer >= 4 (k*, v* and the realisation's two further
+    directions)."""
+    d = V.count_value(V.integer("d", d, 4, floats=True))
     X = realise(ov)
     a, b, c = X[2, 2], X[3, 2], X[3, 3]
     tol = mpmath.mpf(10) ** (-mpmath.mp.dps // 2)
@@ -89,13 +92,16 @@ def orbit_dimension(ov, d):
         r = 1
     else:
         r = 0
-    return {2: 2 * int(d) - 7, 1: int(d) - 3, 0: 0}[r]
+    return {2: 2 * d - 7, 1: d - 3, 0: 0}[r]
 
 
 @accepts_gamma2
 def partials(ov, *, lam, gamma, eps=0.0, d, L):
     """(R, gradient (5), Hessian (5 x 5)) of Theorem 1 at the overlaps: mpmath numbers at the
-    working precision if any input is an mpmath number, float64 otherwise."""
+    working precision if any input is an mpmath number, float64 otherwise. The parameters are single numbers in the
+    model's ranges (:class:`~slr_verify.model.params.Params`: ``ValueError`` naming the one outside)."""
+    Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    d, L = (V.count_value(x) if isinstance(x, int) else x for x in (d, L))  # beyond int64: a float, as np.sqrt needs
     K = fixed_point_kernels()
     if _is_mp(ov) or isinstance(lam, mpmath.mpf):
         out = K.risk_mp(*ov, lam, gamma, eps, d, L)

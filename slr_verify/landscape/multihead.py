@@ -126,9 +126,9 @@ def _frame(K_star, V_star, extra):
 
 def _validate(K_star, V_star, lam, gamma, eps, L):
     K_star, V_star = validate_locations(K_star, V_star)
-    lam = float(VAL.positive("lam", lam))
-    gamma = float(VAL.positive("gamma", gamma))
-    eps = float(VAL.nonnegative("eps", eps))
+    lam = VAL.real("lam", lam, minimum=0.0, strict_min=True)  # single numbers: an array is refused naming it
+    gamma = VAL.real("gamma", gamma, minimum=0.0, strict_min=True)
+    eps = VAL.real("eps", eps, minimum=0.0)
     L = VAL.integer("L", L, K_star.shape[0], floats=True)
     return K_star, V_star, dict(lam=lam, gamma=gamma, eps=eps, d=K_star.shape[1], L=L)
 
@@ -286,15 +286,18 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, 
     with Q the frame (d, 2K + 2H) mapping frame coordinates to R^d and ``ends`` (starts, 3): the
     risk reached from each start, its Riemannian gradient norm and the smallest eigenvalue of its
     Riemannian Hessian over the largest in absolute value (>= 0 up to rounding at a local minimum;
-    the rotation symmetry gives exact zeros), in the order: standard starts, ``starts``, ``start_grams``."""
+    the rotation symmetry gives exact zeros), in the order: standard starts, ``starts``, ``start_grams``.
+    H >= 1 heads with 2K + 2H <= d; n_random in [0, 100000] random starts besides the standard ones."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
-    H = VAL.integer("H", H, 1, floats=True)
     K = K_star.shape[0]
+    H = VAL.integer("H", H, 1, max(1, (K_star.shape[1] - 2 * K) // 2),
+                    why=f"the heads and the K = {K} targets span 2K + 2H <= d = {K_star.shape[1]} directions")
+    n_random = VAL.integer("n_random", n_random, 0, 100_000, why="BFGS starts", floats=True)
     D = 2 * K + 2 * H
     Q, T = _frame(K_star, V_star, 2 * H)
     F = RiskOnSpheres(T, H, K, **p)
     rng = np.random.default_rng(seed)
-    init = _starts(T, H, K, D, int(n_random), rng)
+    init = _starts(T, H, K, D, n_random, rng)
     for W in starts or ():
         W = np.asarray(W, float) @ Q  # project into the frame (exact when W lies in Q's span)
         init.append(W / np.linalg.norm(W, axis=1, keepdims=True))

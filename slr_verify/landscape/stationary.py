@@ -160,7 +160,11 @@ def refine(o, *, lam, gamma, d, L, dps=40, iters=60):
     the pseudo-inverse (eigenvalues below 10^-(dps/2) of the largest are dropped: the symmetry
     orbit's flat directions), then k, v are renormalised. Converges quadratically where the zero
     eigenvalues are exactly the orbit's. Returns (overlaps as mpmath numbers, tangent-gradient norm)
-    or None if it does not converge below 10^-(dps - 12)."""
+    or None if it does not converge below 10^-(dps - 12). ``dps`` an integer in [20, 200] (as
+    :func:`stationary_points`'), ``iters`` in [1, 10000]; the parameters single numbers in the model's ranges."""
+    Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+    dps = V.integer("dps", dps, 20, 200, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
+    iters = V.integer("iters", iters, 1, 10_000, why="Newton steps")
     with mpmath.workdps(dps):
         lam_, gamma_ = mpmath.mpf(lam), mpmath.mpf(gamma)
         try:

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.profile import trs_kernels, trs_partials_kernels
-from ..model.params import accepts_gamma2, check_params
+from ..model import validation as V
+from ..model.params import Params, accepts_gamma2
 
 __all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices", "solve_trs"]
 
@@ -139,12 +140,18 @@ def solve_trs(c, H, g, n):
     return risk, mu[..., 0], np.concatenate([x, pad], -1), hard[..., 0]
 
 
+def _scalars(lam, gamma, eps, d, L) -> tuple:
+    """(lam, gamma, eps, d, L) validated as single numbers in the model's ranges (:class:`Params`)."""
+    P = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    return P.lam, P.gamma, P.eps, P.d, P.L
+
+
 @accepts_gamma2
 def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     r"""The profile :math:`m_\lambda(\kappa, \eta)` and its minimising v, for arrays of (kappa, eta)
     (broadcast; :math:`\kappa^2 + \eta^2 \le 1`), by the TRS of the module's docstring (float64)."""
-    lam, gamma, eps, d, L = (float(x) for x in check_params(lam, gamma, eps, d, L))
-    d, L = int(d), int(L)
+    lam, gamma, eps, d, L = (float(x) for x in _scalars(lam, gamma, eps, d, L))
+    d, L = V.count_value(d), V.count_value(L)
     kappa, eta, r = _check_disk(kappa, eta, d)
     c, H, g = trs_matrices(kappa, eta, r, lam, gamma, eps, d, L)
     n = min(d, 4)
@@ -180,8 +187,8 @@ def profile_mp(kappa, eta, *, lam, gamma, eps=0.0, d, L, dps=50):
     separate two candidates (the flat valley of `docs/MATH.md` §17)."""
     import mpmath
 
-    check_params(lam, gamma, eps, d, L)
-    d, L = int(d), int(L)
+    d, L = (V.count_value(x) for x in _scalars(lam, gamma, eps, d, L)[3:])
+    dps = V.integer("dps", dps, 5, 1000, why="decimal digits; the cost grows steeply with them")
     with mpmath.workdps(dps + 10):
         kappa, eta = mpmath.mpf(kappa), mpmath.mpf(eta)
         s2 = kappa**2 + eta**2

@@ -148,7 +148,7 @@ class Params:
         vals = check_params(self.lam, self.gamma, self.eps, self.d, self.L)
         for name, arr in zip(("lam", "gamma", "eps", "d", "L"), vals):
             x = _scalar(name, arr)
-            object.__setattr__(self, name, int(x) if name in ("d", "L") else x)
+            object.__setattr__(self, name, V.count_value(x) if name in ("d", "L") else x)
 
     def kw(self, *, eps=True) -> dict:
         """The parameters as keyword arguments (without eps when ``eps=False``)."""

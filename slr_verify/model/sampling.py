@@ -134,6 +134,7 @@ def sample_full(k_star, v_star, gamma, eps, L, n, seed, cdf, stream):
 def random_unit(d, seed) -> np.ndarray:
     """A uniformly distributed unit vector of R^d (normalised Gaussian)."""
     d = V.integer("d", d, 1, floats=True)
+    B.memory_budget("d", 8.0 * d, f"a vector of R^{d}")
     g = np.random.default_rng(V.integer("seed", seed, 0))
     while True:
         x = g.standard_normal(d)
@@ -146,6 +147,7 @@ def random_unit(d, seed) -> np.ndarray:
 def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2."""
     d = V.integer("d", d, 2, floats=True)
+    B.memory_budget("d", 32.0 * d, f"two vectors of R^{d} and their QR factorisation")
     g = np.random.default_rng(V.integer("seed", seed, 0))
     Q, R = np.linalg.qr(g.standard_normal((d, 2)))
     Q = Q * np.sign(np.diag(R))  # Haar-distributed frame

@@ -38,6 +38,7 @@ __all__ = [
     "overlaps",
     "probability_vector",
     "unit_vectors",
+    "count_value",
 ]
 
 #: Tolerance on the smallest eigenvalue of the Gram matrix (and on unit norms). Overlaps
@@ -225,6 +226,13 @@ def unit_vectors(name: str, x, *, tol: float = 1e-8) -> np.ndarray:
     if np.any(np.abs(norms - 1) > tol):
         raise ValueError(f"{name} must be unit vectors (|{name}| = 1), got norms {norms!r}")
     return arr
+
+
+def count_value(x):
+    """A validated integral value (d, L) as a Python int where NumPy's ufuncs take one (below 2^63, an int64), else as
+    a float64: d and L run up to 1e200 and 1e30, and np.sqrt of a Python int beyond int64 raises TypeError."""
+    v = int(x)
+    return v if abs(v) < 2**63 else float(x)
 
 
 def scalars_ok(*values) -> bool:

@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 from ..kernels import api
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import accepts_gamma2, keywords_checked
+from ..model.params import D_MIN, accepts_gamma2, keywords_checked
 from ..model.sampling import scalar
 from ..model.settings import FIGURES, PAPER_GAMMA
 from ..routes.bayes import (
@@ -162,7 +162,8 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     that lam is re-estimated on fresh samples (batches x n), so it carries no selection bias.
     """
     gamma = scalar(V.positive, "gamma", gamma)
-    batches = V.integer("batches", batches, 2, floats=True)
+    d = V.integer("d", d, D_MIN, floats=True)
+    batches = V.integer("batches", batches, 2, 10_000, floats=True, why="independent minimisations, each of n samples")
     seed = V.integer("seed", seed, 0)
     mu = math.sqrt(d / 2.0)
     bounds = bounds or (1e-2, 4.0 * mu / min(gamma * gamma, 1.0))

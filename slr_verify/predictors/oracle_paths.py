@@ -14,6 +14,7 @@ import math
 import mpmath
 
 from ..kernels import api
+from ..model import validation as V
 from ..model.params import accepts_gamma2, keywords_checked
 from ..routes import quad_bayes_gap
 
@@ -23,7 +24,8 @@ __all__ = ["path_point", "log_gap_path", "quad_log_gap", "decay_slope"]
 @keywords_checked
 def path_point(*, a, b, d) -> tuple:
     """(lam, L) = (d^-a, max(1, round(d^b))) on Corollary 2's path (a, b) at dimension d (a float, or a NumPy
-    float: the powers are taken in the type given)."""
+    float: the powers are taken in the type given); d >= 2, a and b finite."""
+    V.real("d", d, minimum=2.0), V.real("a", a), V.real("b", b)
     return d ** (-a), max(1, int(round(d**b)))
 
 

@@ -132,10 +132,21 @@ def _setting(gamma, d, L, n, seed, memory, lam=None):
     return gamma, d, L, n, V.integer("seed", seed, 0), check_memory(memory), lam
 
 
+def _tilt_args(gamma, d, s):
+    """(gamma, d, s) of the Chernoff tilt, validated: ``ValueError`` naming the one outside gamma > 0, d >= 1 (the
+    closed forms hold in every dimension; d = 1 gives the rate per dimension), 0 < s < 1."""
+    s = V.real("s", s, minimum=0.0, strict_min=True, maximum=None)
+    if not s < 1.0:
+        raise ValueError(f"s must be < 1 (the tilt between f0 and f1), got {s!r}")
+    return scalar(V.positive, "gamma", gamma), V.integer("d", d, 1, floats=True), s
+
+
 @accepts_gamma2
 def tilted_token_law(gamma, d, s=0.5):
     """(mean along k*, standard deviation) of h_s = f0^(1-s) f1^s / B_s, the token law of the Bayes route's proposal
-    (s = 1/2: the geometric mean h): precision tau = 1 - s + s/gamma^2, mean s sqrt(d/2) / (gamma^2 tau)."""
+    (s = 1/2: the geometric mean h): precision tau = 1 - s + s/gamma^2, mean s sqrt(d/2) / (gamma^2 tau).
+    gamma > 0, an integer d >= 1, s in (0, 1)."""
+    gamma, d, s = _tilt_args(gamma, d, s)
     tau = 1.0 - s + s / (gamma * gamma)
     return s * math.sqrt(d / 2.0) / (gamma * gamma * tau), 1.0 / math.sqrt(tau)
 
@@ -146,7 +157,10 @@ def log_chernoff(gamma, d, s=0.5):
     s = 1/2 is the Bhattacharyya coefficient B = -d/(8 (1 + gamma^2)) - (d/2) log((1 + gamma^2)/(2 gamma)):
 
         log B_s = -d (s log gamma + log(tau)/2) - s (1 - s) (d/2) / (2 ((1 - s) gamma^2 + s)),  tau = 1 - s + s/gamma^2.
+
+    gamma > 0, an integer d >= 1, s in (0, 1).
     """
+    gamma, d, s = _tilt_args(gamma, d, s)
     g2 = gamma * gamma
     tau = 1.0 - s + s / g2
     return -d * (s * math.log(gamma) + 0.5 * math.log(tau)) - s * (1.0 - s) * (d / 2.0) / (2.0 * ((1.0 - s) * g2 + s))

@@ -4,7 +4,9 @@ the per-token moments of the risk that the quadrature route (:mod:`.quadrature`)
 from __future__ import annotations
 
 import mpmath
+import numpy as np
 
+from ..model import validation as V
 from ..model.params import keywords_checked
 from .gauss_quad import erf_features, even_expectation, gauss_expectation, one_minus_signed
 
@@ -18,12 +20,28 @@ def relevant_token_law(kappa, nu, theta, eta, rho, gamma, d):
 
     Mean: sqrt(d/2) (k^T k*, v^T k*, v*^T k*) = sqrt(d/2) (kappa, theta, 0).
     Covariance: gamma^2 times the Gram matrix of (k, v, v*) (a sub-block of `docs/MATH.md` §3's matrix).
+    Single numbers (floats or mpmath numbers, kept as given): gamma > 0, an integer d >= 2.
     """
+    _single(gamma=gamma, d=d)
     r = mpmath.sqrt(d / 2)
     mean = [r * kappa, r * theta, mpmath.mpf(0)]
     g2 = gamma * gamma
     cov = [[g2, g2 * rho, g2 * eta], [g2 * rho, g2, g2 * nu], [g2 * eta, g2 * nu, g2]]
     return mean, cov
+
+
+def _single(**values):
+    """``ValueError`` naming the value that is not a single number in its range (gamma, lam > 0; d an integer >= 2;
+    the overlaps real); the values themselves are used as given (mpmath numbers keep their precision)."""
+    for name, x in values.items():
+        if np.ndim(x) != 0 or isinstance(x, (str, bytes)):
+            raise ValueError(f"{name} must be a single number, got {x!r}")
+        if name == "d":
+            V.integer("d", x, 2, floats=True)
+        elif name in ("gamma", "lam"):
+            V.positive(name, x)
+        else:
+            V.as_finite(name, x)
 
 
 @keywords_checked
