@@ -529,6 +529,36 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
     # beyond the quadrature route's accuracy: a ValueError naming d, not the route's QuadratureError (slow: ~10 s)
     out.append(_refused("quad_risk_gradient(d=1e24, dps=15)", "d",
                         lambda: S.quad_risk_gradient(*OV, **dict(P, d=1e24), dps=15), cheap=False))
+    out += _landscape_window_probes(two, three)
+    return out
+
+
+def _landscape_window_probes(two, three):
+    """The float window, the mechanisms, the profile's minimiser and the certified searches: a grid of zero or beyond
+    the machine, a broadcast mismatch, a dimension or count outside the model, an empty lam sequence; the float
+    window's failures name lam_range and the setting, a certificate's d and L are exact floats, a run whose step
+    leaves float64 names alpha."""
+    from slr_verify import certify
+    from slr_verify import landscape as LS
+
+    g, k = P["gamma"], dict(gamma=P["gamma"], d=400, L=10)
+    out = [_refused(f"phase_diagram(grid={v!r})", "grid", lambda v=v: LS.phase_diagram([400], [10], gamma=g, grid=v))
+           for v in (0, 10**30, 2**63)]
+    out += [_refused(f"mechanism_values({n}={v})", n, lambda kw={n: v}: LS.mechanism_values(0.3, **{**k, **kw}))
+            for n, v in (("d", 0), ("L", 0))]
+    out.append(_refused("mechanism_values(lam (2,), L (3,))", "lam", lambda: LS.mechanism_values(two, gamma=g, d=400, L=three)))
+    for f in ("minimise_profile", "oracle_is_global"):
+        for v in (0, (0, 0), (91,), 10**30):
+            out.append(_refused(f"{f}(grid={v!r})", "grid", lambda f=f, v=v: getattr(LS, f)(lam=0.1, grid=v, **k)))
+    out.append(_refused("minimiser_diagram([])", "lams", lambda: LS.minimiser_diagram([], **k)))
+    out += [_refused(f"float_window({n}={v:g})", n, lambda kw={n: v}: LS.float_window(**{**k, **kw}, grid=11), cheap=False)
+            for n, v in (("d", 2), ("d", 10**30), ("L", 10**30))]
+    out += [_refused(f"certify.global_minimiser({n}=10**30)", n,
+                     lambda kw={n: 10**30}: certify.global_minimiser(lam=(0.3, 0.3), **{**k, **kw}, time_limit=20))
+            for n in ("d", "L")]
+    out.append(_refused("certify.oracle_window(d=2**60)", "d", lambda: certify.oracle_window(**{**k, "d": 2**60})))
+    out += [_refused(f"landscape.sample_ends(d={v:g})", "alpha", lambda v=v: LS.sample_ends(
+        0, 4, lam=0.1, gamma=g, d=v, L=10, alpha=4e-3, steps=10), cheap=False) for v in (10**30, 2**63)]
     return out
 
 

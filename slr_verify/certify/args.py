@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..model import validation as V
 from ..model.params import SUPPORTED_MAX, check_params
 
-__all__ = ["lam_interval", "precision", "ratio", "radius", "budget", "model"]
+__all__ = ["EXACT_MAX", "lam_interval", "precision", "ratio", "radius", "budget", "model"]
 
 
 def lam_interval(lam) -> tuple:
@@ -34,11 +34,20 @@ def budget(n, name="budget") -> int:
     return V.integer(name, n, 1, 10**8, why="boxes of the branch and bound")
 
 
+#: the largest d and L a proof takes: a certificate writes its setting's integers as JSON numbers and the search
+#: makes its choices in float64, both exact for integers up to 2^53 only
+EXACT_MAX = 2**53
+
+
 def model(lam=1.0, gamma=1.0, eps=0.0, d=2, L=1):
-    """Scalar model parameters (``check_params``); returns them as Python numbers."""
+    """Scalar model parameters (``check_params``), d and L at most :data:`EXACT_MAX`; returns them as Python numbers."""
     out = check_params(lam, gamma, eps, d, L)
     for name, x in zip(("lam", "gamma", "eps", "d", "L"), out):
         if x.ndim:
             raise ValueError(f"{name} must be a single number, got shape {x.shape}")
     lam, gamma, eps, d, L = (float(x) for x in out)
-    return lam, gamma, eps, V.count_value(d), V.count_value(L)
+    for name, x in (("d", d), ("L", L)):
+        if x > EXACT_MAX:
+            raise ValueError(f"{name} must be at most 2^53 = {EXACT_MAX} for a proof (a certificate's integers are exact "
+                             f"floats), got {x:g}")
+    return lam, gamma, eps, int(d), int(L)

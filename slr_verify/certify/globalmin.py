@@ -24,6 +24,7 @@ from flint import ctx
 from ..landscape.float_minimiser import minimise_profile
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
+from . import args as A
 from .bisection import Progress
 from .dual_box import Evaluator
 from .enclosure import enclose
@@ -49,6 +50,7 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
     Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
+    A.model(lo, gamma, eps, d, L)  # d, L exact in the certificate
     if kappa0 is not None:
         kappa0 = V.real("kappa0", kappa0, minimum=0.0, strict_min=True, maximum=1.0)
         if kappa0 == 1.0:

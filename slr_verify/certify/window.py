@@ -33,6 +33,7 @@ from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2, check_params
 from . import certificate as C
+from .args import model as exact_model
 from .enclosure import certified_pair
 from .globalmin import global_minimiser
 from .replay import replay
@@ -137,6 +138,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound;
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
     check_params(1.0, gamma, eps, d, L)
+    exact_model(1.0, gamma, eps, d, L)  # d, L exact in the certificate
     if int(d) < 4:
         raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
     h = V.real("half_width", half_width, minimum=0.0, strict_min=True, maximum=5e-7, why="the ends' half-widths")

@@ -17,6 +17,7 @@ from .trajectory import (
     SECONDS_PER_RUN_STEP,
     Trajectory,
     check_cost,
+    check_finite,
     check_run_args,
     coefficient_table,
     lam_schedule,
@@ -159,6 +160,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     else:
         coefs = _GradCoefs(lams, const, a["gamma"], a["d"], a["L"])
         out = _iterate(PK.OverlapStep(a["alpha"], x0.shape[1:], x0), coefs, a["steps"], rec, progress)
+    check_finite(out, rec, a)
     traj = [out[:, i].reshape((len(rec),) + shape) for i in range(5)]
     risk = risk_at_records(lams[rec], traj, a["gamma"], a["eps"], a["d"], a["L"])
     return Trajectory(rec, *traj, risk, lams[rec], dict(a, lam=lam, runner="overlap", backend=backend))

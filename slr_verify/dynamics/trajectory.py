@@ -10,8 +10,8 @@ from ..model import validation as V
 from ..model.overlaps import NAMES
 from ..model.params import SUPPORTED_MAX, check_params
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "progress_bar", "progress_range",
-           "progress_stream", "trajectory_from_records"]
+__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "check_finite", "progress_bar",
+           "progress_range", "progress_stream", "trajectory_from_records"]
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
@@ -113,6 +113,25 @@ def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
     if d is not None:
         out["d"] = V.count_value(d_ok)
     return out
+
+
+def check_finite(out, rec, a):
+    """``ValueError`` naming alpha when the recorded states ``out`` (records x 5 x runs) leave float64's range, or the last
+    ones the realisable overlaps (to :data:`~slr_verify.model.validation.GRAM_TOL`): a step alpha |grad R| far beyond
+    1 (the gradient grows like d) sends the projection to +-1, then to inf or NaN, or off the realisable set by
+    round-off; a run never returns such a state."""
+    bad = ~np.all(np.isfinite(out), axis=tuple(range(1, out.ndim)))
+    why = None
+    if bad.any():
+        why = f"leaves float64's range by step {int(np.asarray(rec)[int(np.argmax(bad))])}"
+    else:
+        try:
+            V.overlaps(*out[-1], d=a["d"])
+        except ValueError as exc:
+            why = f"ends at states that are not realisable overlaps (round-off of the steps: {exc})"
+    if why:
+        raise ValueError(f"alpha = {a['alpha']:g} is too large for this model (d = {a['d']:g}, L = {a['L']:g}): the run "
+                         f"{why}; the gradient grows like d: reduce alpha")
 
 
 def coefficient_table(coef_fn, lams, const, gamma, d, L, alpha):

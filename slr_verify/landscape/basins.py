@@ -148,7 +148,8 @@ def sample_ends(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_ste
     V.integer("starts", starts, 1, 100_000)
     V.integer("max_steps", max_steps, 0)
     V.real("tol", tol, minimum=0.0, strict_min=True)
-    Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+    p = Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+    d, L = p.d, p.L  # beyond int64 floats (np.sqrt takes no larger int)
     ov0 = initial_overlaps_exact(seed, runs, d)
     tr = overlap_pgd(tuple(ov0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=steps, every=steps, progress=progress)
     ends, _, extra, ok = converge([tr[f][-1] for f in ("kappa", "nu", "theta", "eta", "rho")], lam=lam, gamma=gamma,

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2
+from ..model.params import Params, accepts_gamma2, keywords_checked
 from .trs import profile, solve_trs, trs_matrices
 
 __all__ = [
@@ -110,6 +110,14 @@ _ORACLE_TOL = 1e-6
 TIE_RTOL = 1e-12
 
 
+@keywords_checked
+def chart_grid(grid) -> tuple:
+    """The angle chart's grid (na, nb), validated: two integers in [3, 10000] (``ValueError`` naming ``grid``)."""
+    if isinstance(grid, (str, bytes)) or np.ndim(grid) != 1 or len(grid) != 2:
+        raise ValueError(f"grid must be two integers (na, nb) of the angle chart, got {grid!r}")
+    return tuple(V.integer(f"grid[{i}]", x, 3, 10_000, why="the profile on the chart grid") for i, x in enumerate(grid))
+
+
 def _chart_grid(na, nb):
     return np.meshgrid(np.linspace(0, np.pi / 2, na), np.linspace(0, np.pi / 2, nb), indexing="ij")
 
@@ -131,8 +139,9 @@ def below_oracle(lams, kw, grid):
     kappa = np.concatenate([[1.0], k])
     eta = np.concatenate([[0.0], e])
     r = np.sqrt(np.clip(1 - kappa**2 - eta**2, 0.0, None))
-    c, H, g = trs_matrices(kappa[None], eta[None], r[None], lams[:, None], kw["gamma"], kw["eps"], int(kw["d"]), int(kw["L"]))
-    m = solve_trs(c, H, g, min(int(kw["d"]), 4))[0]
+    d, L = (V.count_value(kw[k]) for k in ("d", "L"))  # beyond int64 a float: np.sqrt takes no larger int
+    c, H, g = trs_matrices(kappa[None], eta[None], r[None], lams[:, None], kw["gamma"], kw["eps"], d, L)
+    m = solve_trs(c, H, g, int(min(d, 4)))[0]
     orc = m[:, :1]
     return np.any(m[:, 1:] < orc - TIE_RTOL * np.abs(orc), axis=1)
 
@@ -147,7 +156,8 @@ def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
     :func:`slr_verify.certify.global_minimiser`)."""
     kw = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
     lam = kw.pop("lam")
-    for g in dict.fromkeys((coarse_grid(grid), tuple(grid))):
+    grid = chart_grid(grid)
+    for g in dict.fromkeys((coarse_grid(grid), grid)):
         if below_oracle([lam], kw, g)[0]:
             return False
     return True
@@ -162,7 +172,7 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     kw = p.kw()
-    na, nb = (V.integer(f"grid[{i}]", x, 3, 10_000, why="the profile on the chart grid") for i, x in enumerate(grid))
+    na, nb = chart_grid(grid)
     seeds = V.integer("seeds", seeds, 1, 1000)
     A, B = _chart_grid(na, nb)
     m = profile(*angle_chart(A, B), **kw).risk
@@ -197,7 +207,9 @@ def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
     arrays ``lam``, ``risk``, ``kappa``, ``eta``, ``r`` (= sin b: r = 0 iff k in span(k*, v*)),
     ``angle`` (atan2(eta, kappa), the angle a* of k on the circle when r = 0) and ``is_oracle``. A
     sampled statement about r = 0 (every lam of ``lams``), not a proof."""
-    lams = np.asarray(lams, dtype=float)
+    lams = V.as_finite("lams", lams)
+    if lams.ndim != 1 or lams.size == 0:
+        raise ValueError(f"lams must be a non-empty one-dimensional sequence of lam, got shape {lams.shape}")
     it = lams
     if progress is not None:
         from tqdm.auto import tqdm

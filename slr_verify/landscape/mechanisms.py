@@ -11,7 +11,8 @@ import mpmath
 import numpy as np
 
 from ..kernels.landscape import window_kernels
-from ..model.params import Params, accepts_gamma2, keywords_checked
+from ..model import validation as V
+from ..model.params import Params, accepts_gamma2, check_params, keywords_checked
 from .window import Window
 
 __all__ = [
@@ -25,9 +26,13 @@ __all__ = [
 @accepts_gamma2
 def mechanism_values(lam, *, gamma, d, L):
     """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
-    functions (an independent check; they assume the mechanisms)."""
-    out = window_kernels().f64(np.asarray(lam, dtype=float), gamma, d, L)
-    return tuple(np.broadcast_to(np.asarray(x, dtype=float), np.shape(lam)) for x in out)
+    functions (an independent check; they assume the mechanisms). ``lam``, ``d``, ``L`` broadcast together; the model's
+    ranges are :func:`slr_verify.model.check_params`' (``ValueError`` naming the parameter)."""
+    shape = V.broadcast(lam=lam, d=d, L=L)
+    lam, gamma, _, d, L = check_params(lam, gamma, 0.0, d, L)
+    d, L = (x if x.ndim else V.count_value(x) for x in (d, L))
+    out = window_kernels().f64(lam, gamma, d, L)
+    return tuple(np.broadcast_to(np.asarray(x, dtype=float), shape) for x in out)
 
 
 @accepts_gamma2
@@ -101,6 +106,8 @@ def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), 
     is noise; the lower end is still reported when the crossing mechanism brackets it)."""
     import xarray as xr
 
+    grid = V.integer("grid", grid, 3, 10**7, why="mechanism evaluations per (d, L)")
+    lam_range = V.interval("lam_range", lam_range, minimum=0, strict_min=True)
     d_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=x, L=1).d) for x in d_values]
     L_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=2, L=x).L) for x in L_values]
     shape = (len(d_values), len(L_values))

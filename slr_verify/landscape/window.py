@@ -187,7 +187,9 @@ def float_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify
     ``lam_range``, ``grid``: the log-spaced scan of the oracle's status; ``rtol``: the relative
     bracket of the bisection before the end is resolved by its mechanism; ``verify``: the number of
     interior lam checked by the independent stationary-point search (with ``starts``) besides lam just
-    inside the two ends (0: none)."""
+    inside the two ends (0: none). ``ValueError`` (naming ``lam_range`` and the setting) where the oracle is never the
+    global minimum on the scan, where its set of lam is not one interval there, or where an end cannot be resolved to
+    the route's accuracy."""
     p = Params(lam=1.0, gamma=gamma, eps=eps, d=d, L=L)
     kw = p.kw()
     kw.pop("lam")
@@ -201,21 +203,27 @@ def float_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify
     # grid decides the others
     ok = ~below_oracle(lams, kw, coarse_grid((91, 46)))
     ok[ok] = [oracle_is_global(lam=lam, **kw) for lam in lams[ok]]
+    at = f"at d = {p.d:g}, L = {p.L:g}, gamma = {p.gamma:g}"
     if not ok.any():
-        raise RuntimeError("the oracle is never the global minimum on the scanned range")
+        raise ValueError(f"lam_range {(lo_r, hi_r)}: the oracle is never the global minimum on the scanned range {at} "
+                         "(no window there: widen lam_range)")
     idx = np.flatnonzero(ok)
     if np.any(np.diff(idx) != 1):
-        raise RuntimeError(f"the oracle's window is not one interval on the scan: {lams[ok].tolist()}")
+        raise ValueError(f"lam_range {(lo_r, hi_r)}: the oracle's window is not one interval on the scan {at}: "
+                         f"{lams[ok].tolist()}")
     i0, i1 = idx[0], idx[-1]
     rec = {}
-    if i0 > 0:
-        lo, m_lo, rec["lo"] = _end(lams[i0], lams[i0 - 1], kw, rtol)
-    else:
-        lo, m_lo = float(lams[0]), None
-    if i1 < len(lams) - 1:
-        hi, m_hi, rec["hi"] = _end(lams[i1], lams[i1 + 1], kw, rtol)
-    else:
-        hi, m_hi = float(lams[-1]), None
+    try:
+        if i0 > 0:
+            lo, m_lo, rec["lo"] = _end(lams[i0], lams[i0 - 1], kw, rtol)
+        else:
+            lo, m_lo = float(lams[0]), None
+        if i1 < len(lams) - 1:
+            hi, m_hi, rec["hi"] = _end(lams[i1], lams[i1 + 1], kw, rtol)
+        else:
+            hi, m_hi = float(lams[-1]), None
+    except RuntimeError as e:  # an end the route cannot resolve to its stated accuracy: refused, with the setting
+        raise ValueError(f"{at}: {e}") from None
     w = Window(float(lo), float(hi), m_lo, m_hi, mpmath.mpf(lo), mpmath.mpf(hi), mechanism_records=rec)
     if verify:
         inside = [lo * (1 + 1e-4), hi * (1 - 1e-4)] + list(np.geomspace(lo, hi, int(verify) + 2)[1:-1])

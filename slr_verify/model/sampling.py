@@ -191,7 +191,7 @@ def initial_overlaps_exact(seed, runs, d) -> Overlaps:
     k_perp = v_perp = 0 (d = 2). ``seed``: an integer or a ``numpy.random.SeedSequence``.
     """
     runs = V.integer("runs", runs, 1)
-    d = V.integer("d", d, 2)
+    d = V.count_value(V.integer("d", d, 2, floats=True))  # beyond int64 a float (chi^2 of huge df)
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((2, runs))
     h = rng.standard_normal((2, runs))
