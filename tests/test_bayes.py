@@ -286,3 +286,15 @@ def test_softmax_best_lam_at_gamma_one_is_sqrt_d_over_2_slow():
         bay = B.bayes_excess(gamma=1.0, d=d, L=6, n=1 << 16, seed=9)
         zz = (best.excess.log_estimate - bay.log_estimate) / math.hypot(best.excess.relative_error, bay.relative_error)
         assert zz > -Z_TOL and best.excess.log_estimate - bay.log_estimate < 0.05, (best, bay)
+
+
+def test_an_estimate_beyond_its_stated_accuracy_is_refused():
+    """The importance sampler's relative standard error grows with d at a fixed n (its relative variance is not bounded
+    in d): at d = 1e10, n = 2^16 it is 0.6-0.9 by three seeds, whose log estimates spread by 2.2 (a factor 9). Such an
+    estimate is refused naming n and d (the route cannot state its accuracy there); at d = 400 it is returned, with a
+    relative error below 0.05."""
+    from slr_verify.routes import bayes_excess
+
+    with pytest.raises(ValueError, match=r"n = 65536 samples at d = 1e\+10: .*relative standard error"):
+        bayes_excess(gamma=0.5**0.5, d=1e10, L=10, n=2**16, seed=0)
+    assert bayes_excess(gamma=0.5**0.5, d=400, L=10, n=2**16, seed=0).relative_error < 0.05
