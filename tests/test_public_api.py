@@ -20,7 +20,11 @@ EXCLUDED: set = set()
 #: modules below the subpackages with their own section in docs/api (multiple locations, the Monte Carlo routes)
 DOCUMENTED = ["slr_verify.kernels.multihead", "slr_verify.dynamics.multihead", "slr_verify.routes.montecarlo",
               "slr_verify.routes.mc_engine", "slr_verify.routes.projections", "slr_verify.routes.gauss_quad",
-              "slr_verify.routes.token_laws",
+              "slr_verify.routes.token_laws", "slr_verify.dynamics.convergence", "slr_verify.dynamics.family_search",
+              "slr_verify.dynamics.fixed_points", "slr_verify.dynamics.experiments", "slr_verify.landscape.ends_mp",
+              "slr_verify.landscape.float_minimiser", "slr_verify.landscape.hessian", "slr_verify.landscape.multihead",
+              "slr_verify.landscape.stationary", "slr_verify.landscape.trs", "slr_verify.model.intervals",
+              "slr_verify.model.multilocation", "slr_verify.certify.corollary2", "slr_verify.certify.committed",
               "slr_verify.routes.bayes", "slr_verify.routes.multilocation"]
 BOGUS = "definitely_not_a_parameter"
 
@@ -73,7 +77,11 @@ def test_the_walk_sees_the_public_api():
 
 # --------------------------------------------------------------------------- eps
 #: classes whose eps is a record of what was computed, not an input with a default
-EPS_RECORDS = {"slr_verify.predictors.Comparison"}
+#: eps without a default: a record's field, and the positional engines of the profile's TRS and the multi-location
+#: sampler (their callers pass the validated setting)
+EPS_RECORDS = {"slr_verify.predictors.Comparison", "slr_verify.landscape.multihead.RiskOnSpheres",
+               "slr_verify.landscape.trs.trs_matrices", "slr_verify.model.multilocation.draw_multi_full",
+               "slr_verify.model.multilocation.draw_multi_projected"}
 TAKES_EPS = [(n, o) for n, o in PUBLIC if "eps" in _parameters(o) and n not in EPS_RECORDS]
 
 
@@ -104,13 +112,18 @@ def test_eps_default_is_the_noiseless_model():
 CATCH_ALLS = {
     "slr_verify.experiments.transformer_layer": "checks **settings against paper_settings(): ValueError naming it",
     "slr_verify.routes.claimed_digits": "forwards **kw to the function it measures, which refuses an unknown one",
+    "slr_verify.dynamics.fixed_points.classify_point": "forwards **p to hessian_at, which refuses an unknown keyword",
+    "slr_verify.certify.committed.replay_committed": "forwards **kw to replay, which refuses an unknown keyword",
 }
 #: calls in which the keyword reaches the function (claimed_digits needs the function it forwards to)
 CALLS = {
     "slr_verify.routes.claimed_digits": lambda f, kw: f(slr_verify.quad_zeta, 0.5, 0.5, **kw),
+    "slr_verify.dynamics.fixed_points.classify_point": lambda f, kw: f((1, 1), lam=0.1, gamma=0.5**0.5, d=400, L=10, **kw),
+    "slr_verify.certify.committed.replay_committed": lambda f, kw: f("window_fig5.json.gz", **kw),
 }
 #: public functions that validate their keywords themselves and raise ValueError (not decorated)
-OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer", "slr_verify.routes.claimed_digits"}
+OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer", "slr_verify.routes.claimed_digits",
+                   "slr_verify.dynamics.fixed_points.classify_point", "slr_verify.certify.committed.replay_committed"}
 
 #: the code of every accepts_gamma2 and keywords_checked wrapper
 _DECORATED = {accepts_gamma2(lambda *, gamma: gamma).__code__, keywords_checked(lambda *, x: x).__code__}

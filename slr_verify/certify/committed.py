@@ -3,17 +3,20 @@ from __future__ import annotations
 
 from importlib import resources
 
+from ..model.params import keywords_checked
 from .replay import Replay, load, replay
 
 __all__ = ["names", "load_committed", "replay_committed"]
 
 
+@keywords_checked
 def names(prefix="") -> list:
     """The committed certificates' file names starting with ``prefix``, sorted."""
     folder = resources.files("slr_verify.certificates")
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(prefix) and p.name.endswith(".json.gz"))
 
 
+@keywords_checked
 def load_committed(name) -> dict:
     """The document of the committed certificate ``name``; ``ValueError`` if there is none."""
     if name not in names():

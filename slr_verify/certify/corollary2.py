@@ -9,11 +9,13 @@ from flint import arb, ctx
 from ..kernels import api
 from ..kernels.balls import widened
 from ..kernels.certified import bayes_gap_arb
+from ..model.params import keywords_checked
 from . import args as A
 
 __all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
 
 
+@keywords_checked
 def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
     """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
@@ -26,6 +28,7 @@ def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
         return float(lg.lower()), float(lg.upper())
 
 
+@keywords_checked
 def compare_log_bayes_gap(points, prec=128):
     """For each point (dict of lam, gamma, d, L): the enclosure of log gap, the float64 kernel's
     value, and its error relative to max(1, |log gap|) measured against the enclosure's midpoint

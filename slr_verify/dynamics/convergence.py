@@ -25,6 +25,7 @@ __all__ = ["tangent_gradient_norms", "tangent_norm", "converge", "recovered", "c
 RESOLUTION = 4.0
 
 
+@keywords_checked
 def tangent_gradient_norms(ov, grads):
     """|(I - k k^T) grad_k R|^2 and |(I - v v^T) grad_v R|^2 from the overlaps and the partials
     (floats or arrays: float64; mpmath numbers: at the working precision), generated from the
@@ -34,6 +35,7 @@ def tangent_gradient_norms(ov, grads):
     return tuple(f(*ov, *grads))
 
 
+@keywords_checked
 def tangent_norm(ov, *, lam, gamma, d, L, resolution=False):
     """sqrt(|tan_k|^2 + |tan_v|^2) of R_lam at overlaps ``ov`` (arrays of one batch shape).
 
@@ -50,6 +52,7 @@ def tangent_norm(ov, *, lam, gamma, d, L, resolution=False):
     return norm, RESOLUTION * np.sqrt(np.finfo(float).eps * (np.abs(gk) + np.abs(gv)))
 
 
+@keywords_checked
 def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chunk=20_000, per_run=False):
     """Continue constant-lam PGD (five-overlap runner) from ``ov`` until the tangent gradient norm
     is below max(``tol``, its float64 resolution) for every run (:func:`tangent_norm`), or

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..model import budgets as B
 from ..model import validation as V
+from ..model.params import keywords_checked
 from ..model.sampling import draw_problem
 from ..model.settings import FIGURES
 from .runners import pgd
@@ -15,6 +16,7 @@ from .trajectory import SECONDS_PER_RUN_STEP, check_cost
 __all__ = ["run_figure", "check_figure", "run_setting", "check_setting"]
 
 
+@keywords_checked
 def run_figure(figure, *, repeats=30, steps=None, seed=0, every=None, progress=None):
     """Run a figure's setting; returns (trajectory, parameters). ``progress``: a stream for a
     progress bar (None: quiet)."""
@@ -22,6 +24,7 @@ def run_figure(figure, *, repeats=30, steps=None, seed=0, every=None, progress=N
     return run_setting(FIGURES[figure], repeats=repeats, steps=steps, seed=seed, every=every, progress=progress)
 
 
+@keywords_checked
 def run_setting(S, *, repeats=30, steps=None, seed=0, every=None, progress=None):
     """Run a :class:`~slr_verify.model.settings.Setting` (a figure's, or one of the user's); returns (trajectory,
     parameters)."""
@@ -36,6 +39,7 @@ def run_setting(S, *, repeats=30, steps=None, seed=0, every=None, progress=None)
     return tr, params
 
 
+@keywords_checked
 def check_figure(figure, *, repeats=30, steps=None, seed=0, every=None):
     """Validate :func:`run_figure`'s arguments and estimate its memory and time (``ValueError``
     with the figure when it would not fit); returns (setting, repeats, steps, every)."""
@@ -43,6 +47,7 @@ def check_figure(figure, *, repeats=30, steps=None, seed=0, every=None):
     return check_setting(FIGURES[figure], repeats=repeats, steps=steps, seed=seed, every=every)
 
 
+@keywords_checked
 def check_setting(S, *, repeats=30, steps=None, seed=0, every=None):
     """:func:`check_figure` for any :class:`~slr_verify.model.settings.Setting`."""
     repeats = V.integer("repeats", repeats, 1)

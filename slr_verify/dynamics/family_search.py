@@ -34,7 +34,7 @@ from ..kernels import generated as G
 from ..kernels.family_kernels import theta_star_kernels
 from ..kernels.steps import chain_rule_tables, mp_gradient_kernel, overlap_map_kernel
 from ..model.overlaps import Overlaps
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 from .convergence import tangent_gradient_norms
 from .runners import overlap_pgd
 from .sgd import sphere_step
@@ -42,6 +42,7 @@ from .sgd import sphere_step
 __all__ = ["find_stationary_points_off_M", "family_point_reached", "finite_difference_hessian", "finite_difference_spectrum",
            "theta_star"]
 
+@keywords_checked
 def theta_star(lam, gamma, d, eta=1):
     r"""theta* of the family k = eta v*: the root of R_theta(0, 0, theta, eta, 0) = 0, in closed form
     (:func:`slr_verify.symbolic.family_algebra.off_M_family`, generated). An mpmath number at the working
@@ -64,6 +65,7 @@ def _refine_family(eta_sign, lam, gamma, d, L, dps=50):
         return ov, grads, (tk, tv)
 
 
+@keywords_checked
 def find_stationary_points_off_M(end_points, *, lam, gamma, d, L, alpha=1.0, tol=1e-6, dps=50):
     """Stationary points reached by the runs ending at ``end_points`` (array (n, 5) of overlaps,
     or a trajectory's last record) that are off M (distance to M > 0.1).
@@ -154,6 +156,7 @@ def _chart(k, v):
     return point, Tk, Tv
 
 
+@keywords_checked
 def finite_difference_hessian(k, v, ks, vs, *, lam, gamma, d, L, h=1e-4):
     """Eigenvalues (ascending) of the Riemannian Hessian of R at unit vectors (k, v) of R^m (with k*, v*
     in R^m, the risk of dimension d) on S^{m-1} x S^{m-1}: central differences of Theorem 1's risk
@@ -179,6 +182,7 @@ def finite_difference_hessian(k, v, ks, vs, *, lam, gamma, d, L, h=1e-4):
     return np.linalg.eigvalsh(H)
 
 
+@keywords_checked
 def finite_difference_spectrum(theta, eta, *, lam, gamma, d, L, alpha=4e-3, m=6, h=1e-4):
     """By finite differences (an independent route for :func:`slr_verify.landscape.classify`): the
     Riemannian Hessian eigenvalues of R at (k, v) = (eta v*, theta k* + sqrt(1-theta^2) w) on

@@ -26,22 +26,26 @@ __all__ = ["POINTS", "CORNERS", "jacobian_at", "hessian_at", "classify_point", "
 CORNERS = [p for p in POINTS if p != (0, 0)]
 
 
+@keywords_checked
 def map_numeric(kappa, nu, *, lam, gamma, d, L, alpha):
     """The reduced PGD map on M at (kappa, nu)."""
     return np.array(reduced_map_kernels().F(kappa, nu, lam, gamma, d, L, alpha), dtype=float)
 
 
+@keywords_checked
 def jacobian_at(point, *, lam, gamma, d, L, alpha):
     """The 2x2 Jacobian of the reduced map at ``point`` and its eigenvalues."""
     J = np.array(reduced_map_kernels().J(point[0], point[1], lam, gamma, d, L, alpha), dtype=float).reshape(2, 2)
     return J, np.linalg.eigvals(J)
 
 
+@keywords_checked
 def det_jacobian(kappa, nu, *, lam, gamma, d, L, alpha):
     J = reduced_map_kernels().J(kappa, nu, lam, gamma, d, L, alpha)
     return J[0] * J[3] - J[1] * J[2]
 
 
+@keywords_checked
 def hessian_at(point, *, lam, gamma, d, L):
     """The Hessian of the manifold risk at a stationary point (angle coordinates at the corners;
     derived by :func:`slr_verify.symbolic.fixed_points.manifold_hessian`) and its eigenvalues."""
@@ -55,12 +59,14 @@ def classify_point(point, **p) -> str:
     return "min" if np.all(ev > 0) else "max" if np.all(ev < 0) else "saddle" if ev.min() < 0 < ev.max() else "degenerate"
 
 
+@keywords_checked
 def alpha_fixed_bound(*, lam, gamma, d, L):
     """alpha below which the map's fixed points are exactly the five stationary points:
     2 / max(sup|g_kappa|, sup|g_nu|) with the closed-form upper bounds (a sufficient bound)."""
     return 2.0 / max(float(x) for x in reduced_map_kernels().bounds(lam, gamma, d, L))
 
 
+@keywords_checked
 def alpha_attract(*, lam, gamma, d, L):
     """At the minima (+-1, +-1) the Jacobian is diag((1 - alpha|g_kappa|)^2, (1 - alpha|g_nu|)^2);
     they attract iff alpha |g| < 2 for both: returns (2 / max|g|, |g|)."""
@@ -68,12 +74,14 @@ def alpha_attract(*, lam, gamma, d, L):
     return 2.0 / g.max(), g
 
 
+@keywords_checked
 def predicted_rates(*, lam, gamma, d, L, alpha):
     """Linear rates of 1 - kappa_t and 1 - nu_t at (1, 1): the Jacobian's diagonal there."""
     J, _ = jacobian_at((1.0, 1.0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
     return float(J[0, 0]), float(J[1, 1])
 
 
+@keywords_checked
 def mirror_fixed_point(kappa, *, lam, gamma, d, L):
     """For nu = 1 and 1/sqrt2 < kappa < 1, the alpha at which (kappa, 1) is a fixed point of the
     map though not a stationary point: alpha g_kappa (2 kappa^2 - 1) = -2 kappa."""
@@ -81,6 +89,7 @@ def mirror_fixed_point(kappa, *, lam, gamma, d, L):
     return float(-2 * kappa / (float(gk) * (2 * kappa**2 - 1)))
 
 
+@keywords_checked
 def alpha_max_diffeo(*, lam, gamma, d, L, n=121, alphas=None):
     """Numeric (not certified) alpha_max: the smallest alpha on a log grid (refined by bisection)
     at which det J vanishes somewhere on an n x n grid of the square [-1, 1]^2

@@ -15,6 +15,7 @@ from __future__ import annotations
 import mpmath
 
 from ..kernels.generated import risk_kernel_mp
+from ..model.params import keywords_checked
 from .trs import profile_mp
 
 __all__ = ["ends_mp"]
@@ -71,6 +72,7 @@ def _pitchfork(x, direction, kw, dps, h="1e-9"):
                            solver="secant", tol=mpmath.mpf(10) ** (-2 * dps + 8))
 
 
+@keywords_checked
 def ends_mp(window, *, gamma, eps=0.0, d, L, dps=30) -> dict:
     """{"lo": mpf or None, "hi": mpf or None}: the ends of ``window`` (a :class:`~slr_verify.landscape.Window`, whose
     float ends, mechanisms and records -- the competitor's chart, the direction of the lost curvature -- start the

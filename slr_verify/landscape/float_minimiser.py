@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 
+@keywords_checked
 def angle_chart(a, b):
     """(kappa, eta) of the angle chart kappa = cos(b) cos(a), eta = cos(b) sin(a) (r = sin(b))."""
     return np.cos(b) * np.cos(a), np.cos(b) * np.sin(a)
@@ -78,6 +79,7 @@ def _local_min(a, b, kw, h=1e-2):
     return float(m[0]), float(a[0]), float(b[0])
 
 
+@keywords_checked
 def local_minimum(chart, *, lam, gamma, eps=0.0, d, L):
     """The profile's local minimum reached from ``chart`` = (a, b) of the angle chart (a pattern search in float64):
     (m, (a, b)). A crossing end's competitor is followed this way from where it was found
@@ -122,11 +124,13 @@ def _chart_grid(na, nb):
     return np.meshgrid(np.linspace(0, np.pi / 2, na), np.linspace(0, np.pi / 2, nb), indexing="ij")
 
 
+@keywords_checked
 def coarse_grid(grid):
     """The sub-grid of every third point of ``grid`` (a subset of its points when grid[i] = 1 mod 3)."""
     return tuple((n - 1) // 3 + 1 if (n - 1) % 3 == 0 else n for n in grid)
 
 
+@keywords_checked
 def below_oracle(lams, kw, grid):
     """For each lam of ``lams`` (an array: one batched TRS for all of them), whether some point of the
     ``grid`` (na, nb) of the angle chart has m below the oracle's risk by more than ``TIE_RTOL`` (relative); ``kw``:
@@ -226,6 +230,7 @@ def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
             "is_oracle": orc.astype(bool), "circle_risk": circle}
 
 
+@keywords_checked
 def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
     """(risk, angle) of the minimum of the profile on the circle k = cos(a) k* + sin(a) v*, a in
     [0, pi/2] (r = 0: k in span(k*, v*)), a one-dimensional problem: a grid of ``n`` angles, then a

@@ -125,6 +125,7 @@ def _tangent_basis(x):
     return cols[1:]
 
 
+@keywords_checked
 def overlaps_of(X):
     """The five overlaps of the rows (k*, v*, k, v) of an mpmath matrix."""
     ks, vs, k, v = (X[i, :] for i in range(4))
@@ -136,6 +137,7 @@ def overlaps_of(X):
 CORE, BLOCK = [0, 1, 2, 4, 5, 6], [3, 7]
 
 
+@keywords_checked
 def riemannian_parts(X, *, lam, gamma, eps=0.0, d, L):
     """At the configuration X (rows k*, v*, k, v of an mpmath matrix): the tangent gradient (6-vector,
     the R^4 directions), the Riemannian Hessian of the R^4 part (6 x 6), the tangent bases (Tk, Tv,

@@ -45,7 +45,7 @@ from ..kernels import fused as FK
 from ..kernels import multihead as KM
 from ..model import validation as VAL
 from ..model.multilocation import validate_locations
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, keywords_checked
 
 __all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima",
            "pgd_map_spectrum", "RiskOnSpheres"]
@@ -262,6 +262,7 @@ class Minimum:
     count: int = 1
 
 
+@keywords_checked
 def heads_from_gram(G, T, H, K):
     """Heads (2H, 2K + 2H) in the frame of targets ``T`` (2K, 2K + 2H) (:func:`_frame`) realising
     the Gram matrix ``G`` of (k_1..k_H, v_1..v_H, k*.., v*..) (e.g. a d-free PGD end point): the

@@ -121,6 +121,7 @@ def _residual_and_jacobian(O, lam, gamma, d, L):
     return ((F - O.T) / _ALPHA).T, np.moveaxis(Jac, -1, 0) / _ALPHA
 
 
+@keywords_checked
 def newton(O, *, lam, gamma, d, L, known=(), iters=80, tol=1e-13):
     """Batched (deflated) float64 Newton on the fixed-point equation from the starts ``O`` (n, 5);
     ``known`` roots are deflated. Returns (points (n, 5), converged mask)."""

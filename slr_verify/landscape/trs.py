@@ -28,7 +28,7 @@ import numpy as np
 
 from ..kernels.profile import trs_kernels, trs_partials_kernels
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2
+from ..model.params import Params, accepts_gamma2, keywords_checked
 
 __all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices", "solve_trs"]
 
@@ -47,6 +47,7 @@ def _check_disk(kappa, eta, d):
     return np.broadcast_arrays(kappa, eta, r)
 
 
+@keywords_checked
 def trs_matrices(kappa, eta, r, lam, gamma, eps, d, L):
     """(c, H4, g4): H on (k*, v*, e, e') as (..., 4, 4) and g as (..., 4), float64 (no validation); kappa, eta, r
     and lam broadcast together (several lam in one call: lam an array)."""
@@ -73,6 +74,7 @@ class Profile:
     hard: np.ndarray
 
 
+@keywords_checked
 def solve_trs(c, H, g, n):
     """The trust-region subproblem c + min_{|x| = 1} x^T H x - 2 g^T x on the first n <= 4 coordinates, batched
     (module docstring): ``c`` (...), ``H`` (..., 4, 4) symmetric, ``g`` (..., 4), as :func:`trs_matrices` gives them.
@@ -162,6 +164,7 @@ def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     return Profile(risk=risk, mu=mu, x=x, overlaps=ov, hard=hard)
 
 
+@keywords_checked
 def profile_gradient(kappa, eta, x, *, lam, gamma, eps=0.0, d, L):
     r"""(dm/dkappa, dm/deta, dm/dr, dm/dlam) at the minimising x, by the envelope theorem: the partials of
     :math:`c + x^\top H x - 2 g^\top x` at fixed x, with kappa, eta, r independent (the caller applies the

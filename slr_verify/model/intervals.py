@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from scipy import stats
 
+from .params import keywords_checked
+
 __all__ = ["clopper_pearson"]
 
 
+@keywords_checked
 def clopper_pearson(k, n, level=0.95):
     """Exact (Clopper-Pearson) two-sided confidence interval for a binomial proportion k/n."""
     if not (0 <= k <= n and n >= 1):

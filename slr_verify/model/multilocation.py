@@ -34,6 +34,7 @@ def _unit_rows(name, x):
     return arr
 
 
+@keywords_checked
 def validate_locations(K_star, V_star):
     """(K_star, V_star) of shape (K, d), unit rows, each k*_j orthogonal to v*_j."""
     K_star, V_star = _unit_rows("K_star", K_star), _unit_rows("V_star", V_star)
@@ -58,11 +59,13 @@ def validate_heads(K, V_, K_star, V_star):
     return K, V_, K_star, V_star
 
 
+@keywords_checked
 def draw_positions(gen, m: int, L: int, K: int) -> np.ndarray:
     """(m, K) distinct positions per sample: the first K entries of a uniform random permutation."""
     return np.argsort(gen.random((m, L)), axis=1)[:, :K]
 
 
+@keywords_checked
 def draw_multi_full(gens, m, K_star, V_star, gamma, eps, L):
     """m samples in full dimension: ``(X, J, Y)`` with X (m, L, d), J (m, K), Y (m,)."""
     g_tok, g_loc, g_xi = gens
@@ -75,6 +78,7 @@ def draw_multi_full(gens, m, K_star, V_star, gamma, eps, L):
     return X, J, Y
 
 
+@keywords_checked
 def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L):
     r"""m samples of the projections :math:`X_l^\top w` on q fixed unit directions w, without d.
 
@@ -92,6 +96,7 @@ def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L
     return P, J, Y
 
 
+@keywords_checked
 def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     """n samples of multiple-location regression in full dimension, ``(X, J, Y)`` (all in memory;
     the Monte Carlo route draws the same blocks chunk by chunk)."""
@@ -111,6 +116,7 @@ def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     return tuple(np.concatenate(x) for x in zip(*parts))
 
 
+@keywords_checked
 def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
     """K pairs (k*_j, v*_j), independent, each uniform on the sphere with v*_j uniform among the
     unit vectors orthogonal to k*_j (the paper's draw, `docs/MATH.md` §15). K >= 1; d >= 2 (v*_j orthogonal to k*_j)."""
@@ -123,6 +129,7 @@ def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
     return ks, vs
 
 
+@keywords_checked
 def random_heads(H: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
     """H heads (k_h, v_h), all independent and uniform on the sphere of R^d (H >= 1, d >= 1)."""
     H, d = V.integer("H", H, 1), V.integer("d", d, 1)
