@@ -21,9 +21,9 @@ h = N(mu/(1 + gamma^2) k*, 2 gamma^2/(1 + gamma^2) I_d), log B = -mu^2/(4(1 + ga
 Then R_B - eps^2 = B^2 Z_p E[exp((a_l + a_m)/2 - log S') (w_l - w_m)^2] with a_k = log pi_k + psi_k,
 S' = sum_k exp(a_k); the weight exp((a_l + a_m)/2 - log S') is at most 1/2 (AM-GM), so the relative variance does not
 grow like the excess's inverse (exp(0.23 d) at gamma^2 = 1/2): the answer is returned as a logarithm. It is not bounded in
-d: the expectation left after B^2 Z_p decays polynomially, and with it the relative standard error at a fixed n grows
-(about 0.017, 0.04, 0.13, 0.34, 0.75 at d = 400, 1e4, 1e6, 1e8, 1e10, gamma^2 = 1/2, L = 10, n = 2^16); an estimate
-whose relative standard error exceeds :data:`MAX_RELATIVE_ERROR` is refused.
+d: the expectation left after B^2 Z_p decays polynomially, and the relative standard error at a fixed n grows with d
+(tests/test_bayes.py shows it past 0.5 at d = 1e10, L = 10, n = 2^16); an estimate whose relative standard error
+exceeds :data:`MAX_RELATIVE_ERROR` is refused, naming n and d.
 
 **Softmax at (k*, v*).** T = sum_l softmax_l(lam u) w_l reads u only; w is independent of u, so
 R_soft - eps^2 = E[gamma^2 (1 - p_J0)^2 + sum_{m != J0} p_m^2] (w integrated out exactly; the law of J0 does not
