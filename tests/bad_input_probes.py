@@ -557,6 +557,10 @@ def _landscape_window_probes(two, three):
                      lambda kw={n: 10**30}: certify.global_minimiser(lam=(0.3, 0.3), **{**k, **kw}, time_limit=20))
             for n in ("d", "L")]
     out.append(_refused("certify.oracle_window(d=2**60)", "d", lambda: certify.oracle_window(**{**k, "d": 2**60})))
+    from slr_verify.predictors import decay_slope
+
+    out += [_refused("decay_slope(two points)", "ds", lambda: decay_slope([-1.0, -2.0], [1e2, 1e3])),
+            _refused("decay_slope(equal ends)", "ds", lambda: decay_slope([-1.0, -2.0, -3.0], [1e2, 1e3, 1e2]))]
     out += [_refused(f"landscape.sample_ends(d={v:g})", "alpha", lambda v=v: LS.sample_ends(
         0, 4, lam=0.1, gamma=g, d=v, L=10, alpha=4e-3, steps=10), cheap=False) for v in (10**30, 2**63)]
     return out

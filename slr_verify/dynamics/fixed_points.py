@@ -132,7 +132,7 @@ def finite_difference_jacobian(point, *, lam, gamma, d, L, alpha, h=1e-6):
     differences of :func:`map_numeric`, an independent check of the generated :func:`jacobian_at`: in a coordinate
     strictly inside (-1, 1) central differences, in a coordinate at +-1 one-sided inward second-order differences (the
     map is defined on the square). Error: truncation ~h^2 times the map's third derivatives plus round-off ~1e-16/h
-    (4.3e-10 at the five points with h = 1e-6 at Figure 4b's setting, alpha = 4e-3)."""
+    (tests/test_dynamics.py bounds it by 1e-6 at Figure 4b's setting)."""
     p = dict(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
     fd = np.zeros((2, 2))
     x = np.array(point, float)
@@ -169,7 +169,7 @@ def measured_rates(*, lam, gamma, d, L, alpha, steps, start=(np.cos(0.02), np.co
     1e-13 < 1 - kappa_t < 1e-4, resp. 1e-13 < 1 - nu_t < 1e-5 (linear phase, above round-off). Returns
     (rate_kappa, rate_nu), NaN for a window of 10 records or fewer (run too short). Compared with
     :func:`predicted_rates` (Proposition 10's two time scales, `docs/MATH.md` §10) they agree to the fit's error
-    (relative error of the log rates 7e-4 at Figure 4b's setting, 12 000 steps)."""
+    (the claim proposition-10 allows 2% on the log rates)."""
     tr = reduced_pgd(start[0], start[1], alpha=alpha, steps=steps, lam=lam, gamma=gamma, d=d, L=L)
     one_k, one_n = 1 - tr.kappa, 1 - tr.nu
     sel_n = (one_n > 1e-13) & (one_n < 1e-5)

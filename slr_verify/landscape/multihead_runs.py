@@ -68,7 +68,9 @@ def run_ends(gram0, gram_end, H, K, *, lam, gamma, eps=0.0, d, L, alpha, seed=0,
         a = multihead_aligned(Ks, Vs, lam=lam, **p)
         found, _, ends = multihead_minima(Ks, Vs, H=H, lam=lam, n_random=n_random, seed=seed + r,
                                           start_grams=[_match_targets(gram_end[r], gram0[r], H)], **p)
-        W = next(m.W for m in found if abs(m.risk - ends[-1, 0]) <= 1e-10 * max(1.0, abs(ends[-1, 0])))
+        W = next((m.W for m in found if abs(m.risk - ends[-1, 0]) <= 1e-10 * max(1.0, abs(ends[-1, 0]))), None)
+        if W is None:  # the refined end point is one of the minima found, by construction of multihead_minima
+            raise RuntimeError(f"run {r}: the refined end point (risk {ends[-1, 0]!r}) is not among the minima found")
         jac = float(pgd_map_spectrum(Ks, Vs, W, lam=lam, alpha=alpha, **p).real.min())
         rows.append((a.grad_norm, a.risk, ends[-1, 0], ends[-1, 1], ends[-1, 2], float(ends[:, 0].min()), jac))
     names = ("grad_aligned", "risk_aligned", "refined", "refined_grad", "refined_eig", "best", "jac_min")

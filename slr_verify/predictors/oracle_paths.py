@@ -57,4 +57,9 @@ def decay_slope(log_gaps, ds) -> float:
     """The local log-log slope of the gap over the last three d: (log gap(d[-1]) - log gap(d[-3])) / log(d[-1]/d[-3])
     (``log_gaps`` and ``ds`` of equal length >= 3, as :func:`log_gap_path` returns them). Along a path with
     0 <= b < 2a it tends to -(2a - b), Corollary 2's rate of the null-token part."""
-    return (log_gaps[-1] - log_gaps[-3]) / math.log(ds[-1] / ds[-3])
+    if len(log_gaps) != len(ds) or len(ds) < 3:
+        raise ValueError(f"log_gaps and ds must have one equal length >= 3, got {len(log_gaps)} and {len(ds)}")
+    lo, hi = V.real("ds[-3]", ds[-3], minimum=0.0, strict_min=True), V.real("ds[-1]", ds[-1], minimum=0.0, strict_min=True)
+    if hi == lo:
+        raise ValueError(f"ds must differ over the last three points, got ds[-3] = ds[-1] = {lo!r}")
+    return (log_gaps[-1] - log_gaps[-3]) / math.log(hi / lo)
