@@ -1,0 +1,16 @@
+"""The independent checker of proof certificates (`docs/certificates.md`, `docs/MATH.md` §20).
+
+Public API: :func:`replay` (a path or a document -> :class:`Replay`), :func:`statement` (what a document proves if
+accepted), :func:`load` (a bounded reader; :class:`Unreadable` on any unreadable input).
+
+TRANSITIONAL: re-exports the checker of ``slr_verify.certify.replay`` while the package is built.
+"""
+from ..certify.replay import Replay, replay  # noqa: F401
+from ..certify.replay_base import Rejected, load  # noqa: F401
+
+__all__ = ["Replay", "Rejected", "load", "replay", "statement"]
+
+
+def statement(document) -> str:
+    """The statement the checker derives for ``document``: what it proves if accepted."""
+    raise NotImplementedError
