@@ -5,10 +5,17 @@ accepted), :func:`load` (a bounded reader; :class:`Unreadable` on any unreadable
 
 TRANSITIONAL: re-exports the checker of ``slr_verify.certify.replay`` while the package is built.
 """
-from ..certify.replay import Replay, replay  # noqa: F401
-from ..certify.replay_base import Rejected, load  # noqa: F401
-
 __all__ = ["Replay", "Rejected", "load", "replay", "statement"]
+
+
+def __getattr__(name):
+    if name in ("Replay", "replay"):
+        from ..certify import replay as r
+        return getattr(r, name)
+    if name in ("Rejected", "load"):
+        from ..certify import replay_base as r
+        return getattr(r, name)
+    raise AttributeError(name)
 
 
 def statement(document) -> str:

@@ -9,40 +9,18 @@ r"""The ball-arithmetic conventions every proof of the suite and its checker use
 * **lam pieces**: :func:`geometric_pieces` (relative width, for intervals spanning decades) and
   :func:`uniform_pieces` (equal pieces of width relative to the interval's start).
 
-Part of the checker's trusted base as much as of the searches (and of the landscape's capture balls): it imports arb
-and NumPy only.
+The conventions themselves live in the checker (:mod:`slr_verify.checker.balls`), re-exported here for the searches;
+the lam pieces (NumPy) are the searches' own.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from flint import arb
+
+from ..checker.balls import ball, centre_radius, outward, widened
 
 __all__ = ["ball", "widened", "outward", "centre_radius", "geometric_pieces", "uniform_pieces"]
-
-
-def ball(lo, hi=None) -> arb:
-    """The ball [lo, hi] (exact float end points); ``ball(x)`` is the exact float x."""
-    hi = lo if hi is None else hi
-    return arb(float(lo)).union(arb(float(hi)))
-
-
-def widened(x) -> arb:
-    """x as a ball one ulp wide either side (it covers the real number the float rounds); 0 stays exact."""
-    x = float(x)
-    return arb(x, math.ulp(x)) if x else arb(0)
-
-
-def outward(x):
-    """(lo, hi) floats enclosing the ball x, rounded outward."""
-    return math.nextafter(float(x.lower()), -math.inf), math.nextafter(float(x.upper()), math.inf)
-
-
-def centre_radius(a, b):
-    """(c, r) floats with [c - r, c + r] containing [a, b] (r rounded up by one ulp)."""
-    c = 0.5 * (a + b)
-    return c, (math.nextafter(max(c - a, b - c), math.inf) if b > a else 0.0)
 
 
 def geometric_pieces(lo, hi, ratio):
