@@ -9,12 +9,11 @@ __all__ = ["Replay", "Rejected", "load", "replay", "statement"]
 
 
 def __getattr__(name):
-    if name in ("Replay", "replay"):
-        from ..certify import replay as r
-        return getattr(r, name)
-    if name in ("Rejected", "load"):
-        from ..certify import replay_base as r
-        return getattr(r, name)
+    import importlib
+
+    if name in ("Replay", "replay", "Rejected", "load"):
+        mod = "replay" if name in ("Replay", "replay") else "replay_base"
+        return getattr(importlib.import_module(f"slr_verify.certify.{mod}"), name)
     raise AttributeError(name)
 
 
