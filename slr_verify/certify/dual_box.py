@@ -46,6 +46,7 @@ from flint import arb
 
 from ..kernels.balls import outward
 from ..kernels.profile import oracle_arb, oracle_f64
+from ..kernels.taylor import terms
 from ..landscape.trs import profile
 from .replay_profile import SettingBalls, centre_radius, edge_bound
 
@@ -237,7 +238,7 @@ def _split_axis(tm, rk, rl, lc):
     for lam)."""
     if rl == 0 or rk == 0:
         return 0 if rl == 0 else 2
-    (tk, tl), R = tm.terms()
+    (tk, tl), R = terms(tm)
     if R > tk + tl:
         return 0 if rk >= rl / lc else 2
     return 0 if tk >= tl else 2

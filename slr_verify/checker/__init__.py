@@ -1,22 +1,13 @@
-"""The independent checker of proof certificates (`docs/certificates.md`, `docs/MATH.md` §20).
+"""The independent checker of proof certificates (`docs/certificates.md`, `docs/MATH.md` §20): its own package,
+importing only the standard library, python-flint and itself (an import-linter contract; a test inspects
+``sys.modules`` after a replay in a fresh interpreter).
 
-Public API: :func:`replay` (a path or a document -> :class:`Replay`), :func:`statement` (what a document proves if
-accepted), :func:`load` (a bounded reader; :class:`Unreadable` on any unreadable input).
-
-TRANSITIONAL: re-exports the checker of ``slr_verify.certify.replay`` while the package is built.
+* :func:`replay`: a path or a document -> :class:`Replay` (accepted or rejected with the reason, the conclusion);
+* :func:`statement`: what a document proves if accepted;
+* :func:`load`: the bounded reader (:class:`Unreadable` on any unreadable input).
 """
-__all__ = ["Replay", "Rejected", "load", "replay", "statement"]
+from .fields import Rejected
+from .reader import Unreadable, load
+from .replay import FORMAT, Replay, replay, statement
 
-
-def __getattr__(name):
-    import importlib
-
-    if name in ("Replay", "replay", "Rejected", "load"):
-        mod = "replay" if name in ("Replay", "replay") else "replay_base"
-        return getattr(importlib.import_module(f"slr_verify.certify.{mod}"), name)
-    raise AttributeError(name)
-
-
-def statement(document) -> str:
-    """The statement the checker derives for ``document``: what it proves if accepted."""
-    raise NotImplementedError
+__all__ = ["FORMAT", "Rejected", "Replay", "Unreadable", "load", "replay", "statement"]

@@ -1,0 +1,123 @@
+r"""Ball bounds of the five-overlap PGD map's contraction tests (`docs/MATH.md` §13, "Where PGD goes"), on arb balls
+from the premise ``pgd-map``'s kernels; the searches (:mod:`slr_verify.certify.capture`, :mod:`slr_verify.certify.valley`)
+use them to choose, the checker to decide. Every bound is a ball whose every point is an upper bound of the quantity
+(so that ``bound < 1`` in arb's sense proves ``quantity < 1``); no float is rounded on the way.
+
+* :func:`ball_bounds`: for B = {x : ||T^{-1}(x - c)|| <= s} (the norm max over groups I of |y_I|_2) and
+  G = sigma o Phi: r0 >= ||T^{-1}(G(c) - c)|| / s and q >= sup over B of ||T^{-1} DG T|| (Banach: r0 + q < 1).
+* :func:`tube_piece_bounds`: on [a - m, min(b + m, 1)] x {||T^{-1} z|| <= delta} of the valley nu = 1, the transverse
+  contraction q, the kappa coupling C, the sign condition of h on the edge and the largest kappa step.
+* :func:`transition_bound`: max(1, ||T1^{-1} T0||) between two pieces' norms.
+"""
+from __future__ import annotations
+
+from functools import reduce
+
+from flint import arb, arb_mat
+
+from .premises import kernels
+
+__all__ = ["upper", "square", "block_norm", "group_norm", "ball_bounds", "tube_piece_bounds", "transition_bound"]
+
+
+def upper(x: arb) -> arb:
+    """A ball every point of which is >= every point of ``x`` (x's upper end)."""
+    return x.upper()
+
+
+def _max(balls) -> arb:
+    """A ball whose points include max of the upper ends (the union: its upper end is the largest)."""
+    return reduce(lambda a, b: a.union(b), balls)
+
+
+def square(x: arb) -> arb:
+    """x^2 as a nonnegative ball (arb's product of a ball around 0 with itself dips below 0)."""
+    lo, hi = arb(x.abs_lower()), arb(x.abs_upper())
+    return (lo * lo).union(hi * hi)
+
+
+def block_norm(M, I, J) -> arb:
+    """An upper bound of the spectral norm of the block M[I, J] (sizes 1 or 2): ||M_c||_2 + ||M - M_c||_F, M_c the
+    midpoints (exact). For a 2 x 2 M_c, sqrt((t + sqrt(t^2 - 4 det^2)) / 2) with t = |M_c|_F^2: a rotation-scaling
+    block keeps its modulus, and the discriminant is not widened by the entries' radii."""
+    ent = [[M[i, j] for j in J] for i in I]
+    mid = [[arb(x.mid()) for x in row] for row in ent]
+    rad = upper(sum((square(arb(x.rad())) for row in ent for x in row), arb(0))).sqrt()
+    t = upper(sum((x * x for row in mid for x in row), arb(0)))
+    if len(I) == 1 or len(J) == 1:
+        core = t.sqrt()
+    else:
+        (a, b), (c, e) = mid
+        disc = upper(t * t - 4 * square(a * e - b * c))
+        core = ((t + abs(disc).sqrt()) / 2).sqrt()
+    return upper(core + rad)
+
+
+def group_norm(y, groups) -> arb:
+    """An upper bound of max over groups I of |y_I|_2 for an arb column ``y``."""
+    return _max([upper(sum((square(y[i, 0]) for i in g), arb(0))).sqrt() for g in groups])
+
+
+def _operator(M, groups_out, groups_in) -> arb:
+    """An upper bound of the operator norm of M from the group norm of ``groups_in`` to that of ``groups_out``."""
+    return _max([upper(sum((block_norm(M, I, J) for J in groups_in), arb(0))) for I in groups_out])
+
+
+def _finite(M, rows, cols) -> bool:
+    return all(M[i, j].is_finite() for i in range(rows) for j in range(cols))
+
+
+def _pgd_jacobian(X, par, A):
+    """DPhi = dF/do + dF/dR . Hess R over the overlap balls X (a 5 x 5 arb matrix)."""
+    K = kernels("pgd-map")
+    gh = K.grad_hess(*X, *par)
+    P, H = gh[:5], arb_mat(5, 5, gh[5:])
+    m = K.pgd_map(*X, *P, A)
+    Do = arb_mat([[m[5 + 10 * i + j] for j in range(5)] for i in range(5)])
+    Dp = arb_mat([[m[10 + 10 * i + j] for j in range(5)] for i in range(5)])
+    return Do + Dp * H
+
+
+def ball_bounds(c, sigma, T, groups, s, par, alpha):
+    """(q, r0), balls, for the ball of radius ``s`` around the exact float point ``c`` in y = T^{-1}(x - c) (``T``:
+    5 x 5 floats, ``groups``: tuples of coordinates), G = sigma o Phi (``sigma``: five signs), ``par``: the balls
+    (lam, gamma, eps, d, L), ``alpha``: the step. q is not finite where a Jacobian entry is not."""
+    K = kernels("pgd-map")
+    A, Tm = arb(alpha), arb_mat([[arb(x) for x in row] for row in T])
+    Tinv = Tm.inv()
+    cb = [arb(x) for x in c]
+    m = K.pgd_map(*cb, *K.grad_hess(*cb, *par)[:5], A)
+    r0 = group_norm(Tinv * arb_mat([[sigma[i] * m[i] - cb[i]] for i in range(5)]), groups) / arb(s)
+    X = Tm * arb_mat([[arb(0, s)] for _ in range(5)])
+    D = _pgd_jacobian([cb[i] + X[i, 0] for i in range(5)], par, A)
+    M = Tinv * arb_mat([[sigma[i] * D[i, j] for j in range(5)] for i in range(5)]) * Tm
+    return (_operator(M, groups, groups) if _finite(M, 5, 5) else arb("inf")), upper(r0)
+
+
+def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
+    """(q, C, edge_ok, step) on [a - m, min(b + m, 1)] x {||T^{-1} z|| <= delta}, z = (nu - 1, theta, eta, rho)
+    (`docs/MATH.md` §13): q >= ||T^{-1} D_z Z T||, C >= the dual norm of D_z K T, ``edge_ok``: h > 0 on the edge
+    (alpha |g_kappa| (2 kappa^2 - 1) < 2 kappa; g_kappa < 0 by the premise ``edge-invariance``), ``step`` >= the
+    largest kappa step alpha |g_kappa| + C delta; balls (q, C, step not finite where an entry is not)."""
+    A, Tm = arb(alpha), arb_mat([[arb(x) for x in row] for row in T])
+    Zb = Tm * arb_mat([[arb(0, delta)] for _ in range(4)])
+    lo = arb(a) - arb(m)
+    kap = lo.union(arb(min(b + m, 1.0)) if b + m >= 1.0 else arb(b) + arb(m))
+    D = _pgd_jacobian([kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]], par, A)
+    M = Tm.inv() * arb_mat([[D[i, j] for j in range(1, 5)] for i in range(1, 5)]) * Tm
+    R = arb_mat([[D[0, j] for j in range(1, 5)]]) * Tm
+    if not (_finite(M, 4, 4) and _finite(R, 1, 4)):
+        inf = arb("inf")
+        return inf, inf, False, inf
+    q, C = _operator(M, groups, groups), _operator(R, ((0,),), groups)
+    gk = kernels("pgd-map").grad_hess(kap, arb(1), arb(0), arb(0), arb(0), *par)[0]
+    sgn = 2 * kap * kap - 1
+    edge_ok = bool(sgn <= 0) or bool(A * abs(gk) * sgn < 2 * lo)
+    return q, C, edge_ok, upper(upper(A * abs(gk)) + C * arb(delta))
+
+
+def transition_bound(T0, groups0, T1, groups1) -> arb:
+    """A ball >= max(1, the operator norm of T1^{-1} T0 from the groups0 norm to the groups1 norm): how much a
+    vector's norm can grow when the norm changes from one piece's basis to the next."""
+    Mt = arb_mat([[arb(x) for x in row] for row in T1]).solve(arb_mat([[arb(x) for x in row] for row in T0]))
+    return _max([arb(1), _operator(Mt, groups1, groups0)])

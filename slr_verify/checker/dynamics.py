@@ -1,0 +1,170 @@
+r"""The dynamics' leaf tests (`docs/certificates.md`, "The dynamics' kinds"; `docs/MATH.md` §§10, 12, 13).
+
+* ``signs`` (``manifold-hessian-signs``): on each lam piece the Hessian of R on M is positive definite at (1, 1),
+  (-1, -1), negative definite at (1, -1), (-1, 1) (diagonal in angle coordinates, exactly: premise
+  ``manifold-hessians``) and indefinite at (0, 0) (det < 0).
+* ``det-positive`` (``reduced-map-diffeomorphism``): det J of the reduced PGD map > 0 on each box of
+  [-1, 1]^2 x [0, A] (premise ``reduced-map``); ``alpha_upper`` U > A with det J < 0 at ``upper_at`` in the square.
+* ``family-minimum`` (``off-M-minimum``): |theta*(+-1)| < 1, and at eta = 1 the leading minors of the Riemannian
+  Hessian's block off the orbit and -mu_k are > 0 (premise ``off-M-family``).
+* ``contraction`` (``contraction-ball``): r0 + q < 1 (:func:`.contraction.ball_bounds`), sigma one of the symmetries
+  the premise ``pgd-map`` proves.
+* ``tube-piece`` (``valley-tube``): each piece at least m wide, q_j < 1, h > 0 on the edge, kappa step <= m/2
+  (:func:`.contraction.tube_piece_bounds`); Gamma, the product of the norm changes between pieces.
+"""
+from __future__ import annotations
+
+from flint import arb, arb_mat
+
+from .balls import ball, outward, widened
+from .contraction import ball_bounds, transition_bound, tube_piece_bounds
+from .fields import Rejected, keys, matrix, number
+from .premises import kernels
+
+__all__ = ["KINDS_OF_POINTS", "hessian_kinds_hold", "family_values", "check_signs", "check_diffeomorphism",
+           "check_family", "check_contraction", "check_tube"]
+
+#: Proposition 9's classification of the five stationary points on M
+KINDS_OF_POINTS = {(0, 0): "saddle", (1, 1): "min", (-1, -1): "min", (1, -1): "max", (-1, 1): "max"}
+
+
+def hessian_kinds_hold(H, pt) -> bool:
+    """The Hessian enclosure H (4 entries) at ``pt`` has the sign pattern of its kind."""
+    h11, h12, h21, h22 = H
+    if pt == (0, 0):
+        return bool(h11 * h22 - h12 * h21 < 0)  # one positive, one negative eigenvalue
+    if not (h12.is_exact() and h21.is_exact() and h12 == 0 and h21 == 0):
+        return False  # in angle coordinates the Hessian at a corner is diagonal, exactly
+    if KINDS_OF_POINTS[pt] == "min":
+        return bool(h11 > 0 and h22 > 0)
+    return bool(h11 < 0 and h22 < 0)
+
+
+def _hessian(pt):
+    return getattr(kernels("manifold-hessians"), f"hessian_{'_'.join('m' if c < 0 else str(c) for c in pt)}")
+
+
+def check_signs(doc, kind, S, domain, boxes):
+    par = (widened(S.gamma), arb(S.d), arb(S.L))
+    for leaf, (lam,) in zip(doc["leaves"], boxes):
+        keys(leaf, "signs leaf", ("box", "test"))
+        bad = [pt for pt in KINDS_OF_POINTS if not hessian_kinds_hold(_hessian(pt)(ball(*lam), *par), pt)]
+        if bad:
+            raise Rejected(f"signs leaf {lam}: the Hessian's signs at {bad[0]} are not those of a {KINDS_OF_POINTS[bad[0]]}")
+    return {}, ""
+
+
+def check_diffeomorphism(doc, kind, S, domain, boxes):
+    K = kernels("reduced-map")
+    lam = widened(domain[3][0])
+    par = (widened(S.gamma), arb(S.d), arb(S.L))
+    for leaf, (k, n, a, _) in zip(doc["leaves"], boxes):
+        keys(leaf, "det-positive leaf", ("box", "test"))
+        if not K.det_jacobian(ball(*k), ball(*n), lam, *par, ball(*a))[0] > 0:
+            raise Rejected(f"det-positive leaf {leaf['box']}: det J does not exclude values <= 0")
+    A, values = domain[2][1], {"domain_alpha": domain[2]}
+    U = doc.get("alpha_upper")
+    if U is not None:
+        U = number(U, "alpha_upper")
+        at = doc.get("upper_at", [0.0, 0.0])
+        if not (isinstance(at, list) and len(at) == 2):
+            raise Rejected(f"upper_at must be a [kappa, nu] pair, got {at!r}")
+        k, n = (number(x, "upper_at") for x in at)
+        if not U > A:
+            raise Rejected(f"alpha_upper {U!r} must exceed the proved lower bound A = {A!r} of alpha_max")
+        if not (-1 <= k <= 1 and -1 <= n <= 1):
+            raise Rejected(f"upper_at ({k!r}, {n!r}) is off the square [-1, 1]^2")
+        if not K.det_jacobian(arb(k), arb(n), lam, *par, arb(U))[0] < 0:
+            raise Rejected(f"alpha_upper {U!r}: det J({k!r}, {n!r}) is not < 0 there")
+        values["alpha_upper"], values["upper_at"] = U, (k, n)
+    gk, gn = K.corner_gradient(lam, *par)
+    m = gk if gk > gn else gn if gn > gk else None
+    if m is None:
+        return values, ""
+    values["alpha_attract"] = outward(2 / m)
+    return values, (f"; the minima (1, 1), (-1, -1) attract for alpha below 2 / max(|g_kappa|, |g_nu|) "
+                    f"in [{values['alpha_attract'][0]!r}, {values['alpha_attract'][1]!r}]")
+
+
+def family_values(lam, g, d, L) -> dict:
+    """The off-M family's enclosures: theta*(+1), theta*(-1), the 5 leading minors and -mu_k at eta = 1."""
+    K = kernels("off-M-family")
+    th = {eta: K.theta_star(arb(eta), lam, g, arb(d))[0] for eta in (1, -1)}
+    out = K.family_hessian(th[1], lam, g, arb(d), arb(L))
+    M = arb_mat(5, 5, out[:25])
+    minors = [arb_mat(k, k, [M[i, j] for i in range(k) for j in range(k)]).det() for k in range(1, 6)]
+    return {"theta_star": th, "minors": minors, "minus_mu_k": out[25]}
+
+
+def check_family(doc, kind, S, domain, boxes):
+    keys(doc["leaves"][0], "family-minimum leaf", ("box", "test"))
+    v = family_values(widened(domain[0][0]), widened(S.gamma), S.d, S.L)
+    if not all(abs(t) < 1 for t in v["theta_star"].values()):
+        raise Rejected(f"family-minimum: |theta*| < 1 is not shown ({v['theta_star']})")
+    if not (all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0):
+        raise Rejected(f"family-minimum: a leading minor or -mu_k is not > 0 ({v['minors']}, {v['minus_mu_k']})")
+    th = {eta: outward(t) for eta, t in v["theta_star"].items()}
+    return {"theta_star": th}, f" (theta*(+1) in [{th[1][0]!r}, {th[1][1]!r}])"
+
+
+def _groups(x, n, what):
+    ok = isinstance(x, list) and all(isinstance(gr, list) and 1 <= len(gr) <= 2 for gr in x)
+    if not ok or any(type(i) is not int for gr in x for i in gr) or sorted(i for gr in x for i in gr) != list(range(n)):
+        raise Rejected(f"{what} must split 0..{n - 1} into groups of one or two, got {x!r}")
+    return tuple(tuple(gr) for gr in x)
+
+
+def _pgd_par(S, domain):
+    lam, alpha = domain[0][0], domain[-1][0]
+    if not (lam > 0 and alpha > 0):
+        raise Rejected(f"lam and alpha must be > 0, got {lam!r}, {alpha!r}")
+    return (widened(lam), widened(S.gamma), widened(S.eps), arb(S.d), arb(S.L)), alpha
+
+
+def check_contraction(doc, kind, S, domain, boxes):
+    par, alpha = _pgd_par(S, domain)
+    if len(doc["leaves"]) != 1:
+        raise Rejected("a contraction-ball certificate has one leaf")
+    leaf = keys(doc["leaves"][0], "contraction leaf", ("box", "test", "centre", "T", "groups", "radius", "sigma"))
+    if not (isinstance(leaf["centre"], list) and len(leaf["centre"]) == 5):
+        raise Rejected(f"contraction: centre must be five numbers, got {leaf['centre']!r}")
+    c = [number(x, "centre") for x in leaf["centre"]]
+    T, groups = matrix(leaf["T"], 5, "T"), _groups(leaf["groups"], 5, "groups")
+    s, sigma = number(leaf["radius"], "radius"), leaf["sigma"]
+    if not s > 0:
+        raise Rejected(f"contraction: radius must be > 0, got {s!r}")
+    proved = {tuple(p) for p in kernels("pgd-map").SYMMETRIES}
+    if not (isinstance(sigma, list) and all(type(x) is int for x in sigma) and tuple(sigma) in proved):
+        raise Rejected(f"contraction: sigma must be one of the symmetries the premise pgd-map proves {sorted(proved)}, "
+                       f"got {sigma!r}")
+    q, r0 = ball_bounds(c, sigma, T, groups, s, par, alpha)
+    if not r0 + q < 1:
+        raise Rejected(f"contraction: r0 + q = {r0} + {q} is not < 1")
+    return ({"q": outward(q)[1], "r0": outward(r0)[1], "radius": s, "sigma": sigma},
+            f" (q <= {outward(q)[1]:.6g}, r0 <= {outward(r0)[1]:.3g})")
+
+
+def check_tube(doc, kind, S, domain, boxes):
+    par, alpha = _pgd_par(S, domain)
+    delta, m = number(doc["delta"], "delta"), number(doc["margin"], "margin")
+    if not (0 < delta and 0 < m):
+        raise Rejected(f"valley-tube: delta and margin must be > 0, got {delta!r}, {m!r}")
+    pieces, qs, Cs = [], [], []
+    for leaf, box in sorted(zip(doc["leaves"], boxes), key=lambda lb: lb[1][0]):
+        keys(leaf, "tube-piece leaf", ("box", "test", "T", "groups"))
+        a, b = box[0]
+        T, groups = matrix(leaf["T"], 4, "T"), _groups(leaf["groups"], 4, "groups")
+        if not arb(b) - arb(a) >= arb(m):
+            raise Rejected(f"tube-piece [{a!r}, {b!r}] is narrower than the margin m = {m!r}")
+        q, C, edge_ok, step = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
+        if not (q < 1 and edge_ok and step <= arb(m) / 2):
+            raise Rejected(f"tube-piece [{a!r}, {b!r}]: q = {q} < 1, h > 0 ({edge_ok}), step {step} <= m/2 not all shown")
+        pieces.append((T, groups))
+        qs.append(q)
+        Cs.append(C)
+    Gamma = arb(1)
+    for (T0, g0), (T1, g1) in zip(pieces[:-1], pieces[1:]):
+        Gamma *= transition_bound(T0, g0, T1, g1)
+    up = lambda xs: max(outward(x)[1] for x in xs)
+    values = {"q": up(qs), "C": up(Cs), "Gamma": outward(Gamma)[1], "delta": delta, "margin": m, "pieces": len(pieces)}
+    return values, f" (q <= {values['q']:.6g}, C <= {values['C']:.3g}, Gamma <= {values['Gamma']:.6g}, {len(pieces)} pieces)"

@@ -1,0 +1,162 @@
+r"""One entry per certificate kind (`docs/certificates.md`): its coordinates and their fixed intervals, the admitted
+leaf tests, the premises (and the rule for the optional ones), the fields beyond the common ones with their domains,
+the statement it proves and its test. Nothing falls through: a kind not listed here is rejected.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube
+from .fields import Rejected
+from .manifold import check_manifold
+from .profile import check_profile
+from .window import ends_of
+
+__all__ = ["Kind", "KINDS", "COMMON", "required_premises"]
+
+#: the fields of every certificate (``search``: free facts of the run, not read)
+COMMON = ("format", "kind", "statement", "setting", "domain", "prec", "premises", "tree", "leaves")
+_PROFILE_PREMISES = ("quadratic-in-v", "dual-bound", "pd-criterion")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A certificate kind: ``coordinates`` of its boxes; ``fixed`` {coordinate: the interval it must be}; ``points``
+    (coordinates that are points); ``positive`` (coordinates whose lower end must be > 0) and ``rule`` (any other
+    check of the domain); ``tests``; ``premises``; ``fields`` (required) and ``optional``; ``statement`` (setting
+    (gamma, eps, d, L), domain {coordinate: (lo, hi)}, doc) -> text; ``check`` (doc, kind, setting balls, domain, boxes) ->
+    (values, the conclusion's tail)."""
+
+    name: str
+    coordinates: tuple
+    tests: tuple
+    premises: tuple
+    statement: Callable
+    check: Callable
+    fixed: dict = field(default_factory=dict)
+    points: tuple = ()
+    positive: tuple = ("lam",)
+    rule: Callable = lambda dom: None
+    fields: tuple = ()
+    optional: tuple = ()
+
+
+def _at(s) -> str:
+    """The setting as the statements print it (gamma and eps as the certificate's floats, taken within one ulp)."""
+    return f"gamma = {s[0]!r} (within one ulp), eps = {s[1]!r}, d = {s[2]}, L = {s[3]}"
+
+
+def _lam(dom) -> str:
+    return f"[{dom['lam'][0]!r}, {dom['lam'][1]!r}]"
+
+
+def _minimiser(s, dom, doc):
+    return (f"at {_at(s)}: for every lam in {_lam(dom)}, (k*, v*) is the unique global minimiser of R_lam on "
+            "S^{d-1} x S^{d-1} up to the symmetries")
+
+
+def _window(s, dom, doc):
+    e = ends_of(doc, dom["lam"])
+    (a, _), hi, (A, B) = e["lo"], e["hi"], dom["lam"]
+    upper = f"hi in [{B!r}, {hi[1]!r}]" if hi is not None else f"hi >= {B!r} (W has no upper end below {B!r})"
+    return (f"at {_at(s)}: the connected component [lo, hi] of W = {{lam : (k*, v*) is a global minimiser of R_lam on "
+            f"S^{{d-1}} x S^{{d-1}}}} that contains [{A!r}, {B!r}] has lo in [{a!r}, {A!r}] and {upper}; "
+            f"(k*, v*) is a global minimiser of R_lam for every lam in [lo, hi] and the unique one up to the "
+            f"symmetries for every lam in [{A!r}, {B!r}]")
+
+
+def _enclosure(s, dom, doc):
+    return (f"at {_at(s)}, lam = {dom['lam'][0]!r}: the global minimum of R_lam on S^{{d-1}} x S^{{d-1}} and every global "
+            "minimiser's (|kappa|, t = eta^2 / (1 - kappa^2)) lie in the enclosures the checker derives from the bound leaves")
+
+
+def _stationary(s, dom, doc):
+    return (f"at {_at(s)}: for every lam in {_lam(dom)}, the tangent gradient of R_lam on M vanishes on [-1, 1]^2 exactly at "
+            "(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1) (Proposition 9)")
+
+
+def _at_point(s, dom):
+    return f"{_at(s)}, lam = {dom['lam'][0]!r} (within one ulp)"
+
+
+def _signs(s, dom, doc):
+    return (f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, L = {s[3]}: for every lam in {_lam(dom)}, the Hessian of R_lam on M "
+            "is positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and (-1, 1) (angle coordinates) and "
+            "indefinite at (0, 0) (Proposition 9's classification)")
+
+
+def _diffeomorphism(s, dom, doc):
+    A, U, (k, n) = dom["alpha"][1], doc.get("alpha_upper"), doc.get("upper_at", [0.0, 0.0])
+    up = "" if U is None else f"; det J({k!r}, {n!r}) < 0 at alpha = {U!r}, so alpha_max <= {U!r}"
+    return (f"at {_at_point(s, dom)}: the Jacobian determinant of the reduced PGD map on M is > 0 at every (kappa, nu) "
+            f"of [-1, 1]^2 for every step size alpha in [0, {A!r}], so alpha_max >= {A!r} (Proposition 10){up}")
+
+
+def _family(s, dom, doc):
+    return (f"at {_at_point(s, dom)}: for eta = +1 and -1, k = eta v*, v = theta* k* + sqrt(1 - theta*^2) w (w a unit "
+            "vector orthogonal to k*, v*), with |theta*| < 1 enclosed by the checker, is a stationary point of R_lam on "
+            "S^{d-1} x S^{d-1}; at eta = +1 it is a strict local minimum modulo the rotations fixing k* and v*")
+
+
+def _contraction(s, dom, doc):
+    return (f"at {_at_point(s, dom)}, alpha = {dom['alpha'][0]!r}: for G = sigma o Phi (Phi the five-overlap PGD map, "
+            "sigma the certificate's sign pattern), the ball B = {x : max over the groups I of |(T^{-1} (x - c))_I|_2 <= s} "
+            "(c, T, groups, s: the certificate's centre, T, groups, radius) is mapped into itself by G, a contraction "
+            "there: every PGD run that enters B converges to the one fixed point p of G in B (sigma = id) or to the "
+            "orbit {p, sigma p}")
+
+
+def _tube(s, dom, doc):
+    return (f"at {_at_point(s, dom)}, alpha = {dom['alpha'][0]!r}: every PGD run whose state meets the valley tube's "
+            f"entry condition (kappa_0 in the piece j of [{dom['kappa'][0]!r}, 1], Gamma ||z_0||_j <= delta, B = C Gamma "
+            "||z_0||_j / (1 - q) <= m, kappa_0 - B >= kappa_a; pieces, bases, delta, m: the certificate's; q, C, Gamma: "
+            "derived by the checker) converges to the oracle (1, 1, 0, 0, 0)")
+
+
+def _alpha_from_zero(dom):
+    if not dom["alpha"][0] == 0 < dom["alpha"][1]:
+        raise Rejected(f"domain alpha must be [0, A] with A > 0, got {dom['alpha']}")
+
+
+def _tube_kappa(dom):
+    if not 0 < dom["kappa"][0] < dom["kappa"][1] == 1:
+        raise Rejected(f"domain kappa must be [kappa_a, 1] with 0 < kappa_a < 1, got {dom['kappa']}")
+
+
+_QUARTER = {"kappa": (0.0, 1.0), "t": (0.0, 1.0)}
+_SQUARE = {"kappa": (-1.0, 1.0), "nu": (-1.0, 1.0)}
+_PROFILE = ("kappa", "t", "lam")
+
+KINDS = {k.name: k for k in (
+    Kind("oracle-global-minimiser", _PROFILE, ("valley", "valley-edge", "value"),
+         (*_PROFILE_PREMISES, "valley", "oracle-risk"), _minimiser, check_profile, _QUARTER),
+    Kind("oracle-window", _PROFILE, ("valley", "valley-edge", "value"),
+         (*_PROFILE_PREMISES, "valley", "oracle-risk", "oracle-curvature"), _window, check_profile, _QUARTER,
+         fields=("ends",)),
+    Kind("global-minimum-enclosure", _PROFILE, ("value", "bound"), _PROFILE_PREMISES, _enclosure, check_profile,
+         _QUARTER, points=("lam",), fields=("witness",), optional=("circle",)),
+    Kind("manifold-stationary-points", ("kappa", "nu", "lam"), ("exclude", "in-X"), ("manifold-sign",), _stationary,
+         check_manifold, _SQUARE, fields=("r", "pieces")),
+    Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, check_signs),
+    Kind("reduced-map-diffeomorphism", ("kappa", "nu", "alpha", "lam"), ("det-positive",), ("reduced-map",),
+         _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
+         optional=("alpha_upper", "upper_at")),
+    Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",)),
+    Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, check_contraction,
+         points=("lam", "alpha"), positive=("lam", "alpha")),
+    Kind("valley-tube", ("kappa", "lam", "alpha"), ("tube-piece",), ("pgd-map", "edge-invariance"), _tube, check_tube,
+         points=("lam", "alpha"), positive=("lam", "alpha"), rule=_tube_kappa, fields=("delta", "margin")),
+)}
+
+
+def required_premises(kind, doc) -> tuple:
+    """The premises a certificate of ``kind`` rests on: the kind's, ``circle`` with a circle test, ``valley-edge`` with a
+    valley-edge leaf (the writer and the checker both read this)."""
+    out = KINDS[kind].premises
+    if doc.get("circle") is not None:
+        out += ("circle",)
+    leaves = doc.get("leaves")
+    if isinstance(leaves, list) and any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
+        out += ("valley-edge",)
+    return out

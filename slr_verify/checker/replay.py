@@ -1,0 +1,145 @@
+r"""The checker's entry point (`docs/certificates.md`, "What the checker does"; `docs/MATH.md` §20).
+
+A certificate is written by an untrusted search; :func:`replay` decides whether it proves the statement that
+:func:`statement` derives from its kind, setting and domain. Every float of a certificate is a *choice* (a split
+point, a multiplier, a preconditioner, a witness) whose consequences are evaluated here; every number of the
+conclusion comes from the checker's own arb evaluation. In order:
+
+1. **Fields**: exactly the kind's fields (:mod:`.registry`), exact floats, the setting a model (gamma > 0, eps >= 0,
+   integers 4 <= d <= 2^53, 1 <= L <= 2^53), the precision in [64, 256] bits.
+2. **Statement**: the domain's fixed coordinates, points and signs; the text derived here must be the certificate's.
+3. **Coverage**: the split tree rebuilds the leaves' boxes exactly (:mod:`.coverage`); every leaf's test admitted.
+4. **Premises**: each premise the kind rests on is named with the hash of its committed kernels (:mod:`.premises`).
+5. **Leaves** (and the window's ends first): the kind's test, on arb balls.
+6. **Conclusion**, from the checker's own numbers.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from flint import ctx
+
+from .balls import outward  # noqa: F401  (the one place a ball becomes floats)
+from .coverage import check_coverage
+from .fields import Rejected, integer, interval, keys, number
+from .premises import check_named
+from .profile import SettingBalls
+from .reader import Unreadable, load
+from .registry import COMMON, KINDS, required_premises
+from .window import check_ends, ends_text
+
+__all__ = ["FORMAT", "PREC", "Replay", "replay", "statement"]
+
+FORMAT = "slr-verify-certificate/1"
+#: the admitted precisions of the ball arithmetic (bits)
+PREC = (64, 256)
+_COUNT_MAX = 2 ** 53
+
+
+@dataclass
+class Replay:
+    """``accepted``; ``reason`` (what failed, or what was checked); ``conclusion`` (what an accepted certificate
+    proves, derived here); ``leaves``; ``seconds``; ``values``: the conclusion's numbers (enclosures as (lo, hi)
+    floats rounded outward), with ``kind``, ``setting`` {gamma, eps, d, L}, ``domain`` {coordinate: (lo, hi)} and
+    ``lam``."""
+
+    accepted: bool
+    reason: str
+    conclusion: str | None = None
+    leaves: int = 0
+    seconds: float = 0.0
+    values: dict = field(default_factory=dict)
+
+
+def _setting(doc) -> tuple:
+    s = keys(doc["setting"], "setting", ("gamma", "eps", "d", "L"))
+    g, e = number(s["gamma"], "setting gamma"), number(s["eps"], "setting eps")
+    d, L = integer(s["d"], "setting d", 4, _COUNT_MAX), integer(s["L"], "setting L", 1, _COUNT_MAX)
+    if not (g > 0 and e >= 0):
+        raise Rejected(f"setting outside the model: gamma = {g!r}, eps = {e!r} (gamma > 0, eps >= 0)")
+    return g, e, d, L
+
+
+def _domain(doc, kind) -> dict:
+    dom = keys(doc["domain"], "domain", kind.coordinates)
+    box = {c: interval(dom[c], f"domain {c}") for c in kind.coordinates}
+    for c, iv in kind.fixed.items():
+        if box[c] != iv:
+            raise Rejected(f"domain {c} must be {list(iv)} for {kind.name}, got {list(box[c])}")
+    for c in kind.points:
+        if box[c][0] != box[c][1]:
+            raise Rejected(f"domain {c} must be a point for {kind.name}, got {list(box[c])}")
+    for c in kind.positive:
+        if not box[c][0] > 0:
+            raise Rejected(f"domain {c} must be > 0, got {list(box[c])}")
+    kind.rule(box)
+    return box
+
+
+def _read(doc):
+    """(kind, setting, domain, statement text) of a document: fields, setting, domain and the derived statement."""
+    if not isinstance(doc, dict):
+        raise Rejected(f"a certificate is a JSON object, got {type(doc).__name__}")
+    if doc.get("format") != FORMAT:
+        raise Rejected(f"format must be {FORMAT!r}, got {doc.get('format')!r}")
+    if doc.get("kind") not in KINDS:
+        raise Rejected(f"kind must be one of {sorted(KINDS)}, got {doc.get('kind')!r}")
+    kind = KINDS[doc["kind"]]
+    keys(doc, f"a {kind.name} certificate", COMMON + kind.fields, ("search",) + kind.optional)
+    setting, domain = _setting(doc), _domain(doc, kind)
+    return kind, setting, domain, kind.statement(setting, domain, doc)
+
+
+def statement(document) -> str:
+    """What ``document`` proves if :func:`replay` accepts it (derived from its kind, setting and domain); Rejected if
+    those fields are malformed."""
+    return _read(document)[3]
+
+
+def _check(doc, prec):
+    kind, setting, domain, text = _read(doc)
+    if doc["statement"] != text:
+        raise Rejected(f"statement {doc['statement']!r} is not what the kind, setting and domain prove: {text!r}")
+    names = kind.coordinates
+    boxes = check_coverage(tuple(domain[c] for c in names), doc["tree"], doc["leaves"], names)
+    bad = {leaf.get("test") for leaf in doc["leaves"]} - set(kind.tests)
+    if bad:
+        raise Rejected(f"leaf tests {sorted(map(str, bad))} are not admitted by {kind.name} ({kind.tests})")
+    check_named(doc["premises"], required_premises(kind.name, doc))
+    bits = integer(doc["prec"], "prec", *PREC) if prec is None else prec
+    S = SettingBalls(*setting)
+    with ctx.workprec(bits):
+        # an oracle-window's ends first: two evaluations, before the leaves' thousands
+        ends = check_ends(doc, S, domain["lam"]) if kind.name == "oracle-window" else {}
+        values, tail = kind.check(doc, kind.name, S, tuple(domain[c] for c in names), boxes)
+    if ends:
+        values.update(ends)
+        tail = ends_text(values)
+    values.update({"kind": kind.name, "lam": domain["lam"], "domain": domain,
+                   "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
+    return text + tail, values
+
+
+def replay(source, *, prec=None) -> Replay:
+    """Check a certificate (a dict, or a ``.json`` / gzip path read by :func:`.reader.load`) and say what it proves
+    (the module's steps). ``prec``: bits of the ball arithmetic in [64, 256] (default: the certificate's).
+    :class:`~.reader.Unreadable` (a ValueError) if the input cannot be read."""
+    if prec is not None and (type(prec) is not int or not PREC[0] <= prec <= PREC[1]):
+        raise ValueError(f"prec must be None or an integer in {list(PREC)} (bits of the ball arithmetic), got {prec!r}")
+    t_start = time.time()
+    doc = load(source)
+    n = len(doc["leaves"]) if isinstance(doc.get("leaves"), list) else 0
+    try:
+        conclusion, values = _check(doc, prec)
+    except Rejected as e:
+        return Replay(False, f"rejected: {e}", None, n, time.time() - t_start)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError, ArithmeticError) as e:
+        # a malformed field the tests did not name, or an evaluation that cannot be carried out: rejected
+        return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
+                      time.time() - t_start)
+    return Replay(True, f"accepted: {n} leaves tile the domain and pass their tests; premises named with the hashes of "
+                  "the committed kernels", conclusion, n, time.time() - t_start, values)
+
+
+__all__ += ["Unreadable", "load"]

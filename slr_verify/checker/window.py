@@ -1,0 +1,120 @@
+r"""The window's ends (`docs/MATH.md` §17; `docs/certificates.md`, kind ``oracle-window``).
+
+An ``oracle-window`` certificate is an ``oracle-global-minimiser`` certificate over [A, B] with ``ends``: each end an
+enclosure [a, A] (lower) or [B, b] (upper), 0 < a < A and B < b, whose outer point is shown **outside**
+W = {lam : (k*, v*) is a global minimiser of R_lam}:
+
+* ``crossing``: a pair (k, v) (``witness``: a, b, x) whose certified risk at the outer point is below the oracle's
+  (premises ``quadratic-in-v``, ``oracle-risk``);
+* ``pitchfork``: the profile's second derivative at k* along ``direction`` (``v*`` or ``e``) is < 0 at the outer point
+  (premise ``oracle-curvature``, valid where the two gaps H11 - mu0, H33 - mu0 are > 0, checked here);
+* ``none`` (upper end only): no upper end of W below B (the scanned range's end).
+
+W is closed, so its connected component containing [A, B] is [lo, hi] with lo in (a, A], hi in [B, b).
+"""
+from __future__ import annotations
+
+import math
+
+from flint import arb, arb_series, ctx
+
+from .fields import Rejected, interval, keys
+from .premises import kernels
+from .profile import witness_risk
+
+__all__ = ["DIRECTIONS", "ends_of", "check_ends", "ends_text", "curvature_at"]
+
+#: the two directions of the chart around k* (`docs/MATH.md` §17): their index in the closed form
+DIRECTIONS = {"v*": 0, "e": 1}
+_FIELDS = {"crossing": ("witness",), "pitchfork": ("direction",), "none": ()}
+
+
+def ends_of(doc, lam) -> dict:
+    """The ends' fields, read and checked against the proved interval ``lam`` = (A, B): {"lo": (a, A), "hi": (B, b)
+    or None, "mechanism_lo", "mechanism_hi"}."""
+    ends = keys(doc.get("ends"), "ends", ("lo", "hi"))
+    A, B = lam
+    out = {}
+    for side, inner in (("lo", A), ("hi", B)):
+        e = keys(ends[side], f"end {side}", ("mechanism",), ("enclosure", "witness", "direction"))
+        mech = e["mechanism"]
+        if mech not in _FIELDS or (mech == "none" and side == "lo"):
+            raise Rejected(f"end {side}: mechanism must be 'crossing' or 'pitchfork'{' or none' if side == 'hi' else ''}, "
+                           f"got {mech!r}")
+        keys(e, f"end {side} ({mech})", ("mechanism",) + (("enclosure",) if mech != "none" else ()) + _FIELDS[mech])
+        out[f"mechanism_{side}"] = mech
+        if mech == "none":
+            out[side] = None
+            continue
+        a, b = interval(e["enclosure"], f"end {side} enclosure")
+        if (b if side == "lo" else a) != inner or not a < b or not a > 0:
+            raise Rejected(f"end {side}'s enclosure {[a, b]} must be a proper interval of lam > 0 ending at the proved "
+                           f"interval's {side} end {inner!r}")
+        out[side] = (a, b)
+    return out
+
+
+def curvature_at(S, lam, direction):
+    """The profile's second derivative at k* along ``direction`` and the two gaps at the float ``lam``, as balls: the
+    closed form at the float setting plus its gradient in (gamma, eps) over their one-ulp balls times the ulp (a
+    centred form: on the balls directly the closed form's cancellations widen it 1e4-fold). 128 bits at least."""
+    f = kernels("oracle-curvature").oracle_curvature
+    with ctx.workprec(max(128, ctx.prec)):
+        lam_b, g, e, d, L = arb(lam), arb(S.gamma), arb(S.eps), arb(S.d), arb(S.L)
+        point = f(lam_b, g, e, d, L)
+        dg = f(lam_b, arb_series([S.P[0], 1], prec=2), e if not S.eps else S.P[1], d, L)
+        de = f(lam_b, S.P[0], arb_series([S.P[1], 1], prec=2), d, L) if S.eps else None
+        out = []
+        for i, v in enumerate(point):
+            w = _c1(dg[i]) * arb(0, math.ulp(S.gamma))
+            if de is not None:
+                w += _c1(de[i]) * arb(0, math.ulp(S.eps))
+            out.append(v + w)
+    return out[DIRECTIONS[direction]], out[2], out[3]
+
+
+def _c1(s):
+    if not isinstance(s, arb_series):
+        return arb(0)
+    c = s.coeffs()
+    return c[1] if len(c) > 1 else arb(0)
+
+
+def check_ends(doc, S, lam) -> dict:
+    """The ends of an ``oracle-window`` certificate over the proved interval ``lam``: the values (enclosures,
+    mechanisms, the certified numbers); raises Rejected."""
+    from .balls import outward
+
+    values = ends_of(doc, lam)
+    for side in ("lo", "hi"):
+        if values[side] is None:
+            continue
+        e = doc["ends"][side]
+        out = values[side][0] if side == "lo" else values[side][1]
+        if values[f"mechanism_{side}"] == "crossing":
+            R = witness_risk(S, out, e["witness"], f"end {side}'s witness")
+            U = kernels("oracle-risk").oracle(arb(out), *S.P)[0]
+            if not R < U:
+                raise Rejected(f"end {side}: the witness's risk {R} is not below the oracle's {U} at lam = {out!r}")
+            values[f"witness_{side}"] = {"risk": outward(R), "oracle_risk": outward(U)}
+            continue
+        direction = e["direction"]
+        if direction not in DIRECTIONS:
+            raise Rejected(f"end {side}: direction must be one of {sorted(DIRECTIONS)}, got {direction!r}")
+        c2, g1, g3 = curvature_at(S, out, direction)
+        if not (g1 > 0 and g3 > 0):
+            raise Rejected(f"end {side}: the closed-form curvature needs H11 - mu0, H33 - mu0 > 0 at lam = {out!r}, "
+                           f"got {g1}, {g3}")
+        if not c2 < 0:
+            raise Rejected(f"end {side}: the curvature along {direction} at k* is not < 0 at lam = {out!r}: {c2}")
+        values[f"curvature_{side}"] = {"direction": direction, "lam": out, "value": outward(c2)}
+    return values
+
+
+def ends_text(values) -> str:
+    """The conclusion's tail for the ends (from the checker's values)."""
+    lo, hi = values["lo"], values["hi"]
+    out = f"; W's end lo is in [{lo[0]!r}, {lo[1]!r}] (width {lo[1] - lo[0]:.2g}: {values['mechanism_lo']}"
+    if hi is None:
+        return out + "); no upper end of W below the proved interval's end"
+    return out + f"), its end hi in [{hi[0]!r}, {hi[1]!r}] (width {hi[1] - hi[0]:.2g}: {values['mechanism_hi']})"

@@ -1,0 +1,137 @@
+r"""The ball kernels as committed source: SymPy expressions -> Python modules of the checker (`docs/certificates.md`).
+
+:func:`function_source` prints one kernel, a function of arb balls (or ``arb_series``, or the checker's Taylor models
+where only rational operations occur) whose every operation is a call of :mod:`slr_verify.checker.runtime`, so that
+its result encloses the expressions' values over the argument balls. :func:`module_source` prints a premise's module:
+its name, the SymPy statements proved about its expressions, and its kernels. The files are written into
+``slr_verify/checker/generated/`` by ``slr-verify derive --arb`` and compared by ``slr-verify derive --check``
+(:mod:`slr_verify.kernels.premises`); the checker loads them without SymPy.
+
+The printer refuses what ball arithmetic cannot evaluate soundly as printed (:func:`refuse_unsound`): Piecewise, Max,
+Min, sign, Abs, Heaviside, floor, relations, float constants and any function it does not know. Only the operations of
+:data:`ALLOWED` reach the source.
+"""
+from __future__ import annotations
+
+import keyword
+
+import sympy as sp
+from sympy.printing.pycode import PythonCodePrinter
+
+from ..symbolic.zeta import zeta, zetac
+
+__all__ = ["ALLOWED", "refuse_unsound", "function_source", "module_source", "arg_name"]
+
+#: the expression heads the printer admits (each has a sound ball or series evaluation in the runtime)
+ALLOWED = (sp.Add, sp.Mul, sp.Pow, sp.Symbol, sp.Integer, sp.Rational, sp.erf, sp.erfc, sp.exp, sp.asin, sp.log, sp.cos,
+           sp.sin, zeta, zetac)
+_CONSTANTS = (sp.core.numbers.Pi, sp.core.numbers.Half, sp.core.numbers.One, sp.core.numbers.Zero,
+              sp.core.numbers.NegativeOne)
+
+#: SymPy's names of the paper's symbols that are not Python identifiers, and what the source calls them
+_RENAME = {"lambda": "lam", "epsilon": "eps"}
+
+
+def refuse_unsound(expr) -> None:
+    """``ValueError`` naming the first subexpression whose head is not in :data:`ALLOWED`."""
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Float):
+            raise ValueError(f"a float constant {node} has no exact ball: derive the expression with exact numbers")
+        if isinstance(node, _CONSTANTS + ALLOWED):
+            continue
+        raise ValueError(f"the ball code generator refuses {type(node).__name__} (in {str(node)[:80]}): it has no sound "
+                         "ball evaluation as printed")
+
+
+def arg_name(sym) -> str:
+    """The source's name of the argument symbol ``sym``."""
+    name = _RENAME.get(sym.name, sym.name)
+    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        raise ValueError(f"argument {sym} has no usable name in the generated source")
+    return name
+
+
+class _Printer(PythonCodePrinter):
+    """Calls of the runtime (``_erf``, ``_ipow``, ...); exact rationals as ball quotients."""
+
+    def _print_Symbol(self, e):
+        return _RENAME.get(e.name, e.name)
+
+    _print_Dummy = _print_Symbol
+
+    def _print_Integer(self, e):
+        return str(int(e))
+
+    def _print_Rational(self, e):
+        return "(arb(%d)/%d)" % (e.p, e.q)
+
+    def _print_Half(self, e):
+        return "(arb(1)/2)"
+
+    def _print_Pi(self, e):
+        return "arb.pi()"
+
+    def _print_Pow(self, e, rational=False):
+        b, x = e.args
+        if x == sp.S.Half:
+            return "_sqrt(%s)" % self._print(b)
+        if x == -sp.S.Half:
+            return "(1/_sqrt(%s))" % self._print(b)
+        if x.is_Integer:
+            return "_ipow(%s, %d)" % (self._print(b), int(x))
+        return "_pow(%s, %s)" % (self._print(b), self._print(x))
+
+    def _call(self, name, e):
+        return "%s(%s)" % (name, ", ".join(self._print(a) for a in e.args))
+
+    _print_erf = lambda self, e: self._call("_erf", e)
+    _print_erfc = lambda self, e: self._call("_erfc", e)
+    _print_exp = lambda self, e: self._call("_exp", e)
+    _print_asin = lambda self, e: self._call("_asin", e)
+    _print_log = lambda self, e: self._call("_log", e)
+    _print_cos = lambda self, e: self._call("_cos", e)
+    _print_sin = lambda self, e: self._call("_sin", e)
+    _print_zeta = lambda self, e: self._call("_zeta", e)
+    _print_zetac = lambda self, e: self._call("_zetac", e)
+
+
+def _printer():
+    return _Printer({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": False,
+                     "user_functions": {}})
+
+
+def function_source(name, args, exprs, doc) -> str:
+    """The source of ``def name(args): ... return [exprs]`` with shared subexpressions (``sympy.cse``); a constant
+    output is an exact ball."""
+    names = [arg_name(a) for a in args]
+    # an argument SymPy names by a Python keyword (lambda) becomes a Dummy of the source's name, as sympy.lambdify does:
+    # SymPy then orders the factors of a product as in the kernels the searches use, so both round alike
+    dummies = {a: sp.Dummy(n) for a, n in zip(args, names) if n != a.name}
+    exprs = [sp.sympify(e).xreplace(dummies) for e in exprs]
+    for e in exprs:
+        refuse_unsound(e)
+    taken = set(names)
+    symbols = (sp.Symbol(f"x{i}") for i in range(10**7) if f"x{i}" not in taken)
+    reps, reduced = sp.cse(exprs, symbols=symbols)
+    p = _printer()
+    lines = [f"def {name}({', '.join(names)}):", f'    """{doc}"""']
+    lines += [f"    {s} = {p.doprint(e)}" for s, e in reps]
+    outs = [f"_ball({p.doprint(e)})" if e.is_Number else p.doprint(e) for e in reduced]
+    lines.append("    return [" + ",\n            ".join(outs) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def module_source(premise, summary, statements, functions, constants=None) -> str:
+    """A premise's module: ``PREMISE`` (its name), ``STATEMENTS`` (the SymPy proofs it states, proved by
+    ``slr-verify derive --check``), ``constants`` ({NAME: (comment, value)}, values printed by repr) and the kernels
+    ``functions`` ((name, args, exprs, doc) each)."""
+    head = (f'"""Premise ``{premise}``: {summary}\n\nGenerated by ``slr-verify derive --arb`` from slr_verify.symbolic; do '
+            'not edit (``slr-verify derive --check`` regenerates and compares).\n"""\n')
+    imports = "from flint import arb\n\nfrom ..runtime import _asin, _ball, _cos, _erf, _erfc, _exp, _ipow, _log, _pow, _sin, " \
+              "_sqrt, _zeta, _zetac  # noqa: F401\n"
+    body = f"PREMISE = {premise!r}\n\n#: the SymPy statements proved about the expressions below\nSTATEMENTS = (\n"
+    body += "".join(f"    {s!r},\n" for s in statements) + ")\n"
+    for name, (comment, value) in (constants or {}).items():
+        body += f"\n#: {comment}\n{name} = {value!r}\n"
+    fns = "\n\n".join(function_source(*f) for f in functions)
+    return head + imports + "\n" + body + ("\n\n" + fns if functions else "")
