@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from flint import arb
 
+from .balls import outward
+
 __all__ = ["TaylorModel"]
 
 _PM1 = arb(0, 1)  # [-1, 1]
@@ -73,7 +75,7 @@ class TaylorModel:
 
     def terms(self):
         """Upper bounds of |g_i| r_i (the linear part's width along each axis) and of |R|."""
-        return [float((abs(gi) * arb(ri)).upper()) for gi, ri in zip(self.g, self.r)], float(abs(self.R).upper())
+        return [outward(abs(gi) * arb(ri))[1] for gi, ri in zip(self.g, self.r)], outward(abs(self.R))[1]
 
     def __add__(self, o):
         if not isinstance(o, TaylorModel):  # a constant: the gradient and the remainder are unchanged
