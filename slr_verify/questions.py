@@ -92,12 +92,20 @@ def _public(s):
     return {k: s[k] for k in ("gamma2", "eps", "d", "L", "lam", "source") if k in s}
 
 
-def _risk(a) -> int:
+def _risk_ball(ov, *, lam, gamma, eps, d, L):
+    """Theorem 1's risk at the overlaps ``ov`` as an arb ball (128 bits; lam, gamma, eps one ulp wide)."""
     from flint import arb, ctx
 
-    from . import risk
     from .kernels.balls import widened
     from .kernels.certified import risk_arb
+
+    with ctx.workprec(128):
+        return risk_arb()(*(arb(x) for x in ov), widened(lam), widened(gamma), widened(eps), arb(d), arb(L))[0]
+
+
+def _risk(a) -> int:
+    from . import risk
+    from .kernels.balls import outward
 
     s = _setting(a, lam=True)
     ov = [float(x) for x in a.overlaps.split(",")] if a.overlaps else [1.0, 1.0, 0.0, 0.0, 0.0]
@@ -105,11 +113,7 @@ def _risk(a) -> int:
         raise ValueError(f"--overlaps must be five numbers kappa,nu,theta,eta,rho, got {a.overlaps!r}")
     kw = {k: s[k] for k in ("lam", "gamma", "eps", "d", "L")}
     value = float(risk(*ov, **kw))
-    g = s["gamma"]
-    with ctx.workprec(128):
-        ball = risk_arb()(*(arb(x) for x in ov), widened(s["lam"]), widened(g), widened(s["eps"]), arb(s["d"]),
-                          arb(s["L"]))[0]
-        lo, hi = float(ball.lower()), float(ball.upper())
+    lo, hi = outward(_risk_ball(ov, **kw))  # the reported enclosure: its ends rounded outward, not to nearest
     name = "R(k*, v*)" if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else f"R at (kappa, nu, theta, eta, rho) = {tuple(ov)}"
     results = [{"name": name, "value": value, "text": f"{value!r}", "tier": TIERS["exact"]},
                {"name": "enclosure", "value": [lo, hi], "text": f"[{lo!r}, {hi!r}] (contains the float64 value: "

@@ -7,7 +7,7 @@ import time
 from flint import arb, ctx
 
 from ..kernels import api
-from ..kernels.balls import widened
+from ..kernels.balls import outward, widened
 from ..kernels.certified import bayes_gap_arb
 from ..model.params import keywords_checked
 from . import args as A
@@ -15,17 +15,21 @@ from . import args as A
 __all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
 
 
-@keywords_checked
-def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
-    """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide."""
-    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
-    prec = A.precision(prec)
+def _log_gap_ball(lam, gamma, d, L, prec) -> arb:
+    """log(R_lam(k*, v*) - eps^2) as an arb ball (lam, gamma one ulp wide; checked arguments)."""
     with ctx.workprec(int(prec)):
         gap = bayes_gap_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))[0]
         if not gap.lower() > 0:
             raise ArithmeticError(f"the gap enclosure {gap} does not exclude 0 at {prec} bits")
-        lg = gap.log()
-        return float(lg.lower()), float(lg.upper())
+        return gap.log()
+
+
+@keywords_checked
+def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
+    """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide (the ball's ends
+    rounded outward to floats)."""
+    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    return outward(_log_gap_ball(lam, gamma, d, L, A.precision(prec)))
 
 
 @keywords_checked

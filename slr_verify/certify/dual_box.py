@@ -44,7 +44,7 @@ from typing import NamedTuple
 import numpy as np
 from flint import arb
 
-from ..kernels.balls import outward
+from ..kernels.balls import midpoint, outward
 from ..kernels.profile import oracle_arb, oracle_f64
 from ..kernels.taylor import terms
 from ..landscape.trs import profile
@@ -210,8 +210,8 @@ def value_test(ev, box, U, tol=0.0):
         return Outcome(True, Fs, None, **out)
     if (split_t and t1 - t0 > 1e-9) or (rk == 0 and rl == 0):
         return Outcome(False, Fs, 1, **out)  # one multiplier cannot serve both ends
-    worst = F[int(np.argmin([float(f.lower()) for f in Fs]))]  # split for the end that fails
-    if float(worst.v.upper()) < -tol and t1 - t0 > 1e-6:
+    worst = F[int(np.argmin([outward(f)[0] for f in Fs]))]  # split for the end that fails
+    if outward(worst.v)[1] < -tol and t1 - t0 > 1e-6:
         # the bound fails at the box's centre already: no split in kappa or lam helps this multiplier, a shorter
         # line in t gets its own
         return Outcome(False, Fs, 1, **out)
@@ -287,7 +287,7 @@ def oracle_U(ev):
 
 def constant_U(W):
     """The witness's certified risk as U (constant in lam)."""
-    return Risk(lambda lam: (W, arb(0)), lambda lam: float(W.mid()), lambda Lam, r: W)
+    return Risk(lambda lam: (W, arb(0)), lambda lam: midpoint(W), lambda Lam, r: W)
 
 
 def range_over(U, lo, hi, pieces=128):

@@ -8,7 +8,7 @@ import time
 import numpy as np
 from flint import arb, ctx
 
-from ..kernels.balls import outward
+from ..kernels.balls import midpoint, outward
 from ..landscape.float_minimiser import angle_chart
 from ..landscape.trs import profile
 from . import certificate as C
@@ -65,7 +65,7 @@ def _improve_witness(ev, lam, bx, tol, state):
     kc = 0.5 * (bx.x[0] + bx.x[1])
     for t in bx.y:
         eta = math.sqrt(max(0.0, t * (1 - kc * kc)))
-        if float(profile(kc, eta, lam=lam, **ev.kw).risk) < float(state["W"].mid()) - 0.5 * tol:
+        if float(profile(kc, eta, lam=lam, **ev.kw).risk) < midpoint(state["W"]) - 0.5 * tol:
             Wn, at_n = _witness(ev, lam, kc, eta)
             if Wn.upper() < state["W"].upper():
                 state.update(W=Wn, where=at_n, updates=state["updates"] + 1, U=constant_U(Wn))
@@ -85,9 +85,9 @@ def _enclose_pass(ctl, stack, tol, stop, cap):
         if o.passed:
             bx.close({"test": "value", "beta": o.beta})
             continue
-        low = -math.inf if o.F is None else min(float(F.lower()) for F in o.F)  # a choice: kept or split
+        low = -math.inf if o.F is None else min(outward(F)[0] for F in o.F)  # a choice: kept or split
         if low > -tol and o.pd:
-            if max(float(F.lower()) for F in o.F) > tol and bx.y[1] - bx.y[0] > max(min_width, 4 * math.ulp(1.0)):
+            if max(outward(F)[0] for F in o.F) > tol and bx.y[1] - bx.y[0] > max(min_width, 4 * math.ulp(1.0)):
                 stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser
                 continue
             bx.close({"test": "bound", "beta": o.beta})

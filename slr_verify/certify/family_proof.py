@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from flint import ctx
 
-from ..kernels.balls import widened
+from ..kernels.balls import outward, widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
 from ..model.params import accepts_gamma2
 from . import args as A
@@ -28,10 +28,6 @@ from .certificate import SplitTree, document
 from .replay_dynamics import family_values
 
 __all__ = ["off_M_family_point", "off_M_family_minimality", "off_M_certificate"]
-
-
-def _iv(x):
-    return float(x.lower()), float(x.upper())
 
 
 @accepts_gamma2
@@ -44,7 +40,7 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     with ctx.workprec(int(prec)):
         th = family_values(widened(lam), widened(gamma), d, L)["theta_star"][eta]
         proved = all(proofs.values()) and abs(th).upper() < 1
-        return {"proved": bool(proved), "theta_star": _iv(th), "proofs": proofs}
+        return {"proved": bool(proved), "theta_star": outward(th), "proofs": proofs}
 
 
 @accepts_gamma2
@@ -60,7 +56,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
         v = family_values(widened(lam), widened(gamma), d, L)
         proved = all(proofs.values()) and all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0 \
             and all(abs(t).upper() < 1 for t in v["theta_star"].values())
-    return {"proved": bool(proved), "minors": [_iv(m) for m in v["minors"]], "minus_mu_k": _iv(v["minus_mu_k"]),
+    return {"proved": bool(proved), "minors": [outward(m) for m in v["minors"]], "minus_mu_k": outward(v["minus_mu_k"]),
             "proofs": proofs,
             "certificate": off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None}
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..kernels.balls import ball, geometric_pieces, widened
+from ..kernels.balls import ball, geometric_pieces, midpoint, widened
 from ..kernels.certified import manifold_sign_system_arb
 from ..model.params import accepts_gamma2
 from . import args as A
@@ -111,7 +111,7 @@ def _krawczyk(G, J, r, lam, par):
     F0 = G(zero, zero, lam, *par)
     Jx = J(X[0], X[1], lam, *par)
     Jm = J(zero, zero, arb(lam.mid()), *par)
-    M = np.array([[float(Jm[0].mid()), float(Jm[1].mid())], [float(Jm[2].mid()), float(Jm[3].mid())]])
+    M = np.array([[midpoint(Jm[0]), midpoint(Jm[1])], [midpoint(Jm[2]), midpoint(Jm[3])]])  # a preconditioner: estimates
     Y = np.linalg.inv(M)
     Ya = arb_mat([[arb(Y[0, 0]), arb(Y[0, 1])], [arb(Y[1, 0]), arb(Y[1, 1])]])
     Jb = arb_mat([[Jx[0], Jx[1]], [Jx[2], Jx[3]]])

@@ -17,7 +17,7 @@ import time
 import numpy as np
 from flint import arb, ctx
 
-from ..kernels.balls import ball, geometric_pieces, widened
+from ..kernels.balls import ball, geometric_pieces, outward, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
 from ..kernels.steps import reduced_map_kernels
 from ..model.params import accepts_gamma2
@@ -59,18 +59,22 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
             "seconds": time.perf_counter() - t0, "failure": failure, "certificate": doc}
 
 
-@accepts_gamma2
-def alpha_attract(*, lam, gamma, d, L, prec=192):
-    """Enclosure (lo, hi) of 2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|): below it the minima attract."""
-    lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
-    prec = A.precision(prec)
+def _alpha_attract_ball(lam, gamma, d, L, prec) -> arb:
+    """2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|) as an arb ball (lam, gamma one ulp wide; checked arguments)."""
     with ctx.workprec(int(prec)):
         gk, gn = corner_gradient_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
         m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
         if m is None:
             raise ArithmeticError("the larger of |g_kappa|, |g_nu| at (1, 1) is not decided at this precision")
-        v = 2 / m
-        return float(v.lower()), float(v.upper())
+        return 2 / m
+
+
+@accepts_gamma2
+def alpha_attract(*, lam, gamma, d, L, prec=192):
+    """Enclosure (lo, hi) of 2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|): below it the minima attract (the ball's ends
+    rounded outward to floats)."""
+    lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
+    return outward(_alpha_attract_ball(lam, gamma, d, L, A.precision(prec)))
 
 
 def _det_positive(D, alpha, lam, par, budget):

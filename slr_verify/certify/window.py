@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from flint import arb, ctx
 
+from ..kernels.balls import midpoint
 from ..kernels.profile import oracle_arb
 from ..landscape import float_window
 from ..landscape.float_minimiser import angle_chart, local_minimum
@@ -127,7 +128,7 @@ def _end(side, x, mech, record, h, S, kw):
     if not (c2 < 0 and g1 > 0 and g3 > 0):
         raise RuntimeError(f"the curvature along {direction} at lam = {out!r} is not certified < 0: {c2}")
     return ({"enclosure": enc, "mechanism": "pitchfork", "direction": direction},
-            f"pitchfork: the profile's curvature at k* along {direction} is < 0 just outside ({float(c2.mid()):.3g})")
+            f"pitchfork: the profile's curvature at k* along {direction} is < 0 just outside ({midpoint(c2):.3g})")
 
 
 @accepts_gamma2

@@ -5,7 +5,9 @@ r"""The ball-arithmetic conventions every proof of the suite and its checker use
   gamma^2 = 1/2 exactly); integers (d, L) and box end points are exact (:func:`ball`).
 * **Boxes**: :func:`ball` (the hull of two exact floats), :func:`centre_radius` (a float centre and a radius rounded up
   so that the centred box holds the box).
-* **Results to floats** (:func:`outward`): an enclosure's ends rounded outward by one ulp.
+* **Results to floats** (:func:`outward`): an enclosure's ends rounded outward by one ulp; every float bound taken of
+  a ball goes through it. :func:`midpoint` is the one other conversion: a ball's centre as a float estimate (a choice
+  of the searches, a preconditioner, a number in a message), never a bound.
 * **lam pieces**: :func:`geometric_pieces` (relative width, for intervals spanning decades) and
   :func:`uniform_pieces` (equal pieces of width relative to the interval's start).
 
@@ -20,7 +22,13 @@ import numpy as np
 
 from ..checker.balls import ball, centre_radius, outward, widened
 
-__all__ = ["ball", "widened", "outward", "centre_radius", "geometric_pieces", "uniform_pieces"]
+__all__ = ["ball", "widened", "outward", "midpoint", "centre_radius", "geometric_pieces", "uniform_pieces"]
+
+
+def midpoint(x) -> float:
+    """The ball ``x``'s midpoint rounded to the nearest float: an estimate, NOT a bound (it may lie on either side of
+    the true value, and for a ball narrower than an ulp outside the ball). For bounds use :func:`outward`."""
+    return float(x.mid())
 
 
 def geometric_pieces(lo, hi, ratio):

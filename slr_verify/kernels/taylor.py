@@ -2,11 +2,13 @@
 for the searches, with the searches' split heuristic :func:`terms`."""
 from flint import arb
 
+from ..checker.balls import outward
 from ..checker.taylor import TaylorModel
 
 __all__ = ["TaylorModel", "terms"]
 
 
 def terms(tm) -> tuple:
-    """Estimates (floats, for choosing a split axis) of |g_i| r_i, the linear part's width along each axis, and of |R|."""
-    return [float((abs(gi) * arb(ri)).upper()) for gi, ri in zip(tm.g, tm.r)], float(abs(tm.R).upper())
+    """Upper bounds of |g_i| r_i (the linear part's width along each axis) and of |R| (floats, for choosing a split
+    axis)."""
+    return [outward(abs(gi) * arb(ri))[1] for gi, ri in zip(tm.g, tm.r)], outward(abs(tm.R))[1]
