@@ -3,7 +3,9 @@
 The search (:mod:`.globalmin`) records every box it closes as a node of a :class:`SplitTree` (a split along an
 axis, at the float midpoint or at an explicit point, or a leaf with its test's data); :func:`document` serialises
 the tree in pre-order with the leaves and the statement, and :func:`write` stores it (``.json`` or ``.json.gz``).
-The checker, :func:`slr_verify.certify.replay.replay`, reads the same format and trusts none of it.
+The checker, :func:`slr_verify.checker.replay`, reads the same format and trusts none of it; the statement and the
+premises a document names are the checker's own rules (:func:`slr_verify.checker.statement`,
+:func:`slr_verify.checker.registry.required_premises`).
 """
 from __future__ import annotations
 
@@ -11,16 +13,16 @@ import gzip
 import json
 from pathlib import Path
 
-from ..kernels.premises import premises
+from ..checker import FORMAT, statement
+from ..checker.premises import premise_hash
+from ..checker.registry import KINDS, required_premises
 from ..model import outputs
-from .replay import FORMAT, KINDS, coordinates, statement_text
-from .replay_dynamics import DYNAMICS_KINDS, dynamics_statement
 
 __all__ = ["SplitTree", "as_window", "document", "write", "check_output_path"]
 
 
 class SplitTree:
-    """Boxes (tuples of (lo, hi) per coordinate, ``names``: :func:`~.replay.coordinates` of the kind) by node id,
+    """Boxes (tuples of (lo, hi) per coordinate, ``names``: the kind's coordinates) by node id,
     each open, split (axis, explicit point or None for the midpoint, children) or a leaf (its test's data)."""
 
     def __init__(self, domain, names=("kappa", "t", "lam")):
@@ -90,29 +92,25 @@ class SplitTree:
         return tree, leaves
 
 
+def _premises(kind, doc) -> list:
+    return [{"name": n, "hash": premise_hash(n)} for n in required_premises(kind, doc)]
+
+
 def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=None) -> dict:
-    """The certificate of ``kind`` (a key of :data:`~.replay.KINDS`) at ``setting`` (gamma, eps, d, L) from a closed
-    :class:`SplitTree`; ``witness``: {"a", "b", "x"} for an enclosure; ``search``: free-form facts about the run
-    (not read by the checker)."""
+    """The certificate of ``kind`` (a key of :data:`slr_verify.checker.registry.KINDS`) at ``setting`` (gamma, eps, d,
+    L) from a closed :class:`SplitTree`; ``witness``: {"a", "b", "x"} for an enclosure; ``search``: free-form facts
+    about the run (not read by the checker). Its statement is the checker's (:func:`slr_verify.checker.statement`)."""
     nodes, leaves = tree.serialise()
     g, e, d, L = float(setting[0]), float(setting[1]), int(setting[2]), int(setting[3])
-    domain = dict(zip(coordinates(kind), map(list, tree.boxes[tree.root])))
-    have = premises()
+    domain = dict(zip(KINDS[kind].coordinates, map(list, tree.boxes[tree.root])))
     doc = {"format": FORMAT, "kind": kind, "statement": None,
            "setting": {"gamma": g, "eps": e, "d": d, "L": L}, "domain": domain, "prec": int(prec),
-           "premises": [{"name": n, "hash": have[n].hash} for n in KINDS[kind][0]],
-           "tree": nodes, "leaves": leaves}
+           "premises": [], "tree": nodes, "leaves": leaves}
     if witness is not None:
         doc["witness"] = witness
     doc.update(extra or {})
-    if kind in DYNAMICS_KINDS:
-        doc["statement"] = dynamics_statement(kind, (g, e, d, L), {c: tuple(v) for c, v in domain.items()}, doc)
-    else:
-        doc["statement"] = statement_text(kind, (g, e, d, L), tuple(domain["lam"]))
-    if "circle" in doc:  # an enclosure's circle test (r = 0) rests on one more premise
-        doc["premises"].append({"name": "circle", "hash": have["circle"].hash})
-    if any(leaf.get("test") == "valley-edge" for leaf in leaves):  # and so do valley-edge leaves
-        doc["premises"].append({"name": "valley-edge", "hash": have["valley-edge"].hash})
+    doc["premises"] = _premises(kind, doc)
+    doc["statement"] = statement(doc)
     if search:
         doc["search"] = search
     return doc
@@ -123,15 +121,9 @@ def as_window(doc, ends) -> dict:
     one ``oracle-window`` certificate: the same tree and leaves, the ends, their premises, the statement."""
     if doc.get("kind") != "oracle-global-minimiser":
         raise ValueError(f"doc must be an oracle-global-minimiser certificate, got {doc.get('kind')!r}")
-    s = doc["setting"]
-    encl = {"lo": tuple(ends["lo"]["enclosure"]),
-            "hi": None if ends["hi"].get("mechanism") == "none" else tuple(ends["hi"]["enclosure"])}
-    have = premises()
-    out = dict(doc, kind="oracle-window", ends=ends,
-               statement=statement_text("oracle-window", (s["gamma"], s["eps"], s["d"], s["L"]),
-                                        tuple(doc["domain"]["lam"]), encl),
-               premises=[{"name": n, "hash": have[n].hash} for n in KINDS["oracle-window"][0]]
-               + [p for p in doc["premises"] if p["name"] not in KINDS["oracle-window"][0]])
+    out = dict(doc, kind="oracle-window", ends=ends)
+    out["premises"] = _premises("oracle-window", out)
+    out["statement"] = statement(out)
     return out
 
 

@@ -12,7 +12,7 @@ P = [k*, k]): for any mu with beta = a0 - mu > 0, Delta > 0, T > 0 (then H - mu 
 Ball arithmetic runs in two stages on first-order Taylor models (:class:`slr_verify.kernels.taylor.TaylorModel`):
 over a (kappa, lam) box each coefficient is its value and gradient at the box's centre (Taylor arithmetic at a point,
 python-flint ``arb_series``: sharp) plus a remainder 1/2 h^T (d^2 c)(xi) h enclosed by one series of length 3 along the
-segment c + s h (the checker's :meth:`~slr_verify.certify.replay_profile.SettingBalls.coefficient_models`, so that
+segment c + s h (the checker's :meth:`~slr_verify.checker.profile.SettingBalls.coefficient_models`, so that
 a box the search passes is a box the checker passes); the algebra of the dual bound then runs on the models, so the
 first-order parts of the near-cancellations (a_tt a_rr ~ a_tr^2, 1e3-fold at lam ~ 0.85, d = 400) cancel exactly
 and only second-order terms widen the enclosure.
@@ -44,11 +44,12 @@ from typing import NamedTuple
 import numpy as np
 from flint import arb
 
+from ..checker.balls import centre_radius
+from ..checker.profile import SettingBalls, edge_bound
 from ..kernels.balls import midpoint, outward
 from ..kernels.profile import oracle_arb, oracle_f64
 from ..kernels.taylor import terms
 from ..landscape.trs import profile
-from .replay_profile import SettingBalls, centre_radius, edge_bound
 
 __all__ = ["Evaluator", "Box", "Outcome", "choose_beta", "value_test", "strip_test", "Risk", "oracle_U", "constant_U",
            "range_over"]
@@ -189,7 +190,7 @@ def value_test(ev, box, U, tol=0.0):
     ends t_j, on Taylor models of the coefficients over the box (the checker's coefficient models). LB is affine in t, so the two
     ends cover the box. Returns an :class:`Outcome` (the axis to split: t where the failing end's bound is below
     -``tol`` at the box's centre, where no split in kappa or lam can help). The models are the checker's
-    (:meth:`slr_verify.certify.replay.SettingBalls.coefficient_models`): a passed box replays."""
+    (:meth:`slr_verify.checker.profile.SettingBalls.coefficient_models`): a passed box replays."""
     ev.count += 1
     (k0, k1), (t0, t1), (l0, l1) = box.ivs()
     (_kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)

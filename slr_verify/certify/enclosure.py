@@ -8,14 +8,14 @@ import time
 import numpy as np
 from flint import arb, ctx
 
+from ..checker.fields import Rejected
+from ..checker.profile import pair_risk
 from ..kernels.balls import midpoint, outward
 from ..landscape.float_minimiser import angle_chart
 from ..landscape.trs import profile
 from . import certificate as C
 from .dual_box import Box, constant_U, value_test
 from .global_result import GlobalCertificate
-from .replay_base import Rejected
-from .replay_profile import pair_risk
 
 __all__ = ["enclose", "certified_pair"]
 
@@ -25,7 +25,7 @@ def enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     kept (a ``bound`` leaf) once its lower bound is within ``risk_tol`` of the witness's risk and H - mu I is certified
     positive definite on it (otherwise the number is no lower bound: the box is split). The witness starts at the float
     minimiser and is replaced whenever the float profile at a small failing box's centre is lower (its risk certified
-    on arb balls, :func:`slr_verify.certify.replay.pair_risk`): the float search can miss the minimiser by ~1e-6 near
+    on arb balls, :func:`slr_verify.checker.profile.pair_risk`): the float search can miss the minimiser by ~1e-6 near
     the hard case at k = v*, and a box around the true minimiser never comes within ``risk_tol`` of a witness above it.
     The witness's certified upper end only decreases, so a box excluded against an earlier witness is excluded against
     the last one (the checker tests every value leaf against the last)."""
@@ -126,10 +126,10 @@ def _enclosure_result(ev, lo, hi, g, tree, keep, lows, status, state, deadline, 
 
 
 def _circle(ev, lam, kept, deadline, depth=12):
-    """Pieces of the circle test (:func:`slr_verify.certify.replay_profile.check_circle`) over the kept boxes' kappa
+    """Pieces of the circle test (:func:`slr_verify.checker.profile.check_circle`) over the kept boxes' kappa
     range, or None: per piece a bracket of beta around the float TRS's optimal multiplier at t = 1 at the piece's
     centre (relative widths 1e-6 .. 1e-2 tried), halving a piece that fails, ``depth`` times at most."""
-    from .replay_profile import check_circle
+    from ..checker.profile import check_circle
 
     k_lo, k_hi = min(b.x[0] for b in kept), max(b.x[1] for b in kept)
     stack, out = [((k_lo, k_hi), 0)], []
@@ -160,8 +160,8 @@ def _circle(ev, lam, kept, deadline, depth=12):
 def certified_pair(kappa, eta, *, lam, setting) -> tuple:
     """The explicit pair at (kappa, eta) of the quarter disk with the float TRS's v there, as exact floats {a, b, x}
     (k = cos b cos a k* + cos b sin a v* + sin b e, v = x / |x|: a witness of a certificate), and its risk at ``lam``
-    certified on arb balls (:func:`~.replay_profile.pair_risk`; ``setting``: a
-    :class:`~.replay_profile.SettingBalls`)."""
+    certified on arb balls (:func:`~slr_verify.checker.profile.pair_risk`; ``setting``: a
+    :class:`~slr_verify.checker.profile.SettingBalls`)."""
     kappa, eta = float(kappa), float(eta)
     kw = {"gamma": setting.gamma, "eps": setting.eps, "d": setting.d, "L": setting.L}
     x = [float(v) for v in np.asarray(profile(kappa, eta, lam=lam, **kw).x, float).ravel()]

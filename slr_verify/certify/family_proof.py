@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from flint import ctx
 
+from ..checker.dynamics import family_values
 from ..kernels.balls import outward, widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
 from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
-from .replay_dynamics import family_values
 
 __all__ = ["off_M_family_point", "off_M_family_minimality", "off_M_certificate"]
 

@@ -17,13 +17,13 @@ import time
 import numpy as np
 from flint import arb, ctx
 
+from ..checker.dynamics import KINDS_OF_POINTS, hessian_kinds_hold
 from ..kernels.balls import ball, geometric_pieces, outward, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
 from ..kernels.steps import reduced_map_kernels
 from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
-from .replay_dynamics import KINDS_OF_POINTS, hessian_kinds_hold
 
 __all__ = ["hessian_signs", "alpha_attract", "alpha_diffeo"]
 

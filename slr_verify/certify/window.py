@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 
 from flint import arb, ctx
 
+from ..checker import replay
+from ..checker.profile import SettingBalls
+from ..checker.window import curvature_at
 from ..kernels.balls import midpoint
 from ..kernels.profile import oracle_arb
 from ..landscape import float_window
@@ -37,9 +40,6 @@ from . import certificate as C
 from .args import model as exact_model
 from .enclosure import certified_pair
 from .globalmin import global_minimiser
-from .replay import replay
-from .replay_profile import SettingBalls
-from .replay_window import curvature_at
 
 __all__ = ["WindowEnclosure", "oracle_window"]
 
@@ -87,7 +87,7 @@ def _describe(w):
 
 def _curvature_root(S, x, direction, h, side):
     """The float root x of the curvature along ``direction`` at k*, refined by bisection on the certified closed form
-    (:func:`~.replay_window.curvature_at`, 128 bits) until a sign change is certified within h / 4 of it: the float64
+    (:func:`~slr_verify.checker.window.curvature_at`, 128 bits) until a sign change is certified within h / 4 of it: the float64
     closed form cancels, and its root can sit further from the true one than an enclosure's half-width."""
     sign_in = -1 if side == "lo" else 1  # the curvature is > 0 inside W: below the upper end, above the lower end
 

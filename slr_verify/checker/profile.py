@@ -24,7 +24,7 @@ from .parallel import map_spans
 from .premises import kernels
 from .taylor import TaylorModel
 
-__all__ = ["SettingBalls", "pair_risk", "witness_risk", "check_profile"]
+__all__ = ["SettingBalls", "pair_risk", "witness_risk", "edge_bound", "leaf_test", "check_circle", "check_profile"]
 
 
 class SettingBalls:
@@ -97,6 +97,13 @@ def witness_risk(S, lam, w, what) -> arb:
     return R
 
 
+def edge_bound(S, K, Lam) -> arb:
+    """min over s in [kappa_0, 1], lam in Lam of P(s) erfc(c2 s), divided by 1 + kappa_1 (a ball whose lower end the
+    valley-edge test uses; premise ``valley-edge``)."""
+    v = kernels("valley-edge").valley_edge(ball(K[0], 1.0), ball(*Lam), S.P[0], S.P[2])[0]
+    return arb(v.lower()) / (1 + arb(K[1]))
+
+
 def _positive(models) -> bool:
     return all(m.range() > 0 for m in models)
 
@@ -114,8 +121,7 @@ def leaf_test(S, leaf, box, U, memo):
         if test == "valley" and not _positive([Q, *rest]):
             raise Rejected(f"valley leaf {box}: Q, beta, Delta, T > 0 not proved: {[str(o.range()) for o in (Q, *rest)]}")
         if test == "valley-edge":
-            v = kernels("valley-edge").valley_edge(ball(K[0], 1.0), ball(*Lam), S.P[0], S.P[2])[0]
-            E = arb(v.lower()) / (1 + arb(K[1]))
+            E = edge_bound(S, K, Lam)
             if not (_positive(rest) and Q.range() + E > 0):
                 raise Rejected(f"valley-edge leaf {box}: beta, Delta, T > 0 and Q + E > 0 not proved: "
                                f"{[str(o.range()) for o in rest]}, Q {Q.range()}, E {E}")

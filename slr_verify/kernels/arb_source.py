@@ -134,4 +134,4 @@ def module_source(premise, summary, statements, functions, constants=None) -> st
     for name, (comment, value) in (constants or {}).items():
         body += f"\n#: {comment}\n{name} = {value!r}\n"
     fns = "\n\n".join(function_source(*f) for f in functions)
-    return head + imports + "\n" + body + ("\n\n" + fns if functions else "")
+    return head + (imports + "\n" if functions else "") + body + ("\n\n" + fns if functions else "")

@@ -13,6 +13,14 @@ __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det
            "bayes_gap_arb", "risk_arb"]
 
 
+def _committed(premise):
+    """The checker's committed ball kernels of ``premise`` (:mod:`slr_verify.checker.generated`): the searches evaluate
+    the very code the checker does."""
+    from ..checker.premises import kernels
+
+    return kernels(premise)
+
+
 @lru_cache(maxsize=None)
 def manifold_gradient_arb():
     """(G, J): G(kappa, nu, lam, gamma, d, L) -> [g_kappa, g_nu] (Lemma 6's gradient) and J the
@@ -37,38 +45,29 @@ def manifold_sign_system_arb():
     Jacobian in (kappa, nu), on arb balls. g_kappa = P H_0 and g_nu = c_n H_1 with P > 0 and c_n < 0
     (``proofs``, by SymPy for all lam, gamma, d > 0), so H has exactly the zeros of the manifold
     gradient; its enclosures do not suffer from the 1e-20 scale of P."""
-    st = sfix.structure()
-    args = (S.kappa, S.nu, S.lam, S.gamma, S.d, S.L)
-    H = [sp.erf(st.c2 * S.kappa) - S.nu, sp.erf(st.c1 * S.kappa)]
-    JH = sp.Matrix(H).jacobian((S.kappa, S.nu))
-    return generate_arb(args, H), generate_arb(args, list(JH)), dict(st.proofs)
+    K = _committed("manifold-sign")
+    return K.sign_system, K.sign_jacobian, dict(sfix.structure().proofs)
 
 
 @lru_cache(maxsize=None)
 def reduced_map_det_arb():
     """det of the Jacobian of the reduced PGD map on M (Proposition 10), on arb balls:
     D(kappa, nu, lam, gamma, d, L, alpha)."""
-    from ..symbolic.dynamics import A
-
-    J = sfix.reduced_jacobian()
-    args = (S.kappa, S.nu, S.lam, S.gamma, S.d, S.L, A)
-    return generate_arb(args, [J[0, 0] * J[1, 1] - J[0, 1] * J[1, 0]])
+    return _committed("reduced-map").det_jacobian
 
 
 @lru_cache(maxsize=None)
 def hessians_arb():
     """{point: H(lam, gamma, d, L) -> the 4 entries of the Hessian of the manifold risk at that
     stationary point} (angle coordinates at the corners; :func:`slr_verify.symbolic.fixed_points.manifold_hessian`)."""
-    args = (S.lam, S.gamma, S.d, S.L)
-    return {pt: generate_arb(args, list(sfix.manifold_hessian(pt))) for pt in sfix.POINTS}
+    K = _committed("manifold-hessians")
+    return {pt: getattr(K, f"hessian_{'_'.join('m' if c < 0 else str(c) for c in pt)}") for pt in sfix.POINTS}
 
 
 @lru_cache(maxsize=None)
 def corner_gradient_arb():
     """(|g_kappa|, |g_nu|) at (1, 1) on arb balls, from the factored forms: (P(1)(1 - erf(c2)), -c_n erf(c1))."""
-    st = sfix.structure()
-    args = (S.lam, S.gamma, S.d, S.L)
-    return generate_arb(args, [st.P.subs(S.kappa, 1) * sp.erfc(st.c2), -st.coef_n * sp.erf(st.c1)])
+    return _committed("reduced-map").corner_gradient
 
 
 @lru_cache(maxsize=None)

@@ -10,7 +10,6 @@ import sympy as sp
 
 from ..symbolic import family_algebra as sfam
 from ..symbolic.risk import S
-from .arb import generate_arb
 from .codegen import generate, generate_mp
 
 __all__ = ["theta_star_kernels", "theta_star_arb", "family_hessian_arb"]
@@ -30,8 +29,9 @@ def theta_star_kernels():
 @lru_cache(maxsize=None)
 def theta_star_arb():
     """theta*(eta, lam, gamma, d) of the stationary family off M on arb balls, and the SymPy proofs."""
-    theta_star, proofs = sfam.off_M_family()
-    return generate_arb(_THETA_ARGS, [theta_star]), proofs
+    from ..checker.premises import kernels
+
+    return kernels("off-M-family").theta_star, sfam.off_M_family()[1]
 
 
 @lru_cache(maxsize=None)
@@ -49,5 +49,6 @@ def family_hessian_arb():
         "orbit diagonal = -mu_v = -theta R_theta (0 at theta*)": sp.simplify(M[5, 5] + mu_v) == 0,
         "R_rho = 0 at kappa = nu = rho = 0": sp.simplify(theorem1_gradient()[4].subs(point)) == 0,
     }
-    entries = [M[i, j] for i in range(5) for j in range(5)]
-    return generate_arb((S.theta, S.lam, S.gamma, S.d, S.L), entries + [-mu_k]), proofs
+    from ..checker.premises import kernels
+
+    return kernels("off-M-family").family_hessian, proofs

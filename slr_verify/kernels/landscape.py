@@ -34,10 +34,10 @@ def capture_kernels():
     ``grad_hess``: (overlaps, lam, gamma, eps, d, L) -> [5 partials, 25 second partials] of Theorem 1's
     risk; ``map``: (overlaps, partials, alpha) -> [F (5), dF (5 x 10, row-major)], the five-overlap map
     and its Jacobian in (overlaps, partials). Enclosures for every point of the argument balls."""
-    from .arb import generate_arb
+    from ..checker.premises import kernels
 
-    (a, gh), (b, m) = capture_exprs()
-    return SimpleNamespace(grad_hess=generate_arb(a, gh), map=generate_arb(b, m))
+    K = kernels("pgd-map")
+    return SimpleNamespace(grad_hess=K.grad_hess, map=K.pgd_map)
 
 
 @lru_cache(maxsize=None)

@@ -31,7 +31,8 @@ def trs_kernels():
     use: the ball form is the slow one to generate)."""
     ent = ptrs.trs_entries()
     args = ptrs.TRS_ARGS
-    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=_Lazy(trs_entries_arb))
+    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True),
+                           arb=_committed("quadratic-in-v").trs_entries)
 
 
 class _Lazy:
@@ -44,10 +45,12 @@ class _Lazy:
         return self.make()(*args)
 
 
-@cache
-def trs_entries_arb():
-    """arb: the 11 entries in their ball form (:func:`slr_verify.symbolic.profile_trs.ball_form`)."""
-    return generate_arb(ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entries()])
+def _committed(premise):
+    """The checker's committed ball kernels of ``premise`` (:mod:`slr_verify.checker.generated`): the searches evaluate
+    the very code the checker does, so a box a search passes replays."""
+    from ..checker.premises import kernels
+
+    return kernels(premise)
 
 
 @cache
@@ -101,12 +104,10 @@ def dual_kernels():
     vargs = (*ptrs.COEF_SYMS, S.kappa)
     rc, da, va = ptrs.reduced_coefficients(), pdual.dual_algebra(), pvalley.valley_algebra()
     ea, eargs = pdual.dual_line_algebra(), (*ptrs.COEF_SYMS, pdual.DET_M, S.kappa, pdual.BETA)
-    return SimpleNamespace(coef=generate_arb(cargs, ptrs.reduced_coefficients(True), series=True),
-                           dual=generate_arb(dargs, da, series=True), valley=generate_arb(vargs, va, series=True),
-                           dual_line=generate_arb(eargs, ea, series=True),
-                           circle=generate_arb(eargs, pvalley.circle_algebra(), series=True),
-                           circle_f64=generate(eargs, pvalley.circle_algebra()),
-                           det_m=generate_arb(ptrs.COEF_SYMS, [pdual.det_m()], series=True),
+    return SimpleNamespace(coef=_committed("quadratic-in-v").coefficients,
+                           dual=generate_arb(dargs, da, series=True), valley=_committed("valley").valley,
+                           dual_line=_committed("dual-bound").dual_line, circle=_committed("circle").circle,
+                           circle_f64=generate(eargs, pvalley.circle_algebra()), det_m=_committed("dual-bound").det_m,
                            coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va),
                            dual_line_f64=generate(eargs, ea), det_m_f64=generate(ptrs.COEF_SYMS, [pdual.det_m()]))
 
@@ -114,9 +115,7 @@ def dual_kernels():
 @cache
 def oracle_arb():
     """arb: (lam, gamma, eps, d, L) -> [R(k*, v*), dR(k*, v*)/dlam]."""
-    from ..symbolic.risk import PARAMS
-
-    return generate_arb(PARAMS, poracle.oracle_risk_and_slope())
+    return _committed("oracle-risk").oracle
 
 
 @cache
@@ -129,8 +128,8 @@ def oracle_curvature_kernels():
 
     o = poracle.oracle_curvature()
     ex = [*o.curv, *o.gaps]
-    return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True), arb=generate_arb(PARAMS, ex),
-                           series=generate_arb(PARAMS, ex, series=True))
+    f = _committed("oracle-curvature").oracle_curvature
+    return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True), arb=f, series=f)
 
 
 @cache
@@ -158,7 +157,7 @@ def valley_edge_kernels():
     (``f64``). Its minimum over [kappa, 1] times (1 - kappa) bounds R(kappa, 1, 0, 0, 0) - R(k*, v*) from below: the
     valley-edge test of `docs/MATH.md` §17."""
     args, ex = valley_edge_exprs()
-    return SimpleNamespace(arb=generate_arb(args, ex), f64=generate(args, ex))
+    return SimpleNamespace(arb=_committed("valley-edge").valley_edge, f64=generate(args, ex))
 
 
 @cache
