@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from documents import clone
 
-from slr_verify.certify.replay import replay, statement_text
+from slr_verify.checker import replay, statement
 
 G2 = float(np.sqrt(0.5))
 
@@ -35,7 +35,7 @@ def enclosure_doc():
 
 
 def rejected(doc, *words):
-    r = replay(doc, prove_premises=False)
+    r = replay(doc)
     assert not r.accepted, r
     for w in words:
         assert w in r.reason, r.reason
@@ -88,7 +88,7 @@ def test_changed_multiplier(oracle_doc):
 def test_domain_extended_past_the_leaves(oracle_doc):
     doc = clone(oracle_doc)
     doc["domain"]["lam"] = [0.3, 0.31]
-    doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), (0.3, 0.31))
+    doc["statement"] = statement(doc)
     rejected(doc, "not the tree's box")
     doc = clone(oracle_doc)
     doc["domain"]["lam"] = [0.3, 0.31]  # the statement left as it was: it no longer says what the domain is
@@ -117,7 +117,7 @@ def test_setting_changed(oracle_doc):
     """The same leaves at d = 50 (the multipliers were chosen for d = 400)."""
     doc = clone(oracle_doc)
     doc["setting"]["d"] = 50
-    doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), tuple(doc["domain"]["lam"]))
+    doc["statement"] = statement(doc)
     rejected(doc)
 
 
@@ -131,7 +131,7 @@ def test_lam_moved_where_the_statement_is_false(oracle_doc):
     doc["domain"]["lam"] = [0.95, 0.95]
     for leaf in doc["leaves"]:
         leaf["box"]["lam"] = [0.95, 0.95]
-    doc["statement"] = statement_text(doc["kind"], tuple(doc["setting"].values()), (0.95, 0.95))
+    doc["statement"] = statement(doc)
     rejected(doc, "leaf")
 
 
@@ -165,7 +165,7 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
 
     from slr_verify.landscape import float_global_minimum
 
-    r = replay(enclosure_doc, prove_premises=False)
+    r = replay(enclosure_doc)
     assert r.accepted, r.reason
     v = r.values
     risk, ov = float_global_minimum(lam=0.9, gamma=G2, eps=0.0, d=400, L=10)
@@ -179,7 +179,7 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
     doc = clone(enclosure_doc)
     del doc["circle"]
     doc["premises"] = [p for p in doc["premises"] if p["name"] != "circle"]
-    v = replay(doc, prove_premises=False).values
+    v = replay(doc).values
     bound = [b for b in enclosure_doc["leaves"] if b["test"] == "bound"]
     k_lo = min(b["box"]["kappa"][0] for b in bound)
     t_lo = min(b["box"]["t"][0] for b in bound)

@@ -26,7 +26,7 @@ from slr_verify.certify import (
     tube_certificate,
     valley_tube,
 )
-from slr_verify.certify.replay_dynamics import DYNAMICS_DOMAINS, dynamics_statement
+from slr_verify.checker import statement
 from slr_verify.dynamics import fixed_points as F
 from slr_verify.kernels.landscape import fixed_point_kernels
 
@@ -36,14 +36,12 @@ CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1,
 
 
 def _restated(doc):
-    s, names = doc["setting"], DYNAMICS_DOMAINS[doc["kind"]][0]
-    doc["statement"] = dynamics_statement(doc["kind"], (s["gamma"], s["eps"], s["d"], s["L"]),
-                                          {c: tuple(doc["domain"][c]) for c in names}, doc)
+    doc["statement"] = statement(doc)
     return doc
 
 
 def _rejected(doc, *words):
-    r = replay(doc, prove_premises=False)
+    r = replay(doc)
     assert not r.accepted, r.reason
     assert all(w in r.reason for w in words), r.reason
     return r
@@ -101,7 +99,7 @@ def test_signs_dropped_leaf_and_extended_domain(signs):
 
 
 def test_diffeo_attraction_step_against_the_float_route(diffeo):
-    r = replay(diffeo, prove_premises=False)
+    r = replay(diffeo)
     lo, hi = r.values["alpha_attract"]
     a, _ = F.alpha_attract(lam=0.1, **OWN)
     assert lo <= a <= hi and hi - lo < 1e-12 * a
@@ -126,7 +124,7 @@ def test_diffeo_upper_bound_below_alpha_max_is_rejected(diffeo):
 def test_family_theta_star_against_mpmath(family):
     """theta* (the closed form the checker evaluates) against the root of Theorem 1's R_theta(0, 0, theta, 1, 0) found
     by mpmath at 30 digits (the generated gradient, not the closed form)."""
-    r = replay(family, prove_premises=False)
+    r = replay(family)
     K = fixed_point_kernels()
     with mpmath.workdps(30):
         root = mpmath.findroot(lambda t: K.risk_mp(0, 0, t, 1, 0, mpmath.mpf(0.3), mpmath.mpf(OWN["gamma"]), 0,
@@ -188,7 +186,7 @@ def test_cli_step_size_at_another_setting(tmp_path):
     argv = ["certify", "step-size", "--gamma2", "0.8", "--eps", "0", "--d", "200", "--L", "6", "--lam", "0.1",
             "--out", str(out), "--quiet"]
     assert main(argv) == 0
-    r = replay(str(out), prove_premises=False)
+    r = replay(str(out))
     assert r.accepted and "lam = 0.1" in r.conclusion
     k, v = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
     below = F.det_jacobian(k, v, lam=0.1, alpha=r.values["domain_alpha"][1], **OWN)
@@ -201,7 +199,7 @@ def test_claims_read_the_setting_off_the_replay(family, cycle):
     search wrote one at eps = 0.001, which the checker rightly accepted): certifies_at compares them."""
     from slr_verify.claims.vocabulary import certifies_at
 
-    r, c = replay(family, prove_premises=False), replay(cycle, prove_premises=False)
+    r, c = replay(family), replay(cycle)
     assert certifies_at(r, setting=OWN, lam=0.3)
     assert not certifies_at(r, setting=dict(OWN, d=400), lam=0.3) and not certifies_at(r, setting=OWN, lam=0.1)
     assert certifies_at(c, setting=dict(G4B, eps=0.0), lam=0.5, alpha=FIG4B.alpha)

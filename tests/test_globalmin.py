@@ -262,7 +262,7 @@ def test_enclosures_of_the_global_minimum(case):
 def test_certified_risk_of_a_pair_encloses_the_quadrature():
     from flint import arb
 
-    from slr_verify.certify.replay_profile import SettingBalls, pair_risk
+    from slr_verify.checker.profile import SettingBalls, pair_risk
     from slr_verify.landscape import profile
     from slr_verify.routes import quad_risk
 

@@ -71,7 +71,8 @@ def test_coefficient_and_algebra_models_contain_point_values(box):
     (`replay.SettingBalls.coefficient_models`, one series along the segment) is sound."""
     import math
 
-    from slr_verify.certify.replay_profile import SettingBalls, centre_radius
+    from slr_verify.checker.balls import centre_radius
+    from slr_verify.checker.profile import SettingBalls
 
     old = ctx.prec
     ctx.prec = 128

@@ -18,9 +18,9 @@ import pytest
 from documents import clone
 
 from slr_verify.certify.certificate import SplitTree
-from slr_verify.certify.replay import replay, statement_text
-from slr_verify.certify.replay_profile import SettingBalls
-from slr_verify.certify.replay_window import check_ends
+from slr_verify.checker import replay, statement
+from slr_verify.checker.profile import SettingBalls
+from slr_verify.checker.window import check_ends
 
 #: Figure 4b's window ends at 30 digits (:func:`slr_verify.landscape.ends_mp`, dps = 30)
 LO_MP = "0.09072182760885264002784568"
@@ -38,16 +38,12 @@ def _domain(doc):
 
 
 def _restated(doc):
-    s, ends = doc["setting"], doc["ends"]
-    encl = {"lo": tuple(ends["lo"]["enclosure"]),
-            "hi": None if ends["hi"].get("mechanism") == "none" else tuple(ends["hi"]["enclosure"])}
-    doc["statement"] = statement_text("oracle-window", (s["gamma"], s["eps"], s["d"], s["L"]), tuple(doc["domain"]["lam"]),
-                                      encl)
+    doc["statement"] = statement(doc)
     return doc
 
 
 def rejected(doc, *words):
-    r = replay(_restated(doc), prove_premises=False)
+    r = replay(_restated(doc))
     assert not r.accepted, r
     for w in words:
         assert w in r.reason, r.reason
@@ -58,7 +54,7 @@ def test_ends_enclose_the_30_digit_ends(window_doc):
     """The checker's ends (two evaluations: a pair's risk, a curvature) are each 8e-13 wide and contain the mpmath
     profile's ends; the proved interval [A, B] abuts them."""
     S = SettingBalls(*(window_doc["setting"][k] for k in ("gamma", "eps", "d", "L")))
-    v = check_ends(window_doc, S, _domain(window_doc))
+    v = check_ends(window_doc, S, tuple(window_doc["domain"]["lam"]))
     for (a, b), ref in ((v["lo"], LO_MP), (v["hi"], HI_MP)):
         assert b - a <= 1e-12
         assert mpmath.mpf(a) < mpmath.mpf(ref) < mpmath.mpf(b)
@@ -119,7 +115,7 @@ def test_detached_enclosure_and_bad_witness_are_rejected(window_doc):
 def test_ends_changed_without_the_statement_are_rejected(window_doc):
     doc = clone(window_doc)
     doc["ends"]["hi"]["enclosure"][1] += 1e-13
-    r = replay(doc, prove_premises=False)
+    r = replay(doc)
     assert not r.accepted and "statement" in r.reason
 
 
@@ -185,9 +181,9 @@ def test_valley_edge_leaves_are_used_and_checked(edge_certificate):
     assert edge and any(p["name"] == "valley-edge" for p in doc["premises"])
     bad = clone(doc)
     bad["leaves"][edge[-1]]["test"] = "valley"
-    r = replay(bad, prove_premises=False)
+    r = replay(bad)
     assert not r.accepted and "valley leaf" in r.reason
     bad = clone(doc)
     bad["premises"] = [p for p in bad["premises"] if p["name"] != "valley-edge"]
-    r = replay(bad, prove_premises=False)
+    r = replay(bad)
     assert not r.accepted and "premise 'valley-edge' is missing" in r.reason

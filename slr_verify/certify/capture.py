@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
+from ..checker.balls import outward
+from ..checker.contraction import ball_bounds, group_norm
 from ..kernels.balls import widened
-from ..kernels.contraction import ball_bounds, group_norm_upper
 from ..kernels.landscape import sigma_equivariance_proofs
 from ..landscape.overlap_map import cycle_point, pgd_map, real_eigenbasis, realisable_states
 from ..landscape.stationary import SYMMETRIES
@@ -111,7 +112,7 @@ class CaptureBall:
             Tinv = arb_mat(self.T.tolist()).inv()
             for i in cand:
                 dx = arb_mat([[arb(float(X[k, i])) - arb(float(self.centre[k]))] for k in range(5)])
-                out[i] = group_norm_upper(Tinv * dx, self.groups) <= self.radius
+                out[i] = bool(group_norm(Tinv * dx, self.groups) <= self.radius)
         return out
 
     def as_dict(self) -> dict:
@@ -127,11 +128,11 @@ class CaptureBall:
 
 def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
     """(proved, q, r0) for the ball of radius s (see the module), evaluated by
-    :func:`~slr_verify.kernels.contraction.ball_bounds`."""
+    :func:`~slr_verify.checker.contraction.ball_bounds` (q, r0 as floats rounded up)."""
     par = (widened(kw["lam"]), widened(kw["gamma"]), arb(0), arb(kw["d"]), arb(kw["L"]))
     with ctx.workprec(prec):
         q, r0 = ball_bounds(c, sigma, T, groups, s, par, alpha)
-    return bool(r0 + q < 1), q, r0
+        return bool(r0 + q < 1), outward(q)[1], outward(r0)[1]
 
 
 @accepts_gamma2

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from flint import ctx
 
+from ..checker import replay
 from ..checker.dynamics import family_values
 from ..kernels.balls import outward, widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
@@ -56,9 +57,11 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
         v = family_values(widened(lam), widened(gamma), d, L)
         proved = all(proofs.values()) and all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0 \
             and all(abs(t).upper() < 1 for t in v["theta_star"].values())
+    cert = off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None
+    if cert is not None and not replay(cert).accepted:  # what is proved is what the checker accepts
+        proved, cert = False, None
     return {"proved": bool(proved), "minors": [outward(m) for m in v["minors"]], "minus_mu_k": outward(v["minus_mu_k"]),
-            "proofs": proofs,
-            "certificate": off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None}
+            "proofs": proofs, "certificate": cert}
 
 
 @accepts_gamma2

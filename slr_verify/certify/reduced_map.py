@@ -17,6 +17,7 @@ import time
 import numpy as np
 from flint import arb, ctx
 
+from ..checker import replay
 from ..checker.dynamics import KINDS_OF_POINTS, hessian_kinds_hold
 from ..kernels.balls import ball, geometric_pieces, outward, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
@@ -55,6 +56,9 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
             else:
                 failure = f"no sign for lam in [{a}, {b}]"
     doc = None if failure else document("manifold-hessian-signs", (gamma, 0.0, d, L), tree, prec=prec)
+    if doc is not None:  # what is proved is what the checker accepts
+        r = replay(doc)
+        doc, failure = (doc, None) if r.accepted else (None, f"the checker rejects the certificate: {r.reason}")
     return {"proved": failure is None, "kinds": {str(k): v for k, v in KINDS_OF_POINTS.items()}, "lam_pieces": n,
             "seconds": time.perf_counter() - t0, "failure": failure, "certificate": doc}
 
@@ -137,6 +141,8 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     extra = {"alpha_upper": upper} if upper is None else {"alpha_upper": upper, "upper_at": at}
     doc = None if proof is None else document("reduced-map-diffeomorphism", (gamma, 0.0, d, L), proof, prec=prec,
                                               extra=extra)
+    if doc is not None and not replay(doc).accepted:  # what is proved is what the checker accepts
+        doc, best, upper = None, 0.0, None
     return {"alpha_certified": best, "alpha_upper": upper, "alpha_numeric": alpha_numeric,
             "ratio": best / alpha_numeric if alpha_numeric else float("nan"), "boxes": boxes,
             "seconds": time.perf_counter() - t0, "certificate": doc}

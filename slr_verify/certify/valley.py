@@ -52,8 +52,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
+from ..checker.balls import outward
+from ..checker.contraction import group_norm, transition_bound, tube_piece_bounds
 from ..kernels.balls import widened
-from ..kernels.contraction import group_norm_upper, transition_bound, tube_piece_bounds
 from ..kernels.landscape import fixed_point_kernels, valley_tube_proofs
 from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
 from ..model import tiers as T
@@ -102,7 +103,7 @@ class ValleyTube:
                 j = int(np.searchsorted(lo, X[0, i], side="right") - 1)
                 T, groups = self.bases[j]
                 z = arb_mat([[arb(float(X[1, i])) - 1]] + [[arb(float(X[k, i]))] for k in (2, 3, 4)])
-                n = arb(group_norm_upper(arb_mat(T.tolist()).solve(z), groups))
+                n = group_norm(arb_mat(T.tolist()).solve(z), groups)
                 B = C * G * n / (1 - q)
                 out[i] = bool(G * n <= self.delta) and bool(B <= self.margin) and bool(arb(float(X[0, i])) - B >= self.kappa_a)
         return out
@@ -135,13 +136,14 @@ def _attempt(ka, delta, m, kw, alpha, par, budget):
         # accept within a quarter of the float gap to 1 (a piece that only just has q < 1 would make the entry condition,
         # which divides by 1 - q, useless); narrow pieces accept any q < 1
         target = 1 - 0.25 * (1 - rho) if (b - a) / 2 >= m else 1.0
-        if q < target and e and step <= m / 2:
-            done.append((a, b, T, groups, q, C))
+        if bool(q < target) and e and bool(step <= arb(m) / 2):
+            done.append((a, b, T, groups, outward(q)[1], outward(C)[1]))
             continue
-        if step > m / 2 and q < 1:
-            return None, f"kappa step {step:.3g} > m/2 on [{a:.6g}, {b:.6g}]"
+        step_up, q_up = outward(step)[1], outward(q)[1]
+        if step_up > m / 2 and q_up < 1:
+            return None, f"kappa step {step_up:.3g} > m/2 on [{a:.6g}, {b:.6g}]"
         if (b - a) / 2 < m:
-            return None, f"piece [{a:.8g}, {b:.8g}] narrower than 2 m without proof (q = {q:.6g}, h > 0 shown: {e})"
+            return None, f"piece [{a:.8g}, {b:.8g}] narrower than 2 m without proof (q = {q_up:.6g}, h > 0 shown: {e})"
         c = 0.5 * (a + b)
         stack += [(c, b), (a, c)]
     done.sort(key=lambda t: t[0])
@@ -188,9 +190,10 @@ def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas
                 if pieces is None:
                     last = f"kappa_a = {ka}, delta = {delta:g}, m = {m:.3g}: {why}"
                     continue
-                cs = [1.0] + [transition_bound(T0, g0, T1, g1)
-                              for (_, _, T0, g0, _, _), (_, _, T1, g1, _, _) in zip(pieces[:-1], pieces[1:])]
-                Gamma = float(np.prod(cs)) * (1 + 1e-12)
+                Gamma = arb(1)
+                for (_, _, T0, g0, _, _), (_, _, T1, g1, _, _) in zip(pieces[:-1], pieces[1:]):
+                    Gamma *= transition_bound(T0, g0, T1, g1)
+                Gamma = outward(Gamma)[1]
                 q = max(t[4] for t in pieces)
                 C = max(t[5] for t in pieces)
                 return ValleyTube(ka, delta, m, [(t[0], t[1]) for t in pieces], [(t[2], t[3]) for t in pieces], q, C, Gamma,

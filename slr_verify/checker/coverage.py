@@ -14,7 +14,8 @@ def check_coverage(domain, tree, leaves, names) -> list:
     if not (isinstance(tree, list) and isinstance(leaves, list) and leaves):
         raise Rejected("leaves and tree must be lists, leaves non-empty")
     if len(tree) != 2 * len(leaves) - 1:
-        raise Rejected(f"a tree of {len(leaves)} leaves has {2 * len(leaves) - 1} nodes, not {len(tree)}")
+        raise Rejected(f"the split tree has {len(tree)} nodes, not the {2 * len(leaves) - 1} of a tree of {len(leaves)} "
+                       "leaves: a leaf or a split is missing or extra (the leaves do not tile the domain)")
     stack, boxes = [tuple(domain)], []
     for i, node in enumerate(tree):
         if not stack:

@@ -82,8 +82,8 @@ def _at_point(s, dom):
 
 def _signs(s, dom, doc):
     return (f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, L = {s[3]}: for every lam in {_lam(dom)}, the Hessian "
-            "of R_lam on M is positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and (-1, 1) (angle coordinates) and "
-            "indefinite at (0, 0) (Proposition 9's classification)")
+            "of R_lam on M is positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and (-1, 1) (angle "
+            "coordinates) and indefinite at (0, 0) (Proposition 9's classification)")
 
 
 def _diffeomorphism(s, dom, doc):

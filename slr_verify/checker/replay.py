@@ -121,10 +121,14 @@ def _check(doc, prec):
     return text + tail, values
 
 
-def replay(source, *, prec=None) -> Replay:
+def replay(source, **options) -> Replay:
     """Check a certificate (a dict, or a ``.json`` / gzip path read by :func:`.reader.load`) and say what it proves
     (the module's steps). ``prec``: bits of the ball arithmetic in [64, 256] (default: the certificate's).
-    :class:`~.reader.Unreadable` (a ValueError) if the input cannot be read."""
+    :class:`~.reader.Unreadable` (a ValueError) if the input cannot be read; ValueError naming an unknown option."""
+    unknown = set(options) - {"prec"}
+    if unknown:
+        raise ValueError(f"unknown keyword(s) {sorted(unknown)}: replay takes prec only")
+    prec = options.get("prec")
     if prec is not None and (type(prec) is not int or not PREC[0] <= prec <= PREC[1]):
         raise ValueError(f"prec must be None or an integer in {list(PREC)} (bits of the ball arithmetic), got {prec!r}")
     t_start = time.time()
