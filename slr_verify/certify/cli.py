@@ -45,11 +45,12 @@ def _setting(a):
 
 
 def _replay(a) -> int:
-    from .replay import load, replay
+    from ..checker.reader import Unreadable, load
+    from .replay import replay
 
     try:
         doc = load(a.file)
-    except ValueError as e:
+    except Unreadable as e:
         print(f"slr-verify certify replay: unreadable: {e}", file=sys.stderr)
         return 2
     r = replay(doc)
