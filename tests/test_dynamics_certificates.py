@@ -153,7 +153,7 @@ def test_cycle_ball_against_the_float_map(cycle):
     (lambda leaf: leaf.update(sigma=[1, 1, 1, 1, 1]), ("r0 + q",)),  # Phi(c) is the mirror image, not c
     (lambda leaf: leaf.update(radius=1e3 * leaf["radius"]), ("r0 + q",)),
     (lambda leaf: leaf.update(groups=[[0, 1, 2], [3, 4]]), ("groups",)),
-    (lambda leaf: leaf.update(sigma=[1, 1, -1, 1, 1]), ("not proved for sigma",)),
+    (lambda leaf: leaf.update(sigma=[1, 1, -1, 1, 1]), ("symmetries the premise pgd-map proves",)),
 ])
 def test_cycle_corrupted_is_rejected(cycle, change, words):
     d = clone(cycle)

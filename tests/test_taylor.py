@@ -73,25 +73,27 @@ def test_coefficient_and_algebra_models_contain_point_values(box):
 
     from slr_verify.checker.balls import centre_radius
     from slr_verify.checker.profile import SettingBalls
+    from slr_verify.kernels.profile import dual_kernels
 
     old = ctx.prec
     ctx.prec = 128
     try:
         ev = SettingBalls(math.sqrt(0.5), 0.0, 400, 10)
+        DK = dual_kernels()
         (k0, k1), (l0, l1) = box
         (kc, rk), (lc, rl) = centre_radius(k0, k1), centre_radius(l0, l1)
         co = ev.coefficient_models((k0, k1), (l0, l1))
         K = TaylorModel.variable(arb(kc), 0, (rk, rl))
         beta = arb(0.05)
-        models = list(ev.K.valley(*co[:-1], K)) + list(ev.K.dual_line(*co, K, beta)) + [co[-1]]
+        models = list(DK.valley(*co[:-1], K)) + list(DK.dual_line(*co, K, beta)) + [co[-1]]
         rng = np.random.default_rng(1)
         for sk, sl in [(0, 0), (1, 1), (0, 1), (1, 0)] + [tuple(rng.uniform(0, 1, 2)) for _ in range(8)]:
             x, y = (k1 if sk == 1 else k0 + sk * (k1 - k0)), (l1 if sl == 1 else l0 + sl * (l1 - l0))  # corners included
             h = (x - kc, y - lc)  # exact (Sterbenz: x, kc within a factor 2, or x = 0)
             kp, lp = arb(x), arb(y)
-            cp = ev.K.coef(kp, lp, *ev.P)
-            dm = ev.K.det_m(*cp)[0]
-            exact = list(ev.K.valley(*cp, kp)) + list(ev.K.dual_line(*cp, dm, kp, beta)) + [dm]
+            cp = DK.coef(kp, lp, *ev.P)
+            dm = DK.det_m(*cp)[0]
+            exact = list(DK.valley(*cp, kp)) + list(DK.dual_line(*cp, dm, kp, beta)) + [dm]
             for tm, e in zip(models, exact):
                 assert _contains(tm, h, e), (box, h)
     finally:

@@ -18,7 +18,7 @@ import pytest
 from documents import clone
 
 from slr_verify.certify.certificate import SplitTree
-from slr_verify.checker import replay, statement
+from slr_verify.checker import Rejected, replay, statement
 from slr_verify.checker.profile import SettingBalls
 from slr_verify.checker.window import check_ends
 
@@ -33,12 +33,11 @@ def window_doc():
     return json.loads(gzip.decompress(raw))
 
 
-def _domain(doc):
-    return ((0.0, 1.0), (0.0, 1.0), tuple(doc["domain"]["lam"]))
-
-
 def _restated(doc):
-    doc["statement"] = statement(doc)
+    try:
+        doc["statement"] = statement(doc)
+    except Rejected:  # its fields no longer give a statement: the replay says why
+        pass
     return doc
 
 
@@ -106,6 +105,7 @@ def test_detached_enclosure_and_bad_witness_are_rejected(window_doc):
     doc = clone(window_doc)
     doc["ends"]["lo"]["mechanism"] = "pitchfork"
     doc["ends"]["lo"]["direction"] = "v*"
+    del doc["ends"]["lo"]["witness"]
     rejected(doc, "end lo", "not < 0")
     doc = clone(window_doc)
     doc["ends"]["hi"]["mechanism"] = "guess"

@@ -47,7 +47,7 @@ from flint import arb
 from ..checker.balls import centre_radius
 from ..checker.profile import SettingBalls, edge_bound
 from ..kernels.balls import midpoint, outward
-from ..kernels.profile import oracle_arb, oracle_f64
+from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64
 from ..kernels.taylor import terms
 from ..landscape.trs import profile
 
@@ -65,7 +65,7 @@ class Evaluator:
         self.P = self.S.P
         self.G, self.E, self.D, self.Lb = self.P
         self.kw = {"gamma": self.gamma, "eps": self.eps, "d": self.d, "L": self.L}
-        self.K = self.S.K
+        self.K = dual_kernels()
         self.count = 0
 
 

@@ -115,7 +115,8 @@ def _groups(x, n, what):
 
 
 def _pgd_par(S, domain):
-    lam, alpha = domain[0][0], domain[-1][0]
+    """The balls (lam, gamma, eps, d, L) and alpha of the two PGD kinds, whose coordinates end with (lam, alpha)."""
+    lam, alpha = domain[-2][0], domain[-1][0]
     if not (lam > 0 and alpha > 0):
         raise Rejected(f"lam and alpha must be > 0, got {lam!r}, {alpha!r}")
     return (widened(lam), widened(S.gamma), widened(S.eps), arb(S.d), arb(S.L)), alpha

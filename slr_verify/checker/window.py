@@ -48,8 +48,8 @@ def ends_of(doc, lam) -> dict:
             continue
         a, b = interval(e["enclosure"], f"end {side} enclosure")
         if (b if side == "lo" else a) != inner or not a < b or not a > 0:
-            raise Rejected(f"end {side}'s enclosure {[a, b]} must be a proper interval of lam > 0 ending at the proved "
-                           f"interval's {side} end {inner!r}")
+            raise Rejected(f"end {side}'s enclosure {[a, b]} must be a proper interval of lam > 0 and must end at the "
+                           f"proved interval's {side} end {inner!r}")
         out[side] = (a, b)
     return out
 
