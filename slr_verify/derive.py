@@ -231,15 +231,40 @@ def check_out(out) -> Path:
 
 
 @keywords_checked
-def main(names=None, out=None, check=False, stream=None) -> int:
+def arb_kernels(check, stream) -> int:
+    """The checker's committed ball kernels (:mod:`slr_verify.kernels.premises`): written into the package's
+    ``slr_verify/checker/generated`` or, with ``check``, regenerated in memory and compared, each premise's SymPy
+    statements proved (the rewritings for ball evaluation included); exit 1 when a module differs or a statement is
+    not proved."""
+    from .kernels.premises import check_generated, write_generated
+
+    if not check:
+        for path in write_generated():
+            print(f"wrote {path}", file=stream)
+        print("the certificates name the premises by these files' hashes: re-hash and replay the committed ones with "
+              "`python benchmarks/rehash_certificates.py`", file=stream)
+        return 0
+    problems = {k: v for k, v in check_generated().items() if v is not None}
+    for name, why in problems.items():
+        print(f"premise {name}: {why}", file=stream)
+    print("the checker's kernels are up to date and their premises proved" if not problems
+          else f"{len(problems)} premise(s) stale or not proved: `slr-verify derive --arb` regenerates", file=stream)
+    return 1 if problems else 0
+
+
+def main(names=None, out=None, check=False, stream=None, arb=False) -> int:
     """Write (or, with ``check``, compare with) the generated files; return an exit code (2, with one
-    line on ``stream``, for an unknown name or a bad ``out``, both checked before any work).
+    line on ``stream``, for an unknown name or a bad ``out``, both checked before any work). ``arb``: the checker's
+    ball kernels instead (:func:`arb_kernels`); ``check`` without names also checks them.
 
     Writing: into ``out``, by default :data:`DEFAULT_DIR` under the working directory (never the
     checkout: regenerate the committed files with ``out='derivations/generated'``); the folder is
     printed. ``check``: compares with ``out``, by default the checkout's ``derivations/generated``
     (:func:`default_out`), and writes nothing."""
     stream = sys.stderr if stream is None else stream
+    if arb:
+        return arb_kernels(check, stream)
+    check_arb = check and not names and out is None
     names = list(names or DERIVATIONS)
     unknown = [n for n in names if n not in DERIVATIONS]
     if unknown:
@@ -274,7 +299,8 @@ def main(names=None, out=None, check=False, stream=None) -> int:
             print(f"differs from a fresh regeneration: {p}", file=stream)
         print("derivations up to date" if not stale
               else f"{len(stale)} file(s) stale: regenerate them with `slr-verify derive --out {out}`", file=stream)
-        return 1 if stale else 0
+        kernels_stale = arb_kernels(True, stream) if check_arb else 0
+        return 1 if stale or kernels_stale else 0
     where = "" if given else f" (no --out given: {DEFAULT_DIR}/ under the working directory)"
     print(f"{written} files in {out.resolve()}{where}", file=stream)
     return 0
@@ -290,4 +316,7 @@ def add_derive_parser(subparsers):
     p.add_argument("--out", default=None, metavar="DIR",
                    help=f"the folder to write (created if needed; default: ./{DEFAULT_DIR}; the committed files: "
                         "--out derivations/generated)")
-    p.set_defaults(func=lambda a: main(a.names, a.out, a.check))
+    p.add_argument("--arb", action="store_true",
+                   help="the checker's ball kernels (slr_verify/checker/generated), one module per premise; with --check, "
+                        "compare them with a regeneration and prove their premises (--check alone does this too)")
+    p.set_defaults(func=lambda a: main(a.names, a.out, a.check, arb=a.arb))

@@ -3,8 +3,8 @@ nearest, so a float reported as a lower or upper bound of a ball may lie inside 
 
 * A static scan (ast) of every module under slr_verify/: ``float(X.lower())``, ``float(X.upper())``,
   ``float(X.mid())``, ``float(X.rad())`` and ``float(arb(...))`` are refused outside the helpers that own the
-  conversion (:func:`slr_verify.checker.balls.outward`, :func:`slr_verify.kernels.balls.midpoint`, an estimate, and
-  for now :func:`slr_verify.kernels.contraction.upper`, widened by a margin), unless rounded outward on the spot,
+  conversion (:func:`slr_verify.checker.balls.outward`; :func:`slr_verify.kernels.balls.midpoint`, an estimate),
+  unless rounded outward on the spot,
   ``math.nextafter(float(X.lower()), -math.inf)`` or ``math.nextafter(float(X.upper()), math.inf)``.
 * The four enclosures an adversarial review found rounded to nearest (the ``risk`` question, ``alpha_attract``,
   ``log_bayes_gap_enclosure``, the off-M family's theta* and minors): the reported floats hold the ball they came
@@ -21,7 +21,7 @@ from flint import arb, ctx
 from slr_verify.certify import alpha_attract, off_M_family_minimality, off_M_family_point
 from slr_verify.certify.corollary2 import _log_gap_ball, compare_log_bayes_gap, log_bayes_gap_enclosure
 from slr_verify.certify.reduced_map import _alpha_attract_ball
-from slr_verify.certify.replay_dynamics import family_values
+from slr_verify.checker.dynamics import family_values
 from slr_verify.cli import main
 from slr_verify.kernels.balls import midpoint, outward, widened
 from slr_verify.model.params import Params
@@ -30,8 +30,7 @@ from slr_verify.questions import _risk_ball
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "slr_verify"
 #: (module path, function) where a float of a ball end is the point: the conversion helpers themselves
-ALLOWED = {("slr_verify/checker/balls.py", "outward"), ("slr_verify/kernels/balls.py", "midpoint"),
-           ("slr_verify/kernels/contraction.py", "upper")}
+ALLOWED = {("slr_verify/checker/balls.py", "outward"), ("slr_verify/kernels/balls.py", "midpoint")}
 ENDS = {"lower", "upper", "mid", "rad"}
 G4B = math.sqrt(0.5)  # Figure 4b's gamma (gamma^2 = 1/2), d = 400, L = 10
 #: lams at which, at Figure 4b's setting, the old round-to-nearest ends of each of the four enclosures lay inside the ball

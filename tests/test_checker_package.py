@@ -1,0 +1,154 @@
+"""The checker as its own package (`docs/certificates.md`, "The trusted base"; issue 36): it loads nothing of the suite
+but itself, its imports are the standard library, python-flint and itself, its kernels are the committed files the
+derivations write (named by their hash), and the code generator refuses what balls cannot evaluate soundly.
+
+Independent routes: a fresh interpreter's ``sys.modules`` (not the import-linter graph), ``hashlib`` on the files'
+bytes (not the checker's hash function), ``sys.stdlib_module_names`` for the allow-list, SymPy's own regeneration.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKER = ROOT / "slr_verify" / "checker"
+#: the trusted base's budget (issue 36), the generated kernels counted apart
+MAX_LINES = 2500
+
+
+def _committed(name):
+    with resources.as_file(resources.files("slr_verify.certificates").joinpath(name)) as p:
+        return str(p)
+
+
+def test_a_replay_loads_only_the_checker_in_a_fresh_interpreter():
+    """Import the checker and replay two committed certificates (a dynamics kind and a profile kind); then no SymPy,
+    mpmath or NumPy, and no module of the suite outside slr_verify.checker, is loaded."""
+    code = ("import sys, json; import slr_verify.checker as c\n"
+            f"r = [c.replay({_committed('proposition10_fig4b.json.gz')!r}), c.replay({_committed('oracle_fig4b_lam0.3.json.gz')!r})]\n"
+            "print(json.dumps({'accepted': [x.accepted for x in r], 'modules': sorted(sys.modules)}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    got = json.loads(out.stdout)
+    assert got["accepted"] == [True, True]
+    mods = got["modules"]
+    assert not [m for m in mods if m.split(".")[0] in ("sympy", "mpmath", "numpy", "scipy", "jax", "numba")]
+    suite = [m for m in mods if m.startswith("slr_verify") and m != "slr_verify" and not m.startswith("slr_verify.checker")]
+    assert suite == []
+
+
+def _imports(path):
+    """(module, level) of every import statement in the file."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((a.name, 0) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            yield node.module or "", node.level
+
+
+def test_the_checker_imports_the_standard_library_flint_and_itself_only():
+    """An allow-list, read from the source (the import-linter contract is its deny-list twin)."""
+    bad = []
+    for path in sorted(CHECKER.rglob("*.py")):
+        for mod, level in _imports(path):
+            top = mod.split(".")[0]
+            ok = (level > 0 and not mod.startswith(".")) or top in sys.stdlib_module_names or top == "flint" \
+                or mod.startswith("slr_verify.checker") or top == "__future__"
+            # a relative import must stay inside the package: level 1 anywhere, level 2 from generated/ only
+            if level > 1 + (path.parent.name == "generated"):
+                ok = False
+            if not ok:
+                bad.append(f"{path.relative_to(ROOT)}: {'.' * level}{mod}")
+    assert bad == []
+
+
+def test_scan_finds_a_planted_import(tmp_path):
+    p = tmp_path / "planted.py"
+    p.write_text("import numpy\nfrom ..kernels import profile\n")
+    assert [m for m in _imports(p)] == [("numpy", 0), ("kernels", 2)]
+
+
+def _lines(paths):
+    return sum(len(p.read_text().splitlines()) for p in paths)
+
+
+def test_the_trusted_base_is_small():
+    """The checker and everything it imports from the suite (itself only) within the budget; the generated kernels
+    counted apart (docs/certificates.md states both, generated from the code)."""
+    hand = [p for p in CHECKER.rglob("*.py") if "generated" not in p.parts]
+    assert _lines(hand) <= MAX_LINES, _lines(hand)
+    assert _lines(CHECKER.joinpath("generated").glob("*.py")) > 0
+
+
+def test_premise_hashes_are_the_files_bytes():
+    from slr_verify.checker.premises import NAMES, module_of, premise_hash
+
+    for name in NAMES:
+        raw = (CHECKER / "generated" / f"{module_of(name)}.py").read_bytes()
+        assert premise_hash(name) == hashlib.sha256(raw).hexdigest()[:32]
+
+
+def test_committed_kernels_are_their_regeneration_and_their_premises_proved():
+    """SymPy regenerates every premise's module from the live derivations (the file must be identical) and proves its
+    statements, the rewritings for ball evaluation included."""
+    from slr_verify.kernels.premises import check_generated
+
+    assert check_generated() == {name: None for name in check_generated()}
+
+
+def test_a_kernel_edited_by_hand_is_stale(tmp_path):
+    from slr_verify.kernels.premises import check_generated, write_generated
+
+    write_generated(tmp_path)
+    p = tmp_path / "valley.py"
+    p.write_text(p.read_text().replace("-x9,", "x9,"))
+    got = check_generated(tmp_path)
+    assert got["valley"] is not None and "differs" in got["valley"]
+    assert all(v is None for k, v in got.items() if k != "valley")
+
+
+x, y = sp.symbols("x y", positive=True)
+
+
+@pytest.mark.parametrize("expr, word", [
+    (sp.Piecewise((x, x > 1), (y, True)), "Piecewise"),
+    (sp.Max(x, y), "Max"),
+    (sp.Min(x, y), "Min"),
+    (sp.sign(x - y), "sign"),
+    (sp.Abs(x - y), "Abs"),
+    (sp.Heaviside(x - y), "Heaviside"),
+    (sp.floor(x), "floor"),
+    (x + sp.Float("0.1"), "float constant"),
+    (sp.gamma(x), "gamma"),
+])
+def test_the_code_generator_refuses_what_balls_cannot_evaluate(expr, word):
+    from slr_verify.kernels.arb_source import function_source
+
+    with pytest.raises(ValueError, match=word):
+        function_source("f", (x, y), [expr], "doc")
+
+
+def test_the_code_generator_prints_an_enclosure():
+    """A generated kernel's ball holds mpmath's value at 50 digits (containment, the python-flint way)."""
+    import mpmath
+    from flint import arb
+
+    from slr_verify.kernels.arb_source import function_source
+
+    expr = sp.erf(x / sp.sqrt(1 + 2 * y ** 2)) * sp.exp(-x ** 2) + sp.Rational(1, 3) * x ** 3
+    ns = {}
+    exec("from slr_verify.checker.runtime import *\nfrom slr_verify.checker.runtime import _erf, _exp, _ipow, _sqrt, _ball\n"
+         + function_source("f", (x, y), [expr], "doc"), ns)
+    for xv, yv in ((0.3, 0.7), (2.5, 1e-3), (1e-8, 30.0)):
+        ball = ns["f"](arb(xv), arb(yv))[0]
+        with mpmath.workdps(50):
+            ref = sp.lambdify((x, y), expr, "mpmath")(mpmath.mpf(xv), mpmath.mpf(yv))
+            assert ball.contains(arb(mpmath.nstr(ref, 45)))
