@@ -2,7 +2,7 @@
 
 The search (``slr_verify/certify/globalmin.py`` and the modules it runs on, ``SEARCH``: ``dual_box``, ``bisection``,
 ``oracle_proof``, ``enclosure``, ``global_result``) and the certificate writer (``slr_verify/certify/certificate.py``) are
-untrusted: only the checker, :func:`slr_verify.certify.replay.replay`, decides. This script mutates these modules
+untrusted: only the checker, :func:`slr_verify.checker.replay`, decides. This script mutates these modules
 by AST transformations and checks that whatever a mutant writes, the checker accepts only true statements.
 
 Mutations (one per site; the site is replaced in the source text, the rest of the file is unchanged):
@@ -24,7 +24,7 @@ by position so that it spreads over each module (the writer gets at least a fift
 Each mutant runs in a fresh subprocess: the mutated module M is imported, then
 ``exec(compile(mutated_source, M.__file__, "exec"), M.__dict__)`` replaces its functions in place and :func:`rebind`
 points the names the other search modules imported from M to the mutant's; the checker's
-modules (``slr_verify.certify.replay*``) are neither mutated nor reloaded (the worker verifies they are unchanged). At
+modules (``slr_verify.checker*``) are neither mutated nor reloaded (the worker verifies they are unchanged). At
 gamma = sqrt(0.5), eps = 0, d = 400, L = 10, with ``--time-limit`` seconds per search, it runs:
 
 * (a) ``global_minimiser(lam=(0.3, 0.3), check=True)``: "the oracle is the unique global minimiser" is true;
@@ -279,10 +279,10 @@ def _applies(site, replacement, source):
 # -------------------------------------------------------------------------------------------------------------- worker
 
 def _checker_state():
-    """The checker's modules (``slr_verify.certify.replay*``) and the ids of their attributes: a mutant must change
+    """The checker's modules (``slr_verify.checker*``) and the ids of their attributes: a mutant must change
     neither."""
     return {k: (id(m), {n: id(v) for n, v in vars(m).items()}) for k, m in sys.modules.items()
-            if k.startswith("slr_verify.certify.replay")}
+            if k.startswith("slr_verify.checker")}
 
 
 def worker(job_path):
@@ -294,7 +294,7 @@ def worker(job_path):
 
     mods = {m: importlib.import_module(f"slr_verify.certify.{m}") for m in MODULES}
     G, O, B, D = mods["globalmin"], mods["oracle_proof"], mods["bisection"], mods["dual_box"]
-    R = importlib.import_module("slr_verify.certify.replay")
+    R = importlib.import_module("slr_verify.checker")
     checker, before = R.replay, _checker_state()
     mod = mods[job["module"]]
     namespace = dict(mod.__dict__)
@@ -366,7 +366,7 @@ class Judge:
     """The unmutated checker (this process never runs mutated code) and the independent facts."""
 
     def __init__(self):
-        from slr_verify.certify.replay import replay
+        from slr_verify.checker import replay
         from slr_verify.landscape import float_global_minimum
 
         self.replay, self.float_global_minimum, self.refs = replay, float_global_minimum, {}

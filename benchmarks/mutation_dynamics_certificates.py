@@ -1,7 +1,7 @@
 """Mutation run over the dynamics' certificate searches: no mutant gets a false statement accepted (issue 26, item 5).
 
 The searches that write the dynamics' certificates are untrusted; only the checker,
-:func:`slr_verify.certify.replay.replay`, decides. This script mutates them and checks that whatever a mutant writes,
+:func:`slr_verify.checker.replay`, decides. This script mutates them and checks that whatever a mutant writes,
 the checker accepts only true statements. The mutated modules:
 
 * ``slr_verify/certify/reduced_map.py``: :func:`hessian_signs` (kind ``manifold-hessian-signs``) and
@@ -37,8 +37,8 @@ which module each case runs); a module no case executes is a module-level mutati
 mutant runs in a fresh subprocess (on a snapshot of the package taken at the start) that imports the modules, then
 ``exec(compile(mutated_source, M.__file__, "exec"), M.__dict__)`` replaces the module's functions in place; the
 worker calls them through the module objects (``slr_verify.certify.contraction_ball``, re-exported by the package,
-would still be the unmutated function). The checker's modules (``slr_verify.certify.replay*``) and the ball kernels
-both the search and the checker use (``slr_verify.kernels.contraction``, ``.certified``, ``.family``, ``.landscape``,
+would still be the unmutated function). The checker's modules (``slr_verify.checker*``) and the ball kernels
+both the search and the checker use (``slr_verify.checker.contraction``, ``.certified``, ``.family``, ``.landscape``,
 ``.balls``) are neither mutated nor reloaded (the worker verifies their attributes are unchanged by the exec).
 
 Every certificate goes back to this (parent) process as JSON and is replayed by the unmutated checker, in a process
@@ -106,7 +106,7 @@ IMPORTS = {"reduced_map": "slr_verify.certify.reduced_map", "family": "slr_verif
 #: MC.apply names the mutated file by MC.MODULES[site["module"]]: this run's modules
 MC.MODULES = MODULES
 #: trusted modules besides the checker's (used by the searches and the checker alike): a mutant must not alter them
-TRUSTED = ("slr_verify.kernels.contraction", "slr_verify.kernels.certified", "slr_verify.kernels.family_kernels",
+TRUSTED = ("slr_verify.checker.contraction", "slr_verify.kernels.certified", "slr_verify.kernels.family_kernels",
            "slr_verify.kernels.landscape", "slr_verify.kernels.balls", "slr_verify.kernels.steps")
 SETTING = {"gamma": math.sqrt(0.5), "eps": 0.0, "d": 400, "L": 10}
 HESSIAN_LAM = (0.01, 1.0)
@@ -189,7 +189,7 @@ def _run_case(name, mods, job):
 def worker(job_path):
     """Run the cases of one job (a mutant, or the control) and print one ``MARK`` line of JSON per case."""
     job = json.loads(Path(job_path).read_text())
-    import slr_verify.certify.replay  # noqa: F401  (the checker's modules, before the state is taken)
+    import slr_verify.checker  # noqa: F401  (the checker's modules, before the state is taken)
 
     mods = {m: importlib.import_module(p) for m, p in IMPORTS.items()}
     for k in TRUSTED:
@@ -253,7 +253,7 @@ class Judge:
     def __init__(self, samples=300, iters=3000, seed=0):
         import numpy as np
 
-        from slr_verify.certify.replay import replay
+        from slr_verify.checker import replay
         from slr_verify.kernels.landscape import fixed_point_kernels
         from slr_verify.kernels.steps import reduced_map_kernels
 

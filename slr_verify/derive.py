@@ -230,7 +230,6 @@ def check_out(out) -> Path:
     return path
 
 
-@keywords_checked
 def arb_kernels(check, stream) -> int:
     """The checker's committed ball kernels (:mod:`slr_verify.kernels.premises`): written into the package's
     ``slr_verify/checker/generated`` or, with ``check``, regenerated in memory and compared, each premise's SymPy
@@ -252,6 +251,7 @@ def arb_kernels(check, stream) -> int:
     return 1 if problems else 0
 
 
+@keywords_checked
 def main(names=None, out=None, check=False, stream=None, arb=False) -> int:
     """Write (or, with ``check``, compare with) the generated files; return an exit code (2, with one
     line on ``stream``, for an unknown name or a bad ``out``, both checked before any work). ``arb``: the checker's

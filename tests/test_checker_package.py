@@ -152,3 +152,14 @@ def test_the_code_generator_prints_an_enclosure():
         with mpmath.workdps(50):
             ref = sp.lambdify((x, y), expr, "mpmath")(mpmath.mpf(xv), mpmath.mpf(yv))
             assert ball.contains(arb(mpmath.nstr(ref, 45)))
+
+
+def test_the_trusted_base_table_is_current():
+    """docs/certificates.md's table of the trusted base is the one generated from the code (a golden guard against
+    drift: `python benchmarks/trusted_base.py` rewrites it)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import trusted_base
+    finally:
+        sys.path.pop(0)
+    assert trusted_base.main(["--check"]) == 0

@@ -114,6 +114,8 @@ CATCH_ALLS = {
     "slr_verify.routes.claimed_digits": "forwards **kw to the function it measures, which refuses an unknown one",
     "slr_verify.dynamics.fixed_points.classify_point": "forwards **p to hessian_at, which refuses an unknown keyword",
     "slr_verify.certify.committed.replay_committed": "forwards **kw to replay, which refuses an unknown keyword",
+    "slr_verify.certify.replay": "the checker's replay (it imports nothing of the suite, not its keyword decorator): "
+                                 "checks **options itself, ValueError naming an unknown one",
 }
 #: calls in which the keyword reaches the function (claimed_digits needs the function it forwards to)
 CALLS = {
@@ -123,7 +125,8 @@ CALLS = {
 }
 #: public functions that validate their keywords themselves and raise ValueError (not decorated)
 OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer", "slr_verify.routes.claimed_digits",
-                   "slr_verify.dynamics.fixed_points.classify_point", "slr_verify.certify.committed.replay_committed"}
+                   "slr_verify.dynamics.fixed_points.classify_point", "slr_verify.certify.committed.replay_committed",
+                   "slr_verify.certify.replay"}
 
 #: the code of every accepts_gamma2 and keywords_checked wrapper
 _DECORATED = {accepts_gamma2(lambda *, gamma: gamma).__code__, keywords_checked(lambda *, x: x).__code__}
@@ -139,7 +142,10 @@ def test_unknown_keyword_is_refused_by_name(name, obj):
     """Functions decorated by :func:`slr_verify.model.params.accepts_gamma2` (those taking gamma) or
     :func:`~slr_verify.model.params.keywords_checked`, and those in OWN_VALUE_ERROR, raise ``ValueError`` naming the
     keyword; the classes (dataclasses and records: Python's ``TypeError`` names it) and the functions listed in
-    PLAIN_OK keep a plain signature. No public callable accepts it silently."""
+    PLAIN_OK keep a plain signature. No public callable accepts it silently. Exception classes are raised, not
+    called with keywords: skipped."""
+    if inspect.isclass(obj) and issubclass(obj, BaseException):
+        pytest.skip("an exception class")
     decorated = getattr(obj, "__code__", None) in _DECORATED or (
         inspect.isclass(obj) and getattr(obj.__init__, "__code__", None) in _DECORATED)  # Params: its __init__
     expected = ValueError if decorated or name in OWN_VALUE_ERROR else TypeError
@@ -154,6 +160,10 @@ def test_unknown_keyword_is_refused_by_name(name, obj):
 PLAIN = {
     "slr_verify.model.check_params": "the validator every route calls on its hot path, with positional arguments",
     "slr_verify.dynamics.multihead.figure9_lam": "a lam schedule (an object called with the step), not a function",
+    "slr_verify.checker.load": "the checker imports nothing of the suite (not its keyword decorator): Python's TypeError "
+                               "names an unknown keyword",
+    "slr_verify.checker.statement": "the checker imports nothing of the suite (not its keyword decorator): Python's "
+                                    "TypeError names an unknown keyword",
 }
 
 

@@ -12,36 +12,35 @@ from __future__ import annotations
 
 from flint import arb, arb_series
 
-from .special import zeta_arb, zetac_arb
 from .taylor import TaylorModel
 
-__all__ = ["arb", "_ball", "_ipow", "_sqrt", "_exp", "_erf", "_erfc", "_asin", "_log", "_cos", "_sin", "_pow", "_zeta",
-           "_zetac"]
+__all__ = ["arb", "as_ball", "is_series", "ball_ipow", "ball_sqrt", "ball_exp", "ball_erf", "ball_erfc", "ball_asin",
+           "ball_log", "ball_cos", "ball_sin", "ball_pow"]
 
 
-def _ball(x):
+def as_ball(x):
     return x if isinstance(x, arb) else arb(x)
 
 
-def _is_series(x) -> bool:
+def is_series(x) -> bool:
     return isinstance(x, (arb_series, TaylorModel))
 
 
-def _ipow(b, n):
+def ball_ipow(b, n):
     """b**n for an integer n by products; an even power of a ball takes |b| first, so it stays >= 0."""
     if n == 2 and type(b) is arb:  # the common case, without the loop
         b = abs(b)
         return b * b
-    if _is_series(b):
+    if is_series(b):
         if n < 0:
-            return 1 / _ipow(b, -n)
+            return 1 / ball_ipow(b, -n)
         out = b
         for _ in range(n - 1):
             out = out * b
         return out if n else b * 0 + 1
-    b = _ball(b)
+    b = as_ball(b)
     if n < 0:
-        return 1 / _ipow(b, -n)
+        return 1 / ball_ipow(b, -n)
     base, out = (abs(b) if n % 2 == 0 else b), arb(1)
     for _ in range(n):
         out = out * base
@@ -63,36 +62,16 @@ def _unary(name, monotone):
             return method(x.lower()).union(method(x.upper()))
         return method(x)
 
-    f.__name__ = f"_{name}"
+    f.__name__ = f"ball_{name}"
     return f
 
 
-_sqrt = _unary("sqrt", False)
-_exp, _erf, _erfc = _unary("exp", True), _unary("erf", True), _unary("erfc", True)
-_asin, _log = _unary("asin", True), _unary("log", True)
-_cos, _sin = _unary("cos", False), _unary("sin", False)
+ball_sqrt = _unary("sqrt", False)
+ball_exp, ball_erf, ball_erfc = _unary("exp", True), _unary("erf", True), _unary("erfc", True)
+ball_asin, ball_log = _unary("asin", True), _unary("log", True)
+ball_cos, ball_sin = _unary("cos", False), _unary("sin", False)
 
 
-def _pow(b, x):
+def ball_pow(b, x):
     """b**x for a non-integer x: exp(x log b) on series, arb's power on balls (not finite where b may be <= 0)."""
-    return (b.log() * x).exp() if isinstance(b, arb_series) else _ball(b) ** _ball(x)
-
-
-def _zetac(t, g):
-    return zetac_arb(_ball(t), _ball(g))
-
-
-def _zeta(t, g):
-    """zeta(t, g); on series (Taylor arithmetic) the constant term is the enclosure at the constant terms, the rest
-    the integral of d zeta = zeta_t dt + zeta_g dg (both closed forms: `docs/MATH.md` §4)."""
-    if not (isinstance(t, arb_series) or isinstance(g, arb_series)):
-        return zeta_arb(_ball(t), _ball(g))
-    from .generated.zeta_partials import zeta_partials
-
-    n = (t if isinstance(t, arb_series) else g).prec
-    t, g = (x if isinstance(x, arb_series) else arb_series([_ball(x)], prec=n) for x in (t, g))
-    c0 = lambda s: (s.coeffs() or [arb(0)])[0]  # a zero series has no coefficients
-    zt, zg = zeta_partials(t, g)
-    rest = (zt * t.derivative() + zg * g.derivative()).integral().coeffs()[1:n]
-    out = [zeta_arb(c0(t), c0(g))] + list(rest)
-    return arb_series(out + [arb(0)] * (n - len(out)), prec=n)
+    return (b.log() * x).exp() if isinstance(b, arb_series) else as_ball(b) ** as_ball(x)

@@ -35,20 +35,24 @@ def theta_star_arb():
 
 
 @lru_cache(maxsize=None)
-def family_hessian_arb():
-    """The Riemannian Hessian at the point k = v* (:func:`slr_verify.symbolic.family_algebra.family_hessian`)
-    on arb balls: (theta, lam, gamma, d, L) -> [the 25 entries of the block without the orbit
-    coordinate (row-major), -mu_k]; and the SymPy proofs that the orbit coordinate's row is
-    (0, ..., 0, -mu_v) and R_rho = 0 there."""
+def family_hessian_proofs() -> dict:
+    """The SymPy proofs that the orbit coordinate's row of the Riemannian Hessian at k = v*
+    (:func:`slr_verify.symbolic.family_algebra.family_hessian`) is (0, ..., 0, -mu_v) and R_rho = 0 there."""
     from ..symbolic.risk import theorem1_gradient
 
     M, _, (mu_k, mu_v) = sfam.family_hessian()
     point = {S.kappa: 0, S.nu: 0, S.eta: 1, S.rho: 0}
-    proofs = {
+    return {
         "orbit row vanishes off the diagonal": all(sp.simplify(M[5, j]) == 0 for j in range(5)),
         "orbit diagonal = -mu_v = -theta R_theta (0 at theta*)": sp.simplify(M[5, 5] + mu_v) == 0,
         "R_rho = 0 at kappa = nu = rho = 0": sp.simplify(theorem1_gradient()[4].subs(point)) == 0,
     }
+
+
+def family_hessian_arb():
+    """The Riemannian Hessian at the point k = v* on arb balls (the checker's committed kernel, premise
+    ``off-M-family``): (theta, lam, gamma, d, L) -> [the 25 entries of the block without the orbit coordinate
+    (row-major), -mu_k]; and :func:`family_hessian_proofs`."""
     from ..checker.premises import kernels
 
-    return kernels("off-M-family").family_hessian, proofs
+    return kernels("off-M-family").family_hessian, family_hessian_proofs()

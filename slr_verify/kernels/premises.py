@@ -134,9 +134,9 @@ def _family():
 
 def _family_proofs():
     from ..symbolic import family_algebra as sfam
-    from .family_kernels import family_hessian_arb
+    from .family_kernels import family_hessian_proofs
 
-    return {**sfam.off_M_family()[1], **family_hessian_arb()[1]}
+    return {**sfam.off_M_family()[1], **family_hessian_proofs()}
 
 
 def _pgd_map():

@@ -1,0 +1,30 @@
+r"""zeta and zetac as the generated ball kernels call them (`docs/MATH.md` §4): the enclosures of :mod:`.special` on
+balls; zeta on ``arb_series`` (Taylor arithmetic) integrates its closed-form partials (:mod:`.generated.zeta_partials`).
+A module of its own so that the generated partials, which call only :mod:`.runtime`, are not imported in a cycle."""
+from __future__ import annotations
+
+from flint import arb, arb_series
+
+from .generated.zeta_partials import zeta_partials
+from .runtime import as_ball
+from .special import zeta_arb, zetac_arb
+
+__all__ = ["ball_zeta", "ball_zetac"]
+
+
+def ball_zetac(t, g):
+    return zetac_arb(as_ball(t), as_ball(g))
+
+
+def ball_zeta(t, g):
+    """zeta(t, g); on series (Taylor arithmetic) the constant term is the enclosure at the constant terms, the rest
+    the integral of d zeta = zeta_t dt + zeta_g dg (both closed forms: `docs/MATH.md` §4)."""
+    if not (isinstance(t, arb_series) or isinstance(g, arb_series)):
+        return zeta_arb(as_ball(t), as_ball(g))
+    n = (t if isinstance(t, arb_series) else g).prec
+    t, g = (x if isinstance(x, arb_series) else arb_series([as_ball(x)], prec=n) for x in (t, g))
+    c0 = lambda s: (s.coeffs() or [arb(0)])[0]  # a zero series has no coefficients
+    zt, zg = zeta_partials(t, g)
+    rest = (zt * t.derivative() + zg * g.derivative()).integral().coeffs()[1:n]
+    out = [zeta_arb(c0(t), c0(g))] + list(rest)
+    return arb_series(out + [arb(0)] * (n - len(out)), prec=n)
