@@ -196,11 +196,13 @@ def test_cli_step_size_at_another_setting(tmp_path):
 
 def test_claims_read_the_setting_off_the_replay(family, cycle):
     """A true certificate at another setting or lam than the claim asked for must not count (a mutant of the ball's
-    search wrote one at eps = 0.001, which the checker rightly accepted): certifies_at compares them."""
-    from slr_verify.claims.vocabulary import certifies_at
+    search wrote one at eps = 0.001, which the checker rightly accepted): checker.binding.proves compares them."""
+    from slr_verify.checker.binding import proves
 
     r, c = replay(family), replay(cycle)
-    assert certifies_at(r, setting=OWN, lam=0.3)
-    assert not certifies_at(r, setting=dict(OWN, d=400), lam=0.3) and not certifies_at(r, setting=OWN, lam=0.1)
-    assert certifies_at(c, setting=dict(G4B, eps=0.0), lam=0.5, alpha=FIG4B.alpha)
-    assert not certifies_at(c, setting=dict(G4B, eps=1e-3), lam=0.5, alpha=FIG4B.alpha)
+    own, g4b = dict(OWN, eps=0.0), dict(G4B, eps=0.0)
+    assert proves(r, kind="off-M-minimum", setting=own, lam=0.3)[0]
+    assert not proves(r, kind="off-M-minimum", setting=dict(own, d=400), lam=0.3)[0]
+    assert not proves(r, kind="off-M-minimum", setting=own, lam=0.1)[0]
+    assert proves(c, kind="contraction-ball", setting=g4b, lam=0.5, domain={"alpha": FIG4B.alpha})[0]
+    assert not proves(c, kind="contraction-ball", setting=dict(g4b, eps=1e-3), lam=0.5, domain={"alpha": FIG4B.alpha})[0]

@@ -10,10 +10,11 @@ import numpy as np
 
 from .. import landscape as LS
 from ..certify import capture_certificate, contraction_ball, replay, sample_basins
+from ..checker.binding import proves
 from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
 from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
-from .vocabulary import Measured, Replayed, certifies_at
+from .vocabulary import Measured, Replayed, claim_setting
 
 __all__ = [
     "basins",
@@ -109,7 +110,9 @@ def oracle_unstable_for_pgd(ctx):
             "contraction ball of sigma o Phi (the exact five-overlap PGD map) on arb balls, kernels generated from SymPy; "
             "its certificate replayed by certify.replay",
             "Banach's fixed-point theorem: r0 + q < 1 on the ball",
-            reps, holds=ball.period == 2 and all(certifies_at(r, setting=MODEL_4B, lam=0.5, alpha=alpha) for r in reps),
+            reps, binding=[proves(r, kind="contraction-ball", setting=claim_setting(SETTING_4B), lam=0.5,
+                                  domain={"alpha": alpha}) for r in reps],
+            holds=ball.period == 2,
             why="a run entering the ball converges to the 2-cycle {p, sigma p}, not to a stationary point",
             details={"centre": c.tolist(), "radius": ball.radius, "q": ball.q, "r0": ball.r0, "reason": ball.reason},
         ),

@@ -13,7 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..certify import Replay, alpha_attract, alpha_diffeo, hessian_signs, replay, stationary_points_on_M
-from ..certify.committed import replay_committed
+from ..certify.committed import find_committed, replay_committed
+from ..checker.binding import proves
 from ..dynamics import fixed_points as F
 from ..dynamics.runners import pgd, reduced_pgd
 from ..model.sampling import draw_problem
@@ -21,7 +22,7 @@ from ..model.settings import FIGURES
 from ..symbolic import dynamics as sdyn
 from ..symbolic import fixed_points as sfix
 from .base import ClaimSetting, claim
-from .vocabulary import Identities, Measured, Proof, Rate, Replayed
+from .vocabulary import Identities, Measured, Proof, Rate, Replayed, claim_setting
 
 __all__ = ["lemma4", "proposition9", "proposition10", "theorem5"]
 
@@ -148,12 +149,6 @@ def _replay_search(certificate, search):
     return replay(certificate)
 
 
-def _at(r, d, L) -> bool:
-    """The replayed certificate is about dimension d and L tokens."""
-    s = r.values.get("setting") or {}
-    return s.get("d") == d and s.get("L") == L
-
-
 def _fresh(ctx) -> bool:
     """Whether the certificates are searched afresh (thorough mode, a user's setting) rather than the committed ones
     replayed."""
@@ -164,25 +159,53 @@ def _how(ctx) -> str:
     return "searched afresh at this setting" if ctx.setting.user else "committed; searched afresh in thorough mode"
 
 
+def _committed(**claim) -> Replay:
+    """The committed certificate that binds ``claim`` (:func:`slr_verify.certify.committed.find_committed`: found by
+    its kind, setting and domain), replayed; a rejection saying so when none or several bind."""
+    found = find_committed(**claim)
+    if len(found) != 1:
+        return Replay(False, f"not proved: {len(found)} committed certificates bind the claim's statement "
+                      f"({', '.join(found) or 'none'}; one expected)")
+    return replay_committed(found[0])
+
+
+#: what Proposition 9's two certificates must prove: the five points, their classification, for every lam of [0.01, 1]
+_PROP9_KINDS = ("manifold-stationary-points", "manifold-hessian-signs")
+
+
 def _proposition9_certificates(ctx):
-    """Proposition 9 on the lam interval, replayed: the five stationary points, and the Hessians' signs there; the
-    committed certificates, or (:func:`_fresh`) searched afresh at the setting."""
+    """Proposition 9 on the lam interval, replayed and bound to the setting: the five stationary points, and the
+    Hessians' signs there; the committed certificates (found by content), or (:func:`_fresh`) searched afresh at the
+    setting. Returns ((replay, binding) of each)."""
+    claims = [dict(kind=k, setting=claim_setting(ctx.setting), lam=_PROP9_LAM) for k in _PROP9_KINDS]
     if _fresh(ctx):
         c = stationary_points_on_M(_PROP9_LAM, eps=ctx.setting.eps, **_model(ctx))
         rep = c.replay if c.replay is not None else _replay_search(None, "certify.stationary_points_on_M")
-        return rep, _replay_search(hessian_signs(_PROP9_LAM, **_model(ctx))["certificate"], "certify.hessian_signs")
-    return replay_committed("proposition9_fig4b.json.gz"), replay_committed("hessian_signs_fig4b.json.gz")
+        reps = rep, _replay_search(hessian_signs(_PROP9_LAM, **_model(ctx))["certificate"], "certify.hessian_signs")
+    else:
+        reps = tuple(_committed(**c) for c in claims)
+    return tuple((r, proves(r, **c)) for r, c in zip(reps, claims))
 
 
-def _alpha_max_certificate(ctx, p, a_max):
-    """Proposition 10's alpha_max certificate replayed (the committed one was searched from the numeric value on the
-    81 x 81 grid; :func:`_fresh`: searched afresh from ``a_max``), and its bracket {alpha_certified, alpha_upper}."""
+def _alpha_max_claim(ctx, p, alpha) -> dict:
+    """What Proposition 10's alpha_max certificate must prove: det J > 0 for every step in [0, alpha] (the claim's
+    step) at the setting's gamma, d, L and lam = p["lam"], with eps = 0 (the claim's: eps does not move PGD on the
+    population risk, so the claim states its dynamics at eps = 0)."""
+    return dict(kind="reduced-map-diffeomorphism", setting=claim_setting(ctx.setting, eps=0.0), lam=p["lam"],
+                domain={"alpha": (0.0, alpha)})
+
+
+def _alpha_max_certificate(ctx, p, a_max, alpha):
+    """Proposition 10's alpha_max certificate replayed and bound (the committed one, found by content, was searched
+    from the numeric value on the 81 x 81 grid; :func:`_fresh`: searched afresh from ``a_max``), its binding, and its
+    bracket {alpha_certified, alpha_upper}."""
+    claim = _alpha_max_claim(ctx, p, alpha)
     if _fresh(ctx):
         rep = _replay_search(alpha_diffeo(alpha_numeric=a_max, **p)["certificate"], "certify.alpha_diffeo")
     else:
-        rep = replay_committed("proposition10_fig4b.json.gz")
-    return rep, {"alpha_certified": rep.values["domain_alpha"][1] if rep.accepted else 0.0,
-                 "alpha_upper": rep.values.get("alpha_upper")}
+        rep = _committed(**claim)
+    return rep, proves(rep, **claim), {"alpha_certified": rep.values["domain_alpha"][1] if rep.accepted else 0.0,
+                                       "alpha_upper": rep.values.get("alpha_upper")}
 
 
 def _proof_of(route, reference, res, **kw):
@@ -294,18 +317,16 @@ def proposition9(ctx):
     setting both certificates are searched there and replayed (a few seconds)."""
     st, params, lams = ctx.setting, _proposition9_settings(ctx), list(_PROP9_LAM)
     wrong, fixed_err, mirror_err, details = _fixed_points_at(params)
-    rep, signs = _proposition9_certificates(ctx)
+    (rep, rep_binds), (signs, signs_binds) = _proposition9_certificates(ctx)
     return [
         Identities("SymPy sign argument on Lemma 6's gradient", "Proposition 9 (exactly five stationary points on M)",
                    sfix.stationary_point_proofs()),
         Replayed("ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate; its certificate replayed by "
                  f"certify.replay ({_how(ctx)})", f"exactly five stationary points for every lam in {lams} at once ({st.text})",
-                 [rep], holds=bool(rep.accepted and tuple(rep.values.get("lam", ())) == tuple(_PROP9_LAM)
-                                   and _at(rep, st.d, st.L)), details={"setting": rep.values.get("setting")}),
+                 [rep], binding=[rep_binds], details={"setting": rep.values.get("setting")}),
         Replayed("ball arithmetic: Hessian entries at the five points, lam a box coordinate; its certificate replayed by "
                  f"certify.replay ({_how(ctx)})", f"Proposition 9's classification for every lam in {lams} ({st.text})",
-                 [signs], holds=bool(tuple(signs.values.get("lam", ())) == tuple(_PROP9_LAM) and _at(signs, st.d, st.L)),
-                 details={"setting": signs.values.get("setting")}),
+                 [signs], binding=[signs_binds], details={"setting": signs.values.get("setting")}),
         Measured("Hessians at the five points (angle coordinates at the corners)", "Proposition 9's classification", wrong, 0,
                  "a sign of an eigenvalue: any mismatch fails", unit="misclassified points", size={"settings": len(params)},
                  details=details, corroborates=True),
@@ -340,15 +361,14 @@ def proposition10(ctx):
     (a_att, gmin), (rk, rn) = F.alpha_attract(**p), F.predicted_rates(alpha=alpha, **p)
     steps = _steps_at(ctx, alpha, _P10_SCALE, ctx.pick(12000, 12000, 40000))
     mk, mn = F.measured_rates(alpha=alpha, steps=steps, **p)
-    att, (rep, dif) = alpha_attract(**p), _alpha_max_certificate(ctx, p, a_max)
+    att, (rep, binds, dif) = alpha_attract(**p), _alpha_max_certificate(ctx, p, a_max, alpha)
     det = _det_signs(rep, dif, p)
     here = {"setting": st.as_dict(), "lam": p["lam"], "alpha": alpha, "steps": steps} if st.user else {}
     return [
         Replayed("ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound); its "
                  f"certificate replayed by certify.replay ({_how(ctx)})", "Proposition 10: alpha_max, certified at >= 0.9 "
                  "of the numeric value, and the numeric value inside the certified bracket",
-                 [rep], holds=bool(rep.accepted and dif["alpha_certified"] >= 0.9 * a_max and _in_bracket(a_max, dif)
-                                   and rep.values["lam"][0] == p["lam"] and _at(rep, p["d"], p["L"])),
+                 [rep], binding=[binds], holds=bool(dif["alpha_certified"] >= 0.9 * a_max and _in_bracket(a_max, dif)),
                  details={"alpha_numeric": a_max, **dif, **here}),
         _proof_of("ball arithmetic: 2 / max|g| at (1, 1)", f"the minima attract at the {'step' if st.user else 'paper'}'s alpha "
                   f"= {alpha:.3g}", {"proved": att[0] > alpha, "alpha_attract_enclosure": att, "alpha": alpha, "seconds": 0.0}),

@@ -12,6 +12,7 @@ import mpmath
 import numpy as np
 
 from ..certify import off_M_family_minimality, off_M_family_point, replay
+from ..checker.binding import proves
 from ..dynamics import family_search
 from ..dynamics.convergence import classify_recovery, converge, recovered
 from ..dynamics.runners import overlap_pgd
@@ -22,7 +23,7 @@ from ..model.sampling import initial_overlaps
 from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
 from .landscape_claims import figure7a_saddle
-from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed, certifies_at
+from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed, claim_setting
 
 __all__ = ["off_M_stationary", "figure4a_recovery", "constant_lam_not_always", "FIG4A_COUNTEREXAMPLE"]
 
@@ -66,7 +67,8 @@ def _family_proofs(S, theta, eta):
         Replayed("ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors; its "
                  "certificate (off-M-minimum) replayed by certify.replay",
                  "strict local minimum modulo the rotations fixing k*, v*; hence locally unique modulo the symmetries",
-                 cert, holds=bool(mini["proved"]) and all(certifies_at(r, setting=_model(S), lam=S.lam0) for r in cert),
+                 cert, binding=[proves(r, kind="off-M-minimum", setting=claim_setting(S), lam=S.lam0) for r in cert],
+                 holds=bool(mini["proved"]),
                  why="positive definite off the orbit's tangent, which SymPy shows is exactly the kernel",
                  details={"leading_minors": mini["minors"], "minus_mu_k": mini["minus_mu_k"], "proofs": mini["proofs"]}),
     ]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable, Iterable
 
 from scipy import stats
@@ -48,7 +49,7 @@ __all__ = [
     "Identities",
     "Proof",
     "Replayed",
-    "certifies_at",
+    "claim_setting",
     "Agreement",
     "Measured",
     "MonteCarlo",
@@ -174,29 +175,32 @@ def Proof(route, reference, certificate, *, why="a computer-assisted proof close
     )
 
 
-def Replayed(route, reference, replays, *, holds=True, why="the independent checker replays every leaf of the "
-             "certificate in arb and derives the conclusion itself (docs/certificates.md)", **kw) -> Evidence:
-    """Certificates replayed by :func:`slr_verify.certify.replay` (``replays``: its results): proved when every one
-    is accepted and ``holds`` (what the claim reads off their conclusions) is True."""
+def Replayed(route, reference, replays, *, binding, holds=True, why="the independent checker replays every leaf of "
+             "the certificate in arb and derives the conclusion itself (docs/certificates.md)", **kw) -> Evidence:
+    """Certificates replayed by :func:`slr_verify.certify.replay` (``replays``: its results), each bound to the claim's
+    statement (``binding``: one :func:`slr_verify.checker.binding.proves` per replay, in order): proved when every one
+    is accepted and binds, and ``holds`` (what the claim reads off their conclusions) is True. A certificate that does
+    not bind (another setting, kind or domain than the claim's) fails the record as a rejected one does."""
+    binding = list(binding)
+    if len(binding) != len(replays):
+        raise ValueError(f"binding must give one (bound, reason) per replay: {len(binding)} for {len(replays)}")
     details = dict(kw.pop("details", {}))
     details["certificates"] = [{"file": r.values.get("file"), "accepted": r.accepted, "reason": r.reason,
-                                "conclusion": r.conclusion, "leaves": r.leaves, "seconds": round(r.seconds, 2)}
-                               for r in replays]
+                                "conclusion": r.conclusion, "leaves": r.leaves, "seconds": round(r.seconds, 2),
+                                "binds": bool(b[0]), "binding": b[1]}
+                               for r, b in zip(replays, binding)]
     size = dict(kw.pop("size", {}))
     size.update({"certificates": len(replays), "leaves": sum(r.leaves for r in replays)})
-    ok = bool(replays) and all(r.accepted for r in replays) and bool(holds)
+    ok = bool(replays) and all(r.accepted for r in replays) and all(b[0] for b in binding) and bool(holds)
     return Proof(route, reference, ok, why=why, details=details, size=size, **kw)
 
 
-def certifies_at(rep, *, setting, **points) -> bool:
-    """Whether the replayed certificate ``rep`` was accepted at exactly the ``setting`` asked for (a dict of some of
-    gamma, eps, d, L) and the point coordinates asked for (``lam=0.5, alpha=4e-3``: each the point [x, x] of its
-    domain): a search can write a true certificate for another setting than the claim's, and the checker would accept
-    it."""
-    if not rep.accepted:
-        return False
-    got, dom = rep.values.get("setting", {}), rep.values.get("domain", {})
-    return all(got.get(k) == v for k, v in setting.items()) and all(dom.get(c) == (x, x) for c, x in points.items())
+def claim_setting(s, **over) -> dict:
+    """The setting a claim states, for :func:`slr_verify.checker.binding.proves`: gamma^2 as the exact real
+    (``Fraction``) of its float (gamma^2 = 1/2 exactly at the paper's settings), eps (a float: equal exactly), d, L;
+    ``over`` replaces some (``eps=0.0`` where the claim reduces its setting to eps = 0). ``s``: a
+    :class:`~.base.ClaimSetting` or a figure's :class:`~slr_verify.model.settings.Setting`."""
+    return {"gamma2": Fraction(s.gamma2), "eps": float(s.eps), "d": int(s.d), "L": int(s.L), **over}
 
 
 def _relative(a, b):

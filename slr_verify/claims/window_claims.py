@@ -14,13 +14,14 @@ import numpy as np
 from .. import landscape as LS
 from ..certify import global_minimiser as certified_global_minimiser
 from ..certify import oracle_window as window_enclosure
-from ..certify.committed import replay_committed
+from ..certify.committed import find_committed, replay_committed
+from ..checker.binding import proves
 from ..model.settings import decreasing
 from ..symbolic import landscape as sland
 from ..symbolic import profile_trs as ptrs
 from .base import claim
 from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
-from .vocabulary import Identities, Measured, Replayed
+from .vocabulary import Identities, Measured, Replayed, claim_setting
 
 __all__ = [
     "oracle_window_claim",
@@ -34,24 +35,24 @@ def _window_at(d):
     return LS.float_window(**dict(MODEL_4B, d=d))
 
 
-def _covers(replays, lo, hi, **setting):
-    """The accepted oracle certificates' lam intervals cover [lo, hi] at ``setting`` (gamma, eps, d, L)."""
-    ivs = sorted(r.values["lam"] for r in replays if r.accepted
-                 and r.values.get("kind") in ("oracle-global-minimiser", "oracle-window")
-                 and all(r.values["setting"][k] == v for k, v in setting.items()))
-    reach = lo
-    for a, b in ivs:
-        if a <= reach:
-            reach = max(reach, b)
-    return bool(ivs) and ivs[0][0] <= lo and reach >= hi
+#: the setting of the claims here: Figure 4b's (gamma^2 = 1/2 exactly, eps = 0, d = 400, L = 10); Figure 5's model d = 80
+CLAIM_4B = claim_setting(SETTING_4B)
+#: the kinds of a certificate at a point lam: the oracle's global minimality (inside W), or an enclosure (outside)
+POINT_KINDS = ("oracle-global-minimiser", "global-minimum-enclosure")
 
 
-def _agrees_with_profile(r):
-    """An accepted certificate at a point lam against the float profile there (an independent route): an enclosure
-    holds the profile's global minimum (width <= 1e-12) and its (|kappa|, |eta|) (boxes within 1e-5; r <= 3.1e-5);
-    an oracle certificate is where the profile's minimiser is the oracle. Returns (agrees, record)."""
-    v = r.values
-    lam, (d, gamma, eps, L) = v["lam"][0], (v["setting"][k] for k in ("d", "gamma", "eps", "L"))
+def _committed(kind, setting, lam, **kw) -> list:
+    """The committed certificates that bind the claim (found by content), replayed; with the binding of each."""
+    reps = [replay_committed(f) for f in find_committed(kind, setting=setting, lam=lam, **kw)]
+    return reps, [proves(r, kind=kind, setting=setting, lam=lam, **kw) for r in reps]
+
+
+def _agrees_with_profile(r, lam, d):
+    """An accepted certificate that binds the claim at the point ``lam`` and dimension ``d`` (Figure 4b's gamma, eps
+    and L) against the float profile there (an independent route): an enclosure holds the profile's global minimum
+    (width <= 1e-12) and its (|kappa|, |eta|) (boxes within 1e-5; r <= 3.1e-5); an oracle certificate is where the
+    profile's minimiser is the oracle. Returns (agrees, record)."""
+    v, gamma, eps, L = r.values, MODEL_4B["gamma"], 0.0, MODEL_4B["L"]
     risk, ov = LS.float_global_minimum(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     rec = {"lam": lam, "d": d, "kind": v["kind"], "profile_risk": risk}
     if v["kind"] == "oracle-global-minimiser":
@@ -64,39 +65,61 @@ def _agrees_with_profile(r):
     return bool(ok), rec
 
 
-def _certified_diagram(ctx):
-    """The certified global minimisers at the mode's lam: committed certificates replayed, or (thorough) searched
-    afresh and replayed; each point against the float profile; and the d = 80 window's certificate (not in fast mode)."""
-    from ..certify.committed import names
-
-    window = ctx.size.committed != ("minimum_fig4b_lam0.9.json.gz",)
+def _diagram_points(ctx) -> list:
+    """The (lam, d) at which the mode certifies the global minimum: the statement's 24 log-spaced lam in [0.01, 2] for
+    each d (default), one point (fast), or the thorough mode's searched points."""
     if ctx.size.certified:
-        points = [certified_global_minimiser(lam=(lam, lam), eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=d)).replay
-                  for lam, d in ctx.size.certified]
-        wins = [window_enclosure(eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=80)).replay]
+        return list(ctx.size.certified)
+    if ctx.size.committed == "grid":
+        return [(float(lam), d) for d in DIAGRAM_D for lam in np.geomspace(*DIAGRAM_LAM, DIAGRAM_N)]
+    return list(ctx.size.committed)
+
+
+def _certified_diagram(ctx):
+    """The certified global minimisers at the mode's (lam, d) (:func:`_diagram_points`): committed certificates found
+    by content and replayed, or (thorough) searched afresh and replayed; each bound to its (lam, d) at gamma^2 = 1/2,
+    eps = 0, L = 10 and against the float profile there; and the d = 80 window's certificate (not in fast mode), bound
+    to the statement's window."""
+    points, window = _diagram_points(ctx), ctx.size.window80
+    at = [(lam, d, dict(CLAIM_4B, d=d)) for lam, d in points]
+    w80 = dict(kind="oracle-window", setting=dict(CLAIM_4B, d=80), lam=(W80_LO[1], W80_HI[0]),
+               ends={"lo": W80_LO, "hi": W80_HI})
+    if ctx.size.certified:
+        found = [[certified_global_minimiser(lam=(lam, lam), eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=d)).replay]
+                 for lam, d, _ in at]
+        wins = [window_enclosure(eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=80)).replay] if window else []
         route = "certify.global_minimiser searched afresh at each lam, each certificate replayed by certify.replay"
+        bound = [[proves(r, kind=POINT_KINDS, setting=s, lam=lam) for r in rs if r is not None] for rs, (lam, _, s)
+                 in zip(found, at)]
+        found = [[r for r in rs if r is not None] for rs in found]
     else:
-        files = names("minimum_d") + names("oracle_d") if ctx.size.committed == "all" else list(ctx.size.committed)
-        points = [replay_committed(f) for f in files]
-        wins = [replay_committed("window_fig5.json.gz")] if window else []
-        route = "the committed certificates (the certified diagrams at d = 400 and 80, the d = 80 window), replayed by " \
-                "certify.replay (the checker imports none of the search)"
-    reps = [r for r in points + wins if r is not None]
-    records = [_agrees_with_profile(r) for r in points if r is not None and r.accepted]
-    holds = len(reps) == len(points) + len(wins) and len(records) == len(points) and all(ok for ok, _ in records)
+        pairs = [_committed(POINT_KINDS, s, lam) for lam, _, s in at]
+        found, bound = [p[0] for p in pairs], [p[1] for p in pairs]
+        wins = [replay_committed(f) for f in find_committed(**w80)] if window else []
+        route = f"the committed certificates at the {len(points)} (lam, d){' and the d = 80 window' if window else ''}, " \
+                "found by their kind, setting and lam, replayed by certify.replay (the checker imports none of the search)"
+    win_bound = [proves(r, **w80) for r in wins if r is not None]
+    wins = [r for r in wins if r is not None]
+    # every point needs a certificate that binds it; each is read against the profile at the claim's (lam, d)
+    missing = [(lam, d) for (lam, d, _), rs in zip(at, found) if not rs]
+    records = [_agrees_with_profile(r, lam, d) for (lam, d, _), rs, bs in zip(at, found, bound) for r, b in zip(rs, bs)
+               if r.accepted and b[0]]
+    reps = [r for rs in found for r in rs] + wins
+    holds = not missing and len(records) == len(reps) - len(wins) and all(ok for ok, _ in records)
+    holds = holds and (len(wins) == 1 if window else not wins)
     # r = 0 is proved wherever the circle test closes; elsewhere only below W (the hard case at k = v*)
     lows = {d: _window_at(d).lo for d in {rec["d"] for _, rec in records if "r" in rec}}
     r_pos = [(rec["lam"], rec["d"]) for _, rec in records if rec.get("r", 0.0) > 0]
     holds = holds and all(lam < lows[d] for lam, d in r_pos)
     if window:
-        w80 = _window_at(80)
-        holds = holds and all(r.accepted and r.values.get("kind") == "oracle-window" and r.values.get("hi") is not None
-                              and r.values["lo"][0] < w80.lo < r.values["lo"][1]
-                              and r.values["hi"][0] < w80.hi < r.values["hi"][1] for r in wins)
+        w = _window_at(80)
+        holds = holds and all(r.accepted and r.values.get("hi") is not None and r.values["lo"][0] < w.lo < r.values["lo"][1]
+                              and r.values["hi"][0] < w.hi < r.values["hi"][1] for r in wins)
     return Replayed(route, "at each certified lam the global minimum and the minimisers are enclosed, and contain the "
                     "float profile's (width <= 1e-12; kappa, eta within 1e-5; r = 0, or r <= 3.1e-5 below W); inside W the "
-                    "oracle is proved", reps, holds=holds, size={"points": len(points), "r_zero": len(records) - len(r_pos)},
-                    details={"points": [rec for _, rec in records], "r_positive": r_pos},
+                    "oracle is proved", reps, binding=[b for bs in bound for b in bs] + win_bound, holds=holds,
+                    size={"points": len(points), "r_zero": len(records) - len(r_pos)},
+                    details={"points": [rec for _, rec in records], "r_positive": r_pos, "without_certificate": missing},
                     why="every box outside the kept ones has a certified lower bound above the witness's risk, evaluated by "
                     "the checker: the global minimum and its location are proved, not sampled, at these lam")
 
@@ -120,31 +143,40 @@ W_HI = (0.8924379482413101, 0.8924379482421101)
 
 
 def _window_proof(ctx, w):
-    """W's ends and the oracle's global minimality between them (default: the committed certificate replayed;
-    thorough: :func:`slr_verify.certify.oracle_window` searched afresh and replayed; fast: a point-lam certificate
-    only). Holds when the checker accepts and its enclosures are <= 1e-12 wide and contain the float route's ends."""
+    """W's ends and the oracle's global minimality between them (default: the committed certificate, found by its
+    content; thorough: :func:`slr_verify.certify.oracle_window` searched afresh; fast: the committed certificate at one
+    point lam of W only), replayed and bound to the statement (Figure 4b's setting, the lam interval [W_LO[1],
+    W_HI[0]] and the ends' enclosures W_LO, W_HI; fast: its point lam). Holds when the checker accepts, the certificate
+    binds, and its enclosures are <= 1e-12 wide and contain the float route's ends."""
+    claim = dict(kind="oracle-window", setting=CLAIM_4B, lam=(W_LO[1], W_HI[0]), ends={"lo": W_LO, "hi": W_HI})
     if ctx.size.window == "search":
-        r = window_enclosure(progress=ctx.stream, **dict(MODEL_4B, eps=0.0)).replay
+        reps = [window_enclosure(progress=ctx.stream, **dict(MODEL_4B, eps=0.0)).replay]
         route = "certify.oracle_window searched afresh (the float ends, the outer witnesses, the branch and bound with 2 " \
                 "workers), its certificate replayed by certify.replay"
-    else:
-        r = replay_committed(ctx.size.window)
-        route = f"the committed certificate {ctx.size.window}, replayed by certify.replay (the checker imports none of " \
-                "the search)"
-    if r is None:
-        return Replayed(route, "W's ends and the oracle's global minimality between them", [], holds=False)
-    v = r.values
-    if v.get("kind") != "oracle-window":
-        lo, hi = v.get("lam", (1.0, 0.0))
-        return Replayed(route, f"(k*, v*) is the unique global minimiser up to the symmetries for every lam of "
-                        f"[{lo!r}, {hi!r}] (this mode replays a point certificate only: the ends are not checked)", [r],
-                        holds=_covers([r], lo, hi, gamma=MODEL_4B["gamma"], eps=0.0, d=MODEL_4B["d"], L=MODEL_4B["L"]))
+    elif ctx.size.window == "committed":
+        reps = [replay_committed(f) for f in find_committed(**claim)]
+        route = f"the committed certificate of W ({', '.join(r.values['file'] for r in reps) or 'none found'}: found by " \
+                "its kind, setting and lam), replayed by certify.replay (the checker imports none of the search)"
+    else:  # fast: a point lam inside W
+        lam = ctx.size.window
+        claim = dict(kind="oracle-global-minimiser", setting=CLAIM_4B, lam=lam)
+        reps, bound = _committed(**claim)
+        route = f"the committed certificate at lam = {lam!r} ({', '.join(r.values['file'] for r in reps) or 'none found'}: " \
+                "found by its kind, setting and lam), replayed by certify.replay (the checker imports none of the search)"
+        return Replayed(route, f"(k*, v*) is the unique global minimiser up to the symmetries at lam = {lam!r} (this mode "
+                        "replays a point certificate only: the ends are not checked)", reps, binding=bound,
+                        holds=len(reps) == 1)
+    reps = [r for r in reps if r is not None]
+    bound = [proves(r, **claim) for r in reps]
+    if len(reps) != 1 or not bound[0][0]:
+        return Replayed(route, "W's ends and the oracle's global minimality between them", reps, binding=bound, holds=False)
+    v = reps[0].values
     ends = [v.get("lo"), v.get("hi")]
     holds = all(e is not None and e[1] - e[0] <= 1e-12 for e in ends)
     holds = holds and v["lo"][0] < w.lo < v["lo"][1] and v["hi"][0] < w.hi < v["hi"][1]
     return Replayed(route, "W's ends enclosed to <= 1e-12 and containing the float route's; (k*, v*) the global "
-                    "minimiser on the component [lo, hi], unique up to the symmetries between the enclosures", [r],
-                    holds=holds, size={"lam": list(v["lam"])},
+                    "minimiser on the component [lo, hi], unique up to the symmetries between the enclosures", reps,
+                    binding=bound, holds=holds, size={"lam": list(v["lam"])},
                     details={"lo": v.get("lo"), "hi": v.get("hi"), "mechanism_lo": v.get("mechanism_lo"),
                              "mechanism_hi": v.get("mechanism_hi"), "witness_lo": v.get("witness_lo"),
                              "curvature_hi": v.get("curvature_hi"), "float_ends": [w.lo, w.hi]},
@@ -166,11 +198,12 @@ def _window_proof(ctx, w):
     "pitchfork). Outside [lo, hi] the float scan of [1e-4, 1e2] finds no other lam where the oracle is global (numeric)",
     domain=lambda s: f"{FIG4B.model_text}, lam in [1e-4, 1e2]; "
     + ("certify.oracle_window searched afresh and replayed" if s.window == "search"
-       else f"certificate replayed: {s.window}")
+       else "the committed certificate of W replayed" if s.window == "committed"
+       else f"the committed certificate at lam = {s.window!r} replayed (a point of W: the ends not checked)")
     + f"; the profile at {s.inside} lam inside W"
     + (f"; the stationary-point search at {s.verify} lam with {s.starts} starts" if s.verify else ""),
     sizes=dict(inside=(5, 20, 60), verify=(0, 0, 4), starts=(100, 200, 400),
-               window=("oracle_fig4b_lam0.3.json.gz", "window_fig4b.json.gz", "search")),
+               window=(0.3, "committed", "search")),
     setting=SETTING_4B,
 )
 def oracle_window_claim(ctx):
@@ -261,6 +294,8 @@ def _sampled_inside(w, n):
 #: Figure 5's model (d = 80): its window as the committed certificate window_fig5.json.gz proves it
 W80_LO = (0.1722895579429466, 0.17228955794374662)
 W80_HI = (1.007782222907861, 1.0077822229086608)
+#: the certified diagram's points: DIAGRAM_N log-spaced lam in DIAGRAM_LAM for each d of DIAGRAM_D
+DIAGRAM_N, DIAGRAM_LAM, DIAGRAM_D = 24, (0.01, 2.0), (400, 80)
 
 
 
@@ -280,8 +315,10 @@ W80_HI = (1.007782222907861, 1.0077822229086608)
     "numeric at 40 sampled lam per d (the profile; near the flat valley nu = 1 float64 cannot place a minimiser along e)",
     domain=lambda s: f"{s.n} log-spaced lam in [0.01, 2] for each of d = 400, 80 (profile); "
     + (("certified afresh at " + ", ".join(f"lam = {lam:g} (d = {d})" for lam, d in s.certified)) if s.certified
-       else f"{len(s.committed)} committed certificates replayed"),
-    sizes=dict(n=(8, 40, 160), committed=(("minimum_fig4b_lam0.9.json.gz",), "all", ()),
+       else f"the committed certificates at {DIAGRAM_N} lam per d" if s.committed == "grid"
+       else "the committed certificates at " + ", ".join(f"lam = {lam:g} (d = {d})" for lam, d in s.committed))
+    + ("; the d = 80 window's certificate" if s.window80 else ""),
+    sizes=dict(n=(8, 40, 160), committed=(((0.9, 400),), "grid", ()), window80=(False, True, True),
                certified=((), (), ((0.05, 400), (0.9, 400), (1.5, 400), (0.03, 80), (2.0, 80)))),
 )
 def global_minimiser_claim(ctx):

@@ -1,0 +1,406 @@
+"""Binding (docs/certificates.md "Binding"; SPEC section 23): a claim that reports a replayed certificate compares the
+certificate's whole setting (gamma, eps, d, L), kind and domain with its own statement, in one function
+(:func:`slr_verify.checker.binding.proves`), and finds the committed certificates by what they state
+(:func:`slr_verify.certify.committed.find_committed`), not by file name.
+
+The attacks of the adversarial review, each refused with a reason naming the field: the window certificate with gamma
+moved by 4 ulp (it no longer covers gamma^2 = 1/2) or eps = 1e-30, Proposition 9's certificate at gamma = 0.75, a
+certificate at another d, a lam outside the domain, another kind, a rejected replay. The forged documents below are
+accepted by the checker (true statements about another setting): only the binding refuses them.
+"""
+import ast
+import copy
+import gzip
+import json
+import math
+import re
+import shutil
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from slr_verify.certify import committed as C
+from slr_verify.certify.replay import KINDS as CHECKER_KINDS
+from slr_verify.certify.replay import replay
+from slr_verify.certify.replay_base import Replay
+from slr_verify.checker import binding as B
+from slr_verify.checker.binding import binds, proves
+from slr_verify.claims import basin_claims, get, manifold_claims, sphere_claims, window_claims
+from slr_verify.claims import vocabulary as V
+from slr_verify.model import tiers as T
+
+G = math.sqrt(0.5)
+U = math.ulp(G)
+#: the paper's setting as the claims state it: gamma^2 = 1/2 exactly
+PAPER = dict(gamma2=Fraction(1, 2), eps=0.0, d=400, L=10)
+W_LAM = (window_claims.W_LO[1], window_claims.W_HI[0])
+W_CLAIM = dict(kind="oracle-window", setting=PAPER, lam=W_LAM, ends={"lo": window_claims.W_LO, "hi": window_claims.W_HI})
+#: the committed certificates' folder (the tests below replace the package's by a temporary one)
+REAL = Path(str(resources.files("slr_verify.certificates")))
+
+
+def fake(kind, *, gamma=G, eps=0.0, d=400, L=10, accepted=True, **domain_and_values):
+    """A replay as the checker returns it (accepted, its values), without the leaves: what proves reads."""
+    dom = {c: tuple(v) for c, v in domain_and_values.pop("domain", {}).items()}
+    values = {"kind": kind, "setting": {"gamma": gamma, "eps": eps, "d": d, "L": L}, "domain": dom,
+              "lam": dom.get("lam"), **domain_and_values}
+    return Replay(accepted, "accepted: a fake" if accepted else "rejected: a fake", "conclusion", 1, 0.0,
+                  values if accepted else {})
+
+
+def window(**kw):
+    """Figure 4b's window certificate as its checker's values, with ``kw`` changed."""
+    return fake("oracle-window", **{"domain": {"kappa": (0.0, 1.0), "t": (0.0, 1.0), "lam": W_LAM},
+                                    "lo": window_claims.W_LO, "hi": window_claims.W_HI, **kw})
+
+
+def prop9(**kw):
+    return fake("manifold-stationary-points", **{"domain": {"kappa": (-1.0, 1.0), "nu": (-1.0, 1.0), "lam": (0.01, 1.0)},
+                                                 **kw})
+
+
+def prop10(**kw):
+    return fake("reduced-map-diffeomorphism", domain={"kappa": (-1.0, 1.0), "nu": (-1.0, 1.0), "alpha": (0.0, 0.306),
+                                                      "lam": (0.1, 0.1)}, **kw)
+
+
+def point(lam, kind="global-minimum-enclosure", **kw):
+    return fake(kind, domain={"kappa": (0.0, 1.0), "t": (0.0, 1.0), "lam": (lam, lam)}, **kw)
+
+
+# --------------------------------------------------------------------------- proves: the attacks
+def test_the_genuine_certificates_bind():
+    assert proves(window(), **W_CLAIM)[0]
+    assert proves(prop9(), kind="manifold-stationary-points", setting=PAPER, lam=(0.01, 1.0))[0]
+    assert proves(prop10(), kind="reduced-map-diffeomorphism", setting=PAPER, lam=0.1, domain={"alpha": (0.0, 4e-3)})[0]
+    assert proves(point(0.9), kind=window_claims.POINT_KINDS, setting=PAPER, lam=0.9)[0]
+
+
+def test_gamma_moved_by_four_ulp_does_not_bind():
+    ok, why = proves(window(gamma=G + 4 * U), **W_CLAIM)
+    assert not ok and why == "gamma 0.707106781186548 is not within one ulp of the claim's gamma^2 = 1/2", why
+
+
+def test_gamma_binds_exactly_within_its_ulp_ball():
+    """sqrt(1/2) = 0.70710678118654752... lies below the float 0.7071067811865476 (...757): in the ball of G and of
+    G - 1 ulp, not of G + 1 ulp. Decided in Fraction arithmetic, not by rounding."""
+    assert proves(window(gamma=G - U), **W_CLAIM)[0]
+    assert not proves(window(gamma=G + U), **W_CLAIM)[0]
+    assert not proves(window(gamma=G - 2 * U), **W_CLAIM)[0]
+    top = (Fraction(G) + Fraction(U)) ** 2  # the upper end of the ball of G, squared: inside, and one bit above: not
+    assert binds(window().values, **dict(W_CLAIM, setting=dict(PAPER, gamma2=top)))[0]
+    assert not binds(window().values, **dict(W_CLAIM, setting=dict(PAPER, gamma2=top + Fraction(1, 2**200))))[0]
+
+
+def test_a_float_gamma_of_the_claim_must_equal_the_certificates():
+    setting = dict(gamma=G, eps=0.0, d=400, L=10)
+    assert proves(window(), **dict(W_CLAIM, setting=setting))[0]
+    ok, why = proves(window(gamma=G - U), **dict(W_CLAIM, setting=setting))
+    assert not ok and "gamma 0.7071067811865475 is not the claim's gamma = 0.7071067811865476" in why, why
+    assert proves(window(gamma=G - U), **dict(W_CLAIM, setting=dict(setting, gamma=Fraction(G))))[0]  # an exact real
+
+
+def test_eps_1e30_does_not_bind():
+    ok, why = proves(window(eps=1e-30), **W_CLAIM)
+    assert not ok and why.startswith("eps 1e-30 is not the claim's eps = 0.0"), why
+    ok, why = proves(window(eps=1e-30), **dict(W_CLAIM, setting=dict(PAPER, eps=Fraction(0))))
+    assert not ok and why == "eps 1e-30 is not within one ulp of the claim's eps = 0", why
+    assert proves(window(eps=0.0), **dict(W_CLAIM, setting=dict(PAPER, eps=Fraction(0))))[0]  # eps = 0 is the exact 0
+
+
+def test_proposition9_at_gamma_075_does_not_bind():
+    ok, why = proves(prop9(gamma=0.75), kind="manifold-stationary-points", setting=PAPER, lam=(0.01, 1.0))
+    assert not ok and why == "gamma 0.75 is not within one ulp of the claim's gamma^2 = 1/2", why
+
+
+@pytest.mark.parametrize("field, value", [("d", 80), ("L", 9)])
+def test_another_d_or_L_does_not_bind(field, value):
+    for rep, claim in [(point(0.9, **{field: value}), dict(kind=window_claims.POINT_KINDS, setting=PAPER, lam=0.9)),
+                       (prop10(**{field: value}), dict(kind="reduced-map-diffeomorphism", setting=PAPER, lam=0.1)),
+                       (window(**{field: value}), W_CLAIM)]:
+        ok, why = proves(rep, **claim)
+        assert not ok and why.startswith(f"{field} {value} is not the claim's {field} = "), why
+
+
+def test_lam_outside_the_domain_does_not_bind():
+    ok, why = proves(window(), **dict(W_CLAIM, lam=0.05))
+    assert not ok and why.startswith("lam: the claim's lam = 0.05 is not inside lam in [0.09072182760925387"), why
+    ok, why = proves(prop9(domain={"kappa": (-1.0, 1.0), "nu": (-1.0, 1.0), "lam": (0.01, 0.5)}),
+                     kind="manifold-stationary-points", setting=PAPER, lam=(0.01, 1.0))
+    assert not ok and why.startswith("lam: the claim's lam = [0.01, 1.0] is not inside"), why
+    assert not proves(point(0.9), kind=window_claims.POINT_KINDS, setting=PAPER, lam=float(math.nextafter(0.9, 1)))[0]
+
+
+def test_the_point_lam_of_a_dynamics_kind_is_its_ulp_ball():
+    """The checker widens the point lam of the dynamics' kinds one ulp either side: a float of the claim must equal it,
+    an exact real lie in the ball (1/10 does, 0.1's neighbour float does not)."""
+    claim = dict(kind="reduced-map-diffeomorphism", setting=PAPER)
+    assert proves(prop10(), lam=0.1, **claim)[0] and proves(prop10(), lam=Fraction(1, 10), **claim)[0]
+    ok, why = proves(prop10(), lam=math.nextafter(0.1, 1), **claim)
+    assert not ok and "lam 0.1 is not the claim's lam = 0.10000000000000002" in why, why
+    ok, why = proves(prop10(), lam=0.1, domain={"alpha": (0.0, 0.5)}, **claim)
+    assert not ok and why.startswith("alpha: the claim's alpha = [0.0, 0.5] is not inside alpha in [0.0, 0.306]"), why
+
+
+def test_another_kind_does_not_bind():
+    ok, why = proves(point(0.3, kind="oracle-global-minimiser"), **W_CLAIM)
+    assert not ok and why == "kind 'oracle-global-minimiser' is not the claim's oracle-window", why
+    ok, why = proves(prop9(), kind="manifold-hessian-signs", setting=PAPER, lam=(0.01, 1.0))
+    assert not ok and why.startswith("kind 'manifold-stationary-points'"), why
+
+
+def test_a_rejected_replay_does_not_bind():
+    ok, why = proves(window(accepted=False), **W_CLAIM)
+    assert not ok and why == "not accepted by the checker (rejected: a fake)", why
+
+
+def test_the_window_ends_bind_the_statements_enclosures():
+    lo = (window_claims.W_LO[0] - 1e-12, window_claims.W_LO[1])
+    ok, why = proves(window(lo=lo), **W_CLAIM)
+    assert not ok and why.startswith("ends: the certificate's lo in [0.09072182760745387, 0.09072182760925387] is "
+                                      "not inside the claim's [0.09072182760845388"), why
+    ok, why = proves(window(hi=None), **W_CLAIM)
+    assert not ok and why.startswith("ends: the certificate states no hi end of W"), why
+
+
+def test_eps_is_not_compared_where_the_statement_has_none():
+    """manifold-hessian-signs states the classification at gamma, d, L (the Hessians on M do not depend on eps)."""
+    rep = fake("manifold-hessian-signs", eps=0.0, domain={"lam": (0.01, 1.0)})
+    assert proves(rep, kind="manifold-hessian-signs", setting=dict(PAPER, eps=0.1), lam=(0.01, 1.0))[0]
+
+
+def test_malformed_fields_do_not_bind_and_a_claims_bug_raises():
+    rep = window()
+    rep.values["setting"]["gamma"] = "0.7071067811865476"
+    ok, why = proves(rep, **W_CLAIM)
+    assert not ok and why.startswith("setting gamma is not a number"), why
+    assert not binds({}, **W_CLAIM)[0] and not binds(None, **W_CLAIM)[0]
+    with pytest.raises(ValueError, match="one of gamma, gamma2"):
+        proves(window(), kind="oracle-window", setting=dict(eps=0.0, d=400, L=10))
+    with pytest.raises(ValueError, match="kind must be"):
+        proves(window(), kind="oracle_window", setting=PAPER)
+
+
+def test_every_kind_of_the_checker_has_a_binding_rule():
+    assert set(B.KINDS) == set(CHECKER_KINDS)
+
+
+def test_the_binding_module_imports_the_standard_library_only():
+    tree = ast.parse(Path(B.__file__).read_text())
+    mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
+    assert mods <= {"__future__", "math", "fractions"}, mods
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level > 0]
+
+
+def test_replayed_needs_a_binding_per_replay():
+    with pytest.raises(TypeError):
+        V.Replayed("r", "ref", [window()])
+    with pytest.raises(ValueError, match="one"):
+        V.Replayed("r", "ref", [window()], binding=[])
+    e = V.Replayed("r", "ref", [window()], binding=[proves(window(gamma=G + 4 * U), **W_CLAIM)])
+    assert e.tier == T.BALL and not e.holds
+    assert "gamma^2 = 1/2" in e.details["certificates"][0]["binding"]
+
+
+# --------------------------------------------------------------------------- find_committed: by content
+#: each claim's statement, in every mode, and the committed certificates it must find (the whole folder between them)
+STATEMENTS = [
+    (W_CLAIM, ["window_fig4b.json.gz"]),
+    (dict(kind="oracle-window", setting=dict(PAPER, d=80), lam=(window_claims.W80_LO[1], window_claims.W80_HI[0]),
+          ends={"lo": window_claims.W80_LO, "hi": window_claims.W80_HI}), ["window_fig5.json.gz"]),
+    (dict(kind="oracle-global-minimiser", setting=PAPER, lam=0.3), ["oracle_fig4b_lam0.3.json.gz"]),
+    (dict(kind=window_claims.POINT_KINDS, setting=PAPER, lam=0.9), ["minimum_fig4b_lam0.9.json.gz"]),
+    (dict(kind="manifold-stationary-points", setting=PAPER, lam=(0.01, 1.0)), ["proposition9_fig4b.json.gz"]),
+    (dict(kind="manifold-hessian-signs", setting=PAPER, lam=(0.01, 1.0)), ["hessian_signs_fig4b.json.gz"]),
+    (dict(kind="reduced-map-diffeomorphism", setting=PAPER, lam=0.1, domain={"alpha": (0.0, 4e-3)}),
+     ["proposition10_fig4b.json.gz"]),
+]
+
+
+def test_the_committed_certificates_bind_their_claims():
+    """Every committed certificate is found by the statement of the claim that reports it, and by no other."""
+    found = []
+    for claim, names in STATEMENTS:
+        assert C.find_committed(**claim) == names, claim
+        found += names
+    ctx = get("global-minimiser").context("default")
+    for lam, d in window_claims._diagram_points(ctx):
+        (name,) = C.find_committed(window_claims.POINT_KINDS, setting=dict(PAPER, d=d), lam=lam)
+        assert f"_d{d}_lam{lam:.6g}.json.gz" in name
+        found.append(name)
+    assert len(window_claims._diagram_points(ctx)) == 48
+    assert sorted(found) == C.names(), "each committed certificate is reported by exactly one claim's statement"
+
+
+def test_a_committed_certificate_binds_after_its_replay():
+    rep = C.replay_committed("oracle_fig4b_lam0.3.json.gz", prove_premises=False)
+    ok, why = proves(rep, kind="oracle-global-minimiser", setting=PAPER, lam=0.3)
+    assert ok and why.startswith("binds the claim: kind oracle-global-minimiser; gamma 0.7071067811865476 within one ulp "
+                                 "of gamma^2 = 1/2, eps = 0.0, d = 400, L = 10, lam = 0.3 inside lam in [0.3, 0.3]"), why
+    assert not proves(rep, kind="oracle-global-minimiser", setting=PAPER, lam=0.31)[0]
+
+
+def _statement_of(doc) -> dict:
+    """``doc`` with the statement the checker derives (a forgery that changes the setting restates it: the checker then
+    decides on the mathematics)."""
+    r = replay(doc, prove_premises=False)
+    m = re.search(r"is not what the kind, setting and domain prove: (.*)$", r.reason, re.S)
+    if m:
+        doc["statement"] = ast.literal_eval(m.group(1))
+    return doc
+
+
+@lru_cache(maxsize=None)
+def _forged_doc(name, shift=4):
+    """The committed certificate ``name`` with gamma moved by ``shift`` ulp, restated (a JSON string: cached)."""
+    doc = C.load_committed(name, folder=REAL)
+    doc["setting"] = dict(doc["setting"], gamma=G + shift * U)
+    return json.dumps(_statement_of(doc))
+
+
+def forged(name, shift=4) -> dict:
+    return json.loads(_forged_doc(name, shift))
+
+
+def _write(doc, path):
+    path.write_bytes(gzip.compress(json.dumps(doc).encode()))
+
+
+def test_the_forgeries_are_accepted_by_the_checker():
+    """What the binding is for: the checker accepts a true certificate at gamma + 4 ulp (the statement restated)."""
+    r = replay(forged("oracle_fig4b_lam0.3.json.gz"), prove_premises=False)
+    assert r.accepted and r.values["setting"]["gamma"] == G + 4 * U, r.reason
+
+
+def test_find_committed_finds_by_content_not_by_name(tmp_path):
+    shutil.copyfile(REAL / "window_fig5.json.gz", tmp_path / "renamed.json.gz")
+    shutil.copyfile(REAL / "oracle_d80_lam0.199794.json.gz", tmp_path / "small.json.gz")
+    _write(forged("oracle_fig4b_lam0.3.json.gz"), tmp_path / "oracle_fig4b_lam0.3.json.gz")  # the name, not the content
+    (tmp_path / "broken.json.gz").write_bytes(b"not gzip")
+    w80 = STATEMENTS[1][0]
+    assert C.find_committed(**w80, folder=tmp_path) == ["renamed.json.gz"]
+    assert C.find_committed(kind="oracle-global-minimiser", setting=PAPER, lam=0.3, folder=tmp_path) == []
+    assert C.find_committed(kind="oracle-global-minimiser", setting=dict(PAPER, gamma2=(Fraction(G) + 4 * Fraction(U)) ** 2),
+                            lam=0.3, folder=tmp_path) == ["oracle_fig4b_lam0.3.json.gz"]
+    (small,) = C.find_committed(kind="oracle-global-minimiser", setting=dict(PAPER, d=80), lam=0.19979387562494444,
+                                folder=tmp_path)
+    rep = C.replay_committed(small, folder=tmp_path, prove_premises=False)
+    assert small == rep.values["file"] == "small.json.gz" and proves(rep, kind="oracle-global-minimiser",
+                                                                     setting=dict(PAPER, d=80), lam=0.19979387562494444)[0]
+
+
+def test_find_committed_reads_the_folder_once():
+    C.find_committed(**W_CLAIM)
+    hits = C._index.cache_info().hits
+    for claim, _ in STATEMENTS:
+        C.find_committed(**claim)
+    assert C._index.cache_info().hits == hits + len(STATEMENTS)
+
+
+# --------------------------------------------------------------------------- the claims: a forgery fails them
+@pytest.fixture
+def forged_folder(monkeypatch, tmp_path):
+    """The committed folder replaced by ``tmp_path`` (``put(name, doc)`` writes into it), the index read afresh."""
+    monkeypatch.setattr(C, "_folder", lambda folder: tmp_path if folder is None else Path(folder))
+    C._index.cache_clear()
+    yield lambda name, doc: _write(doc, tmp_path / name)
+    C._index.cache_clear()
+
+
+def _by_name(module, monkeypatch, names):
+    """The claims' module finding certificates by file name again (the old way: ``names`` by kind), as an index fooled
+    would: the binding of the replay must still refuse a forgery."""
+    def find(kind, **kw):
+        return [names[k] for k in ((kind,) if isinstance(kind, str) else kind) if k in names]
+    monkeypatch.setattr(module, "find_committed", find)
+
+
+def _not_proved(e, why="gamma^2 = 1/2"):
+    """A Replayed record that is not proved: the ball tier, failed, the binding's reason in its details."""
+    assert e.tier == T.BALL and not e.holds, e.as_dict()
+    reasons = [c["binding"] for c in e.details["certificates"]]
+    assert any(why in r for r in reasons) or not reasons, reasons
+
+
+def _verdict(claim_id):
+    c = get(claim_id)
+    return c.check(c.context("fast"))
+
+
+@pytest.mark.parametrize("found_by", ["content", "name"])
+def test_oracle_window_fails_on_a_forged_certificate(forged_folder, monkeypatch, found_by):
+    forged_folder("oracle_fig4b_lam0.3.json.gz", forged("oracle_fig4b_lam0.3.json.gz"))
+    if found_by == "name":
+        _by_name(window_claims, monkeypatch, {"oracle-global-minimiser": "oracle_fig4b_lam0.3.json.gz"})
+    e = window_claims._window_proof(get("oracle-window").context("fast"), None)
+    _not_proved(e)
+    assert (e.size["certificates"] == 0) == (found_by == "content")
+
+
+@pytest.mark.parametrize("found_by", ["content", "name"])
+def test_global_minimiser_fails_on_a_forged_certificate(forged_folder, monkeypatch, found_by):
+    forged_folder("minimum_fig4b_lam0.9.json.gz", forged("minimum_fig4b_lam0.9.json.gz"))
+    if found_by == "name":
+        _by_name(window_claims, monkeypatch, {"global-minimum-enclosure": "minimum_fig4b_lam0.9.json.gz"})
+    e = window_claims._certified_diagram(get("global-minimiser").context("fast"))
+    _not_proved(e)
+    assert e.details["without_certificate"] == ([(0.9, 400)] if found_by == "content" else [])
+
+
+def test_the_diagram_refuses_a_certificate_at_another_d(forged_folder, monkeypatch):
+    """The d = 80 certificate at lam = 2 reported for d = 400 (before: read against the profile at its own d)."""
+    forged_folder("minimum_d80_lam2.json.gz", C.load_committed("minimum_d80_lam2.json.gz", folder=REAL))
+    _by_name(window_claims, monkeypatch, {"global-minimum-enclosure": "minimum_d80_lam2.json.gz"})
+    monkeypatch.setattr(window_claims, "_diagram_points", lambda ctx: [(2.0, 400)])
+    e = window_claims._certified_diagram(get("global-minimiser").context("fast"))
+    _not_proved(e, "d 80 is not the claim's d = 400")
+
+
+@pytest.mark.parametrize("found_by", ["content", "name"])
+def test_proposition9_fails_on_a_forged_certificate(forged_folder, monkeypatch, found_by):
+    forged_folder("proposition9_fig4b.json.gz", forged("proposition9_fig4b.json.gz"))
+    forged_folder("hessian_signs_fig4b.json.gz", C.load_committed("hessian_signs_fig4b.json.gz", folder=REAL))
+    if found_by == "name":
+        _by_name(manifold_claims, monkeypatch, {"manifold-stationary-points": "proposition9_fig4b.json.gz",
+                                                "manifold-hessian-signs": "hessian_signs_fig4b.json.gz"})
+    ev = _verdict("proposition-9")
+    assert V.verdict(ev) == "fail"
+    stationary, signs = [e for e in ev if e.tier == T.BALL]
+    _not_proved(stationary, "gamma^2 = 1/2" if found_by == "name" else "")
+    assert signs.holds
+
+
+@pytest.mark.parametrize("found_by", ["content", "name"])
+def test_proposition10_fails_on_a_forged_certificate(forged_folder, monkeypatch, found_by):
+    forged_folder("proposition10_fig4b.json.gz", forged("proposition10_fig4b.json.gz"))
+    if found_by == "name":
+        _by_name(manifold_claims, monkeypatch, {"reduced-map-diffeomorphism": "proposition10_fig4b.json.gz"})
+    ev = _verdict("proposition-10")
+    assert V.verdict(ev) == "fail"
+    _not_proved(next(e for e in ev if e.tier == T.BALL), "gamma^2 = 1/2" if found_by == "name" else "")
+
+
+def _shifted(module, monkeypatch):
+    """The search's certificate moved by 4 ulp in gamma before the replay (a mutant of the search)."""
+    real = module.replay
+
+    def replay_forged(doc, **kw):
+        doc = copy.deepcopy(doc)
+        doc["setting"] = dict(doc["setting"], gamma=doc["setting"]["gamma"] + 4 * math.ulp(doc["setting"]["gamma"]))
+        return real(_statement_of(doc), **kw)
+
+    monkeypatch.setattr(module, "replay", replay_forged)
+
+
+@pytest.mark.parametrize("claim_id, module", [("off-M-stationary", sphere_claims), ("oracle-unstable-for-pgd", basin_claims)])
+def test_a_searched_certificate_at_another_gamma_fails_its_claim(monkeypatch, claim_id, module):
+    _shifted(module, monkeypatch)
+    ev = _verdict(claim_id)
+    assert V.verdict(ev) == "fail"
+    (e,) = [e for e in ev if e.details.get("certificates")]
+    assert e.details["certificates"][0]["accepted"], e.details  # the checker accepts it: only the binding refuses
+    _not_proved(e)
