@@ -23,9 +23,8 @@ from pathlib import Path
 import pytest
 
 from slr_verify.certify import committed as C
-from slr_verify.certify.replay import KINDS as CHECKER_KINDS
-from slr_verify.certify.replay import replay
-from slr_verify.certify.replay_base import Replay
+from slr_verify.checker import Replay, replay
+from slr_verify.checker.registry import KINDS as CHECKER_KINDS
 from slr_verify.checker import binding as B
 from slr_verify.checker.binding import binds, proves
 from slr_verify.claims import basin_claims, get, manifold_claims, sphere_claims, window_claims
@@ -237,7 +236,7 @@ def test_the_committed_certificates_bind_their_claims():
 
 
 def test_a_committed_certificate_binds_after_its_replay():
-    rep = C.replay_committed("oracle_fig4b_lam0.3.json.gz", prove_premises=False)
+    rep = C.replay_committed("oracle_fig4b_lam0.3.json.gz")
     ok, why = proves(rep, kind="oracle-global-minimiser", setting=PAPER, lam=0.3)
     assert ok and why.startswith("binds the claim: kind oracle-global-minimiser; gamma 0.7071067811865476 within one ulp "
                                  "of gamma^2 = 1/2, eps = 0.0, d = 400, L = 10, lam = 0.3 inside lam in [0.3, 0.3]"), why
@@ -247,7 +246,7 @@ def test_a_committed_certificate_binds_after_its_replay():
 def _statement_of(doc) -> dict:
     """``doc`` with the statement the checker derives (a forgery that changes the setting restates it: the checker then
     decides on the mathematics)."""
-    r = replay(doc, prove_premises=False)
+    r = replay(doc)
     m = re.search(r"is not what the kind, setting and domain prove: (.*)$", r.reason, re.S)
     if m:
         doc["statement"] = ast.literal_eval(m.group(1))
@@ -272,7 +271,7 @@ def _write(doc, path):
 
 def test_the_forgeries_are_accepted_by_the_checker():
     """What the binding is for: the checker accepts a true certificate at gamma + 4 ulp (the statement restated)."""
-    r = replay(forged("oracle_fig4b_lam0.3.json.gz"), prove_premises=False)
+    r = replay(forged("oracle_fig4b_lam0.3.json.gz"))
     assert r.accepted and r.values["setting"]["gamma"] == G + 4 * U, r.reason
 
 
@@ -288,7 +287,7 @@ def test_find_committed_finds_by_content_not_by_name(tmp_path):
                             lam=0.3, folder=tmp_path) == ["oracle_fig4b_lam0.3.json.gz"]
     (small,) = C.find_committed(kind="oracle-global-minimiser", setting=dict(PAPER, d=80), lam=0.19979387562494444,
                                 folder=tmp_path)
-    rep = C.replay_committed(small, folder=tmp_path, prove_premises=False)
+    rep = C.replay_committed(small, folder=tmp_path)
     assert small == rep.values["file"] == "small.json.gz" and proves(rep, kind="oracle-global-minimiser",
                                                                      setting=dict(PAPER, d=80), lam=0.19979387562494444)[0]
 
