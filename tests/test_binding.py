@@ -1,4 +1,4 @@
-"""Binding (docs/certificates.md "Binding"; SPEC section 23): a claim that reports a replayed certificate compares the
+"""Binding (docs/certificates.md "Binding"): a claim that reports a replayed certificate compares the
 certificate's whole setting (gamma, eps, d, L), kind and domain with its own statement, in one function
 (:func:`slr_verify.checker.binding.proves`), and finds the committed certificates by what they state
 (:func:`slr_verify.certify.committed.find_committed`), not by file name.
@@ -24,9 +24,9 @@ import pytest
 
 from slr_verify.certify import committed as C
 from slr_verify.checker import Replay, replay
-from slr_verify.checker.registry import KINDS as CHECKER_KINDS
 from slr_verify.checker import binding as B
 from slr_verify.checker.binding import binds, proves
+from slr_verify.checker.registry import KINDS as CHECKER_KINDS
 from slr_verify.claims import basin_claims, get, manifold_claims, sphere_claims, window_claims
 from slr_verify.claims import vocabulary as V
 from slr_verify.model import tiers as T

@@ -164,6 +164,8 @@ PLAIN = {
                                "names an unknown keyword",
     "slr_verify.checker.statement": "the checker imports nothing of the suite (not its keyword decorator): Python's "
                                     "TypeError names an unknown keyword",
+    "slr_verify.checker.proves": "the checker imports nothing of the suite (not its keyword decorator): Python's "
+                                 "TypeError names an unknown keyword",
 }
 
 
