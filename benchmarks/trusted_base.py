@@ -30,7 +30,8 @@ def table() -> str:
     count = lambda p: len(p.read_text().splitlines())
     rows = ["| module | lines | what it is |", "|---|---:|---|"]
     rows += [f"| `{p.relative_to(ROOT / 'slr_verify')}` | {count(p)} | {_summary(p)} |" for p in hand]
-    rows.append(f"| **the checker, written by hand** | **{sum(map(count, hand))}** | everything a replay loads from the suite (the package root's `__init__.py` imports nothing until asked) |")
+    rows.append(f"| **the checker, written by hand** | **{sum(map(count, hand))}** | everything a replay loads from the suite "
+                "(the package root's `__init__.py` imports nothing until asked) |")
     rows += [f"| `checker/generated/{p.name}` | {count(p)} | {_summary(p)} |" for p in gen]
     rows.append(f"| **the committed generated kernels** | **{sum(map(count, gen))}** | written by `slr-verify derive --arb`, "
                 "compared and their premises proved by `slr-verify derive --check` and the default tests |")
