@@ -34,12 +34,13 @@ def _run(span):
 def map_spans(fn, n) -> list:
     """[fn(lo, hi) for the contiguous spans of range(n)], in order, in forked workers where :func:`workers` allows."""
     k = workers(n)
-    spans = [(n * i // k, n * (i + 1) // k) for i in range(k)]
+    m = 1 if k == 1 else 4 * k  # a few chunks a worker: the leaves' costs differ, the pool balances them
+    spans = [(n * i // m, n * (i + 1) // m) for i in range(m)]
     if k == 1:
         return [fn(*s) for s in spans]
     _JOB.append(fn)
     try:
         with mp.get_context("fork").Pool(k) as pool:
-            return pool.map(_run, spans)
+            return pool.map(_run, spans, chunksize=1)
     finally:
         _JOB.pop()

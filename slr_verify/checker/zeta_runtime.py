@@ -24,7 +24,9 @@ def ball_zeta(t, g):
     n = (t if isinstance(t, arb_series) else g).prec
     t, g = (x if isinstance(x, arb_series) else arb_series([as_ball(x)], prec=n) for x in (t, g))
     c0 = lambda s: (s.coeffs() or [arb(0)])[0]  # a zero series has no coefficients
-    zt, zg = zeta_partials(t, g)
+    # the coefficients of order < n of zeta(t(s), g(s)) need those of order < n - 1 of the partials only
+    short = lambda s: arb_series(s.coeffs()[:n - 1], prec=n - 1)
+    zt, zg = zeta_partials(short(t), short(g))
     rest = (zt * t.derivative() + zg * g.derivative()).integral().coeffs()[1:n]
     out = [zeta_arb(c0(t), c0(g))] + list(rest)
     return arb_series(out + [arb(0)] * (n - len(out)), prec=n)
