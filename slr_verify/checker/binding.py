@@ -30,28 +30,20 @@ What binds, in order (the reason names the first field that does not):
    [B, b] (a: its lower end's enclosure's outer point, b: its upper end's); each must lie inside the claim's enclosure
    of that end (an upper end ``none`` states no upper end: it binds no claim's ``hi``).
 
-Part of the checker: it imports the standard library only.
+Part of the checker: which parameters a kind's statement is about and which coordinates it widens are the kind's
+registry entry (:data:`.registry.KINDS`).
 """
 from __future__ import annotations
 
 import math
 from fractions import Fraction
 
+from .registry import KINDS as _REGISTRY
+
 __all__ = ["KINDS", "proves", "binds"]
 
-_ALL = ("gamma", "eps", "d", "L")
 #: kind -> (the setting parameters its statement is about, its coordinates the checker widens to a one-ulp ball)
-KINDS = {
-    "oracle-global-minimiser": (_ALL, ()),
-    "global-minimum-enclosure": (_ALL, ()),
-    "oracle-window": (_ALL, ()),
-    "manifold-stationary-points": (_ALL, ()),
-    "manifold-hessian-signs": (("gamma", "d", "L"), ()),
-    "reduced-map-diffeomorphism": (_ALL, ("lam",)),
-    "off-M-minimum": (_ALL, ("lam",)),
-    "contraction-ball": (_ALL, ("lam",)),
-    "valley-tube": (_ALL, ("lam",)),
-}
+KINDS = {name: (k.about, k.widened) for name, k in _REGISTRY.items()}
 
 
 class _Mismatch(Exception):

@@ -40,6 +40,10 @@ class Kind:
     rule: Callable = lambda dom: None
     fields: tuple = ()
     optional: tuple = ()
+    #: the setting parameters its statement is about, and the coordinates the checker widens to a one-ulp ball
+    #: (what a claim's setting and domain are compared with: :mod:`.binding`)
+    about: tuple = ("gamma", "eps", "d", "L")
+    widened: tuple = ()
 
 
 def _at(s) -> str:
@@ -138,15 +142,18 @@ KINDS = {k.name: k for k in (
          _QUARTER, points=("lam",), fields=("witness",), optional=("circle",)),
     Kind("manifold-stationary-points", ("kappa", "nu", "lam"), ("exclude", "in-X"), ("manifold-sign",), _stationary,
          check_manifold, _SQUARE, fields=("r", "pieces")),
-    Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, check_signs),
+    Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, check_signs,
+         about=("gamma", "d", "L")),
     Kind("reduced-map-diffeomorphism", ("kappa", "nu", "alpha", "lam"), ("det-positive",), ("reduced-map",),
          _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
-         optional=("alpha_upper", "upper_at")),
-    Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",)),
+         optional=("alpha_upper", "upper_at"), widened=("lam",)),
+    Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",),
+         widened=("lam",)),
     Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, check_contraction,
-         points=("lam", "alpha"), positive=("lam", "alpha")),
+         points=("lam", "alpha"), positive=("lam", "alpha"), widened=("lam",)),
     Kind("valley-tube", ("kappa", "lam", "alpha"), ("tube-piece",), ("pgd-map", "edge-invariance"), _tube, check_tube,
-         points=("lam", "alpha"), positive=("lam", "alpha"), rule=_tube_kappa, fields=("delta", "margin")),
+         points=("lam", "alpha"), positive=("lam", "alpha"), rule=_tube_kappa, fields=("delta", "margin"),
+         widened=("lam",)),
 )}
 
 
