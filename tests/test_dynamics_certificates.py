@@ -206,3 +206,12 @@ def test_claims_read_the_setting_off_the_replay(family, cycle):
     assert not proves(r, kind="off-M-minimum", setting=own, lam=0.1)[0]
     assert proves(c, kind="contraction-ball", setting=g4b, lam=0.5, domain={"alpha": FIG4B.alpha})[0]
     assert not proves(c, kind="contraction-ball", setting=dict(g4b, eps=1e-3), lam=0.5, domain={"alpha": FIG4B.alpha})[0]
+
+
+def test_a_search_reports_proved_only_what_the_checker_accepts():
+    """hessian_signs at d = 3 (the searches take d >= 2, the checker's model d >= 4): the search's sign tests pass,
+    but the checker rejects the certificate, naming d, so the search reports not proved (it reported proved with a
+    certificate its own checker rejected)."""
+    r = hessian_signs((0.1, 0.2), gamma=math.sqrt(0.5), d=3, L=10)
+    assert r["proved"] is False and r["certificate"] is None
+    assert "setting d" in r["failure"]

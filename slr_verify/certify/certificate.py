@@ -13,7 +13,7 @@ import gzip
 import json
 from pathlib import Path
 
-from ..checker import FORMAT, statement
+from ..checker import FORMAT, Rejected, statement
 from ..checker.premises import premise_hash
 from ..checker.registry import KINDS, required_premises
 from ..model import outputs
@@ -92,6 +92,15 @@ class SplitTree:
         return tree, leaves
 
 
+def _statement(doc) -> str:
+    """The checker's statement of ``doc``; where its fields give none (a setting outside the checker's model, d < 4),
+    a text that says so: the checker then rejects the document, naming the field, and the search reports that."""
+    try:
+        return statement(doc)
+    except Rejected as e:
+        return f"(no statement: {e})"
+
+
 def _premises(kind, doc) -> list:
     return [{"name": n, "hash": premise_hash(n)} for n in required_premises(kind, doc)]
 
@@ -110,7 +119,7 @@ def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=
         doc["witness"] = witness
     doc.update(extra or {})
     doc["premises"] = _premises(kind, doc)
-    doc["statement"] = statement(doc)
+    doc["statement"] = _statement(doc)
     if search:
         doc["search"] = search
     return doc
@@ -123,7 +132,7 @@ def as_window(doc, ends) -> dict:
         raise ValueError(f"doc must be an oracle-global-minimiser certificate, got {doc.get('kind')!r}")
     out = dict(doc, kind="oracle-window", ends=ends)
     out["premises"] = _premises("oracle-window", out)
-    out["statement"] = statement(out)
+    out["statement"] = _statement(out)
     return out
 
 
