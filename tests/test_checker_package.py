@@ -163,3 +163,26 @@ def test_the_trusted_base_table_is_current():
     finally:
         sys.path.pop(0)
     assert trusted_base.main(["--check"]) == 0
+
+
+def test_the_verdict_does_not_depend_on_the_workers(monkeypatch):
+    """The same certificate (above the parallel threshold) replayed serially and in forked workers: the same verdict,
+    conclusion and values; and a corrupted leaf deep in the list is rejected both ways with the same reason."""
+    import copy
+
+    from slr_verify.checker import parallel, replay
+    from slr_verify.checker.reader import load
+
+    doc = load(_committed("minimum_d400_lam1.00206.json.gz"))  # 3691 leaves, bound leaves among them
+    assert len(doc["leaves"]) >= parallel.MIN_LEAVES
+    bad = copy.deepcopy(doc)
+    i = max(k for k, leaf in enumerate(bad["leaves"]) if leaf["test"] == "value")
+    bad["leaves"][i]["beta"] *= 1e-9
+    out = {}
+    for w in ("1", "2"):
+        monkeypatch.setenv("SLR_VERIFY_CHECKER_WORKERS", w)
+        assert parallel.workers(len(doc["leaves"])) == int(w)
+        out[w] = replay(doc), replay(bad)
+    (a, a_bad), (b, b_bad) = out["1"], out["2"]
+    assert a.accepted and b.accepted and a.conclusion == b.conclusion and a.values == b.values
+    assert not a_bad.accepted and a_bad.reason == b_bad.reason and "value leaf" in a_bad.reason

@@ -1,15 +1,13 @@
 """The leaves' tests in worker processes: a certificate's leaves are independent, so they are split into contiguous
 chunks, each tested in a forked copy of the checker (it shares the document, nothing is sent but the chunk's bounds).
 The verdict does not depend on the split: each chunk runs the same test on the same leaves, and any rejection is
-re-raised. Forking is used only where it is safe (POSIX, not a daemon, no other thread, no JAX loaded in the
-process); otherwise, or for a few leaves, the chunks run here one after the other. ``SLR_VERIFY_CHECKER_WORKERS``
+re-raised. Forking is used only where it is safe (POSIX, not a daemon, no JAX loaded in the process); otherwise, or for a few leaves, the chunks run here one after the other. ``SLR_VERIFY_CHECKER_WORKERS``
 sets the number of processes (1: serial)."""
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
 import sys
-import threading
 
 __all__ = ["MIN_LEAVES", "workers", "map_spans"]
 
@@ -22,8 +20,9 @@ def workers(n) -> int:
     """How many processes test ``n`` leaves."""
     env = os.environ.get("SLR_VERIFY_CHECKER_WORKERS")
     k = int(env) if env and env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
-    safe = (hasattr(os, "fork") and not mp.current_process().daemon and threading.active_count() == 1
-            and "jax" not in sys.modules)
+    # a forked child runs flint code only and touches no lock of another thread (a progress bar's monitor, say);
+    # JAX's runtime, though, is not fork-safe once loaded
+    safe = hasattr(os, "fork") and not mp.current_process().daemon and "jax" not in sys.modules
     return min(k, 8) if safe and n >= MIN_LEAVES else 1
 
 
@@ -40,7 +39,11 @@ def map_spans(fn, n) -> list:
         return [fn(*s) for s in spans]
     _JOB.append(fn)
     try:
-        with mp.get_context("fork").Pool(k) as pool:
+        try:
+            pool = mp.get_context("fork").Pool(k)
+        except OSError:  # no process to be had (a limit of the machine): the same chunks, here
+            return [fn(*s) for s in spans]
+        with pool:
             return pool.map(_run, spans, chunksize=1)
     finally:
         _JOB.pop()

@@ -197,9 +197,15 @@ def check_profile(doc, kind, S, domain, boxes):
         U, values = S.oracle_model, {}
     leaves = doc["leaves"]
 
+    def one(i, memo):
+        try:
+            return leaf_test(S, leaves[i], boxes[i], U, memo)
+        except (ArithmeticError, ValueError) as e:  # a ball of a divisor or a square root's argument holds 0
+            raise Rejected(f"{leaves[i].get('test')} leaf {i} {boxes[i]}: its test is undefined ({e})") from None
+
     def chunk(lo, hi):
         memo = {}
-        return [(i, low) for i in range(lo, hi) if (low := leaf_test(S, leaves[i], boxes[i], U, memo)) is not None]
+        return [(i, low) for i in range(lo, hi) if (low := one(i, memo)) is not None]
 
     found = [x for part in map_spans(chunk, len(leaves)) for x in part]
     lows, kept = [low for _, low in found], [boxes[i] for i, _ in found]
