@@ -17,6 +17,7 @@ The tables:
   others are malformed input the format forbids (SPEC section 23) while the statement stays true.
 * :data:`PROBES`: changes after which the statement is still true (the checker re-proves it at the changed setting),
   so either verdict is right; if accepted, the conclusion must state the changed value (what a claim binds to).
+* :data:`VARIANTS`: true certificates written another way the format allows: must be accepted.
 * :data:`FILE_FORGERIES`: byte-level attacks on :func:`load` (duplicate keys, NaN tokens, nesting depth): the file must
   be unreadable (``ValueError``) or rejected, never accepted, never another exception.
 
@@ -282,6 +283,46 @@ def promoted(a, witness):
                        "hi": {"mechanism": "none"}}
         doc.pop("search", None)
     return change
+
+
+def p10_doubled(doc):
+    """Every alpha coordinate doubled (exact in binary: the same tree), the upper bound dropped: the statement
+    alpha_max >= 2 A is false (det J < 0 at (0, 0) from about 1.0000 A on)."""
+    doc["domain"]["alpha"] = [0.0, 2 * doc["domain"]["alpha"][1]]
+    for leaf in doc["leaves"]:
+        leaf["box"]["alpha"] = [2 * x for x in leaf["box"]["alpha"]]
+    del doc["alpha_upper"], doc["upper_at"]
+
+
+def last_value_leaf(doc):
+    return max(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "value")
+
+
+def value_leaf_called(test):
+    """The last value leaf (near the valley, kappa ~ 0.2) relabelled ``test``, its beta dropped; the premise
+    ``valley-edge`` added (from the window) when needed."""
+    def change(doc):
+        leaf = doc["leaves"][last_value_leaf(doc)]
+        leaf["test"] = test
+        del leaf["beta"]
+        if test == "valley-edge":
+            doc["premises"] += [p for p in _genuine(WINDOW)["premises"] if p["name"] == "valley-edge"]
+    return change
+
+
+def point_lam(lam):
+    """A point-lam certificate moved to ``lam`` (domain and its one leaf)."""
+    def change(doc):
+        doc["domain"]["lam"] = [lam, lam]
+        doc["leaves"][0]["box"]["lam"] = [lam, lam]
+    return change
+
+
+def circle_with_a_gap(doc):
+    """The circle's one piece [k0, k1] cut into [k0, k1 / 4] and [k1 / 2, k1], each with the genuine bracket."""
+    p = doc["circle"][0]
+    k0, k1 = p["kappa"]
+    doc["circle"] = [dict(p, kappa=[k0, k1 / 4]), dict(p, kappa=[k1 / 2, k1])]
 
 
 def relabel_kind(kind):
@@ -555,6 +596,45 @@ FORGERIES = [
     Forgery("contraction centre of four numbers", CYCLE, lambda d: d["leaves"][0]["centre"].pop(), ("centre",)),
     Forgery("contraction two leaves on a point domain", CYCLE, lambda d: d["leaves"].append(clone(d["leaves"][0])),
             ("leaf", "leaves", "tree")),
+    # --- invented: false statements that only the mathematics rejects (one per test of the checker)
+    Forgery("a leaf dropped, tree kept", ORACLE, lambda d: d["leaves"].pop(), ("leaves", "leaf", "tree")),
+    Forgery("beta an integer beyond the floats", ORACLE, value_betas(lambda b: 10**400), ("beta",)),
+    Forgery("upper_at an object", P10, field_("upper_at", {"k": 0.0, "n": 0.0}), ("upper_at",)),
+    Forgery("p10 alpha domain doubled past alpha_max", P10, p10_doubled, ("det-positive", "det J")),
+    Forgery("a value leaf called valley", ORACLE, value_leaf_called("valley"), ("valley",)),
+    Forgery("a value leaf called valley-edge", ORACLE, value_leaf_called("valley-edge"), ("valley-edge",)),
+    Forgery("a value leaf called valley-edge, premise absent", ORACLE,
+            lambda d: d["leaves"][last_value_leaf(d)].update(test="valley-edge"), ("premise", "valley-edge")),
+    Forgery("off-M at a lam where |theta*| >= 1", FAMILY, point_lam(0.05), ("theta*", "family-minimum")),
+    Forgery("off-M at a lam where the Hessian off the orbit is not positive", FAMILY, point_lam(3.0),
+            ("minor", "family-minimum", "Hessian")),
+    Forgery("contraction sigma = identity (a 2-cycle called a fixed point)", CYCLE, leaf_update(0, sigma=[1] * 5),
+            ("r0 + q", "contraction")),
+    Forgery("contraction sigma not a symmetry of the map", CYCLE, leaf_update(0, sigma=[1, 1, -1, 1, 1]), ("sigma",)),
+    Forgery("contraction centre moved by 1e-3", CYCLE,
+            lambda d: d["leaves"][0]["centre"].__setitem__(0, d["leaves"][0]["centre"][0] + 1e-3), ("r0 + q", "contraction")),
+    Forgery("valley-tube margin wider than a piece", TUBE,
+            lambda d: d.__setitem__("margin", 2 * min(x["box"]["kappa"][1] - x["box"]["kappa"][0] for x in d["leaves"])),
+            ("margin", "narrower")),
+    Forgery("valley-tube delta times 1e4", TUBE, lambda d: d.__setitem__("delta", d["delta"] * 1e4), ("tube-piece",)),
+    Forgery("proposition 9: Y = 0 (the Krawczyk image is X)", SUB_P9, lambda d: d["pieces"][0].update(Y=[[0.0, 0.0], [0.0, 0.0]]),
+            ("Krawczyk",)),
+    Forgery("proposition 9: Y of 2 x 3", SUB_P9, lambda d: d["pieces"][0].update(Y=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+            ("Y",)),
+    Forgery("proposition 9: an edge tiling with a repeated breakpoint", SUB_P9,
+            lambda d: d["pieces"][0]["edges"]["1"].insert(1, d["pieces"][0]["edges"]["1"][1]), ("edge",)),
+    Forgery("proposition 9: the in-X leaf at the origin called exclude", SUB_P9,
+            lambda d: next(x for x in d["leaves"] if x["test"] == "in-X").update(test="exclude"), ("exclude",)),
+    Forgery("enclosure circle pieces with a gap between them", MINIMUM, circle_with_a_gap, ("uncovered", "circle")),
+    Forgery("enclosure circle bracket from beta = 0", MINIMUM, lambda d: d["circle"][0]["beta"].__setitem__(0, 0.0),
+            ("bracket", "beta_s", "circle")),
+    Forgery("enclosure circle bracket doubled", MINIMUM,
+            lambda d: d["circle"][0].update(beta=[2 * x for x in d["circle"][0]["beta"]]), ("circle",)),
+    Forgery("enclosure witness x = 0", MINIMUM, lambda d: d["witness"].update(x=[0.0] * 4), ("witness",)),
+    Forgery("window lo end: crossing without a witness", SUB_WINDOW, lambda d: d["ends"]["lo"].pop("witness"),
+            ("witness",)),
+    Forgery("window lo end: pitchfork at lam = -0.001 (the closed form's gaps < 0)", SUB_WINDOW,
+            both(window_lo_at(-0.001), window_end("lo", mechanism="pitchfork", direction="v*")), W_ENDS),
     Forgery("valley-tube T of 3 x 3", TUBE, lambda d: d["leaves"][0].update(T=[row[:3] for row in d["leaves"][0]["T"][:3]]),
             ("T must", "T is", "4 x 4", "T ")),
 ]
@@ -593,6 +673,33 @@ PROBES = [
 PROBES_SLOW = {"window hi end: mechanism none", "oracle-window relabelled oracle-global-minimiser",
                "window eps = 1e-30, restated"}
 
+@dataclass
+class Variant:
+    """A true certificate written another way the format allows: any correct checker accepts it, its conclusion
+    containing ``bound`` (only an acceptance kills a mutant that makes the checker stricter than the format)."""
+
+    name: str
+    source: str
+    change: Callable
+    bound: str
+
+
+def root_split_explicit(doc):
+    """The root's midpoint split (a bare axis) written as [axis, the float midpoint]."""
+    axis = doc["tree"][0]
+    assert type(axis) is int and axis >= 0, axis
+    lo, hi = doc["domain"][list(doc["leaves"][0]["box"])[axis]]
+    doc["tree"][0] = [axis, 0.5 * (lo + hi)]
+
+
+VARIANTS = [
+    Variant("p10 upper bound at a point on the square's edge", P10, lambda d: d.update(alpha_upper=0.5, upper_at=[-0.25, -1.0]),
+            "alpha_max <= 0.5"),
+    Variant("a midpoint split written as [axis, midpoint]", SUB_P9, root_split_explicit, "vanishes on [-1, 1]^2"),
+    Variant("premises in another order", ORACLE, lambda d: d["premises"].reverse(), "unique global minimiser"),
+]
+
+
 
 def _params(table, slow=lambda e: False):
     out = []
@@ -628,6 +735,15 @@ def test_probe_is_bound_if_accepted(probe):
     if r.accepted:
         assert probe.bound(doc) in r.conclusion, r.conclusion
         assert r.values["setting"] == {k: doc["setting"][k] for k in ("gamma", "eps", "d", "L")}
+
+
+@pytest.mark.parametrize("variant", [pytest.param(v, id=v.name) for v in VARIANTS])
+def test_variant_is_accepted(variant):
+    doc = genuine(variant.source)
+    variant.change(doc)
+    r = check(restated(doc))
+    assert r.accepted, r.reason
+    assert variant.bound in r.conclusion, r.conclusion
 
 
 def test_the_genuine_sources_are_accepted():
@@ -699,6 +815,7 @@ FILE_FORGERIES = [
     ("nesting 10**5 deep", ORACLE, deep_nesting, "the old checker crashes: json.loads raises RecursionError, which load "
      "does not catch (SPEC 23: every unreadable input is unreadable, exit 2)"),
     ("a 5000-digit integer", ORACLE, huge_integer, None),
+    ("a JSON array", ORACLE, lambda doc: json.dumps([doc]).encode(), None),
 ]
 
 
@@ -738,6 +855,11 @@ def report(slow=False):
         p.change(doc)
         r = check(restated(doc))
         rows.append((f"probe: {p.name}", p.source, "accepted" if r.accepted else "rejected", r.reason[:200]))
+    for v in VARIANTS:
+        doc = genuine(v.source)
+        v.change(doc)
+        r = check(restated(doc))
+        rows.append((f"variant: {v.name}", v.source, "accepted" if r.accepted else "REJECTED", r.reason[:200]))
     with tempfile.TemporaryDirectory() as tmp:
         for name, source, make, _ in FILE_FORGERIES:
             path = f"{tmp}/forged.json.gz"
