@@ -31,10 +31,11 @@ at the copy: ``python -m pytest TESTS -x -q -n 0 -p no:cacheprovider``. Outcomes
 
 The control (``--control`` runs only it) is the same run with every target module replaced by its ``ast.unparse``
 and no mutation: it must pass, and the copy must be the package the tests import; a normal run starts with it and
-stops if it fails. ``--seed S --limit N`` draws N sites at random (all sites without ``--limit``); ``--list`` prints the
-sites and runs nothing. The report, rewritten after each mutant, goes to ``benchmarks/results/mutation_checker_seedS``
-(``.csv``: one row per mutant; ``.json``: the arguments, the control, the rows with each mutant's diff, the summary),
-or to ``--out PREFIX``.
+stops if it fails. ``--seed S --limit N`` draws N sites at random (all sites without ``--limit``); ``--match`` keeps the
+sites whose key (``file:line:operator:node``, as ``--list`` prints them) contains one of its texts (e.g. a survivor's,
+to rerun it); ``--list`` prints the sites and runs nothing. The report, rewritten after each mutant, goes to
+``benchmarks/results/mutation_checker_seedS`` (``.csv``: one row per mutant; ``.json``: the arguments, the control,
+the rows with each mutant's diff, the summary), or to ``--out PREFIX``.
 
 Usage::
 
@@ -179,6 +180,15 @@ def _apply(tree, index, operator, arg, raise_names=()):
     raise ValueError(f"unknown operator {operator!r}")
 
 
+def _in_line(source, node, before, after) -> tuple:
+    """A constant's change shown in its line: (the line, the line with ``after`` in place of the constant)."""
+    if node.lineno != node.end_lineno:
+        return before, after
+    line = source.splitlines()[node.lineno - 1].encode()
+    a, b = node.col_offset, node.end_col_offset
+    return line.decode().strip(), (line[:a] + after.encode() + line[b:]).decode().strip()
+
+
 def sites_of(rel, raise_names) -> list:
     """Every mutation site of the module at ``rel`` (relative to the repository)."""
     source = (ROOT / rel).read_text(encoding="utf-8")
@@ -190,6 +200,8 @@ def sites_of(rel, raise_names) -> list:
         for operator, arg in _node_mutations(node, raise_names):
             fresh = ast.parse(source)
             before, after = _apply(fresh, index, operator, arg, raise_names)
+            if isinstance(node, ast.Constant):
+                before, after = _in_line(source, node, before, after)
             out.append(Site(rel, index, operator, arg, getattr(node, "lineno", 0), _short(before), _short(after)))
     return sorted(out, key=lambda s: (s.file, s.line, s.index, s.operator, s.arg))
 
@@ -382,17 +394,21 @@ def main(argv=None) -> int:
     ap.add_argument("--raise-names", default="Rejected", help="exceptions whose raise becomes pass (default Rejected)")
     ap.add_argument("--out", help="report prefix (default benchmarks/results/mutation_checker_seedS)")
     ap.add_argument("--control", action="store_true", help="run only the unmutated control (must pass)")
+    ap.add_argument("--match", help="comma-separated texts: only the sites whose key (file:line:operator:node) contains one")
     ap.add_argument("--list", action="store_true", help="print the (sampled) sites and run nothing")
     args = ap.parse_args(argv)
 
     raise_names = tuple(s.strip() for s in args.raise_names.split(","))
     modules, tests = target_modules(args.modules), test_files(args.tests)
     sites = [s for rel in modules for s in sites_of(rel, raise_names)]
+    if args.match:
+        wanted = [m.strip() for m in args.match.split(",") if m.strip()]
+        sites = [s for s in sites if any(m in s.key for m in wanted)]
     chosen = sites if args.limit is None else sorted(random.Random(args.seed).sample(sites, min(args.limit, len(sites))),
                                                       key=lambda s: (s.file, s.line, s.index, s.operator, s.arg))
     if args.list:
         for s in chosen:
-            print(f"{s.file}:{s.line} {s.operator}: {s.original} -> {s.mutated}")
+            print(f"{s.key}  {s.original} -> {s.mutated}")
         print(f"{len(chosen)} of {len(sites)} sites")
         return 0
     prefix = Path(args.out) if args.out else RESULTS / f"mutation_checker_seed{args.seed}{'_control' if args.control else ''}"

@@ -49,8 +49,9 @@ P10 = "proposition10_fig4b.json.gz"  # reduced-map-diffeomorphism, 4362 leaves, 
 SIGNS = "hessian_signs_fig4b.json.gz"  # manifold-hessian-signs, 310 leaves, 0.06 s
 P9 = "proposition9_fig4b.json.gz"  # manifold-stationary-points, 13522 leaves, 0.9 s
 WINDOW = "window_fig5.json.gz"  # oracle-window, 7877 leaves, 10 s (the ends are tested before the leaves)
-# the same cut to their root's left subtree (a split of lam): genuine certificates of their own, 84 and 311 leaves
-SUB_P9, SUB_WINDOW = f"first-piece:{P9}", f"first-piece:{WINDOW}"
+# the same cut to a subtree over a lam interval (:func:`lam_piece`): genuine certificates of their own, 84 and 311
+# leaves; the window's last piece (1012 leaves, 1.3 s) is an oracle certificate holding a valley-edge leaf
+SUB_P9, SUB_WINDOW, EDGE = f"first-piece:{P9}", f"first-piece:{WINDOW}", f"last-piece:{WINDOW}"
 # no certificate of these kinds is committed: the searches write them (test_dynamics_certificates' settings), ~3 s
 CYCLE, TUBE, FAMILY = "search:contraction-ball", "search:valley-tube", "search:off-M-minimum"
 
@@ -77,29 +78,50 @@ def _genuine(name) -> dict:
         r = off_M_family_minimality(lam=0.3, gamma=math.sqrt(0.8), d=200, L=6)
         assert r["proved"]
         return r["certificate"]
-    if name.startswith("first-piece:"):
-        return first_lam_piece(name.split(":", 1)[1])
+    if name.startswith(("first-piece:", "last-piece:")):
+        which, source = name.split(":", 1)
+        return lam_piece(source, last=which == "last-piece")
     return load(str(resources.files("slr_verify.certificates").joinpath(name)))
 
 
-def first_lam_piece(name) -> dict:
-    """The committed certificate ``name`` cut to its root's left subtree, whose root splits lam at ``at``: a genuine
-    certificate over lam = [lo, at] (a window's upper end becomes ``none``: [lo, at] reaches no end of W; Proposition
-    9 keeps its one piece)."""
-    doc = clone(_genuine(name))
-    axis, at = doc["tree"][0]
-    assert list(doc["leaves"][0]["box"])[axis] == "lam"
-    need, i, k = 1, 1, 0
+def _subtree_end(tree, i) -> tuple:
+    """(the index after the subtree rooted at node i, its number of leaves), the tree in pre-order."""
+    need, k = 1, 0
     while need:
-        node, i = doc["tree"][i], i + 1
+        node, i = tree[i], i + 1
         need, k = (need - 1, k + 1) if node == -1 else (need + 1, k)
-    lam = [doc["domain"]["lam"][0], at]
-    doc.update(tree=doc["tree"][1:i], leaves=doc["leaves"][:k])
+    return i, k
+
+
+def lam_piece(name, last=False) -> dict:
+    """The committed certificate ``name`` cut to a subtree over a lam interval: the root's left subtree (its root
+    splits lam at ``at``: lam = [lo, at]) or, with ``last``, the right subtree reached by following lam splits from
+    the root (lam = [at, hi]). Each is a genuine certificate of its own: a window's first piece keeps its lower end,
+    its upper end becomes ``none`` ([lo, at] reaches no end of W); a window's last piece has no lower end and becomes
+    an ``oracle-global-minimiser``; Proposition 9 keeps the pieces of its lam interval."""
+    doc = clone(_genuine(name))
+    tree, names, lam = doc["tree"], list(doc["leaves"][0]["box"]), list(doc["domain"]["lam"])
+    lam_split = lambda node: node == names.index("lam") or isinstance(node, list) and node[0] == names.index("lam")
+    assert lam_split(tree[0])
+    i0, k0 = 0, 0
+    while lam_split(tree[i0]):
+        at = tree[i0][1] if isinstance(tree[i0], list) else 0.5 * (lam[0] + lam[1])
+        left_end, left_leaves = _subtree_end(tree, i0 + 1)
+        if not last:
+            i0, lam = i0 + 1, [lam[0], at]
+            break
+        i0, k0, lam = left_end, k0 + left_leaves, [at, lam[1]]
+    end, n = _subtree_end(tree, i0)
+    doc.update(tree=tree[i0:end], leaves=doc["leaves"][k0:k0 + n])
     doc["domain"]["lam"] = lam
-    if "ends" in doc:
+    if "ends" in doc and not last:
         doc["ends"]["hi"] = {"mechanism": "none"}
+    elif "ends" in doc:
+        del doc["ends"]
+        doc["kind"] = "oracle-global-minimiser"
+        doc["premises"] = [p for p in doc["premises"] if p["name"] != "oracle-curvature"]
     if "pieces" in doc:
-        doc["pieces"] = [p for p in doc["pieces"] if p["lam"] == lam]
+        doc["pieces"] = [p for p in doc["pieces"] if lam[0] <= p["lam"][0] and p["lam"][1] <= lam[1]]
     doc.pop("search", None)
     return restated(doc)
 
@@ -323,6 +345,17 @@ def circle_with_a_gap(doc):
     p = doc["circle"][0]
     k0, k1 = p["kappa"]
     doc["circle"] = [dict(p, kappa=[k0, k1 / 4]), dict(p, kappa=[k1 / 2, k1])]
+
+
+def merge_last_leaf_pair(doc):
+    """A coarser tree: the last split whose two children are leaves becomes one leaf over their union, tested
+    ``valley-edge`` (in the window's last piece: the valley-edge leaf at kappa = 1 and its valley sibling)."""
+    tree = doc["tree"]
+    i = max(j for j in range(len(tree) - 2) if tree[j] != -1 and tree[j + 1] == tree[j + 2] == -1)
+    k = tree[:i].count(-1)
+    a, b = doc["leaves"][k]["box"], doc["leaves"][k + 1]["box"]
+    tree[i:i + 3] = [-1]
+    doc["leaves"][k:k + 2] = [{"box": {c: [min(a[c][0], b[c][0]), max(a[c][1], b[c][1])] for c in a}, "test": "valley-edge"}]
 
 
 def relabel_kind(kind):
@@ -605,6 +638,7 @@ FORGERIES = [
     Forgery("a value leaf called valley-edge", ORACLE, value_leaf_called("valley-edge"), ("valley-edge",)),
     Forgery("a value leaf called valley-edge, premise absent", ORACLE,
             lambda d: d["leaves"][last_value_leaf(d)].update(test="valley-edge"), ("premise", "valley-edge")),
+    Forgery("a valley-edge leaf merged with its sibling (a coarser tree)", EDGE, merge_last_leaf_pair, ("valley-edge",)),
     Forgery("off-M at a lam where |theta*| >= 1", FAMILY, point_lam(0.05), ("theta*", "family-minimum")),
     Forgery("off-M at a lam where the Hessian off the orbit is not positive", FAMILY, point_lam(3.0),
             ("minor", "family-minimum", "Hessian")),
@@ -748,14 +782,14 @@ def test_variant_is_accepted(variant):
 
 def test_the_genuine_sources_are_accepted():
     """The control: every genuine document the fast forgeries start from is accepted (else a rejection proves nothing)."""
-    for name in (ORACLE, MINIMUM, P10, SIGNS, SUB_P9, SUB_WINDOW, CYCLE, TUBE, FAMILY):
+    for name in (ORACLE, MINIMUM, P10, SIGNS, SUB_P9, SUB_WINDOW, EDGE, CYCLE, TUBE, FAMILY):
         r = check(genuine(name))
         assert r.accepted, (name, r.reason)
 
 
 def test_restating_a_genuine_document_is_the_identity():
     """The adversary's statement derivation is the checker's (else a restated forgery is rejected on its text)."""
-    for name in (ORACLE, MINIMUM, P10, SIGNS, SUB_P9, SUB_WINDOW, CYCLE, TUBE, FAMILY):
+    for name in (ORACLE, MINIMUM, P10, SIGNS, SUB_P9, SUB_WINDOW, EDGE, CYCLE, TUBE, FAMILY):
         doc = genuine(name)
         assert restated(clone(doc))["statement"] == doc["statement"], name
 
