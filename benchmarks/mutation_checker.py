@@ -23,11 +23,11 @@ Each mutant is the module's ``ast.unparse`` with the one node changed. It runs i
 generated kernels copied too so that nothing is written to the user's), with ``PYTHONPATH`` and the working directory
 at the copy: ``python -m pytest TESTS -x -q -n 0 -p no:cacheprovider``. Outcomes:
 
-* ``killed``: a test failed;
+* ``killed``: a test failed, or a test module could not be collected (a broken public API);
 * ``survived``: every test passed;
 * ``timeout``: the run took longer than ``--timeout`` (default: three times the control's time, at least 60 s); its
   process group is killed;
-* ``error``: the mutated module does not import, or pytest could not collect the tests.
+* ``error``: the mutated module does not import, or pytest itself failed (internal or usage error, no test collected).
 
 The control (``--control`` runs only it) is the same run with every target module replaced by its ``ast.unparse``
 and no mutation: it must pass, and the copy must be the package the tests import; a normal run starts with it and
@@ -312,7 +312,7 @@ def run_tests(files, tests, timeout, nice, modules=()) -> dict:
             if irc != 0:
                 return {"outcome": "error", "seconds": seconds, "detail": f"import {_module_name(mod)}: " +
                         _short(iout.strip().splitlines()[-1] if iout.strip() else f"rc {irc}", 200)}
-        outcome = "killed" if rc == 1 else "error"
+        outcome = "killed" if rc in (1, 2) else "error"
         return {"outcome": outcome, "seconds": seconds, "detail": f"pytest rc {rc}: {_first_failure(out)}"}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
