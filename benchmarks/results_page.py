@@ -158,6 +158,17 @@ def _basins(fields, rows) -> list:
                   "them).", ""]
 
 
+def _mutants(fields, rows) -> list:
+    outcomes, body = ("killed", "survived", "timeout", "error"), []
+    for f in sorted({r["file"] for r in rows}):
+        rs = [r for r in rows if r["file"] == f]
+        body.append([f"`{f}`", len(rs)] + [sum(r["outcome"] == o for r in rs) for o in outcomes])
+    out = _table(["module", "mutants", *outcomes], body)
+    survivors = [f"- `{r['file']}:{r['line']}` ({r['operator']}): `{r['original']}` -> `{r['mutated']}`"
+                 for r in rows if r["outcome"] == "survived"]
+    return out + (["Survived:", ""] + survivors + [""] if survivors else [])
+
+
 @dataclass(frozen=True)
 class Source:
     """How one CSV of benchmarks/results/ is described: its title, what it measures, the command that writes it (the
@@ -208,6 +219,15 @@ SOURCES = [
            "the enclosures, the float profile's values beside them, boxes and seconds (no calibration units).",
            "python benchmarks/certified_diagram.py --d D --out benchmarks/results/certified_diagram_D.csv",
            _diagram),
+    Source("mutation_checker_*.csv", "Mutants of the certificate checker",
+           "One fault at a time planted in the checker's source (comparisons loosened or tightened, conditions negated, "
+           "`and` <-> `or`, `return True` <-> `return False`, constants nudged, `raise Rejected` -> `pass`), a random "
+           "sample of the sites, each run against the corruption tests (`tests/test_checker_forgeries.py`, "
+           "`tests/test_certificates.py`): killed (a test failed), survived, timeout or error (no import). The file "
+           "name says the modules (`replay`: the old checker's `certify/replay*.py`; none: `slr_verify/checker/`) and "
+           "the seed; each mutant's diff is in the JSON beside it (no calibration units).",
+           "python benchmarks/mutation_checker.py --seed S --limit N [--modules FILES --out benchmarks/results/NAME]",
+           _mutants, provenance=False),
     Source("basin_rates_*.csv", "Basin rates of constant-lam PGD",
            "1000 sphere-initialised PGD runs per lam (13 values in [0.02, 2]) at Figure 4b's model and step (`4b`) or "
            "Figure 5's (`5`), every end point classified (`certify.sample_basins`): per end class its count, rate and "
