@@ -1,4 +1,4 @@
-"""Forged certificates: the adversary's side of the checker (`docs/certificates.md`; SPEC sections 20 and 23).
+"""Forged certificates: the adversary's side of the checker (`docs/certificates.md`, "What the checker does").
 
 Each forgery starts from a genuine certificate (a small committed one, or for the kinds that have none committed, one
 the search writes here), changes it as an adversary would, and re-derives the statement wherever the text depends on
@@ -6,15 +6,14 @@ the changed field (an adversary would: the text is public). The checker must rej
 fault (contain one of the entry's words, case-sensitive: field names such as ``T``, ``Y``, ``L`` are).
 
 Everything goes through the checker's public API only (``from slr_verify.checker import replay, load, statement``), so
-that the table runs unchanged on the rewritten checker. ``statement`` is not implemented by the transitional checker:
-:func:`restated` falls back to the old derivation (marked TRANSITIONAL below) until it is.
+that the table runs unchanged on any checker behind that API.
 
 The tables:
 
-* :data:`FORGERIES`: must be rejected. An entry with ``old=`` (why the old checker, ``slr_verify.certify.replay*``,
-  accepts it) is a strict xfail: the suite stays green now and the test fails loudly (XPASS) once the checker
-  rejects it, so that the mark is removed. ``unsound`` entries are false statements the old checker accepts; the
-  others are malformed input the format forbids (SPEC section 23) while the statement stays true.
+* :data:`FORGERIES`: must be rejected, the reason naming the fault. An entry with ``old=`` records why the old
+  checker (``slr_verify.certify.replay*``, before the checker package) accepted it, ``vague=`` why its reason did not
+  name the fault; ``unsound`` entries are false statements it accepted, the others malformed input the format forbids
+  while the statement stays true. The checker package rejects them all (they were strict xfails until it landed).
 * :data:`PROBES`: changes after which the statement is still true (the checker re-proves it at the changed setting),
   so either verdict is right; if accepted, the conclusion must state the changed value (what a claim binds to).
 * :data:`VARIANTS`: true certificates written another way the format allows: must be accepted.
@@ -145,34 +144,9 @@ def restated(doc) -> dict:
     the malformed field first)."""
     try:
         doc["statement"] = checker.statement(doc)
-    except NotImplementedError:
-        try:
-            doc["statement"] = _old_statement(doc)
-        except Exception:  # noqa: BLE001 - malformed on purpose
-            pass
     except Exception:  # noqa: BLE001 - malformed on purpose
         pass
     return doc
-
-
-def _old_statement(doc) -> str:
-    """TRANSITIONAL: the old checker's derivation (``slr_verify.certify.replay.statement_text`` and
-    ``replay_dynamics.dynamics_statement``), while ``slr_verify.checker.statement`` raises NotImplementedError.
-    Remove once it is implemented."""
-    from slr_verify.certify.replay import coordinates, statement_text
-    from slr_verify.certify.replay_dynamics import DYNAMICS_KINDS, dynamics_statement
-
-    kind, s = doc["kind"], doc["setting"]
-    setting = (s["gamma"], s["eps"], s["d"], s["L"])
-    dom = {c: tuple(doc["domain"][c]) for c in coordinates(kind)}
-    if kind in DYNAMICS_KINDS:
-        return dynamics_statement(kind, setting, dom, doc)
-    ends = None
-    if kind == "oracle-window":
-        e = doc["ends"]
-        ends = {"lo": tuple(e["lo"]["enclosure"]),
-                "hi": None if e["hi"].get("mechanism") == "none" else tuple(e["hi"]["enclosure"])}
-    return statement_text(kind, setting, dom["lam"], ends)
 
 
 # --------------------------------------------------------------------------------------------------- the mutations
@@ -417,7 +391,7 @@ W_ENDS = ("end lo", "enclosure", "lam > 0", "lam must")
 WITNESS_AT_MINUS_1 = {"a": 0.0, "b": 0.0, "x": [0.0, 0.0, 1.0, 0.0]}
 OUTSIDE_LAM = ("the outer point of an end is not required to be > 0: a crossing at lam = -1 is evaluated on R_lam's "
                "formula (where (k*, -v*) is the oracle), and the statement puts W's lower end in [-1, A], outside the "
-               "model's lam > 0 (SPEC 23: every field's domain checked)")
+               "model's lam > 0 (every field's domain is checked)")
 
 FORGERIES = [
     # --- the known attacks
@@ -459,7 +433,7 @@ FORGERIES = [
     Forgery("prec a bool", ORACLE, field_("prec", True), ("prec",)),
     Forgery("unknown top-level field", ORACLE,
             field_("conclusion", "(k*, v*) is the unique global minimiser for every lam > 0"), ("unknown", "field"),
-            old="fields it does not read are ignored (SPEC 23: unknown fields rejected)"),
+            old="fields it does not read are ignored (the format rejects unknown fields)"),
     Forgery("another kind's field (alpha_upper on an oracle certificate)", ORACLE, field_("alpha_upper", 0.25),
             ("unknown", "field", "alpha_upper"), old="fields the kind does not read are ignored"),
     Forgery("ends on an oracle-global-minimiser", ORACLE,
@@ -508,7 +482,7 @@ FORGERIES = [
     Forgery("kind: hessian-signs -> off-M-minimum", SIGNS, relabel_kind("off-M-minimum"), ("lam", "point", "domain")),
     Forgery("kind: off-M-minimum -> hessian-signs", FAMILY, relabel_kind("manifold-hessian-signs"), ("test", "admitted")),
     Forgery("kind: manifold-stationary-points -> oracle-global-minimiser", SUB_P9, relabel_kind("oracle-global-minimiser"),
-            ("domain",)),
+            ("domain", "unknown field")),
     Forgery("kind unknown", ORACLE, relabel_kind("oracle-global-minimiser/2"), ("kind",)),
     Forgery("format changed", ORACLE, field_("format", "slr-verify-certificate/2"), ("format",)),
     Forgery("statement with a changed number", ORACLE,
@@ -741,11 +715,6 @@ def _params(table, slow=lambda e: False):
         marks = []
         if slow(e):
             marks.append(pytest.mark.slow)
-        if isinstance(e, Forgery) and e.old:
-            kind = "UNSOUND, " if e.unsound else ""
-            marks.append(pytest.mark.xfail(strict=True, reason=f"accepted by the old checker: {kind}{e.old}"))
-        elif isinstance(e, Forgery) and e.vague:
-            marks.append(pytest.mark.xfail(strict=True, reason=f"the old checker's reason does not name the fault: {e.vague}"))
         out.append(pytest.param(e, id=e.name, marks=marks))
     return out
 
@@ -840,14 +809,14 @@ def gzip_of(data):
     return gzip.compress(data, compresslevel=1)
 
 
-DUPLICATES = "accepted by the old checker: json keeps the last of duplicate keys (SPEC 23: duplicate keys rejected)"
+DUPLICATES = "accepted by the old checker: json keeps the last of duplicate keys (the format rejects duplicate keys)"
 #: (name, source, the file's bytes from the genuine document, the strict xfail's reason under the old checker or None)
 FILE_FORGERIES = [
     ("duplicate key prec", ORACLE, duplicate_prec, DUPLICATES),
     ("duplicate key alpha_upper", P10, duplicate_alpha_upper, DUPLICATES),
     ("NaN token", ORACLE, nan_token, None),
     ("nesting 10**5 deep", ORACLE, deep_nesting, "the old checker crashes: json.loads raises RecursionError, which load "
-     "does not catch (SPEC 23: every unreadable input is unreadable, exit 2)"),
+     "does not catch (every unreadable input is unreadable, exit 2)"),
     ("a 5000-digit integer", ORACLE, huge_integer, None),
     ("a JSON array", ORACLE, lambda doc: json.dumps([doc]).encode(), None),
 ]
@@ -858,9 +827,7 @@ def _write_forged_file(path, source, make):
         fh.write(gzip_of(make(genuine(source))))
 
 
-@pytest.mark.parametrize("name, source, make, old", [
-    pytest.param(*f, id=f[0], marks=[pytest.mark.xfail(strict=True, reason=f[3])] if f[3] else [])
-    for f in FILE_FORGERIES])
+@pytest.mark.parametrize("name, source, make, old", [pytest.param(*f, id=f[0]) for f in FILE_FORGERIES])
 def test_file_forgery_is_not_accepted(tmp_path, name, source, make, old):
     path = tmp_path / "forged.json.gz"
     _write_forged_file(path, source, make)

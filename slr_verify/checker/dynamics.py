@@ -21,7 +21,23 @@ from .contraction import ball_bounds, transition_bound, tube_piece_bounds
 from .fields import Rejected, keys, matrix, number
 from .premises import kernels
 
-__all__ = ["KINDS_OF_POINTS", "hessian_kinds_hold", "family_values", "check_signs", "check_diffeomorphism",
+
+def upper_bound(doc, A):
+    """A diffeomorphism's ``alpha_upper`` U (None if absent) and ``upper_at`` (kappa, nu), read and checked: U > A, the
+    point in the square [-1, 1]^2 (default (0, 0))."""
+    if doc.get("alpha_upper") is None:
+        return None, None
+    U, at = number(doc["alpha_upper"], "alpha_upper"), doc.get("upper_at", [0.0, 0.0])
+    if not (isinstance(at, list) and len(at) == 2):
+        raise Rejected(f"upper_at must be a [kappa, nu] pair, got {at!r}")
+    k, n = (number(x, "upper_at") for x in at)
+    if not U > A:
+        raise Rejected(f"alpha_upper {U!r} must exceed the proved lower bound A = {A!r} of alpha_max")
+    if not (-1 <= k <= 1 and -1 <= n <= 1):
+        raise Rejected(f"upper_at ({k!r}, {n!r}) is off the square [-1, 1]^2")
+    return U, (k, n)
+
+__all__ = ["KINDS_OF_POINTS", "upper_bound", "hessian_kinds_hold", "family_values", "check_signs", "check_diffeomorphism",
            "check_family", "check_contraction", "check_tube"]
 
 #: Proposition 9's classification of the five stationary points on M
@@ -62,21 +78,12 @@ def check_diffeomorphism(doc, kind, S, domain, boxes):
         keys(leaf, "det-positive leaf", ("box", "test"))
         if not K.det_jacobian(ball(*k), ball(*n), lam, *par, ball(*a))[0] > 0:
             raise Rejected(f"det-positive leaf {leaf['box']}: det J does not exclude values <= 0")
-    A, values = domain[2][1], {"domain_alpha": domain[2]}
-    U = doc.get("alpha_upper")
+    values = {"domain_alpha": domain[2]}
+    U, at = upper_bound(doc, domain[2][1])
     if U is not None:
-        U = number(U, "alpha_upper")
-        at = doc.get("upper_at", [0.0, 0.0])
-        if not (isinstance(at, list) and len(at) == 2):
-            raise Rejected(f"upper_at must be a [kappa, nu] pair, got {at!r}")
-        k, n = (number(x, "upper_at") for x in at)
-        if not U > A:
-            raise Rejected(f"alpha_upper {U!r} must exceed the proved lower bound A = {A!r} of alpha_max")
-        if not (-1 <= k <= 1 and -1 <= n <= 1):
-            raise Rejected(f"upper_at ({k!r}, {n!r}) is off the square [-1, 1]^2")
-        if not K.det_jacobian(arb(k), arb(n), lam, *par, arb(U))[0] < 0:
-            raise Rejected(f"alpha_upper {U!r}: det J({k!r}, {n!r}) is not < 0 there")
-        values["alpha_upper"], values["upper_at"] = U, (k, n)
+        if not K.det_jacobian(arb(at[0]), arb(at[1]), lam, *par, arb(U))[0] < 0:
+            raise Rejected(f"alpha_upper {U!r}: det J({at[0]!r}, {at[1]!r}) is not < 0 there")
+        values["alpha_upper"], values["upper_at"] = U, at
     gk, gn = K.corner_gradient(lam, *par)
     m = gk if gk > gn else gn if gn > gk else None
     if m is None:

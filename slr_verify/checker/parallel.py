@@ -1,8 +1,9 @@
 """The leaves' tests in worker processes: a certificate's leaves are independent, so they are split into contiguous
 chunks, each tested in a forked copy of the checker (it shares the document, nothing is sent but the chunk's bounds).
 The verdict does not depend on the split: each chunk runs the same test on the same leaves, and any rejection is
-re-raised. Forking is used only where it is safe (POSIX, not a daemon, no JAX loaded in the process); otherwise, or for a few leaves, the chunks run here one after the other. ``SLR_VERIFY_CHECKER_WORKERS``
-sets the number of processes (1: serial)."""
+re-raised. Forking is used only where it is safe (POSIX, not a daemon, no JAX loaded in the process); otherwise, or
+for a few leaves, the chunks run here one after the other. ``SLR_VERIFY_CHECKER_WORKERS`` sets the number of processes
+(1: serial)."""
 from __future__ import annotations
 
 import multiprocessing as mp

@@ -95,25 +95,29 @@ def _int(s):
 
 
 def _walk(doc) -> None:
-    """The checks of the JSON text, on a document in memory (iteratively; a cycle ends past MAX_DEPTH)."""
-    stack, values = [(doc, 1)], 1
+    """The checks of the JSON text, on a document in memory (iteratively; a cycle ends past MAX_DEPTH); a fault names
+    the path of the value (``setting.gamma``, ``leaves[3].box.kappa[0]``)."""
+    stack, values = [(doc, 1, "")], 1
     while stack:
-        v, depth = stack.pop()
+        v, depth, at = stack.pop()
+        where = f"{at or 'the document'}: "
         if isinstance(v, (dict, list, tuple)):
             if depth > MAX_DEPTH:
-                raise Unreadable(f"arrays and objects nested deeper than MAX_DEPTH = {MAX_DEPTH}")
+                raise Unreadable(f"{where}arrays and objects nested deeper than MAX_DEPTH = {MAX_DEPTH}")
             if isinstance(v, dict) and not all(isinstance(k, str) for k in v):
-                raise Unreadable(f"a key is not a string: {next(k for k in v if not isinstance(k, str))!r}")
+                raise Unreadable(f"{where}a key is not a string: {next(k for k in v if not isinstance(k, str))!r}")
             values += len(v)
             if values > MAX_VALUES:
                 raise Unreadable(f"more than MAX_VALUES = {MAX_VALUES} values")
-            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+            items = v.items() if isinstance(v, dict) else ((f"[{i}]", x) for i, x in enumerate(v))
+            stack.extend((x, depth + 1, f"{at}.{k}" if isinstance(v, dict) and at else
+                          (f"{at}{k}" if not isinstance(v, dict) else k)) for k, x in items)
         elif isinstance(v, float) and not math.isfinite(v):
-            raise Unreadable(f"non-finite number {v}")
+            raise Unreadable(f"{where}non-finite number {v}")
         elif isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**MAX_DIGITS:
-            raise Unreadable(f"integer of more than MAX_DIGITS = {MAX_DIGITS} digits")
+            raise Unreadable(f"{where}integer of more than MAX_DIGITS = {MAX_DIGITS} digits")
         elif not isinstance(v, (str, int, float, type(None))):
-            raise Unreadable(f"not a JSON value: a {type(v).__name__}")
+            raise Unreadable(f"{where}not a JSON value: a {type(v).__name__}")
 
 
 def _top(doc) -> dict:

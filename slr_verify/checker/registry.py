@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube
+from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube, upper_bound
 from .fields import Rejected
 from .manifold import check_manifold
 from .profile import check_profile
@@ -91,7 +91,8 @@ def _signs(s, dom, doc):
 
 
 def _diffeomorphism(s, dom, doc):
-    A, U, (k, n) = dom["alpha"][1], doc.get("alpha_upper"), doc.get("upper_at", [0.0, 0.0])
+    A = dom["alpha"][1]
+    U, (k, n) = upper_bound(doc, A)[0], upper_bound(doc, A)[1] or (0.0, 0.0)
     up = "" if U is None else f"; det J({k!r}, {n!r}) < 0 at alpha = {U!r}, so alpha_max <= {U!r}"
     return (f"at {_at_point(s, dom)}: the Jacobian determinant of the reduced PGD map on M is > 0 at every (kappa, nu) "
             f"of [-1, 1]^2 for every step size alpha in [0, {A!r}], so alpha_max >= {A!r} (Proposition 10){up}")

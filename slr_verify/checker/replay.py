@@ -124,7 +124,8 @@ def _check(doc, prec):
 def replay(source=None, **options) -> Replay:
     """Check a certificate (a dict, or a ``.json`` / gzip path read by :func:`.reader.load`) and say what it proves
     (the module's steps). ``prec``: bits of the ball arithmetic in [64, 256] (default: the certificate's).
-    :class:`~.reader.Unreadable` (a ValueError) if the input cannot be read; ValueError naming an unknown option."""
+    :class:`~.reader.Unreadable` (a ValueError) if a file cannot be read (a document in memory that the reader refuses
+    is rejected, with the reader's reason); ValueError naming an unknown option."""
     unknown = set(options) - {"prec"}
     if unknown:
         raise ValueError(f"unknown keyword(s) {sorted(unknown)}: replay takes prec only")
@@ -134,7 +135,12 @@ def replay(source=None, **options) -> Replay:
     if prec is not None and (type(prec) is not int or not PREC[0] <= prec <= PREC[1]):
         raise ValueError(f"prec must be None or an integer in {list(PREC)} (bits of the ball arithmetic), got {prec!r}")
     t_start = time.time()
-    doc = load(source)
+    try:
+        doc = load(source)
+    except Unreadable as e:
+        if not isinstance(source, dict):
+            raise  # a file that cannot be read: unreadable (the command line exits 2)
+        return Replay(False, f"rejected: unreadable document: {e}", None, 0, time.time() - t_start)
     n = len(doc["leaves"]) if isinstance(doc.get("leaves"), list) else 0
     try:
         conclusion, values = _check(doc, prec)
