@@ -1,6 +1,6 @@
 """Mutation testing of the certificate checker: does the corruption suite notice when the checker itself is wrong?
 
-The checker (``slr_verify/checker/``, SPEC section 23) is the one piece of the suite a false certificate must get
+The checker (``slr_verify/checker/``, docs/certificates.md) is the one piece of the suite a false certificate must get
 past. This script plants one fault at a time in its source and runs the corruption tests against the faulty copy: a
 mutant the tests do not kill is a fault in the checker that no forgery exposes.
 

@@ -94,30 +94,53 @@ def _int(s):
     return int(s)
 
 
+def _fault(v, depth):
+    """What is wrong with the value ``v`` at ``depth`` alone (None: nothing)."""
+    if isinstance(v, (dict, list, tuple)):
+        if depth > MAX_DEPTH:
+            return f"arrays and objects nested deeper than MAX_DEPTH = {MAX_DEPTH}"
+        if isinstance(v, dict) and not all(isinstance(k, str) for k in v):
+            return f"a key is not a string: {next(k for k in v if not isinstance(k, str))!r}"
+    elif isinstance(v, float) and not math.isfinite(v):
+        return f"non-finite number {v}"
+    elif isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**MAX_DIGITS:
+        return f"integer of more than MAX_DIGITS = {MAX_DIGITS} digits"
+    elif not isinstance(v, (str, int, float, type(None))):
+        return f"not a JSON value: a {type(v).__name__}"
+    return None
+
+
+def _path(doc, target):
+    """The path (``setting.gamma``, ``leaves[3].box.kappa[0]``) of the value ``target`` in ``doc`` (found again after
+    the walk, so that the walk itself builds no strings)."""
+    stack = [(doc, "", 1)]
+    while stack:
+        v, at, depth = stack.pop()
+        if v is target:
+            return at or "the document"
+        if isinstance(v, (dict, list, tuple)) and depth <= MAX_DEPTH:
+            items = v.items() if isinstance(v, dict) else ((f"[{i}]", x) for i, x in enumerate(v))
+            stack.extend((x, (f"{at}.{k}" if at else k) if isinstance(v, dict) else f"{at}{k}", depth + 1) for k, x in items)
+    return "a value"
+
+
 def _walk(doc) -> None:
     """The checks of the JSON text, on a document in memory (iteratively; a cycle ends past MAX_DEPTH); a fault names
-    the path of the value (``setting.gamma``, ``leaves[3].box.kappa[0]``)."""
-    stack, values = [(doc, 1, "")], 1
+    the path of the value. The common values take the short way (a document of 2e4 leaves is walked in ~0.1 s)."""
+    stack, values, big = [(doc, 1)], 1, 10**MAX_DIGITS
     while stack:
-        v, depth, at = stack.pop()
-        where = f"{at or 'the document'}: "
+        v, depth = stack.pop()
+        t = type(v)
+        if t is float and v - v == 0 or t is str or t is bool or v is None or t is int and -big < v < big:
+            continue
+        why = _fault(v, depth)
+        if why is not None:
+            raise Unreadable(f"{_path(doc, v)}: {why}")
         if isinstance(v, (dict, list, tuple)):
-            if depth > MAX_DEPTH:
-                raise Unreadable(f"{where}arrays and objects nested deeper than MAX_DEPTH = {MAX_DEPTH}")
-            if isinstance(v, dict) and not all(isinstance(k, str) for k in v):
-                raise Unreadable(f"{where}a key is not a string: {next(k for k in v if not isinstance(k, str))!r}")
             values += len(v)
             if values > MAX_VALUES:
                 raise Unreadable(f"more than MAX_VALUES = {MAX_VALUES} values")
-            items = v.items() if isinstance(v, dict) else ((f"[{i}]", x) for i, x in enumerate(v))
-            stack.extend((x, depth + 1, f"{at}.{k}" if isinstance(v, dict) and at else
-                          (f"{at}{k}" if not isinstance(v, dict) else k)) for k, x in items)
-        elif isinstance(v, float) and not math.isfinite(v):
-            raise Unreadable(f"{where}non-finite number {v}")
-        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**MAX_DIGITS:
-            raise Unreadable(f"{where}integer of more than MAX_DIGITS = {MAX_DIGITS} digits")
-        elif not isinstance(v, (str, int, float, type(None))):
-            raise Unreadable(f"{where}not a JSON value: a {type(v).__name__}")
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
 
 
 def _top(doc) -> dict:

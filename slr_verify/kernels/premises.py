@@ -220,23 +220,24 @@ def generated_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "checker" / "generated"
 
 
-def write_generated(folder=None) -> list:
-    """Write every premise's module into ``folder`` (default: the checker's); returns the paths."""
+def write_generated(folder=None, names=None) -> list:
+    """Write every premise's module (or those of ``names``) into ``folder`` (default: the checker's); the paths."""
     folder = Path(folder or generated_dir())
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for p in premises().values():
+    for p in (premises()[n] for n in (names or premises())):
         path = folder / f"{p.module}.py"
         path.write_text(p.source())
         out.append(path)
     return out
 
 
-def check_generated(folder=None) -> dict:
-    """{premise: problem or None}: each committed module equals its regeneration and its statements are proved."""
+def check_generated(folder=None, names=None) -> dict:
+    """{premise: problem or None}: each committed module (or those of ``names``) equals its regeneration and its
+    statements are proved."""
     folder = Path(folder or generated_dir())
     out = {}
-    for p in premises().values():
+    for p in (premises()[n] for n in (names or premises())):
         path = folder / f"{p.module}.py"
         proved = p.proved()
         if not all(proved.values()):
