@@ -15,6 +15,7 @@ from functools import reduce
 
 from flint import arb, arb_mat
 
+from .decide import at_most, below
 from .premises import kernels
 
 __all__ = ["upper", "square", "block_norm", "group_norm", "ball_bounds", "tube_piece_bounds", "transition_bound"]
@@ -112,7 +113,7 @@ def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
     q, C = _operator(M, groups, groups), _operator(R, ((0,),), groups)
     gk = kernels("pgd-map").grad_hess(kap, arb(1), arb(0), arb(0), arb(0), *par)[0]
     sgn = 2 * kap * kap - 1
-    edge_ok = bool(sgn <= 0) or bool(A * abs(gk) * sgn < 2 * lo)
+    edge_ok = at_most(sgn, 0) or below(A * abs(gk) * sgn, 2 * lo)
     return q, C, edge_ok, upper(upper(A * abs(gk)) + C * arb(delta))
 
 

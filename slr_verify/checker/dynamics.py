@@ -18,6 +18,7 @@ from flint import arb, arb_mat
 
 from .balls import ball, outward, widened
 from .contraction import ball_bounds, transition_bound, tube_piece_bounds
+from .decide import at_most, below, negative, positive
 from .fields import Rejected, keys, matrix, number
 from .premises import kernels
 
@@ -48,12 +49,12 @@ def hessian_kinds_hold(H, pt) -> bool:
     """The Hessian enclosure H (4 entries) at ``pt`` has the sign pattern of its kind."""
     h11, h12, h21, h22 = H
     if pt == (0, 0):
-        return bool(h11 * h22 - h12 * h21 < 0)  # one positive, one negative eigenvalue
+        return negative(h11 * h22 - h12 * h21)  # one positive, one negative eigenvalue
     if not (h12.is_exact() and h21.is_exact() and h12 == 0 and h21 == 0):
         return False  # in angle coordinates the Hessian at a corner is diagonal, exactly
     if KINDS_OF_POINTS[pt] == "min":
-        return bool(h11 > 0 and h22 > 0)
-    return bool(h11 < 0 and h22 < 0)
+        return positive(h11) and positive(h22)
+    return negative(h11) and negative(h22)
 
 
 def _hessian(pt):
@@ -76,16 +77,16 @@ def check_diffeomorphism(doc, kind, S, domain, boxes):
     par = (widened(S.gamma), arb(S.d), arb(S.L))
     for leaf, (k, n, a, _) in zip(doc["leaves"], boxes):
         keys(leaf, "det-positive leaf", ("box", "test"))
-        if not K.det_jacobian(ball(*k), ball(*n), lam, *par, ball(*a))[0] > 0:
+        if not positive(K.det_jacobian(ball(*k), ball(*n), lam, *par, ball(*a))[0]):
             raise Rejected(f"det-positive leaf {leaf['box']}: det J does not exclude values <= 0")
     values = {"domain_alpha": domain[2]}
     U, at = upper_bound(doc, domain[2][1])
     if U is not None:
-        if not K.det_jacobian(arb(at[0]), arb(at[1]), lam, *par, arb(U))[0] < 0:
+        if not negative(K.det_jacobian(arb(at[0]), arb(at[1]), lam, *par, arb(U))[0]):
             raise Rejected(f"alpha_upper {U!r}: det J({at[0]!r}, {at[1]!r}) is not < 0 there")
         values["alpha_upper"], values["upper_at"] = U, at
     gk, gn = K.corner_gradient(lam, *par)
-    m = gk if gk > gn else gn if gn > gk else None
+    m = gk if below(gn, gk) else gn if below(gk, gn) else None
     if m is None:
         return values, ""
     values["alpha_attract"] = outward(2 / m)
@@ -106,9 +107,9 @@ def family_values(lam, g, d, L) -> dict:
 def check_family(doc, kind, S, domain, boxes):
     keys(doc["leaves"][0], "family-minimum leaf", ("box", "test"))
     v = family_values(widened(domain[0][0]), widened(S.gamma), S.d, S.L)
-    if not all(abs(t) < 1 for t in v["theta_star"].values()):
+    if not all(below(abs(t), 1) for t in v["theta_star"].values()):
         raise Rejected(f"family-minimum: |theta*| < 1 is not shown ({v['theta_star']})")
-    if not (all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0):
+    if not (all(positive(m) for m in v["minors"]) and positive(v["minus_mu_k"])):
         raise Rejected(f"family-minimum: a leading minor or -mu_k is not > 0 ({v['minors']}, {v['minus_mu_k']})")
     th = {eta: outward(t) for eta, t in v["theta_star"].items()}
     return {"theta_star": th}, f" (theta*(+1) in [{th[1][0]!r}, {th[1][1]!r}])"
@@ -146,7 +147,7 @@ def check_contraction(doc, kind, S, domain, boxes):
         raise Rejected(f"contraction: sigma must be one of the symmetries the premise pgd-map proves {sorted(proved)}, "
                        f"got {sigma!r}")
     q, r0 = ball_bounds(c, sigma, T, groups, s, par, alpha)
-    if not r0 + q < 1:
+    if not below(r0 + q, 1):
         raise Rejected(f"contraction: r0 + q = {r0} + {q} is not < 1")
     return ({"q": outward(q)[1], "r0": outward(r0)[1], "radius": s, "sigma": sigma},
             f" (q <= {outward(q)[1]:.6g}, r0 <= {outward(r0)[1]:.3g})")
@@ -162,10 +163,10 @@ def check_tube(doc, kind, S, domain, boxes):
         keys(leaf, "tube-piece leaf", ("box", "test", "T", "groups"))
         a, b = box[0]
         T, groups = matrix(leaf["T"], 4, "T"), _groups(leaf["groups"], 4, "groups")
-        if not arb(b) - arb(a) >= arb(m):
+        if not at_most(arb(m), arb(b) - arb(a)):
             raise Rejected(f"tube-piece [{a!r}, {b!r}] is narrower than the margin m = {m!r}")
         q, C, edge_ok, step = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
-        if not (q < 1 and edge_ok and step <= arb(m) / 2):
+        if not (below(q, 1) and edge_ok and at_most(step, arb(m) / 2)):
             raise Rejected(f"tube-piece [{a!r}, {b!r}]: q = {q} < 1, h > 0 ({edge_ok}), step {step} <= m/2 not all shown")
         pieces.append((T, groups))
         qs.append(q)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from flint import arb, arb_mat
 
 from .balls import ball, widened
+from .decide import inside, nonzero
 from .fields import Rejected, interval, keys, matrix, number
 from .premises import kernels
 
@@ -32,16 +33,12 @@ def _mean_value(box_k, box_n, lam, par):
     return [g[i].intersection(mv[i]) if g[i].is_finite() else mv[i] for i in range(2)]
 
 
-def _nonzero(x) -> bool:
-    return x.is_finite() and not x.contains(0)
-
-
 def _piece(par, lam, p, r):
     """The edges and the Krawczyk box of one lam piece; raises Rejected."""
     K = kernels("manifold-sign")
     keys(p, f"lam piece {lam}", ("lam", "Y", "edges"))
     Lb, one, zero = ball(*lam), arb(1), arb(0)
-    if not all(_nonzero(K.sign_system(s * one, zero, Lb, *par)[1]) for s in (1, -1)):
+    if not all(nonzero(K.sign_system(s * one, zero, Lb, *par)[1]) for s in (1, -1)):
         raise Rejected(f"lam piece {lam}: H_1(+-1) does not exclude 0 (an edge kappa = +-1)")
     edges = keys(p["edges"], f"lam piece {lam} edges", ("1", "-1"))
     for s in (1, -1):
@@ -50,14 +47,14 @@ def _piece(par, lam, p, r):
         if len(xs) < 2 or xs[0] != -1.0 or xs[-1] != 1.0 or any(a >= b for a, b in zip(xs, xs[1:])):
             raise Rejected(f"lam piece {lam}: the edge nu = {s} is not tiled by increasing breakpoints from -1 to 1")
         for a, b in zip(xs, xs[1:]):
-            if not _nonzero(_mean_value(ball(a, b), s * one, Lb, par)[0]):
+            if not nonzero(_mean_value(ball(a, b), s * one, Lb, par)[0]):
                 raise Rejected(f"lam piece {lam}: H_0 on the edge nu = {s} does not exclude 0 on kappa in [{a}, {b}]")
     Y = arb_mat([[arb(y) for y in row] for row in matrix(p["Y"], 2, f"lam piece {lam}: Y")])
     X = ball(-r, r)
     F0, Jx = K.sign_system(zero, zero, Lb, *par), K.sign_jacobian(X, X, Lb, *par)
     Kx = -(Y * arb_mat([[F0[0]], [F0[1]]])) + (arb_mat([[1, 0], [0, 1]]) - Y * arb_mat([[Jx[0], Jx[1]], [Jx[2], Jx[3]]])) \
         * arb_mat([[X], [X]])
-    if not all(Kx[i, 0] > -r and Kx[i, 0] < r for i in range(2)):
+    if not all(inside(Kx[i, 0], -r, r) for i in range(2)):
         raise Rejected(f"lam piece {lam}: the Krawczyk image of X = [-{r}, {r}]^2 is not inside X")
     if not all(v.is_exact() and v == 0 for v in F0):
         raise Rejected(f"lam piece {lam}: H(0, 0) is not exactly 0")
@@ -89,6 +86,6 @@ def check_manifold(doc, kind, S, domain, boxes):
                 raise Rejected(f"in-X leaf {leaf['box']} is not inside X = [-{r}, {r}]^2")
             continue
         h = _mean_value(ball(k0, k1), ball(n0, n1), ball(*lam), par)
-        if not (_nonzero(h[0]) or _nonzero(h[1])):
+        if not (nonzero(h[0]) or nonzero(h[1])):
             raise Rejected(f"exclude leaf {leaf['box']}: neither H_0 nor H_1 excludes 0")
     return {"pieces": len(used), "r": r}, f" (lam pieces: {len(used)}; (0, 0) is the only zero in [-{r}, {r}]^2)"

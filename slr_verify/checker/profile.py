@@ -19,6 +19,7 @@ from __future__ import annotations
 from flint import arb, arb_series
 
 from .balls import ball, centre_radius, outward, widened
+from .decide import negative, positive
 from .fields import Rejected, interval, keys, number
 from .parallel import map_spans
 from .premises import kernels
@@ -105,7 +106,7 @@ def edge_bound(S, K, Lam) -> arb:
 
 
 def _positive(models) -> bool:
-    return all(m.range() > 0 for m in models)
+    return all(positive(m.range()) for m in models)
 
 
 def leaf_test(S, leaf, box, U, memo):
@@ -122,7 +123,7 @@ def leaf_test(S, leaf, box, U, memo):
             raise Rejected(f"valley leaf {box}: Q, beta, Delta, T > 0 not proved: {[str(o.range()) for o in (Q, *rest)]}")
         if test == "valley-edge":
             E = edge_bound(S, K, Lam)
-            if not (_positive(rest) and Q.range() + E > 0):
+            if not (_positive(rest) and positive(Q.range() + E)):
                 raise Rejected(f"valley-edge leaf {box}: beta, Delta, T > 0 and Q + E > 0 not proved: "
                                f"{[str(o.range()) for o in rest]}, Q {Q.range()}, E {E}")
         return None
@@ -142,7 +143,7 @@ def leaf_test(S, leaf, box, U, memo):
             memo["U", Lam] = U(Lam, co[0].r)
         U = memo["U", Lam]
     F = [(e - U).range() for e in ends]
-    if not all(f > 0 for f in F):
+    if not all(positive(f) for f in F):
         raise Rejected(f"value leaf {box}: F > 0 not proved at beta = {beta!r}: {[str(f) for f in F]}")
     return None
 
@@ -179,7 +180,7 @@ def check_circle(S, circle, kept, lam) -> None:
         co, kap = S.coefficient_models(K, (lam, lam)), S.kappa_model(K, (lam, lam))
         _, _, Delta, T = K_line(*co, kap, arb(bs))
         lo_slope, hi_slope, gap = circ(*co, kap, arb(bs))[0], circ(*co, kap, arb(bb))[0], circ(*co, kap, ball(bs, bb))[1]
-        if not (_positive([Delta, T, lo_slope, gap]) and hi_slope.range() < 0):
+        if not (_positive([Delta, T, lo_slope, gap]) and negative(hi_slope.range())):
             raise Rejected(f"circle piece {K}, beta in {[bs, bb]}: not proved (Delta {Delta.range()}, T {T.range()}, "
                            f"slopes {lo_slope.range()}, {hi_slope.range()}, L0 - L1 {gap.range()})")
     if reach < k_hi:

@@ -18,6 +18,7 @@ import math
 
 from flint import arb, arb_series, ctx
 
+from .decide import below, negative, positive
 from .fields import Rejected, interval, keys
 from .premises import kernels
 from .profile import witness_risk
@@ -94,7 +95,7 @@ def check_ends(doc, S, lam) -> dict:
         if values[f"mechanism_{side}"] == "crossing":
             R = witness_risk(S, out, e["witness"], f"end {side}'s witness")
             U = kernels("oracle-risk").oracle(arb(out), *S.P)[0]
-            if not R < U:
+            if not below(R, U):
                 raise Rejected(f"end {side}: the witness's risk {R} is not below the oracle's {U} at lam = {out!r}")
             values[f"witness_{side}"] = {"risk": outward(R), "oracle_risk": outward(U)}
             continue
@@ -102,10 +103,10 @@ def check_ends(doc, S, lam) -> dict:
         if direction not in DIRECTIONS:
             raise Rejected(f"end {side}: direction must be one of {sorted(DIRECTIONS)}, got {direction!r}")
         c2, g1, g3 = curvature_at(S, out, direction)
-        if not (g1 > 0 and g3 > 0):
+        if not (positive(g1) and positive(g3)):
             raise Rejected(f"end {side}: the closed-form curvature needs H11 - mu0, H33 - mu0 > 0 at lam = {out!r}, "
                            f"got {g1}, {g3}")
-        if not c2 < 0:
+        if not negative(c2):
             raise Rejected(f"end {side}: the curvature along {direction} at k* is not < 0 at lam = {out!r}: {c2}")
         values[f"curvature_{side}"] = {"direction": direction, "lam": out, "value": outward(c2)}
     return values
