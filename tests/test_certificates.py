@@ -54,6 +54,15 @@ def _value_leaf(doc):
     return next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "value")
 
 
+def test_a_tree_that_closes_early(oracle_doc):
+    """A tree whose first node is a leaf closes the domain at once; with the right number of nodes (2n - 1), the
+    nodes after it find no open box: rejected, saying so (the leaves' boxes made to fit as far as they are read)."""
+    doc = clone(oracle_doc)
+    doc["leaves"] = [dict(doc["leaves"][0], box=dict(doc["domain"])), doc["leaves"][1]]
+    doc["tree"] = [-1, -1, 0]
+    rejected(doc, "already closed")
+
+
 def test_dropped_leaf(oracle_doc):
     doc = clone(oracle_doc)
     del doc["leaves"][3]

@@ -45,6 +45,25 @@ def test_a_predicate_holds_at_every_point_or_not_at_all(call, expected):
     assert call() is expected
 
 
+# --------------------------------------------------------------------------- the Hessians' sign pattern
+@pytest.mark.parametrize("H, pt, expected", [
+    ([arb(1), arb(0), arb(0), arb(2)], (1, 1), True),            # a minimum: diagonal, both > 0
+    ([arb(1), arb(0.1), arb(0.1), arb(2)], (1, 1), False),       # not diagonal (exactly): the premise's form broken
+    ([arb(1), arb(0, 1e-30), arb(0), arb(2)], (1, 1), False),    # an off-diagonal ball around 0 is not exactly 0
+    ([arb(1), arb(0), arb(0), arb(0)], (-1, -1), False),         # an eigenvalue 0: not positive definite
+    ([arb(-1), arb(0), arb(0), arb(-2)], (1, -1), True),         # a maximum
+    ([arb(-1), arb(0), arb(0), arb(0)], (-1, 1), False),
+    ([arb(1), arb(0), arb(0), arb(-2)], (1, 1), False),          # indefinite at a minimum's corner
+    ([arb(1), arb(2), arb(3), arb(4)], (0, 0), True),            # det = -2 < 0: a saddle
+    ([arb(1), arb(2), arb(2), arb(4)], (0, 0), False),           # det = 0
+    ([arb(1), arb(0), arb(0), arb(4)], (0, 0), False),           # det > 0
+])
+def test_the_hessian_sign_pattern(H, pt, expected):
+    from slr_verify.checker.dynamics import hessian_kinds_hold
+
+    assert hessian_kinds_hold(H, pt) is expected
+
+
 # --------------------------------------------------------------------------- the contraction and tube bounds
 LAM, GAMMA, D_, L_, ALPHA = 0.5, math.sqrt(0.5), 400, 10, 4e-3
 PAR = (widened(LAM), widened(GAMMA), arb(0), arb(D_), arb(L_))

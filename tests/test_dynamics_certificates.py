@@ -9,6 +9,7 @@ attraction step), mpmath's root of Theorem 1's R_theta at 30 digits (theta*), th
 2-cycle's images)."""
 
 import math
+from importlib import resources
 
 import mpmath
 import numpy as np
@@ -26,7 +27,7 @@ from slr_verify.certify import (
     tube_certificate,
     valley_tube,
 )
-from slr_verify.checker import Rejected, statement
+from slr_verify.checker import Rejected, load, statement
 from slr_verify.dynamics import fixed_points as F
 from slr_verify.kernels.landscape import fixed_point_kernels
 
@@ -219,3 +220,20 @@ def test_a_search_reports_proved_only_what_the_checker_accepts():
     r = hessian_signs((0.1, 0.2), gamma=math.sqrt(0.5), d=3, L=10)
     assert r["proved"] is False and r["certificate"] is None
     assert "setting d" in r["failure"]
+
+
+def test_tube_piece_that_does_not_contract_is_rejected(tube):
+    """The first piece's basis with its third row scaled by 1.2: the transverse block's norm in that basis is 1.04
+    (>= 1, not a contraction) while its edge and step conditions still hold: rejected on q alone."""
+    d = clone(tube)
+    d["leaves"][0]["T"][2] = [1.2 * x for x in d["leaves"][0]["T"][2]]
+    _rejected(d, "tube-piece", "q = ")
+
+
+def test_hessian_signs_on_one_coarse_leaf_are_rejected():
+    """Proposition 9's classification certificate with its lam pieces merged into one leaf over [0.01, 1]: on so wide a
+    ball the determinant at (0, 0) is not certified < 0, and the checker says which point fails."""
+    doc = load(str(resources.files("slr_verify.certificates").joinpath("hessian_signs_fig4b.json.gz")))
+    lam = doc["domain"]["lam"]
+    doc["tree"], doc["leaves"] = [-1], [{"box": {"lam": lam}, "test": "signs"}]
+    _rejected(doc, "signs leaf", "(0, 0)", "saddle")

@@ -46,6 +46,6 @@ def check_coverage(domain, tree, leaves, names) -> list:
         left, right = list(box), list(box)
         left[axis], right[axis] = (lo, at), (at, hi)
         stack += [tuple(right), tuple(left)]
-    if stack or len(boxes) != len(leaves):
+    if stack:  # with 2n - 1 nodes, a box left open is a leaf left unmatched
         raise Rejected(f"the split tree leaves {len(stack)} boxes open and {len(leaves) - len(boxes)} leaves unmatched")
     return boxes
