@@ -110,6 +110,20 @@ def test_changed_premise_hash(oracle_doc):
     rejected(doc, f"premise {doc['premises'][1]['name']!r}", "hash")
 
 
+@pytest.mark.parametrize("entry", [{"name": "made-up", "hash": "0" * 32}, "valley", {"name": "valley"},
+                                   {"name": "valley", "hash": "x", "note": 1}], ids=["unknown", "string", "no hash", "extra key"])
+def test_a_premise_entry_that_names_no_premise_is_rejected(oracle_doc, entry):
+    doc = clone(oracle_doc)
+    doc["premises"].append(entry)
+    rejected(doc, "premise entry")
+
+
+def test_a_premise_named_twice_is_rejected(oracle_doc):
+    doc = clone(oracle_doc)
+    doc["premises"].append(dict(doc["premises"][0]))
+    rejected(doc, "premise entry", "named once")
+
+
 def test_missing_premise(oracle_doc):
     doc = clone(oracle_doc)
     doc["premises"] = [p for p in doc["premises"] if p["name"] != "valley"]
