@@ -206,9 +206,15 @@ def test_enclosure_certificate_against_mpmath(enclosure_doc):
     bound = [b for b in enclosure_doc["leaves"] if b["test"] == "bound"]
     k_lo = min(b["box"]["kappa"][0] for b in bound)
     t_lo = min(b["box"]["t"][0] for b in bound)
+    k_hi, t_hi = max(b["box"]["kappa"][1] for b in bound), max(b["box"]["t"][1] for b in bound)
     with mpmath.workdps(30):
         r_max = mpmath.sqrt((1 - mpmath.mpf(t_lo)) * (1 - mpmath.mpf(k_lo) ** 2))
+        eta_lo = mpmath.sqrt(mpmath.mpf(t_lo) * (1 - mpmath.mpf(k_hi) ** 2))
+        eta_hi = mpmath.sqrt(mpmath.mpf(t_hi) * (1 - mpmath.mpf(k_lo) ** 2))
     assert 0 < float(r_max) <= v["r"][1] <= float(r_max) * (1 + 1e-12)
+    # eta^2 = t (1 - kappa^2), extreme at the kept boxes' corners: the enclosure holds both and is tight to them
+    assert v["eta"][0] <= eta_lo and eta_hi <= v["eta"][1] and v["eta"][0] >= float(eta_lo) * (1 - 1e-12)
+    assert v["eta"][0] - 1e-7 <= eta <= v["eta"][1] + 1e-7
 
 
 def test_circle_test_rejections(enclosure_doc):
@@ -352,3 +358,13 @@ def test_review_findings_are_rejected(enclosure_doc, oracle_doc):
     doc = clone(oracle_doc)
     doc["domain"]["lam"] = [2**60 + 1, 2**60 + 1]
     rejected(doc, "exactly")
+
+
+def test_replay_takes_a_precision_within_its_range(oracle_doc):
+    """The caller's precision overrides the certificate's within [64, 256] bits (both ends taken); outside, or not an
+    integer, a ValueError naming prec."""
+    for bits in (64, 256):
+        assert replay(oracle_doc, prec=bits).accepted
+    for bad in (63, 257, 128.0, True):
+        with pytest.raises(ValueError, match="prec"):
+            replay(oracle_doc, prec=bad)

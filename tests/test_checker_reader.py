@@ -213,3 +213,17 @@ def test_cli_replay_exits_2_on_unreadable(tmp_path, capsys, data, fault):
     assert code == 2
     err = capsys.readouterr().err
     assert "unreadable" in err and fault in err, err
+
+
+def test_the_caps_are_the_documented_ones():
+    """docs/certificates.md states these caps; a cap raised by mistake is caught here (the tests above lower them to
+    stay fast)."""
+    assert (reader.MAX_COMPRESSED, reader.MAX_DECOMPRESSED) == (64 * 2**20, 128 * 2**20)
+    assert (reader.MAX_DEPTH, reader.MAX_VALUES, reader.MAX_LEAVES, reader.MAX_DIGITS) == (16, 20_000_000, 2_000_000, 30)
+
+
+def test_the_value_cap_is_inclusive(monkeypatch):
+    """A document of exactly MAX_VALUES values is read; one more is not."""
+    monkeypatch.setattr(reader, "MAX_VALUES", 11)
+    assert reader.load({"x": list(range(9))})  # 1 (the object) + 1 (the list) + 9 numbers = 11
+    _unreadable({"x": list(range(10))}, "MAX_VALUES")
