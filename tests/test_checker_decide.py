@@ -179,3 +179,53 @@ def test_mean_value_enclosures_hold_sampled_values():
                 kappa, nu = rng.uniform(k0, k1), rng.uniform(n0, n1)
                 for enc, val in zip(h, _H_mp(kappa, nu, lam, GAMMA, D_)):
                     assert enc.contains(arb(mpmath.nstr(val, 25)) + arb(0, 1e-24)) or enc.contains(arb(mpmath.nstr(val, 25)))
+
+
+# --------------------------------------------------------------------------- zeta's enclosures
+def _zeta_mp(t, g, complement=False):
+    """E erf(t + gZ)^2 (or E erfc(t + gZ)^2) by mpmath quadrature of the definition (docs/MATH.md §4), split around
+    the integrand's peak."""
+    f = mpmath.erfc if complement else mpmath.erf
+    peak = -4 * g * t / (1 + 4 * g * g) if complement else 0
+    pts = [-mpmath.inf] + [peak + k for k in range(-12, 13, 2)] + [mpmath.inf]
+    return mpmath.quad(lambda z: f(t + g * z) ** 2 * mpmath.exp(-z * z / 2), pts) / mpmath.sqrt(2 * mpmath.pi)
+
+
+@pytest.mark.parametrize("t, g", [(0.0, 0.3), (0.5, 1e-3), (1.0, 1.0), (3.0, 0.5), (2.0, 3.0)])
+def test_zeta_enclosures_hold_the_quadrature(t, g):
+    """zeta and zetac at 256 bits hold the 50-digit quadrature of their definitions within 1e-30 relative (the
+    quadrature's own accuracy there), with c = s^2 on both sides of 1 (the two forms of the integral)."""
+    from slr_verify.checker.special import zeta_arb, zetac_arb
+
+    with ctx.workprec(256), mpmath.workdps(50):
+        for f, complement in ((zeta_arb, False), (zetac_arb, True)):
+            ball_ = f(arb(t), arb(g))
+            ref = _zeta_mp(mpmath.mpf(t), mpmath.mpf(g), complement)
+            assert (ball_ + arb(0, 1e-30 * float(abs(ref)))).contains(arb(mpmath.nstr(ref, 45))), (f.__name__, ball_, ref)
+
+
+@pytest.mark.parametrize("t, g", [(40.0, 2.0), (30.0, 1.5)])
+def test_the_cut_integral_keeps_its_tail(t, g, monkeypatch):
+    """Where c (1 - a^2) > 80 the integral of D is cut at u = 80 and the rest enclosed by [0, e^-80 / (2 c a (1 + a^2))].
+    The same D with the cut at u = 400 (its tail e^-400, invisible at 256 bits) lies inside it: a tail left out would
+    leave the cut enclosure e^-80 (1.8e-35, relative) short of it."""
+    from slr_verify.checker import special
+
+    with ctx.workprec(256):
+        cut80 = special.erf_variance_arb(arb(t), arb(g))
+        monkeypatch.setattr(special, "_U_MAX", 400)
+        cut400 = special.erf_variance_arb(arb(t), arb(g))
+    assert cut400.rad() < 1e-40 * abs(cut400.mid()) and cut80.contains(cut400)
+    assert cut80.rad() > 1e-37 * abs(cut80.mid())  # the tail's width is there
+
+
+def test_taylor_model_powers():
+    """x^0 is the constant 1 and x^-2 encloses the values of 1/x^2 over the box (the recursion through n < 0 ends)."""
+    from slr_verify.checker.taylor import TaylorModel
+
+    x = TaylorModel.variable(arb(2), 0, (0.1,))
+    one = x ** 0
+    assert one.v == 1 and all(gi == 0 for gi in one.g) and one.R == 0
+    inv = (x ** -2).range()
+    for h in (-0.1, -0.05, 0.0, 0.07, 0.1):
+        assert inv.contains(1 / (arb(2) + arb(h)) ** 2)
