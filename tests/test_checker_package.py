@@ -100,7 +100,10 @@ def test_premise_hashes_are_the_files_bytes():
 
 def test_committed_kernels_are_their_regeneration_and_their_premises_proved():
     """SymPy regenerates every premise's module from the live derivations (the file must be identical) and proves its
-    statements, the rewritings for ball evaluation included."""
+    statements, the rewritings for ball evaluation included: every premise's proofs are run here once (the profile's
+    quadratic in v, the dual bound and its line form, the pd criterion, eta-linearity, the oracle's risk form and
+    curvature, the manifold's factorisation and Hessians, the reduced map, the family off M, the PGD map's symmetries,
+    the valley's invariance)."""
     from slr_verify.kernels.premises import check_generated
 
     assert check_generated() == {name: None for name in check_generated()}
@@ -165,9 +168,9 @@ def test_the_trusted_base_table_is_current():
     assert trusted_base.main(["--check"]) == 0
 
 
-def test_the_verdict_does_not_depend_on_the_workers():
-    """The same certificate (above the parallel threshold, bound leaves among its 3691) replayed serially and in two
-    forked workers, each in a fresh interpreter (this one may hold JAX, which rules forking out): the same verdict,
+def test_the_verdict_does_not_depend_on_the_workers(monkeypatch):
+    """The same certificate (above the parallel threshold, bound leaves among its 3691) replayed serially here and in
+    two forked workers in a fresh interpreter (this one may hold JAX, which rules forking out): the same verdict,
     conclusion and values; and a value leaf's multiplier spoiled deep in the list is rejected both ways, the same
     reason naming the leaf."""
     code = ("import copy, json, sys; from slr_verify.checker import parallel, replay, load\n"
@@ -178,11 +181,19 @@ def test_the_verdict_does_not_depend_on_the_workers():
             "a, b = replay(doc), replay(bad)\n"
             "print(json.dumps([parallel.workers(len(doc['leaves'])), a.accepted, a.conclusion, repr(a.values), b.accepted, "
             "b.reason]))")
-    out = {}
-    for w in ("1", "2"):
-        env = dict(os.environ, SLR_VERIFY_CHECKER_WORKERS=w)
-        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
-        out[w] = json.loads(run.stdout)
-    assert out["1"][0] == 1 and out["2"][0] == 2
-    assert out["1"][1:] == out["2"][1:]
-    assert out["1"][1] is True and out["1"][4] is False and "value leaf" in out["1"][5]
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                         env=dict(os.environ, SLR_VERIFY_CHECKER_WORKERS="2"))
+    forked = json.loads(run.stdout)
+    monkeypatch.setenv("SLR_VERIFY_CHECKER_WORKERS", "1")
+    from slr_verify.checker import parallel, replay
+    from slr_verify.checker.reader import load
+
+    doc = load(_committed("minimum_d400_lam1.00206.json.gz"))
+    bad = json.loads(json.dumps(doc))
+    i = max(k for k, leaf in enumerate(bad["leaves"]) if leaf["test"] == "value")
+    bad["leaves"][i]["beta"] *= 1e-9
+    a, b = replay(doc), replay(bad)
+    here = [parallel.workers(len(doc["leaves"])), a.accepted, a.conclusion, repr(a.values), b.accepted, b.reason]
+    assert forked[0] == 2 and here[0] == 1
+    assert forked[1:] == here[1:]
+    assert here[1] is True and here[4] is False and "value leaf" in here[5]

@@ -24,15 +24,6 @@ def test_frame_identities():
     assert all(proofs.values()), proofs
 
 
-def test_dual_bound_identities():
-    """SymPy: Woodbury's closed form of c + mu - g^T (H - mu I)^{-1} g, det(H - mu I) = beta Delta, and
-    the bound is a quadratic in eta at fixed (kappa, mu) (for arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile_dual import dual_proofs
-
-    proofs = dual_proofs()
-    assert all(proofs.values()), proofs
-
-
 @pytest.mark.parametrize("kappa, eta, lam", [(0.6, 0.3, 0.5), (0.2, 0.9, 0.9), (0.95, 0.05, 0.1), (0.3, 0.1, 0.05)])
 def test_dual_bound_at_the_trs_multiplier_is_the_profile(kappa, eta, lam):
     """Strong duality: at the float64 TRS multiplier the closed-form bound equals the float64 profile (the
@@ -92,15 +83,6 @@ def test_valley_certificate_on_a_kappa_box():
         ev = Evaluator(G2, 0.0, 400, 10)
         assert strip_test(ev, Box((0.9, 1.0), (0.0, 0.0), (0.3, 0.3)))[0]
         assert not strip_test(ev, Box((0.05, 0.05), (0.0, 0.0), (0.3, 0.3)))[0]
-
-
-def test_line_form_identities():
-    """SymPy: along the line at kappa the dual bound is (1 - t) L0 + t L1, t = eta^2/(1 - kappa^2), with L0, L1
-    free of eta and det N = (1 - kappa^2) Delta (for arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile_dual import dual_line_proofs
-
-    proofs = dual_line_proofs()
-    assert all(proofs.values()), proofs
 
 
 def test_line_form_against_a_linear_solve():

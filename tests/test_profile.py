@@ -24,15 +24,6 @@ G2 = float(np.sqrt(0.5))
 FIG4B = {"gamma": G2, "eps": 0.0, "d": 400, "L": 10}
 
 
-def test_quadratic_in_v_is_theorem1():
-    """SymPy: coefficient extraction complete, c = gamma^2 + eps^2, and on |v| = 1 the quadratic is
-    Theorem 1's closed form (and c + x^T H x - 2 g^T x is it at the overlaps of v = x)."""
-    from slr_verify.symbolic.profile_trs import proofs
-
-    pr = proofs()
-    assert all(pr.values()), pr
-
-
 def _brute_force(kappa, eta, kw, starts=4, seed=0):
     """min over unit v in R^4 (basis k*, v*, e, e') of Theorem 1's risk at the overlaps of (k, v)."""
     R = risk_kernel()
@@ -167,15 +158,6 @@ def test_global_minimum_against_the_stationary_point_search(lam):
 
 
 # ----------------------------------------------------------------- the certificate's proof steps (`docs/MATH.md` §17)
-def test_pd_criterion_proofs():
-    """SymPy: det(H - mu I - s I) = (beta - s)(s^2 - T s + Delta) on |k| = 1 for both forms of (T, Delta), e' has
-    eigenvalue beta, and that H is trs()'s (arbitrary coefficient values)."""
-    from slr_verify.symbolic.profile_dual import pd_criterion_proofs
-
-    pr = pd_criterion_proofs()
-    assert all(pr.values()), pr
-
-
 def _line_numeric():
     """(H - mu I, beta, T, Delta) as NumPy callables of (a0, a_tt, a_tr, a_rr, kappa, eta, mu): H typed from the
     module docstring, T and Delta lambdified from dual_line_algebra."""
@@ -227,15 +209,6 @@ def test_pd_criterion_catches_a_wrong_T():
     assert agree == 400
 
 
-def test_eta_linear_proofs():
-    """SymPy: the dual bound has no term linear in eta (any mu, and mu = mu_v), LB = A0 + Q eta^2, and at mu_v
-    A0 = c + a0 + p_nu = Theorem 1 at (kappa, 1, 0, 0, 0), with valley_algebra's Q."""
-    from slr_verify.symbolic.profile_valley import eta_linear_proofs
-
-    pr = eta_linear_proofs()
-    assert all(pr.values()), pr
-
-
 def test_eta_linear_catches_a_bound_without_the_factor_eta():
     """Dropping the factor eta of p_theta and p_rho leaves a linear term, which the check reports. Independent
     route: exact rational arithmetic at a rational point (no symbolic cancellation): the true bound is even in eta
@@ -260,15 +233,6 @@ def test_eta_linear_catches_a_bound_without_the_factor_eta():
     Q = sp.diff(LB, S.eta, 2).subs(S.eta, 0) / 2
     assert at(LB, h) == at(LB, -h) and at(LB, h) == at(LB, 0) + at(Q, 0) * h**2
     assert at(LBb, h) != at(LBb, -h)
-
-
-def test_oracle_risk_form_proofs():
-    """SymPy: the complement form eps^2 + bayes_gap_expr() of the certificates' oracle risk, and its lam-slope, are
-    Theorem 1's at (1, 1, 0, 0, 0) (zetac and zeta_lam(0) rewritten by `docs/MATH.md` §4)."""
-    from slr_verify.symbolic.profile_oracle import oracle_risk_form_proofs
-
-    pr = oracle_risk_form_proofs()
-    assert all(pr.values()), pr
 
 
 def test_oracle_risk_form_catches_erf_for_erfc():

@@ -19,18 +19,11 @@ from slr_verify.kernels.landscape import window_kernels
 from slr_verify.kernels.profile import oracle_curvature_kernels
 from slr_verify.landscape import trs as LP
 from slr_verify.landscape import window as LW
-from slr_verify.symbolic.profile_oracle import oracle_curvature_proofs
 from slr_verify.symbolic.risk import OVERLAPS, PARAMS, theorem1_risk
 
 G2 = float(np.sqrt(0.5))
 FIG4B = {"gamma": G2, "eps": 0.0, "d": 400, "L": 10}
 OFF = {"gamma": float(np.sqrt(1.5)), "eps": 0.0, "d": 50, "L": 20}
-
-
-def test_oracle_curvature_proofs():
-    """SymPy: v* is a KKT point of the TRS at k*, and (H - mu0) on v*'s complement is diagonal there."""
-    pr = oracle_curvature_proofs()
-    assert all(pr.values()), pr
 
 
 def _second_difference(lam, direction, kw, h, dps):
