@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .fields import Rejected, number
 from .registry import KINDS as _REGISTRY
 
 __all__ = ["KINDS", "proves", "binds"]
@@ -111,16 +112,12 @@ def _show(x) -> str:
 
 # --------------------------------------------------------------------------- the certificate's side
 def _float(x, what) -> float:
-    """A number of the certificate as the checker reads it (an exact float), or a mismatch naming it."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise _Mismatch(f"{what} is not a number: {x!r}")
+    """A number of the certificate as the checker reads it (:func:`.fields.number`: an exact float), or a mismatch
+    naming it."""
     try:
-        f = float(x)
-    except OverflowError:
-        raise _Mismatch(f"{what} is not a finite float: {x!r}") from None
-    if not math.isfinite(f) or f != x:
-        raise _Mismatch(f"{what} is not a finite float: {x!r}")
-    return f
+        return number(x, what)
+    except Rejected as e:
+        raise _Mismatch(str(e)) from None
 
 
 def _pair(x, what) -> tuple:

@@ -16,8 +16,8 @@ problem). The reciprocal uses the exact identity
     \frac{1}{v + u} = \frac{1}{v} - \frac{u}{v^2} + \frac{u^2}{v^2 (v + u)},
 
 with u = g h + R ranging over the ball U: the first two terms give the linear part, the rest goes
-into R (it needs v + U away from 0). The generated kernels of :func:`.arb.generate_arb` with
-``series=True`` take Taylor models wherever they take ``arb_series`` (rational operations only).
+into R (it needs v + U away from 0). The generated kernels take Taylor models wherever they take ``arb_series``
+(rational operations only; :mod:`.runtime`).
 """
 from __future__ import annotations
 
