@@ -131,6 +131,11 @@ def test_lam_outside_the_domain_does_not_bind():
                      kind="manifold-stationary-points", setting=PAPER, lam=(0.01, 1.0))
     assert not ok and why.startswith("lam: the claim's lam = [0.01, 1.0] is not inside"), why
     assert not proves(point(0.9), kind=window_claims.POINT_KINDS, setting=PAPER, lam=float(math.nextafter(0.9, 1)))[0]
+    # an interval claim binds only when both its ends lie inside: the lower end out, or the upper end out, does not
+    p9 = prop9(domain={"kappa": (-1.0, 1.0), "nu": (-1.0, 1.0), "lam": (0.01, 0.5)})
+    claim = dict(kind="manifold-stationary-points", setting=PAPER)
+    assert proves(p9, lam=(0.01, 0.5), **claim)[0] and proves(p9, lam=(0.1, 0.2), **claim)[0]
+    assert not proves(p9, lam=(0.005, 0.5), **claim)[0] and not proves(p9, lam=(0.01, 0.6), **claim)[0]
 
 
 def test_the_point_lam_of_a_dynamics_kind_is_its_ulp_ball():

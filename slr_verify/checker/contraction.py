@@ -102,8 +102,8 @@ def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
     largest kappa step alpha |g_kappa| + C delta; balls (q, C, step not finite where an entry is not)."""
     A, Tm = arb(alpha), arb_mat([[arb(x) for x in row] for row in T])
     Zb = Tm * arb_mat([[arb(0, delta)] for _ in range(4)])
-    lo = arb(a) - arb(m)
-    kap = lo.union(arb(min(b + m, 1.0)) if b + m >= 1.0 else arb(b) + arb(m))
+    lo, top = arb(a) - arb(m), arb(b) + arb(m)
+    kap = lo.union(top if below(top, 1) else arb(1))  # kappa <= 1 on the sphere: the box ends at min(b + m, 1)
     D = _pgd_jacobian([kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]], par, A)
     M = Tm.inv() * arb_mat([[D[i, j] for j in range(1, 5)] for i in range(1, 5)]) * Tm
     R = arb_mat([[D[0, j] for j in range(1, 5)]]) * Tm
