@@ -27,7 +27,9 @@ def is_series(x) -> bool:
 
 
 def ball_ipow(b, n):
-    """b**n for an integer n by products; an even power of a ball takes |b| first, so it stays >= 0."""
+    """b**n for an integer n by products; an even power of a ball takes |b| first (sound, not tight: around 0 the
+    product of |b| with itself still dips below 0; the committed certificates were written with exactly this
+    arithmetic, and at least one, Proposition 9's, passes by a margin a tighter square changes)."""
     if n == 2 and type(b) is arb:  # the common case, without the loop
         b = abs(b)
         return b * b
