@@ -165,6 +165,15 @@ def _zeta_partials():
              "[d zeta/dt, d zeta/dg] of zeta's closed form (MATH.md §4)")]
 
 
+def _zeta_heat() -> dict:
+    """SymPy: the closed form's partials satisfy the heat equation that the definition E erf(t + gZ)^2 does
+    (d/dg E f(t + gZ) = g E f''(t + gZ), Stein's lemma): zeta_g = g zeta_tt."""
+    t, g = sp.symbols("t g", positive=True)
+    z = zeta(t, g)
+    return {"zeta_g = g zeta_tt (the heat equation of E erf(t + gZ)^2)":
+            bool(sp.simplify(sp.diff(z, g) - g * sp.diff(z, t, 2)) == 0)}
+
+
 @cache
 def premises() -> dict:
     """The premises by name (`docs/certificates.md`)."""
@@ -210,7 +219,7 @@ def premises() -> dict:
         Premise("edge-invariance", "edge_invariance", "the valley nu = 1 is invariant under the reduced map (MATH.md §13)",
                 list, (valley_tube_proofs,)),
         Premise("zeta-partials", "zeta_partials", "zeta's partial derivatives (the runtime's zeta on series)",
-                _zeta_partials, (lambda: {"zeta_t, zeta_g are sympy.diff of zeta's closed form": True},)),
+                _zeta_partials, (_zeta_heat,)),
     ]
     return {p.name: p for p in table}
 

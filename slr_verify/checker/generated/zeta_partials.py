@@ -10,7 +10,7 @@ PREMISE = 'zeta-partials'
 
 #: the SymPy statements proved about the expressions below
 STATEMENTS = (
-    "zeta_t, zeta_g are sympy.diff of zeta's closed form",
+    'zeta_g = g zeta_tt (the heat equation of E erf(t + gZ)^2)',
 )
 
 
