@@ -165,6 +165,6 @@ def load(source) -> dict:
         return _top(json.loads(text, object_pairs_hook=_object, parse_constant=_finite, parse_float=_finite,
                                parse_int=_int))
     except Unreadable as e:
-        raise Unreadable(f"{os.fspath(source)!r}: {e}") from None
+        raise Unreadable(f"certificate {os.fspath(source)!r}: {e}") from None
     except (OSError, EOFError, zlib.error, ValueError, RecursionError) as e:  # ValueError: JSON, UTF-8, a NUL in the path
-        raise Unreadable(f"{os.fspath(source)!r}: {type(e).__name__}: {e}") from None
+        raise Unreadable(f"certificate {os.fspath(source)!r}: {type(e).__name__}: {e}") from None
