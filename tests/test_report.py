@@ -50,6 +50,13 @@ TIERS = {
     "oracle-risk": "proved (symbolic)",
     "lemma-4": "proved (symbolic)",
     "theorem-1": "numeric",
+    "assumption-1": "numeric",
+    "definition-1": "proved (symbolic)",
+    "lemma-7": "proved (symbolic)",
+    "lemma-14": "proved (symbolic)",
+    "lemma-16": "proved (symbolic)",
+    "lemma-17": "proved (symbolic)",
+    "lemma-18": "proved (symbolic)",
 }
 
 

@@ -174,7 +174,7 @@ def zeta(ctx):
 # --------------------------------------------------------------------------- Theorem 1
 @claim(
     "theorem-1",
-    where="Theorem 1, Appendix C",
+    where="Theorem 1, Proposition 15 (Appendix C)",
     statement="R_lam(k, v) is a closed form in (kappa, nu, theta, eta, rho)",
     domain=lambda s: (
         f"{s.points} random realisable overlap tuples with settings drawn from {RANDOM_PARAMS.text}; "

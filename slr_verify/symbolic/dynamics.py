@@ -50,6 +50,9 @@ __all__ = [
     "reduced_map_numerators",
     "reduced_map_spec",
     "lemma4_identities",
+    "lemma7_identities",
+    "lemma14_identities",
+    "definition1_identities",
     "pgd_identities",
     "tangent_norms_sq",
     "overlap_map_jacobian",
@@ -176,16 +179,55 @@ def reduced_map_spec():
     return f(S.kappa, Rk), f(S.nu, Rn)
 
 
+def lemma14_identities() -> dict:
+    """Lemma 14 (`docs/MATH.md` §9): on M (theta = eta = rho = 0) the partials R_theta, R_eta, R_rho of Theorem 1's
+    derived risk vanish, for every kappa, nu and every parameter (each exactly 0 after substitution and simplify)."""
+    grads = manifold_gradient()
+    return {f"R_{n} = 0 on M": bool(g == 0) for n, g in zip(("theta", "eta", "rho"), grads[2:])}
+
+
 def lemma4_identities() -> dict:
-    """Lemma 4, symbolically: R_theta, R_eta, R_rho vanish on M (Theorem 1's derived gradient),
+    """Lemma 4, symbolically: R_theta, R_eta, R_rho vanish on M (Theorem 1's derived gradient, :func:`lemma14_identities`),
     and the five-overlap map sends theta = eta = rho = 0 to theta' = eta' = rho' = 0 for every
     alpha, kappa, nu, R_kappa, R_nu."""
-    grads = manifold_gradient()
     F = overlap_map()
-    out = {f"R_{n} = 0 on M": bool(g == 0) for n, g in zip(("theta", "eta", "rho"), grads[2:])}
+    out = lemma14_identities()
     for n, i in (("theta", 2), ("eta", 3), ("rho", 4)):
         out[f"{n}' = 0 on M"] = bool(sp.simplify(F[i].subs(on_M())) == 0)
     return out
+
+
+def lemma7_identities() -> dict:
+    """Lemma 7 (`docs/MATH.md` §9), the statements beyond Lemma 4 and :func:`pgd_identities` (the claim shows those
+    too): on M the new (kappa', nu') of the five-overlap map are the reduced map, a function of (kappa, nu, R_kappa,
+    R_nu, alpha) only; Theorem 1's (R_kappa, R_nu) on M are functions of (kappa, nu) and the parameters only, and
+    they are the gradient of Lemma 6's manifold risk. So, started on M, PGD is the autonomous map
+    Phi_alpha(kappa, nu) = reduced_map(kappa, nu, grad R_M(kappa, nu), alpha) (for a constant lam)."""
+    red, grads = reduced_map(), manifold_gradient()
+    allowed_map = {srisk.S.kappa, srisk.S.nu, A, *PARTIALS[:2]}
+    allowed_grad = {srisk.S.kappa, srisk.S.nu, *srisk.PARAMS}
+    phi = [r.subs({PARTIALS[0]: grads[0], PARTIALS[1]: grads[1]}) for r in red]
+    spec = srisk.lemma6_spec()
+    return {
+        "on M, (kappa', nu') depend only on (kappa, nu, R_kappa, R_nu, alpha)": all(r.free_symbols <= allowed_map for r in red),
+        "on M, Theorem 1's R_kappa, R_nu depend only on (kappa, nu) and (lam, gamma, eps, d, L)":
+            all(g.free_symbols <= allowed_grad for g in grads[:2]),
+        "on M, R_kappa = dR_M/dkappa, R_nu = dR_M/dnu (R_M: Lemma 6's formula)":
+            all(sp.simplify(g - sp.diff(spec, x)) == 0 for g, x in zip(grads[:2], (srisk.S.kappa, srisk.S.nu))),
+        "Phi_alpha (the reduced map at Theorem 1's gradient on M) depends only on (kappa, nu), alpha and the parameters":
+            all(f.free_symbols <= allowed_grad | {A} for f in phi),
+    }
+
+
+def definition1_identities() -> dict:
+    """Definition 1 (`docs/MATH.md` §8): the step directions are tangent, <k, (I - k k^T) grad_k R> = 0 and
+    <v, (I - v v^T) grad_v R> = 0, for every overlap tuple and partials (inner products in the Gram matrix of
+    (k, v, k*, v*), unit diagonal); with :func:`pgd_identities`' |k'|^2 = 1 + alpha^2 |tan_k|^2 >= 1 the projection
+    P(x) = x/|x| is always defined and puts k_{t+1}, v_{t+1} back on the unit spheres."""
+    u = update_vectors()
+    k, v = u.basis[:2]
+    return {"<k, (I - k k^T) grad_k R> = 0": inner(k, u.tan_k) == 0,
+            "<v, (I - v v^T) grad_v R> = 0": inner(v, u.tan_v) == 0}
 
 
 def pgd_identities() -> dict:
