@@ -34,6 +34,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from . import risk as srisk
+from .lemmas import is_zero
 from .stored import stored
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "lemma7_identities",
     "lemma14_identities",
     "definition1_identities",
+    "step_norm_identities",
     "pgd_identities",
     "tangent_norms_sq",
     "overlap_map_jacobian",
@@ -213,7 +215,7 @@ def lemma7_identities() -> dict:
         "on M, Theorem 1's R_kappa, R_nu depend only on (kappa, nu) and (lam, gamma, eps, d, L)":
             all(g.free_symbols <= allowed_grad for g in grads[:2]),
         "on M, R_kappa = dR_M/dkappa, R_nu = dR_M/dnu (R_M: Lemma 6's formula)":
-            all(sp.simplify(g - sp.diff(spec, x)) == 0 for g, x in zip(grads[:2], (srisk.S.kappa, srisk.S.nu))),
+            all(is_zero(g - sp.diff(spec, x)) for g, x in zip(grads[:2], (srisk.S.kappa, srisk.S.nu))),
         "Phi_alpha (the reduced map at Theorem 1's gradient on M) depends only on (kappa, nu), alpha and the parameters":
             all(f.free_symbols <= allowed_grad | {A} for f in phi),
     }
@@ -222,7 +224,7 @@ def lemma7_identities() -> dict:
 def definition1_identities() -> dict:
     """Definition 1 (`docs/MATH.md` §8): the step directions are tangent, <k, (I - k k^T) grad_k R> = 0 and
     <v, (I - v v^T) grad_v R> = 0, for every overlap tuple and partials (inner products in the Gram matrix of
-    (k, v, k*, v*), unit diagonal); with :func:`pgd_identities`' |k'|^2 = 1 + alpha^2 |tan_k|^2 >= 1 the projection
+    (k, v, k*, v*), unit diagonal); with :func:`step_norm_identities`' |k'|^2 = 1 + alpha^2 |tan_k|^2 >= 1 the projection
     P(x) = x/|x| is always defined and puts k_{t+1}, v_{t+1} back on the unit spheres."""
     u = update_vectors()
     k, v = u.basis[:2]
@@ -230,21 +232,29 @@ def definition1_identities() -> dict:
             "<v, (I - v v^T) grad_v R> = 0": inner(v, u.tan_v) == 0}
 
 
+def step_norm_identities() -> dict:
+    """The squared norm of the unnormalised step, <u, u> = 1 + alpha^2 |tangent|^2 (the tangent is orthogonal to k,
+    resp. v), for k' and v' (part of :func:`pgd_identities`; Definition 1's claim uses these alone)."""
+    u = update_vectors()
+    return {"|k'|^2 = 1 + alpha^2 |tan_k|^2": sp.expand(u.nk2_direct - u.nk2) == 0,
+            "|v'|^2 = 1 + alpha^2 |tan_v|^2": sp.expand(u.nv2_direct - u.nv2) == 0}
+
+
+@cache
+def _reduced_map_identities() -> tuple:
+    red, spec = reduced_map(), reduced_map_spec()
+    num = reduced_map_numerators()
+    return (("reduced map = section 9 formula (kappa)", sp.simplify(red[0] - spec[0]) == 0),
+            ("reduced map = section 9 formula (nu)", sp.simplify(red[1] - spec[1]) == 0),
+            ("reduced numerators / norms = reduced map",
+             all(sp.simplify(n / sp.sqrt(q) - r) == 0 for n, q, r in zip(num[:2], num[2:], red))))
+
+
 def pgd_identities() -> dict:
     """The identities the map's derivation relies on, each a bool: the squared norm of the step
-    is 1 + alpha^2 |tangent|^2 (the tangent is orthogonal to k); the reduced map equals the
-    formula of `docs/MATH.md` §9."""
-    u = update_vectors()
-    red, spec = reduced_map(), reduced_map_spec()
-    return {
-        "|k'|^2 = 1 + alpha^2 |tan_k|^2": sp.expand(u.nk2_direct - u.nk2) == 0,
-        "|v'|^2 = 1 + alpha^2 |tan_v|^2": sp.expand(u.nv2_direct - u.nv2) == 0,
-        "reduced map = section 9 formula (kappa)": sp.simplify(red[0] - spec[0]) == 0,
-        "reduced map = section 9 formula (nu)": sp.simplify(red[1] - spec[1]) == 0,
-        "reduced numerators / norms = reduced map": all(
-            sp.simplify(n / sp.sqrt(q) - r) == 0
-            for n, q, r in zip(reduced_map_numerators()[:2], reduced_map_numerators()[2:], red)),
-    }
+    is 1 + alpha^2 |tangent|^2 (the tangent is orthogonal to k, :func:`step_norm_identities`); the reduced map equals
+    the formula of `docs/MATH.md` §9 (those proofs computed once per process)."""
+    return {**step_norm_identities(), **{k: bool(v) for k, v in _reduced_map_identities()}}
 
 
 #: the sign patterns on (kappa, nu, theta, eta, rho) of the discrete symmetries of R (`docs/MATH.md` §13): the
