@@ -34,6 +34,10 @@ FIG4B = FIGURES["4b"]
 _M4B = ClaimSetting.of_figure(FIG4B)
 #: the runs' setting: Figure 4b's model, lam and step (its steps and initialisation are the claims' own)
 _RUN_TEXT = f"{FIG4B.model_text}, lam = {FIG4B.lam0:g}, alpha = {FIG4B.alpha:g}"
+#: the dimensions at which Assumption 1's sampler check draws (k*, v*): the smallest ones and Figure 4b's
+_DIMS = (2, 3, FIG4B.d)
+#: Lemma 16's ball proof: Taylor on [0, delta], boxes on [delta, upper], the tail beyond
+_L16 = dict(upper=4.0, delta=1 / 16)
 #: Lemma 18's random points: the shift a and the scale b of erf(a + bZ)
 _A_RANGE, _B_RANGE = (-3.0, 3.0), (0.05, 3.0)
 #: the working precision of Lemma 18's quadrature (the closed forms are evaluated at the same precision)
@@ -81,7 +85,7 @@ def _refusals():
     where="Assumption 1",
     statement="k* and v* are unit vectors and orthogonal: the samplers draw them so, the derivation assumes it, and the "
     "runners and the overlaps' Gram check refuse what contradicts it",
-    domain=lambda s: f"the derivation (SymPy); {s.seeds} seeded instances at d in {{2, 3, 400}}, {s.seeds} problems of "
+    domain=lambda s: f"the derivation (SymPy); {s.seeds} seeded instances at each d in {_DIMS}, {s.seeds} problems of "
     f"Figure 4b's d = {FIG4B.d} (float64); three inputs that must be refused",
     sizes=dict(seeds=(3, 5, 200)),
 )
@@ -92,7 +96,7 @@ def assumption1(ctx):
     n = ctx.size.seeds
     dev = 0.0
     for seed in range(n):
-        for d in (2, 3, FIG4B.d):
+        for d in _DIMS:
             ks, vs = random_instance(d, seed)
             dev = max(dev, abs(ks @ ks - 1), abs(vs @ vs - 1), abs(ks @ vs))
     _, _, ks, vs = draw_problem(np.random.default_rng(0), n, FIG4B.d, False)
@@ -197,7 +201,8 @@ def lemma14(ctx, seed=0):
     worst = _flat_on_M(np.random.default_rng(seed), ctx.size.points)
     return [
         Identities("SymPy: Theorem 1's partials at theta = eta = rho = 0", "Lemma 14", sdyn.lemma14_identities()),
-        Measured("float64 risk kernel, central differences (h = 1e-5) in theta, eta, rho on M", "0",
+        Measured("float64 risk kernel, central differences (h = 1e-5) in theta, eta, rho on M", "dR/dtheta = dR/deta = "
+                 "dR/drho = 0",
                  worst, 1e-7, "truncation ~h^2 and round-off ~1e-16/h, relative to 1 + |R_kappa| + |R_nu|",
                  unit="max relative difference quotient", corroborates=True, size={"points": ctx.size.points, "seed": seed}),
     ]
@@ -208,12 +213,13 @@ def lemma14(ctx, seed=0):
     "lemma-16",
     where="Lemma 16 (Appendix D)",
     statement="for u >= 0, |1/sqrt(1 + u) - 1| <= u/2",
-    domain="every u >= 0 (SymPy sign argument; ball arithmetic: Taylor on [0, 1/16], boxes on [1/16, 4], the tail u >= 4)",
+    domain=f"every u >= 0 (SymPy sign argument; ball arithmetic: Taylor on [0, {_L16['delta']:g}], boxes on "
+    f"[{_L16['delta']:g}, {_L16['upper']:g}], the tail u >= {_L16['upper']:g})",
 )
 def lemma16(ctx):
     """Lemma 16 (`docs/MATH.md` §22): SymPy's sign argument (:func:`slr_verify.symbolic.lemmas.lemma16_proofs`), and an
     independent computer-assisted proof on arb balls over all u >= 0 (:func:`slr_verify.kernels.lemma_balls.lemma16_ball`)."""
-    ball = lemma16_ball()
+    ball = lemma16_ball(**_L16)
     return [
         Identities("SymPy: sign of the argument, f(0) = 0, f' <= 0", "Lemma 16", slem.lemma16_proofs()),
         Proof("ball arithmetic (arb, 64 bits): Taylor with Lagrange remainder at 0, bisection, a tail argument",
