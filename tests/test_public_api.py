@@ -25,7 +25,7 @@ DOCUMENTED = ["slr_verify.kernels.multihead", "slr_verify.dynamics.multihead", "
               "slr_verify.landscape.float_minimiser", "slr_verify.landscape.hessian", "slr_verify.landscape.multihead",
               "slr_verify.landscape.stationary", "slr_verify.landscape.trs", "slr_verify.model.intervals",
               "slr_verify.model.multilocation", "slr_verify.certify.corollary2", "slr_verify.certify.committed",
-              "slr_verify.routes.bayes", "slr_verify.routes.multilocation", "slr_verify.routes.erf_moments",
+              "slr_verify.routes.bayes", "slr_verify.routes.multilocation",
               "slr_verify.kernels.lemma_balls"]
 BOGUS = "definitely_not_a_parameter"
 
