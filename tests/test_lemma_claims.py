@@ -121,3 +121,12 @@ def test_quadrature_route_matches_gauss_hermite():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_assumption1_check_bites_when_pgd_accepts_non_orthogonal_targets(monkeypatch):
+    from slr_verify.claims import lemma_claims
+    from slr_verify.dynamics import runners
+
+    assert lemma_claims._refusals()[0] == []
+    monkeypatch.setattr(runners, "_check_orthogonal", lambda Ks, Vs: None)
+    assert lemma_claims._refusals()[0] == ["pgd with k*.v* = 0.6"]
