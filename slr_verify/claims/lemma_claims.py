@@ -37,7 +37,9 @@ _RUN_TEXT = f"{FIG4B.model_text}, lam = {FIG4B.lam0:g}, alpha = {FIG4B.alpha:g}"
 #: the dimensions at which Assumption 1's sampler check draws (k*, v*): the smallest ones and Figure 4b's
 _DIMS = (2, 3, FIG4B.d)
 #: Lemma 16's ball proof: Taylor on [0, delta], boxes on [delta, upper], the tail beyond
-_L16 = dict(upper=4.0, delta=1 / 16)
+_L16 = dict(upper=4.0, delta=1 / 16, prec=64)
+#: Lemma 17's random points
+_X_RANGE = (-3.0, 3.0)
 #: Lemma 18's random points: the shift a and the scale b of erf(a + bZ)
 _A_RANGE, _B_RANGE = (-3.0, 3.0), (0.05, 3.0)
 #: the working precision of Lemma 18's quadrature (the closed forms are evaluated at the same precision)
@@ -226,20 +228,20 @@ def lemma16(ctx):
     ball = lemma16_ball(**_L16)
     return [
         Identities("SymPy: sign of the argument, f(0) = 0, f' <= 0", "Lemma 16", slem.lemma16_proofs()),
-        Proof("ball arithmetic (arb, 64 bits): Taylor with Lagrange remainder at 0, bisection, a tail argument",
-              "Lemma 16 for every u >= 0", {k: v for k, v in ball.items()}, corroborates=True,
+        Proof(f"ball arithmetic (arb, {_L16['prec']} bits): Taylor with Lagrange remainder at 0, bisection, a tail argument",
+              "Lemma 16 for every u >= 0", ball, corroborates=True,
               size={"boxes": ball["boxes"], "seconds": ball["seconds"]}),
     ]
 
 
 def _erf_derivatives(rng, n):
-    """mpmath's numerical derivatives of erf (orders 1, 2) at ``n`` random x against Lemma 17's SymPy forms: the
-    worst relative error."""
-    x = sp.Symbol("x", real=True)
-    forms = [sp.lambdify(x, sp.diff(sp.erf(x), x, k), "mpmath") for k in (1, 2)]
+    """mpmath's numerical derivatives of erf (orders 1, 2) at ``n`` random x in :data:`_X_RANGE` against Lemma 17's
+    stated erf' (:data:`~slr_verify.symbolic.lemmas.ERF_PRIME`) and its derivative: the worst relative error."""
+    x = next(iter(slem.ERF_PRIME.free_symbols))
+    forms = [sp.lambdify(x, f, "mpmath") for f in (slem.ERF_PRIME, sp.diff(slem.ERF_PRIME, x))]
     worst = 0.0
     with mpmath.workdps(30):
-        for xv in rng.uniform(-3, 3, n):
+        for xv in rng.uniform(*_X_RANGE, n):
             xv = mpmath.mpf(float(xv))
             for k, f in zip((1, 2), forms):
                 ref = mpmath.diff(mpmath.erf, xv, k)
@@ -251,7 +253,8 @@ def _erf_derivatives(rng, n):
     "lemma-17",
     where="Lemma 17 (Appendix D)",
     statement="erf' = (2/sqrt(pi)) exp(-x^2), erf'' = -2x erf'; erf is odd, increasing, concave on [0, oo), |erf| < 1",
-    domain=lambda s: f"every real x (SymPy); {s.points} random x in [-3, 3] (mpmath derivatives, 30 digits)",
+    domain=lambda s: f"every real x (SymPy); {s.points} random x in [{_X_RANGE[0]:g}, {_X_RANGE[1]:g}] (mpmath derivatives, "
+    "30 digits)",
     sizes=dict(points=(2, 3, 50)),
 )
 def lemma17(ctx, seed=0):
