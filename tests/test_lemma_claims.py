@@ -130,3 +130,12 @@ def test_assumption1_check_bites_when_pgd_accepts_non_orthogonal_targets(monkeyp
     assert lemma_claims._refusals()[0] == []
     monkeypatch.setattr(runners, "_check_orthogonal", lambda Ks, Vs: None)
     assert lemma_claims._refusals()[0] == ["pgd with k*.v* = 0.6"]
+
+
+def test_lemma16_sympy_argument_fails_for_a_smaller_constant(monkeypatch):
+    """The sign argument with u/2.2 in place of u/2 (false near 0: 1 - 1/sqrt(1 + u) = u/2 + O(u^2)) does not close."""
+    monkeypatch.setattr(slem, "LEMMA16_C", sp.Rational(10, 22))
+    out = slem.lemma16_proofs()
+    assert not all(out.values())
+    monkeypatch.undo()
+    assert all(slem.lemma16_proofs().values())

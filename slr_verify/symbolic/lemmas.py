@@ -36,18 +36,22 @@ from .gaussian import ERF, ERF2, GaussianVector
 from .stored import stored
 from .zeta import dzeta_dt, erf_mean, zeta, zeta_at_zero
 
-__all__ = ["U", "is_zero", "lemma16_proofs", "lemma16_sides", "lemma17_proofs", "ERF_PRIME", "LEMMA18", "lemma18_rhs",
-           "lemma18_proofs"]
+__all__ = ["U", "is_zero", "LEMMA16_C", "lemma16_proofs", "lemma16_sides", "lemma17_proofs", "ERF_PRIME", "LEMMA18",
+           "lemma18_rhs", "lemma18_proofs"]
 
 #: Lemma 16's variable, u >= 0
 U = sp.Symbol("u", nonnegative=True)
 
 
+#: Lemma 16's constant: |1/sqrt(1 + u) - 1| <= LEMMA16_C u (the statements' text is for the paper's 1/2)
+LEMMA16_C = sp.Rational(1, 2)
+
+
 @cache
-def _lemma16() -> tuple:
+def _lemma16(c) -> tuple:
     u = U
     inv = 1 / sp.sqrt(1 + u)
-    f = 1 - u / 2 - inv
+    f = 1 - c * u - inv
     no_positive = sp.solve_univariate_inequality(sp.diff(f, u) > 0, u, relational=False, domain=sp.Interval(0, sp.oo))
     not_above = sp.solve_univariate_inequality(inv - 1 > 0, u, relational=False, domain=sp.Interval(0, sp.oo))
     return (("Lemma 16: 1/sqrt(1 + u) - 1 <= 0 for u >= 0 (no u >= 0 with 1/sqrt(1 + u) > 1)", not_above == sp.S.EmptySet),
@@ -58,7 +62,7 @@ def _lemma16() -> tuple:
 
 def lemma16_proofs() -> dict:
     """{statement: bool}: Lemma 16, |1/sqrt(1 + u) - 1| <= u/2 for u >= 0, step by step (the module's argument)."""
-    return {k: bool(v) for k, v in _lemma16()}
+    return {k: bool(v) for k, v in _lemma16(LEMMA16_C)}
 
 
 def lemma16_sides() -> tuple:
