@@ -10,6 +10,8 @@
 * ``step-size --gamma2 G --d D --L L --lam X --out FILE``: Proposition 10's bracket of alpha_max at lam = X (det J of
   the reduced map > 0 on the square below it; :func:`slr_verify.certify.alpha_diffeo`, started from the float grid's
   alpha_max); exit 0 iff the bracket is proved (both ends).
+* ``theorem5 --gamma2 G --eps E --d D --L L --lam LO:HI --out FILE [--json]``: Theorem 5 at an explicit step
+  (:func:`slr_verify.certify.theorem5.theorem5_step`), one certificate; exit 0 iff proved.
 
 The output path is checked before the search starts; progress goes to stderr.
 """
@@ -131,6 +133,50 @@ def _step_size(a) -> int:
     return 0 if ok else 1
 
 
+#: the paper's step sizes (section 11: Figures 4a, 4b, 7b use 4e-3; Figures 5, 7a 1e-3)
+_PAPER_STEPS = (4e-3, 1e-3)
+
+
+def _theorem5(a) -> int:
+    import json
+
+    from .certificate import check_output_path, write
+    from .theorem5 import theorem5_step
+
+    out = check_output_path(a.out)
+    p = _setting(a)
+    p.pop("eps")
+    show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
+    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, **p)
+    if r["certificate"] is not None:
+        write(r["certificate"], out)
+    keys = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta", "G_kappa", "G_nu", "H", "M", "mu_plus",
+            "area_fraction")
+    pieces = [{k: (list(x[k]) if isinstance(x[k], tuple) else x[k]) for k in keys} for x in r["pieces"]]
+    below = {str(s): [x["lam"] for x in pieces if x["alpha_5"] < s] for s in _PAPER_STEPS}
+    if a.json:
+        print(json.dumps({"proved": r["proved"], "failure": r["failure"], "certificate": str(out) if r["proved"] else None,
+                          "alpha_5_min": r["alpha_5_min"], "pieces": pieces, "pieces_below_paper_steps": below,
+                          "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
+        return 0 if r["proved"] else 1
+    if not r["proved"]:
+        print(f"NOT PROVED: {r['failure']}")
+        return 1
+    from ..checker import statement
+
+    print(f"PROVED: {statement(r['certificate'])}")
+    print(f"{'lam piece':>34}  {'alpha_8':>10}  {'alpha_12':>10}  {'alpha_5':>10}  {'mu':>10}  {'delta':>8}")
+    for x in pieces:
+        f = lambda v: "-" if v is None else f"{v:.4g}"
+        print(f"  [{x['lam'][0]:.6g}, {x['lam'][1]:.6g}]".rjust(34) + "".join(
+            f"  {f(x[k]):>{w}}" for k, w in (("alpha_8", 10), ("alpha_12", 10), ("alpha_5", 10), ("mu", 10), ("delta", 8))))
+    for s, where in below.items():
+        print(f"the paper's step {s}: " + ("covered on every piece" if not where else
+                                         f"not covered where alpha_5 < {s}: lam from {where[0][0]:.6g}"))
+    print(f"certificate: {out} ({len(r['certificate']['leaves'])} leaves, {r['seconds']:.1f} s)")
+    return 0
+
+
 def _setting_args(s):
     s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
     refuse_gamma(s)
@@ -169,3 +215,14 @@ def add_certify_parser(sub):
     s.add_argument("--lam", required=True, help="the temperature lam (one value); the reduced map does not depend on "
                    "eps (it adds eps^2 to the risk on M), so the certificate states eps = 0 whatever --eps says")
     s.set_defaults(func=_step_size)
+    s = cs.add_parser("theorem5", help="Theorem 5 at an explicit step: alpha_5(lam) = min(alpha_8, alpha_12, 1/mu_+) "
+                      "certified for every lam of LO:HI (Propositions 8, 12; Proposition 9 embedded; one certificate)",
+                      allow_abbrev=False)
+    _setting_args(s)
+    s.add_argument("--lam", required=True, help="LO:HI of the temperature lam; PGD on M does not depend on eps, so the "
+                   "certificate states eps = 0 whatever --eps says")
+    s.add_argument("--ratio", type=float, default=0.25, help="relative width of a lam piece (default 0.25; smaller "
+                   "pieces give larger steps at large lam)")
+    s.add_argument("--json", action="store_true", help="print the pieces (lam, alpha_8, alpha_12, alpha_5, mu, delta, "
+                   "...) as JSON")
+    s.set_defaults(func=_theorem5)
