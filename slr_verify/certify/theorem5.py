@@ -1,4 +1,4 @@
-r"""Theorem 5 at an explicit step (`docs/MATH.md` §22): the search for a ``theorem-5`` certificate.
+r"""Theorem 5 at an explicit step (`docs/MATH.md` §20): the search for a ``theorem-5`` certificate.
 
 For every lam of an interval, cut into geometric pieces, the search chooses on each piece
 
@@ -109,7 +109,7 @@ def _proposition9(lam, gamma, d, L, given):
 @accepts_gamma2
 def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
                   proposition9=None):
-    """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §22): Propositions 8 and 12's
+    """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §20): Propositions 8 and 12's
     steps by the module's search, Proposition 9's two certificates embedded (``proposition9``: a pair (stationary,
     signs) of documents over a lam interval holding ``lam``, or None to search them here). Returns {"proved",
     "pieces" (per piece: lam, alpha_8, alpha_12, alpha_5, as the checker derives them with G, H, M, mu_+),

@@ -1,4 +1,4 @@
-r"""Theorem 5's explicit step (`docs/certificates.md`, "theorem-5"; `docs/MATH.md` §22): the ``theorem-5`` kind's test.
+r"""Theorem 5's explicit step (`docs/certificates.md`, "theorem-5"; `docs/MATH.md` §20): the ``theorem-5`` kind's test.
 
 The certificate tiles [-1, 1]^2 x [0, A] x [lam_lo, lam_hi] with ``bounds`` leaves and cuts the lam interval into
 ``pieces``, each with the step sizes it claims (alpha_8, alpha_12, alpha_5) and, optionally, a rate (mu, delta). The
@@ -16,7 +16,7 @@ checker derives everything else (premise ``descent``):
   certificate: minima, maxima, saddle), each checked here in full (:func:`embedded`).
 
 With the cited theorems (Lange 2013, Prop. 12.4.1, for Proposition 11; Shub 1987, Thm III.7, for Proposition 13) these
-give Theorem 5 for every alpha in (0, alpha_5] (`docs/MATH.md` §22).
+give Theorem 5 for every alpha in (0, alpha_5] (`docs/MATH.md` §20).
 """
 from __future__ import annotations
 

@@ -470,7 +470,7 @@ def _rounding(R):
     group=_T5_GROUP,
 )
 def proposition8(ctx, seed=3):
-    """Proposition 8 with an explicit step (`docs/MATH.md` §22): the certificate's descent (suprema of |g| and of the
+    """Proposition 8 with an explicit step (`docs/MATH.md` §20): the certificate's descent (suprema of |g| and of the
     Hessian's norm enclosed over the square and each lam piece; the bracket B(alpha_8, G, H) >= 1/2), each algebraic
     step a SymPy statement; corroborated by one float64 step of the reduced map from random points."""
     from ..checker.generated import descent as KD
@@ -492,7 +492,7 @@ def proposition8(ctx, seed=3):
                             "Proposition 8: R(Phi_alpha(x)) <= R(x) - (alpha/2)|Pg(x)|^2 for alpha <= alpha_8(lam)",
                             ("alpha_8", "G_kappa", "G_nu", "H")),
         Identities("SymPy: the descent inequality's algebra, step by step (Lemma 16 included)",
-                   "Proposition 8's bracket B(alpha, G, H) (docs/MATH.md §22)", descent_proofs()),
+                   "Proposition 8's bracket B(alpha, G, H) (docs/MATH.md §20)", descent_proofs()),
         Measured(f"float64 reduced map, one step at alpha_8 = {alpha:.4g} (lam = {FIG4B.lam0:g}'s piece) from "
                  f"{ctx.size.points} random points", "the certified descent R(Phi(x)) - R(x) + (alpha/2)|Pg(x)|^2 <= 0",
                  max(worst, 0.0), 1e-12, "float64 rounding of the risk's closed form (a sound bound is never beaten)",
@@ -512,7 +512,7 @@ def proposition8(ctx, seed=3):
     group=_T5_GROUP,
 )
 def proposition11(ctx):
-    """Proposition 11 (`docs/MATH.md` §22): from Proposition 8's certified descent (a bounded decreasing risk, steps
+    """Proposition 11 (`docs/MATH.md` §20): from Proposition 8's certified descent (a bounded decreasing risk, steps
     -> 0), Proposition 9's five isolated stationary points (embedded in the certificate) and compactness, through
     Lange's theorem on the accumulation points of a descent map (cited, not checked)."""
     return [_certificate_record(ctx, "descent for alpha <= alpha_8; Proposition 9's five stationary points",
@@ -535,7 +535,7 @@ def proposition11(ctx):
     group=_T5_GROUP,
 )
 def proposition12(ctx):
-    """Proposition 12 with explicit steps (`docs/MATH.md` §22): Phi_alpha = x - alpha K_alpha, alpha ||D K_alpha|| < 1
+    """Proposition 12 with explicit steps (`docs/MATH.md` §20): Phi_alpha = x - alpha K_alpha, alpha ||D K_alpha|| < 1
     on every box of [-1, 1]^2 x [0, alpha_12] (so |Phi(x) - Phi(y)| >= (1 - alpha M)|x - y| and D Phi invertible);
     at (0, 0) the Hessian's eigenvalue mu_+ enclosed and alpha_5 mu_+ < 1, det < 0."""
     from ..kernels.steps import reduced_map_kernels
@@ -553,7 +553,7 @@ def proposition12(ctx):
                             "eigenvalues 1 - alpha mu_+ in (0, 1) and 1 - alpha mu_- > 1 for alpha <= alpha_5(lam)",
                             ("alpha_12", "M", "mu_plus", "alpha_5")),
         Identities("SymPy: Phi_alpha = x - alpha K_alpha, K_0 = Pg; the 2 x 2 operator norm; R_nn = 0 on M",
-                   "Proposition 12's rewriting (docs/MATH.md §22)", {**k_map_proofs(), **norm_proofs()}),
+                   "Proposition 12's rewriting (docs/MATH.md §20)", {**k_map_proofs(), **norm_proofs()}),
         Measured(f"float64 det J of the reduced map on a {ctx.size.grid}^2 grid at alpha_12 = {a12:.4g} "
                  f"(lam = {FIG4B.lam0:g}'s piece)", "the certified invertible Jacobian (det J > 0 at alpha = 0 and never "
                  "0 below alpha_12)", float(det <= 0), 0.0, "a sign holds or not", unit="violations", corroborates=True,
@@ -573,7 +573,7 @@ def proposition12(ctx):
     group=_T5_GROUP,
 )
 def proposition13(ctx):
-    """Proposition 13 (`docs/MATH.md` §22): the maxima and the saddle are unstable fixed points of Phi_alpha (Proposition
+    """Proposition 13 (`docs/MATH.md` §20): the maxima and the saddle are unstable fixed points of Phi_alpha (Proposition
     9's Hessian signs, embedded; the saddle's eigenvalue 1 - alpha mu_- > 1), Phi_alpha is a diffeomorphism onto its
     image (Proposition 12, certified), so by the center-stable manifold theorem (cited) the points attracted to them
     form a null set."""
@@ -605,7 +605,7 @@ def proposition13(ctx):
     group=_T5_GROUP,
 )
 def theorem5(ctx, seed=0):
-    """Theorem 5 at an explicit step (`docs/MATH.md` §22): the certificate (Propositions 8, 12 and 9) with Lange's and
+    """Theorem 5 at an explicit step (`docs/MATH.md` §20): the certificate (Propositions 8, 12 and 9) with Lange's and
     Shub's theorems (cited); corroborated by reduced PGD at the certified alpha_5 from uniform angles (each run's end at
     a minimum, the risk never rising along the recorded runs)."""
     rep, _ = _theorem5_certificate(ctx)

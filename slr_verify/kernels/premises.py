@@ -238,7 +238,7 @@ def premises() -> dict:
         Premise("edge-invariance", "edge_invariance", "the valley nu = 1 is invariant under the reduced map (MATH.md §13)",
                 list, (valley_tube_proofs,)),
         Premise("descent", "descent", "Propositions 8 and 12 with explicit steps: the manifold gradient, the norms of "
-                "the Hessian and of D K_alpha, the saddle's eigenvalue, the descent bracket (MATH.md §22)", _descent,
+                "the Hessian and of D K_alpha, the saddle's eigenvalue, the descent bracket (MATH.md §20)", _descent,
                 (_descent_proofs,)),
         Premise("zeta-partials", "zeta_partials", "zeta's partial derivatives (the runtime's zeta on series)",
                 _zeta_partials, (_zeta_heat,)),

@@ -1,4 +1,4 @@
-r"""Propositions 8 and 12 with explicit steps (`docs/MATH.md` §22): the descent inequality's algebra and the map
+r"""Propositions 8 and 12 with explicit steps (`docs/MATH.md` §20): the descent inequality's algebra and the map
 :math:`K_\alpha`, derived and proved.
 
 Notation (Lemma 6, Proposition 8): :math:`x = (\kappa, \nu) \in Q = [-1, 1]^2`, :math:`g = \nabla R`, one coordinate
