@@ -7,8 +7,6 @@ comes from the mathematics, not from the text."""
 
 import json
 import math
-import subprocess
-import sys
 
 import mpmath
 import numpy as np
@@ -162,15 +160,16 @@ def test_reduced_runs_at_alpha_5_never_raise_the_risk_and_end_at_minima(proof):
     assert np.all(np.diff(np.abs(end.kappa[1:]), axis=0) >= 0)
 
 
-def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path):
+def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path, capsys):
+    from slr_verify.cli import main
+
     out = tmp_path / "t5.json.gz"
-    cmd = [sys.executable, "-m", "slr_verify", "certify", "theorem5", "--gamma2", "0.9", "--eps", "0.1", "--d", "300",
-           "--L", "7", "--lam", "0.3:0.33", "--out", str(out), "--json", "--quiet"]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr
-    got = json.loads(res.stdout)
+    args = ["certify", "theorem5", "--gamma2", "0.9", "--eps", "0.1", "--d", "300", "--L", "7", "--lam", "0.3:0.31",
+            "--ratio", "1", "--out", str(out), "--json", "--quiet"]
+    assert main(args) == 0
+    got = json.loads(capsys.readouterr().out)
     assert got["proved"] and got["pieces"] and set(got["pieces"][0]) >= {"lam", "alpha_8", "alpha_12", "alpha_5", "mu",
                                                                           "delta"}
     assert replay(str(out)).accepted
-    bad = subprocess.run(cmd[:-4] + ["--lam", "0:1", "--out", str(tmp_path / "x.json")], capture_output=True, text=True)
-    assert bad.returncode == 2 and "lam" in bad.stderr
+    assert main(args[:10] + ["--lam", "0:1", "--out", str(tmp_path / "x.json")]) == 2
+    assert "lam" in capsys.readouterr().err
