@@ -594,7 +594,7 @@ def proposition13(ctx):
         f"{FIG4B.lam0:g} and alpha = alpha_5, at least {s.steps} steps (the linear phase's), every step's risk of "
         f"{s.recorded} of them"
     ),
-    sizes=dict(runs=(500, 2000, 10000), steps=(4000, 4000, 8000), recorded=(50, 200, 1000)),
+    sizes=dict(runs=(500, 2000, 10000), steps=(4000, 4000, 8000), recorded=(20, 100, 1000)),
     setting=_M4B,
     at_setting=lambda s, st: (
         f"{st.text} ({_NO_EPS}), every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}] (certificate searched afresh); {s.runs} "
