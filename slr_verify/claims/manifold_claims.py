@@ -363,15 +363,14 @@ def proposition10(ctx):
     mk, mn = F.measured_rates(alpha=alpha, steps=steps, **p)
     att, (rep, binds, dif) = alpha_attract(**p), _alpha_max_certificate(ctx, p, a_max, alpha)
     det = _det_signs(rep, dif, p)
-    stab = alpha_stable(**p)  # the step for PGD on the spheres, beside alpha_max (reduced PGD on M)
     here = {"setting": st.as_dict(), "lam": p["lam"], "alpha": alpha, "steps": steps} if st.user else {}
     return [
         Replayed("ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound); its "
                  f"certificate replayed by certify.replay ({_how(ctx)})", "Proposition 10: alpha_max, certified at >= 0.9 "
                  "of the numeric value, and the numeric value inside the certified bracket",
                  [rep], binding=[binds], holds=bool(dif["alpha_certified"] >= 0.9 * a_max and _in_bracket(a_max, dif)),
-                 details={"alpha_numeric": a_max, **dif, **here, "alpha_stable (2/lambda_max, ball)": stab["alpha_stable"],
-                          "dynamics": stab["dynamics"]}),
+                 details={"alpha_numeric": a_max, **dif, **here,
+                          "2/lambda_max (PGD on the spheres; alpha_max: reduced PGD on M)": alpha_stable(**p)["alpha_stable"]}),
         _proof_of("ball arithmetic: 2 / max|g| at (1, 1)", f"the minima attract at the {'step' if st.user else 'paper'}'s alpha "
                   f"= {alpha:.3g}", {"proved": att[0] > alpha, "alpha_attract_enclosure": att, "alpha": alpha, "seconds": 0.0}),
         Measured("SymPy Jacobian of the reduced map (generated)", "central / one-sided finite differences, h = 1e-6", worst,
