@@ -30,11 +30,12 @@ from slr_verify.kernels.generated import risk_kernel_mp
 DPS = 50
 
 
-def _reference_spectrum(lam, gamma2, d, L, m):
+def _reference_spectrum(lam, gamma2, d, L, m, dps=DPS):
     """The eigenvalues (mpmath, ascending) of the Riemannian Hessian of R_lam at (k*, v*) restricted to the tangent
-    directions inside R^m (all of them when m = d), from finite differences of Theorem 1's risk along geodesics."""
+    directions inside R^m (all of them when m = d), from finite differences of Theorem 1's risk along geodesics at
+    ``dps`` digits."""
     R = risk_kernel_mp()
-    with mpmath.workdps(DPS):
+    with mpmath.workdps(dps):
         lam, gamma = mpmath.mpf(lam), mpmath.sqrt(mpmath.mpf(gamma2))
         e = lambda i: mpmath.matrix([int(j == i) for j in range(m)])  # noqa: E731
         ks, vs = e(0), e(1)
@@ -138,6 +139,16 @@ def test_the_threshold_is_the_one_pgd_on_the_spheres_sees():
     start, above = _distance_to_M_after(1.05 * a, 150)
     _, below = _distance_to_M_after(0.95 * a, 150)
     assert above > 1e3 * start and below < 0.5 * start, (start, above, below)
+
+
+@pytest.mark.slow
+def test_tiny_lam_raises_the_precision():
+    """lam = 1e-30: B's entries cancel down to ~lam^2 d, below 128 bits' reach; the precision is doubled until
+    2/lambda_max is enclosed to 1e-9, and the enclosure holds the reference computed at 100 digits."""
+    r = alpha_stable(lam=1e-30, gamma2=0.5, d=400, L=10)
+    assert r["prec"] > 128
+    top = _reference_spectrum(1e-30, 0.5, 400, 10, m=4, dps=100)[-1]
+    assert _inside(top, r["lambda_max"]) and _inside(2 / top, r["alpha_stable"])
 
 
 @pytest.mark.parametrize("kw, name", [(dict(lam=float("nan")), "lam"), (dict(lam=-0.1), "lam"), (dict(d=1), "d"),
