@@ -40,7 +40,6 @@ from flint import arb, ctx
 from ..kernels.balls import outward, widened
 from ..kernels.certified import corner_gradient_arb, oracle_hessian_arb
 from ..model.params import accepts_gamma2
-from ..symbolic.landscape import oracle_structure
 from . import args as A
 
 __all__ = ["alpha_stable", "DYNAMICS"]
@@ -54,9 +53,9 @@ DYNAMICS = {
                     "(k*, v*))",
 }
 
-#: (a, b, c) of the block B in the 4 x 4 chart Hessian (coordinates a2, a3, b1, b3): a2 and b1
+#: the rows of B's coordinates (a2: k towards v*, b1: v towards k*) in the chart Hessian's order (a2, a3, b1, b3)
 _B = (0, 2)
-#: the orthogonal block (a3, b3): a3 = k along e, b3 = v along e
+#: the rows of the orthogonal block's coordinates (a3: k along e, b3: v along e), e orthogonal to k* and v*
 _E = (1, 3)
 
 
@@ -138,10 +137,9 @@ def alpha_stable(*, lam, gamma, d, L, prec=128):
     ``ArithmeticError`` if lambda_max is still not proved > 0 at the ladder's top."""
     lam, gamma, _, d, L = A.model(lam, gamma, 0.0, d, L)
     prec = A.precision(prec)
-    proofs = oracle_structure()
-    if not all(proofs.values()):
-        raise RuntimeError(f"the block structure of the oracle's Hessian is not proved: {proofs}")
     K = oracle_hessian_arb()
+    if not all(K.proofs.values()):
+        raise RuntimeError(f"the block structure of the oracle's Hessian is not proved: {K.proofs}")
     cross = {(i, j) for i in _B for j in _E} | {(j, i) for i in _B for j in _E}
     if not cross <= set(K.zero):
         raise RuntimeError(f"the chain rule couples the in-plane and orthogonal directions: zero entries {K.zero}")

@@ -94,9 +94,10 @@ def oracle_hessian_arb():
     ``H(lam, gamma, d, L)`` -> the 16 entries (row-major) of the Hessian in the retraction chart
     k = P(k* + a2 v* + a3 e), v = P(v* + b1 k* + b3 e), e a unit vector orthogonal to k* and v*, in the coordinates
     ``names`` = (a2, a3, b1, b3); ``zero``: the entries that are identically 0 whatever the partials (SymPy: the chain
-    rule has no term there). At a stationary point the Hessian of the pulled-back risk in a retraction chart is the
-    Riemannian Hessian, and (k*, v*) is stationary (R_theta = R_eta = R_rho = 0 there,
-    :func:`slr_verify.symbolic.landscape.oracle_structure`).
+    rule has no term there); ``proofs``: :func:`slr_verify.symbolic.landscape.oracle_structure` ({statement: bool}, the
+    block structure at the oracle, R_theta = R_eta = R_rho = 0 there). At a stationary point the Hessian of the
+    pulled-back risk in a retraction chart is the Riemannian Hessian, and (k*, v*) is stationary (R_theta = R_eta =
+    R_rho = 0 there, by ``proofs``).
 
     The chain rule through the overlaps (:func:`slr_verify.symbolic.landscape.chain_rule` of the chart's derivatives,
     :func:`~slr_verify.symbolic.landscape.chart_derivatives`, both SymPy) is generated at run time as an arb function of
@@ -120,4 +121,4 @@ def oracle_hessian_arb():
         return chain(*partials(one, one, zero, zero, zero, lam, gamma, zero, d, L))
 
     zeros = tuple((i, j) for i in range(4) for j in range(4) if sp.expand(M[i, j]) == 0)
-    return SimpleNamespace(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros)
+    return SimpleNamespace(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros, proofs=dict(sland.oracle_structure()))
