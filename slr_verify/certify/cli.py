@@ -9,7 +9,9 @@
   minimality between them (:func:`slr_verify.certify.oracle_window`); exit 0 iff proved.
 * ``step-size --gamma2 G --d D --L L --lam X --out FILE``: Proposition 10's bracket of alpha_max at lam = X (det J of
   the reduced map > 0 on the square below it; :func:`slr_verify.certify.alpha_diffeo`, started from the float grid's
-  alpha_max); exit 0 iff the bracket is proved (both ends).
+  alpha_max); exit 0 iff the bracket is proved (both ends). Beside it, each labelled with its dynamics, the enclosure
+  of 2/lambda_max (:func:`slr_verify.certify.alpha_stable`): alpha_max is for reduced PGD on M, 2/lambda_max for PGD
+  on the spheres, where the oracle is linearly stable only below it (`docs/MATH.md` §10, §13).
 * ``theorem5 --gamma2 G --eps E --d D --L L --lam LO:HI --out FILE [--json]``: Theorem 5 at an explicit step
   (:func:`slr_verify.certify.theorem5.theorem5_step`), one certificate; exit 0 iff proved.
 
@@ -108,6 +110,7 @@ def _window(a) -> int:
 def _step_size(a) -> int:
     from ..kernels.steps import alpha_max_grid
     from .certificate import check_output_path, write
+    from .oracle_stability import alpha_stable
     from .reduced_map import alpha_diffeo
     from .replay import replay
 
@@ -120,9 +123,11 @@ def _step_size(a) -> int:
     numeric = alpha_max_grid(**p)
     if not math.isfinite(numeric):
         raise ValueError("det J stays > 0 on the float grid up to alpha = 1e4 at this setting: no alpha_max to bracket")
+    stable = alpha_stable(**p)  # cheap (two 2 x 2 blocks): printed whatever the bracket's fate
     r = alpha_diffeo(alpha_numeric=numeric, **p)
     if r["certificate"] is None:
         print(f"NOT PROVED: no alpha up to {numeric!r} (the float grid's alpha_max) proved")
+        _print_step_sizes(None, stable)
         return 1
     write(r["certificate"], out)
     rep = replay(r["certificate"])
@@ -130,6 +135,7 @@ def _step_size(a) -> int:
     print(f"{'PROVED' if ok else 'NOT PROVED (lower bound only)' if rep.accepted else 'REJECTED'}: "
           f"{rep.conclusion if rep.accepted else rep.reason}")
     print(f"certificate: {out} ({rep.leaves} leaves; float alpha_max {float(numeric)!r})")
+    _print_step_sizes((r["alpha_certified"], r["alpha_upper"]) if rep.accepted else None, stable)
     return 0 if ok else 1
 
 
@@ -177,6 +183,27 @@ def _theorem5(a) -> int:
     return 0
 
 
+def _print_step_sizes(bracket, stable):
+    """The two step sizes, each with the dynamics it is for: Proposition 10's bracket of alpha_max (None: not proved;
+    an upper end None: not proved) and :func:`slr_verify.certify.alpha_stable`'s 2/lambda_max."""
+    from .oracle_stability import DYNAMICS
+
+    if bracket is None:
+        a = "not proved"
+    else:
+        a = f"in [{bracket[0]!r}, {bracket[1]!r}]" if bracket[1] is not None else f">= {bracket[0]!r} (no upper end proved)"
+    lo, hi = stable["alpha_stable"]
+    m_lo, m_hi = stable["lambda_max"]
+    print(f"alpha_max (Proposition 10) {a}: {DYNAMICS['alpha_max']}")
+    print(f"2/lambda_max in [{lo!r}, {hi!r}] (lambda_max in [{m_lo!r}, {m_hi!r}], proved by ball arithmetic): "
+          f"{DYNAMICS['alpha_stable']}")
+    if stable["minimum"] is False:
+        print("  the oracle is not a local minimum of R_lam here (an eigenvalue < 0, proved): PGD on the spheres leaves it "
+              "for every alpha")
+    elif stable["minimum"] is None:
+        print("  whether the oracle is a local minimum of R_lam here is not decided at this precision")
+
+
 def _setting_args(s):
     s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
     refuse_gamma(s)
@@ -210,7 +237,8 @@ def add_certify_parser(sub):
     s.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the search (default 1800)")
     s.set_defaults(func=_window)
     s = cs.add_parser("step-size", help="Proposition 10: a certified bracket of alpha_max (det J of the reduced map > 0 "
-                      "on the square below it) at a point lam", allow_abbrev=False)
+                      "on the square below it: reduced PGD on M) at a point lam; beside it 2/lambda_max enclosed, the "
+                      "step above which the oracle repels PGD on the spheres (Definition 1)", allow_abbrev=False)
     _setting_args(s)
     s.add_argument("--lam", required=True, help="the temperature lam (one value); the reduced map does not depend on "
                    "eps (it adds eps^2 to the risk on M), so the certificate states eps = 0 whatever --eps says")

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 from flint import arb
 
-from ..certify import Replay, alpha_attract, alpha_diffeo, hessian_signs, replay, stationary_points_on_M
+from ..certify import Replay, alpha_attract, alpha_diffeo, alpha_stable, hessian_signs, replay, stationary_points_on_M
 from ..certify.committed import find_committed, replay_committed
 from ..checker.binding import proves
 from ..dynamics import fixed_points as F
@@ -371,7 +371,8 @@ def proposition10(ctx):
                  f"certificate replayed by certify.replay ({_how(ctx)})", "Proposition 10: alpha_max, certified at >= 0.9 "
                  "of the numeric value, and the numeric value inside the certified bracket",
                  [rep], binding=[binds], holds=bool(dif["alpha_certified"] >= 0.9 * a_max and _in_bracket(a_max, dif)),
-                 details={"alpha_numeric": a_max, **dif, **here}),
+                 details={"alpha_numeric": a_max, **dif, **here,
+                          "2/lambda_max (PGD on the spheres; alpha_max: reduced PGD on M)": alpha_stable(**p)["alpha_stable"]}),
         _proof_of("ball arithmetic: 2 / max|g| at (1, 1)", f"the minima attract at the {'step' if st.user else 'paper'}'s alpha "
                   f"= {alpha:.3g}", {"proved": att[0] > alpha, "alpha_attract_enclosure": att, "alpha": alpha, "seconds": 0.0}),
         Measured("SymPy Jacobian of the reduced map (generated)", "central / one-sided finite differences, h = 1e-6", worst,
