@@ -153,7 +153,7 @@ def _theorem5(a) -> int:
     p = _setting(a)
     p.pop("eps")
     show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
-    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, **p)
+    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=not a.no_rate, **p)
     if r["certificate"] is not None:
         write(r["certificate"], out)
     keys = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta", "G_kappa", "G_nu", "H", "M", "mu_plus",
@@ -161,7 +161,8 @@ def _theorem5(a) -> int:
     pieces = [{k: (list(x[k]) if isinstance(x[k], tuple) else x[k]) for k in keys} for x in r["pieces"]]
     below = {str(s): [x["lam"] for x in pieces if x["alpha_5"] < s] for s in _PAPER_STEPS}
     if a.json:
-        print(json.dumps({"proved": r["proved"], "failure": r["failure"], "certificate": str(out) if r["proved"] else None,
+        print(json.dumps({"proved": r["proved"], "failure": r["failure"], "rate_failure": r["rate_failure"],
+                          "certificate": str(out) if r["proved"] else None,
                           "alpha_5_min": r["alpha_5_min"], "pieces": pieces, "pieces_below_paper_steps": below,
                           "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
         return 0 if r["proved"] else 1
@@ -179,6 +180,8 @@ def _theorem5(a) -> int:
     for s, where in below.items():
         print(f"the paper's step {s}: " + ("covered on every piece" if not where else
                                          f"not covered where alpha_5 < {s}: lam from {where[0][0]:.6g}"))
+    if r["rate_failure"]:
+        print(f"the rate R1: {r['rate_failure']}")
     print(f"certificate: {out} ({len(r['certificate']['leaves'])} leaves, {r['seconds']:.1f} s)")
     return 0
 
@@ -253,4 +256,5 @@ def add_certify_parser(sub):
                    "pieces give larger steps at large lam)")
     s.add_argument("--json", action="store_true", help="print the pieces (lam, alpha_8, alpha_12, alpha_5, mu, delta, "
                    "...) as JSON")
+    s.add_argument("--no-rate", action="store_true", help="skip the rate R1 (mu and delta stay null)")
     s.set_defaults(func=_theorem5)

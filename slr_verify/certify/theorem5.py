@@ -106,15 +106,34 @@ def _proposition9(lam, gamma, d, L, given):
     return (st.certificate, sg["certificate"]), None
 
 
+def _rate(pieces, gamma, d, L, rate):
+    """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves: (the certificate's
+    ``rate`` field or None, [mu], [delta], failure text or None)."""
+    if not rate:
+        return None, [], [], "not asked"
+    from .rate import lojasiewicz
+
+    todo, why = list(pieces), None
+    while todo:
+        r = lojasiewicz(todo, gamma=gamma, d=d, L=L)
+        if r["proved"]:
+            return r["rate"], r["mu"], r["delta"], why
+        why = why or (f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}")
+        todo = todo[:len(r["mu"])]
+    return None, [], [], why
+
+
 @accepts_gamma2
 def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
-                  proposition9=None):
+                  proposition9=None, rate=True):
     """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §20): Propositions 8 and 12's
     steps by the module's search, Proposition 9's two certificates embedded (``proposition9``: a pair (stationary,
     signs) of documents over a lam interval holding ``lam``, or None to search them here). Returns {"proved",
     "pieces" (per piece: lam, alpha_8, alpha_12, alpha_5, as the checker derives them with G, H, M, mu_+),
     "alpha_5_min", "boxes", "seconds", "failure", "certificate"} (kind ``theorem-5``; None when not proved).
-    ``progress``: a callable given (pieces done, pieces) after each piece."""
+    ``progress``: a callable given (pieces done, pieces) after each piece. ``rate``: also certify R1 (a Lojasiewicz
+    constant mu below the saddle's level, :func:`.rate.lojasiewicz`) on the longest run of pieces from the first where
+    it closes (``rate_failure`` says where it stops)."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
     prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
@@ -147,17 +166,23 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
                          "mu": None, "delta": None})
             if progress is not None:
                 progress(m + 1, len(pieces))
-    doc = None
+    doc, rate_failure, extra = None, None, {}
     if failure is None:
         embed, failure = _proposition9((lo, hi), gamma, d, L, proposition9)
     if failure is None:
+        field, mus, deltas, rate_failure = _rate(pieces, gamma, d, L, rate)
+        for row, mu, delta in zip(rows, mus, deltas):
+            row["mu"], row["delta"] = mu, delta
+        if field is not None:
+            extra["rate"] = field
         doc = document("theorem-5", (gamma, 0.0, d, L), tree, prec=prec,
-                       extra={"pieces": rows, "stationary": embed[0], "signs": embed[1]},
+                       extra={"pieces": rows, "stationary": embed[0], "signs": embed[1], **extra},
                        search={"margin": margin, "ratio": ratio, "boxes": boxes})
         r = replay(doc)
         if not r.accepted:
             doc, failure = None, f"the checker rejects the certificate: {r.reason}"
         else:
             rows = r.values["pieces"]
-    return {"proved": failure is None, "pieces": rows, "alpha_5_min": min(r_["alpha_5"] for r_ in rows) if rows else 0.0,
+    return {"proved": failure is None, "rate_failure": rate_failure,
+            "pieces": rows, "alpha_5_min": min(r_["alpha_5"] for r_ in rows) if rows else 0.0,
             "boxes": boxes, "seconds": time.perf_counter() - t0, "failure": failure, "certificate": doc}
