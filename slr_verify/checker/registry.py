@@ -183,10 +183,12 @@ KINDS = {k.name: k for k in (
 
 def required_premises(kind, doc) -> tuple:
     """The premises a certificate of ``kind`` rests on: the kind's, ``circle`` with a circle test, ``valley-edge`` with a
-    valley-edge leaf (the writer and the checker both read this)."""
+    valley-edge leaf, ``lojasiewicz`` with a theorem-5 rate (the writer and the checker both read this)."""
     out = KINDS[kind].premises
     if doc.get("circle") is not None:
         out += ("circle",)
+    if kind == "theorem-5" and doc.get("rate") is not None:
+        out += ("lojasiewicz",)
     leaves = doc.get("leaves")
     if isinstance(leaves, list) and any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
         out += ("valley-edge",)
