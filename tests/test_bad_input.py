@@ -41,6 +41,12 @@ def _grid(**kw):
     return Grid(**dict(base, **tup))
 
 
+def _alpha_stable(**kw):
+    from slr_verify.certify import alpha_stable
+
+    return alpha_stable(**kw)
+
+
 #: name -> (callable of keyword arguments, valid keyword arguments, parameters to spoil)
 CHEAP = {
     "risk": (lambda **k: S.risk(**k), dict(OV, **P), tuple(OV) + tuple(P)),
@@ -56,6 +62,8 @@ CHEAP = {
                     ("lam", "alpha", "steps", "every", "gamma", "L", "d")),
     "reduced_pgd": (lambda **k: S.reduced_pgd(0.5, 0.5, **k), dict(RUN), ("lam", "alpha", "steps", "gamma")),
     "quad_zeta": (lambda **k: S.quad_zeta(**k), dict(t=0.5, g=0.5, dps=15), ("g", "dps")),
+    "alpha_stable": (lambda **k: _alpha_stable(**k), dict(lam=0.1, gamma=P["gamma"], d=400, L=10),
+                     ("lam", "gamma", "d", "L", "prec")),
     "Grid": (_grid, dict(lam=0.1, d=400, L=10, gamma2=0.5, alpha=4e-3, runs=2, steps=5),
              ("lam", "d", "L", "gamma2", "alpha", "runs", "steps")),
 }

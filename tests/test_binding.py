@@ -219,6 +219,7 @@ STATEMENTS = [
     (dict(kind="manifold-hessian-signs", setting=PAPER, lam=(0.01, 1.0)), ["hessian_signs_fig4b.json.gz"]),
     (dict(kind="reduced-map-diffeomorphism", setting=PAPER, lam=0.1, domain={"alpha": (0.0, 4e-3)}),
      ["proposition10_fig4b.json.gz"]),
+    (dict(kind="theorem-5", setting=PAPER, lam=(0.01, 1.0)), ["theorem5_fig4b.json.gz"]),
 ]
 
 

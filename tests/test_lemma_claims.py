@@ -1,5 +1,5 @@
 """The claims of Assumption 1, Definition 1, Lemmas 7, 14, 16-18 (`slr_verify/claims/lemma_claims.py`, docs/MATH.md
-§§1, 4, 8, 9, 22): each SymPy statement fails when what it states is perturbed, the ball proof of Lemma 16 fails on a
+§§1, 4, 8, 9, 20): each SymPy statement fails when what it states is perturbed, the ball proof of Lemma 16 fails on a
 false inequality, and the quadrature route of Lemma 18 agrees with an independent one (NumPy's Gauss-Hermite rule with
 SciPy's erf). Each claim's fast-mode verdict and tier are asserted by tests/test_report.py (test_claim_verdict_fast_mode).
 """

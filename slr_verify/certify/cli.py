@@ -9,7 +9,11 @@
   minimality between them (:func:`slr_verify.certify.oracle_window`); exit 0 iff proved.
 * ``step-size --gamma2 G --d D --L L --lam X --out FILE``: Proposition 10's bracket of alpha_max at lam = X (det J of
   the reduced map > 0 on the square below it; :func:`slr_verify.certify.alpha_diffeo`, started from the float grid's
-  alpha_max); exit 0 iff the bracket is proved (both ends).
+  alpha_max); exit 0 iff the bracket is proved (both ends). Beside it, each labelled with its dynamics, the enclosure
+  of 2/lambda_max (:func:`slr_verify.certify.alpha_stable`): alpha_max is for reduced PGD on M, 2/lambda_max for PGD
+  on the spheres, where the oracle is linearly stable only below it (`docs/MATH.md` §10, §13).
+* ``theorem5 --gamma2 G --eps E --d D --L L --lam LO:HI --out FILE [--json]``: Theorem 5 at an explicit step
+  (:func:`slr_verify.certify.theorem5.theorem5_step`), one certificate; exit 0 iff proved.
 
 The output path is checked before the search starts; progress goes to stderr.
 """
@@ -106,6 +110,7 @@ def _window(a) -> int:
 def _step_size(a) -> int:
     from ..kernels.steps import alpha_max_grid
     from .certificate import check_output_path, write
+    from .oracle_stability import alpha_stable
     from .reduced_map import alpha_diffeo
     from .replay import replay
 
@@ -118,9 +123,11 @@ def _step_size(a) -> int:
     numeric = alpha_max_grid(**p)
     if not math.isfinite(numeric):
         raise ValueError("det J stays > 0 on the float grid up to alpha = 1e4 at this setting: no alpha_max to bracket")
+    stable = alpha_stable(**p)  # cheap (two 2 x 2 blocks): printed whatever the bracket's fate
     r = alpha_diffeo(alpha_numeric=numeric, **p)
     if r["certificate"] is None:
         print(f"NOT PROVED: no alpha up to {numeric!r} (the float grid's alpha_max) proved")
+        _print_step_sizes(None, stable)
         return 1
     write(r["certificate"], out)
     rep = replay(r["certificate"])
@@ -128,7 +135,76 @@ def _step_size(a) -> int:
     print(f"{'PROVED' if ok else 'NOT PROVED (lower bound only)' if rep.accepted else 'REJECTED'}: "
           f"{rep.conclusion if rep.accepted else rep.reason}")
     print(f"certificate: {out} ({rep.leaves} leaves; float alpha_max {float(numeric)!r})")
+    _print_step_sizes((r["alpha_certified"], r["alpha_upper"]) if rep.accepted else None, stable)
     return 0 if ok else 1
+
+
+#: the paper's step sizes (section 11: Figures 4a, 4b, 7b use 4e-3; Figures 5, 7a 1e-3)
+_PAPER_STEPS = (4e-3, 1e-3)
+
+
+def _theorem5(a) -> int:
+    import json
+
+    from .certificate import check_output_path, write
+    from .theorem5 import theorem5_step
+
+    out = check_output_path(a.out)
+    p = _setting(a)
+    p.pop("eps")
+    show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
+    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=not a.no_rate, **p)
+    if r["certificate"] is not None:
+        write(r["certificate"], out)
+    keys = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta", "G_kappa", "G_nu", "H", "M", "mu_plus",
+            "area_fraction")
+    pieces = [{k: (list(x[k]) if isinstance(x[k], tuple) else x[k]) for k in keys} for x in r["pieces"]]
+    below = {str(s): [x["lam"] for x in pieces if x["alpha_5"] < s] for s in _PAPER_STEPS}
+    if a.json:
+        print(json.dumps({"proved": r["proved"], "failure": r["failure"], "rate_failure": r["rate_failure"],
+                          "certificate": str(out) if r["proved"] else None,
+                          "alpha_5_min": r["alpha_5_min"], "pieces": pieces, "pieces_below_paper_steps": below,
+                          "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
+        return 0 if r["proved"] else 1
+    if not r["proved"]:
+        print(f"NOT PROVED: {r['failure']}")
+        return 1
+    from ..checker import statement
+
+    print(f"PROVED: {statement(r['certificate'])}")
+    print(f"{'lam piece':>34}  {'alpha_8':>10}  {'alpha_12':>10}  {'alpha_5':>10}  {'mu':>10}  {'delta':>8}")
+    for x in pieces:
+        f = lambda v: "-" if v is None else f"{v:.4g}"
+        print(f"  [{x['lam'][0]:.6g}, {x['lam'][1]:.6g}]".rjust(34) + "".join(
+            f"  {f(x[k]):>{w}}" for k, w in (("alpha_8", 10), ("alpha_12", 10), ("alpha_5", 10), ("mu", 10), ("delta", 8))))
+    for s, where in below.items():
+        print(f"the paper's step {s}: " + ("covered on every piece" if not where else
+                                         f"not covered where alpha_5 < {s}: lam from {where[0][0]:.6g}"))
+    if r["rate_failure"]:
+        print(f"the rate R1: {r['rate_failure']}")
+    print(f"certificate: {out} ({len(r['certificate']['leaves'])} leaves, {r['seconds']:.1f} s)")
+    return 0
+
+
+def _print_step_sizes(bracket, stable):
+    """The two step sizes, each with the dynamics it is for: Proposition 10's bracket of alpha_max (None: not proved;
+    an upper end None: not proved) and :func:`slr_verify.certify.alpha_stable`'s 2/lambda_max."""
+    from .oracle_stability import DYNAMICS
+
+    if bracket is None:
+        a = "not proved"
+    else:
+        a = f"in [{bracket[0]!r}, {bracket[1]!r}]" if bracket[1] is not None else f">= {bracket[0]!r} (no upper end proved)"
+    lo, hi = stable["alpha_stable"]
+    m_lo, m_hi = stable["lambda_max"]
+    print(f"alpha_max (Proposition 10) {a}: {DYNAMICS['alpha_max']}")
+    print(f"2/lambda_max in [{lo!r}, {hi!r}] (lambda_max in [{m_lo!r}, {m_hi!r}], proved by ball arithmetic): "
+          f"{DYNAMICS['alpha_stable']}")
+    if stable["minimum"] is False:
+        print("  the oracle is not a local minimum of R_lam here (an eigenvalue < 0, proved): PGD on the spheres leaves it "
+              "for every alpha")
+    elif stable["minimum"] is None:
+        print("  whether the oracle is a local minimum of R_lam here is not decided at this precision")
 
 
 def _setting_args(s):
@@ -164,8 +240,21 @@ def add_certify_parser(sub):
     s.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the search (default 1800)")
     s.set_defaults(func=_window)
     s = cs.add_parser("step-size", help="Proposition 10: a certified bracket of alpha_max (det J of the reduced map > 0 "
-                      "on the square below it) at a point lam", allow_abbrev=False)
+                      "on the square below it: reduced PGD on M) at a point lam; beside it 2/lambda_max enclosed, the "
+                      "step above which the oracle repels PGD on the spheres (Definition 1)", allow_abbrev=False)
     _setting_args(s)
     s.add_argument("--lam", required=True, help="the temperature lam (one value); the reduced map does not depend on "
                    "eps (it adds eps^2 to the risk on M), so the certificate states eps = 0 whatever --eps says")
     s.set_defaults(func=_step_size)
+    s = cs.add_parser("theorem5", help="Theorem 5 at an explicit step: alpha_5(lam) = min(alpha_8, alpha_12, 1/mu_+) "
+                      "certified for every lam of LO:HI (Propositions 8, 12; Proposition 9 embedded; one certificate)",
+                      allow_abbrev=False)
+    _setting_args(s)
+    s.add_argument("--lam", required=True, help="LO:HI of the temperature lam; PGD on M does not depend on eps, so the "
+                   "certificate states eps = 0 whatever --eps says")
+    s.add_argument("--ratio", type=float, default=0.25, help="relative width of a lam piece (default 0.25; smaller "
+                   "pieces give larger steps at large lam)")
+    s.add_argument("--json", action="store_true", help="print the pieces (lam, alpha_8, alpha_12, alpha_5, mu, delta, "
+                   "...) as JSON")
+    s.add_argument("--no-rate", action="store_true", help="skip the rate R1 (mu and delta stay null)")
+    s.set_defaults(func=_theorem5)

@@ -11,6 +11,7 @@ from .dynamics import check_contraction, check_diffeomorphism, check_family, che
 from .fields import Rejected
 from .manifold import check_manifold
 from .profile import check_profile
+from .theorem5 import check_theorem5, read_pieces
 from .window import ends_of
 
 __all__ = ["Kind", "KINDS", "COMMON", "required_premises"]
@@ -119,6 +120,26 @@ def _tube(s, dom, doc):
             "derived by the checker) converges to the oracle (1, 1, 0, 0, 0)")
 
 
+def _theorem5(s, dom, doc):
+    pieces = read_pieces(doc, dom["lam"], dom["alpha"][1])
+    rated = sum(p["mu"] is not None for p in pieces)
+    rate = ("" if not rated else
+            f"; (rate R1) on the {rated} pieces with a rate (mu, delta the certificate's), |Pg(x)|^2 >= mu (R(x) - R*) for "
+            "every x of S_delta = {x : R(x) <= R(0, 0) - delta}, R* = R(1, 1), so that R(x_t) - R* <= (1 - alpha mu/2)^t "
+            "(R(x_0) - R*) for every PGD run on M from x_0 in S_delta and every alpha in (0, alpha_8]")
+    return (f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, L = {s[3]}: for every lam in {_lam(dom)}, with alpha_8, "
+            f"alpha_12 and alpha_5 the certificate's on each of its {len(pieces)} lam pieces (smallest alpha_5: "
+            f"{min(p['alpha_5'] for p in pieces)!r}), Phi_alpha the reduced PGD map on M and x in [-1, 1]^2: (Proposition 8) "
+            "R(Phi_alpha(x)) <= R(x) - (alpha/2)|Pg(x)|^2 for every alpha in (0, alpha_8]; (Proposition 12) Phi_alpha is "
+            "injective on [-1, 1]^2 with an invertible Jacobian for every alpha in (0, alpha_12], and for alpha in "
+            f"(0, alpha_5] its Jacobian at (0, 0) has one eigenvalue in (0, 1) and one above 1{rate}; with Proposition 9 "
+            "(the embedded certificates: on M the tangent gradient vanishes exactly at (0, 0), (1, 1), (-1, -1), (1, -1), "
+            "(-1, 1), minima at (1, 1) and (-1, -1), maxima at (1, -1) and (-1, 1), a saddle at (0, 0)) and the cited "
+            "theorems of Lange (2013, Prop. 12.4.1: Proposition 11) and Shub (1987, Thm III.7: Proposition 13): "
+            "(Theorem 5) for every lam of the interval and every alpha in (0, alpha_5], PGD on M converges to "
+            "(k*, v*) or (-k*, -v*) from every initialisation (kappa_0, nu_0) in [-1, 1]^2 outside a Lebesgue-null set")
+
+
 def _alpha_from_zero(dom):
     if not dom["alpha"][0] == 0 < dom["alpha"][1]:
         raise Rejected(f"domain alpha must be [0, A] with A > 0, got {dom['alpha']}")
@@ -148,6 +169,8 @@ KINDS = {k.name: k for k in (
     Kind("reduced-map-diffeomorphism", ("kappa", "nu", "alpha", "lam"), ("det-positive",), ("reduced-map",),
          _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
          optional=("alpha_upper", "upper_at"), widened=("lam",)),
+    Kind("theorem-5", ("kappa", "nu", "alpha", "lam"), ("bounds",), ("descent",), _theorem5, check_theorem5, _SQUARE,
+         rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d", "L")),
     Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",),
          widened=("lam",)),
     Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, check_contraction,
@@ -160,10 +183,12 @@ KINDS = {k.name: k for k in (
 
 def required_premises(kind, doc) -> tuple:
     """The premises a certificate of ``kind`` rests on: the kind's, ``circle`` with a circle test, ``valley-edge`` with a
-    valley-edge leaf (the writer and the checker both read this)."""
+    valley-edge leaf, ``lojasiewicz`` with a theorem-5 rate (the writer and the checker both read this)."""
     out = KINDS[kind].premises
     if doc.get("circle") is not None:
         out += ("circle",)
+    if kind == "theorem-5" and doc.get("rate") is not None:
+        out += ("lojasiewicz",)
     leaves = doc.get("leaves")
     if isinstance(leaves, list) and any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
         out += ("valley-edge",)

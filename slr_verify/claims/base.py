@@ -162,6 +162,9 @@ class Claim:
     at_setting: Callable | None = None
     #: ``setting -> str | None``: why the check cannot run at a user's setting (outside its range), or None
     runs_at: Callable | None = None
+    #: claims with the same group share one computation (a certificate's replay, cached per process): the runner
+    #: hands them to the same worker, one after the other
+    group: str | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -227,12 +230,12 @@ class Claim:
 
 @keywords_checked
 def claim(id, *, where, statement, domain="", sizes=None, kind="paper", expect="pass", reason=None, needs=None, heavy=False,
-          setting=None, at_setting=None, runs_at=None):
+          setting=None, at_setting=None, runs_at=None, group=None):
     """Register the decorated check as a claim (see the module docstring)."""
 
     def register(check):
         c = Claim(id, where, statement, check, domain, dict(sizes or {}), kind, expect, reason, needs, heavy, setting,
-                  at_setting, runs_at)
+                  at_setting, runs_at, group)
         if any(r.id == id for r in REGISTERED):
             raise ValueError(f"claim id {id!r} is registered twice")
         REGISTERED.append(c)

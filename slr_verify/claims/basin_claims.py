@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import landscape as LS
-from ..certify import capture_certificate, contraction_ball, replay, sample_basins
+from ..certify import alpha_stable, capture_certificate, contraction_ball, replay, sample_basins
 from ..checker.binding import proves
 from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
 from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
-from .vocabulary import Measured, Replayed, claim_setting
+from .vocabulary import Measured, Proof, Replayed, claim_setting
 
 __all__ = [
     "basins",
@@ -75,6 +75,23 @@ PGD_UNSTABLE_ABOVE = (0.1599, 0.1602)
 CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1, 1, -1, -1, -1)
 
 
+def _threshold_enclosed(alpha):
+    """The bracket's ends by ball arithmetic (:func:`slr_verify.certify.alpha_stable`): the oracle a strict local minimum
+    at both, 2/lambda_max > alpha at the lower end and < alpha at the upper end."""
+    enc = {lam: alpha_stable(lam=lam, **MODEL_4B) for lam in PGD_UNSTABLE_ABOVE}
+    lo_end, hi_end = (enc[lam] for lam in PGD_UNSTABLE_ABOVE)
+    return Proof(
+        "ball arithmetic: lambda_max of the oracle's Riemannian Hessian on the spheres (two 2 x 2 blocks, Theorem 1's "
+        "committed arb partials; certify.alpha_stable) at both ends of the bracket",
+        f"the threshold: a strict local minimum at both ends, 2/lambda_max > alpha = {alpha:g} at lam = "
+        f"{PGD_UNSTABLE_ABOVE[0]}, < alpha at lam = {PGD_UNSTABLE_ABOVE[1]}",
+        bool(lo_end["minimum"] and hi_end["minimum"] and lo_end["alpha_stable"][0] > alpha > hi_end["alpha_stable"][1]),
+        details={"2/lambda_max (PGD on the spheres)": {str(k): v["alpha_stable"] for k, v in enc.items()},
+                 "lambda_max": {str(k): v["lambda_max"] for k, v in enc.items()},
+                 "dynamics": enc[PGD_UNSTABLE_ABOVE[0]]["dynamics"]["alpha_stable"]},
+    )
+
+
 @claim(
     "oracle-unstable-for-pgd",
     where="finding (docs/MATH.md section 13)",
@@ -88,8 +105,9 @@ CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1,
     setting=SETTING_4B,
 )
 def oracle_unstable_for_pgd(ctx):
-    """The oracle's Riemannian Hessian at 40-160 digits (``LS.classify``) on both sides of the bracket; the
-    contraction ball of sigma o Phi at lam = 0.5 (``certify.contraction_ball``, arb balls: r0 + q < 1); the 2-cycle
+    """The oracle's Riemannian Hessian at 40-160 digits (``LS.classify``) on both sides of the bracket, and its largest
+    eigenvalue enclosed in arb there (``certify.alpha_stable``: 2/lambda_max on both sides of alpha); the contraction
+    ball of sigma o Phi at lam = 0.5 (``certify.contraction_ball``, arb balls: r0 + q < 1); the 2-cycle
     confirmed by the full-dimensional PGD in R^d (vectors, not overlaps: ``LS.cycle_residual``)."""
     alpha = FIG4B.alpha
     sides = {lam: LS.stable_at(LS.classify((1, 1, 0, 0, 0), lam=lam, **MODEL_4B), alpha) for lam in PGD_UNSTABLE_ABOVE}
@@ -106,6 +124,7 @@ def oracle_unstable_for_pgd(ctx):
             "stable at the bracket's lower end, unstable at its upper end",
             unit="bracket ends on the wrong side", details={"stable": {str(k): v for k, v in sides.items()}},
         ),
+        _threshold_enclosed(alpha),
         Replayed(
             "contraction ball of sigma o Phi (the exact five-overlap PGD map) on arb balls, kernels generated from SymPy; "
             "its certificate replayed by certify.replay",

@@ -1,5 +1,5 @@
 """Checks of the paper's assumption, definition and auxiliary lemmas: Assumption 1, Definition 1, Lemma 7, Lemma 14
-and Lemmas 16-18 (paper, Section 3 and Appendices B-D; `docs/MATH.md` §§1, 4, 8, 9, 22). Proposition 15 (Theorem 1's
+and Lemmas 16-18 (paper, Section 3 and Appendices B-D; `docs/MATH.md` §§1, 4, 8, 9, 20). Proposition 15 (Theorem 1's
 closed form beyond M) is the claim ``theorem-1`` (:mod:`.risk_claims`).
 
 The SymPy statements are :mod:`slr_verify.symbolic.dynamics`' and :mod:`slr_verify.symbolic.lemmas`'; the independent
@@ -225,7 +225,7 @@ def lemma14(ctx, seed=0):
     f"[{_L16['delta']:g}, {_L16['upper']:g}], the tail u >= {_L16['upper']:g})",
 )
 def lemma16(ctx):
-    """Lemma 16 (`docs/MATH.md` §22): SymPy's sign argument (:func:`slr_verify.symbolic.lemmas.lemma16_proofs`), and an
+    """Lemma 16 (`docs/MATH.md` §20): SymPy's sign argument (:func:`slr_verify.symbolic.lemmas.lemma16_proofs`), and an
     independent computer-assisted proof on arb balls over all u >= 0 (:func:`slr_verify.kernels.lemma_balls.lemma16_ball`)."""
     ball = lemma16_ball(**_L16)
     return [

@@ -67,12 +67,16 @@ class _QueueStream:
         pass
 
 
-def _worker(claim_id, mode, show, setting=None):
-    claim = get(claim_id)
-    if _QUEUE is not None:
-        _QUEUE.put(("start", _SLOT, claim_id))
-    res = _run(claim, mode, _QueueStream() if show else None, setting)
-    return res.evidence, res.seconds, res.error, res.skipped
+def _worker(claim_ids, mode, show, setting=None):
+    """Run the claims ``claim_ids`` (one, or a group sharing a computation) in this worker, in order."""
+    out = []
+    for claim_id in claim_ids:
+        claim = get(claim_id)
+        if _QUEUE is not None:
+            _QUEUE.put(("start", _SLOT, claim_id))
+        res = _run(claim, mode, _QueueStream() if show else None, setting)
+        out.append((res.evidence, res.seconds, res.error, res.skipped))
+    return out
 
 
 _SINGLE_THREAD = {
@@ -170,7 +174,11 @@ def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     times = _load_times(mode if setting is None else f"{mode}@setting")
-    todo = sorted(todo, key=lambda c: -times.get(c.id, 1e6 if c.heavy else 0.0))
+    tasks = {}
+    for c in todo:  # a group's claims go to one worker, in registry order
+        tasks.setdefault(c.group or c.id, []).append(c)
+    cost = lambda cs: sum(times.get(c.id, 1e6 if c.heavy else 0.0) for c in cs)
+    tasks = sorted(tasks.values(), key=lambda cs: -cost(cs))
     ctx = mp.get_context("spawn")  # never fork a process that may hold JAX's or Numba's threads
     queue, counter = ctx.Queue(), ctx.Value("i", 0)
     saved = {k: os.environ.get(k) for k in _SINGLE_THREAD}
@@ -192,15 +200,16 @@ def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     results = []
     try:
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(queue, counter)) as pool:
-            futures = {pool.submit(_worker, c.id, mode, tty, setting): c for c in todo}
+            futures = {pool.submit(_worker, [c.id for c in cs], mode, tty, setting): cs for cs in tasks}
             for fut in as_completed(futures):
-                c = futures[fut]
+                cs = futures[fut]
                 try:
-                    evidence, seconds, error, skipped = fut.result()
+                    outs = fut.result()
                 except Exception as exc:  # the worker itself died
-                    evidence, seconds, error, skipped = [], 0.0, f"{type(exc).__name__}: {exc}", None
-                results.append(Result(c, evidence, seconds, error, mode, skipped, c.setting_for(setting)))
-                done(results[-1])
+                    outs = [([], 0.0, f"{type(exc).__name__}: {exc}", None)] * len(cs)
+                for c, (evidence, seconds, error, skipped) in zip(cs, outs):
+                    results.append(Result(c, evidence, seconds, error, mode, skipped, c.setting_for(setting)))
+                    done(results[-1])
     finally:
         stop.set()
         thread.join()

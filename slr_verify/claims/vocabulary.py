@@ -8,6 +8,7 @@ figure, the tolerance and the tier:
 * :func:`Identities`      SymPy identities or sign arguments            ``proved (symbolic)``
 * :func:`Proof`           a computer-assisted proof on arb balls         ``proved (ball arithmetic)``
 * :func:`Replayed`        certificates accepted by the independent checker ``proved (ball arithmetic)``
+* :func:`Cited`           replayed certificates and theorems of the literature ``proved (ball arithmetic) with cited theorems``
 * :class:`Agreement`      a fast function against a reference on points  ``numeric``
 * :func:`Measured`        a numeric figure against a stated tolerance    ``numeric``
 * :func:`MonteCarlo`      estimates against exact values, in |z|         ``statistical``
@@ -49,6 +50,7 @@ __all__ = [
     "Identities",
     "Proof",
     "Replayed",
+    "Cited",
     "claim_setting",
     "Agreement",
     "Measured",
@@ -193,6 +195,20 @@ def Replayed(route, reference, replays, *, binding, holds=True, why="the indepen
     size.update({"certificates": len(replays), "leaves": sum(r.leaves for r in replays)})
     ok = bool(replays) and all(r.accepted for r in replays) and all(b[0] for b in binding) and bool(holds)
     return Proof(route, reference, ok, why=why, details=details, size=size, **kw)
+
+
+def Cited(theorems, route, reference, replays, *, binding, holds=True, **kw) -> Evidence:
+    """A conclusion drawn from certificates (as :func:`Replayed`) through ``theorems`` of the literature (a list of
+    references, e.g. "Shub 1987, Thm III.7"), which the suite cites and does not check: tier ``proved (ball
+    arithmetic) with cited theorems``."""
+    theorems = list(theorems)
+    if not theorems or not all(isinstance(t, str) and t for t in theorems):
+        raise ValueError(f"theorems must name at least one cited theorem, got {theorems!r}")
+    details = dict(kw.pop("details", {}), cited=theorems)
+    ev = Replayed(f"{route}; cited: {'; '.join(theorems)}", reference, replays, binding=binding, holds=holds,
+                  details=details, **kw)
+    ev.tier = T.CITED
+    return ev
 
 
 def claim_setting(s, **over) -> dict:

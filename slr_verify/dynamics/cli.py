@@ -32,7 +32,9 @@ def add_pgd_parser(subparsers):
     p.add_argument("--L", type=int, help="the number of tokens (without --figure: required)")
     p.add_argument("--lam", type=float, help="a constant inverse temperature (without --figure: this or --lam0)")
     p.add_argument("--lam0", type=float, help="the decreasing schedule lam_t = lam0 / (1 + 1e-4 t) (Figures 4a, 5)")
-    p.add_argument("--alpha", type=float, help="the step size (without --figure: required)")
+    p.add_argument("--alpha", type=float, help="the step size (without --figure: required). From sphere starts the oracle "
+                   "is a linearly stable fixed point only for alpha < 2/lambda_max, which is not Proposition 10's "
+                   "alpha_max (that one is for reduced PGD on M): `slr-verify certify step-size` prints both")
     p.add_argument("--init", choices=("sphere", "M"), default="sphere", help="starts uniform on the spheres (default) "
                    "or on the manifold M")
     p.add_argument("--repeats", type=integer_option(1), default=30)

@@ -10,7 +10,7 @@ from ..symbolic.risk import S
 from .arb import generate_arb
 
 __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
-           "bayes_gap_arb", "risk_arb"]
+           "bayes_gap_arb", "risk_arb", "oracle_hessian_arb"]
 
 
 def _committed(premise):
@@ -85,3 +85,40 @@ def risk_arb():
     from ..symbolic.risk import OVERLAPS, PARAMS, theorem1_risk
 
     return generate_arb(tuple(OVERLAPS) + tuple(PARAMS), [theorem1_risk()])
+
+
+@lru_cache(maxsize=None)
+def oracle_hessian_arb():
+    """The Riemannian Hessian of R_lam at the oracle (k*, v*) on S^{d-1} x S^{d-1}, on arb balls (`docs/MATH.md` §13).
+
+    ``H(lam, gamma, d, L)`` -> the 16 entries (row-major) of the Hessian in the retraction chart
+    k = P(k* + a2 v* + a3 e), v = P(v* + b1 k* + b3 e), e a unit vector orthogonal to k* and v*, in the coordinates
+    ``names`` = (a2, a3, b1, b3); ``zero``: the entries that are identically 0 whatever the partials (SymPy: the chain
+    rule has no term there); ``proofs``: :func:`slr_verify.symbolic.landscape.oracle_structure` ({statement: bool}, the
+    block structure at the oracle, R_theta = R_eta = R_rho = 0 there). At a stationary point the Hessian of the
+    pulled-back risk in a retraction chart is the Riemannian Hessian, and (k*, v*) is stationary (R_theta = R_eta =
+    R_rho = 0 there, by ``proofs``).
+
+    The chain rule through the overlaps (:func:`slr_verify.symbolic.landscape.chain_rule` of the chart's derivatives,
+    :func:`~slr_verify.symbolic.landscape.chart_derivatives`, both SymPy) is generated at run time as an arb function of
+    Theorem 1's 5 + 25 partials, and those are the committed kernel ``grad_hess`` of the premise ``pgd-map``
+    (:mod:`slr_verify.checker.generated.pgd_map`) at the oracle's overlaps (1, 1, 0, 0, 0), exact, with eps = 0 (eps adds
+    eps^2 to the risk and moves no derivative)."""
+    from types import SimpleNamespace
+
+    from flint import arb
+
+    from ..symbolic import landscape as sland
+
+    b, G = sland.basis, sland.GENERIC
+    do, d2o, _ = sland.chart_derivatives(b(0), b(1), (b(1), b(2)), (b(0), b(2)))
+    _, M = sland.chain_rule(do, d2o, G.g, [[G.h[5 * i + j] for j in range(5)] for i in range(5)])
+    chain = generate_arb((*G.g, *G.h), list(M))
+    partials = _committed("pgd-map").grad_hess
+    one, zero = arb(1), arb(0)
+
+    def H(lam, gamma, d, L):
+        return chain(*partials(one, one, zero, zero, zero, lam, gamma, zero, d, L))
+
+    zeros = tuple((i, j) for i in range(4) for j in range(4) if sp.expand(M[i, j]) == 0)
+    return SimpleNamespace(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros, proofs=dict(sland.oracle_structure()))

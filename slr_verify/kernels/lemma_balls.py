@@ -1,4 +1,4 @@
-r"""Lemma 16 by ball arithmetic (`docs/MATH.md` §22): |1/sqrt(1 + u) - 1| <= u/2 for every u >= 0, on python-flint arb balls.
+r"""Lemma 16 by ball arithmetic (`docs/MATH.md` §20): |1/sqrt(1 + u) - 1| <= u/2 for every u >= 0, on python-flint arb balls.
 
 Written as two inequalities g_+-(u) = u/2 +- (1/sqrt(1 + u) - 1) >= 0
 (:func:`slr_verify.symbolic.lemmas.lemma16_sides`), each is proved on three pieces: near 0, on [0, delta], by Taylor's

@@ -139,6 +139,25 @@ def _family_proofs():
     return {**sfam.off_M_family()[1], **family_hessian_proofs()}
 
 
+def _descent():
+    from ..symbolic import descent as sdes
+
+    entries = sdes.NORM_ARGS
+    return [("gradient", _SIGN_ARGS, list(sdes.gradient()), "[g_kappa, g_nu] of R on M (Lemma 6)"),
+            ("hessian", _SIGN_ARGS, list(sdes.hessian()), "the Hessian of R on M in (kappa, nu), row-major (Proposition 8)"),
+            ("dk", (*_SIGN_ARGS, sdyn.A), list(sdes.dk()),
+             "D K_alpha in (kappa, nu), row-major, Phi_alpha = x - alpha K_alpha (Proposition 12)"),
+            ("norm2", entries, [sdes.operator_norm(*entries)], "[||A||_2] of A = [[a, b], [c, d]]"),
+            ("saddle", _HARGS, list(sdes.saddle_eigen()), "[mu_+, det] of the Hessian of R on M at (0, 0)"),
+            ("bracket", sdes.BRACKET_ARGS, [sdes.bracket()], "[B(alpha, G, H)] of the descent inequality (Proposition 8)")]
+
+
+def _descent_proofs():
+    from ..symbolic import descent as sdes
+
+    return {**sdes.descent_proofs(), **sdes.k_map_proofs(), **sdes.norm_proofs()}
+
+
 def _pgd_map():
     gh = [*_theorem1_gradient(), *_theorem1_hessian()]
     m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
@@ -218,6 +237,9 @@ def premises() -> dict:
                                         sdyn.SIGN_PATTERNS)}),
         Premise("edge-invariance", "edge_invariance", "the valley nu = 1 is invariant under the reduced map (MATH.md §13)",
                 list, (valley_tube_proofs,)),
+        Premise("descent", "descent", "Propositions 8 and 12 with explicit steps: the manifold gradient, the norms of "
+                "the Hessian and of D K_alpha, the saddle's eigenvalue, the descent bracket (MATH.md §20)", _descent,
+                (_descent_proofs,)),
         Premise("zeta-partials", "zeta_partials", "zeta's partial derivatives (the runtime's zeta on series)",
                 _zeta_partials, (_zeta_heat,)),
     ]

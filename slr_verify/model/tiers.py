@@ -2,12 +2,15 @@
 the command line and the result objects (``.tier``) use these strings."""
 from __future__ import annotations
 
-__all__ = ["SYMBOLIC", "BALL", "NUMERIC", "STATISTICAL", "SAMPLED", "NOT_PROVED", "TIERS", "certified"]
+__all__ = ["SYMBOLIC", "BALL", "CITED", "NUMERIC", "STATISTICAL", "SAMPLED", "NOT_PROVED", "TIERS", "certified"]
 
 #: an identity or a sign proved by SymPy
 SYMBOLIC = "proved (symbolic)"
 #: an inequality or an enclosure proved on arb balls
 BALL = "proved (ball arithmetic)"
+#: a conclusion drawn from ball-arithmetic proofs through theorems of the literature, which the suite cites and does not
+#: check (each record names them)
+CITED = "proved (ball arithmetic) with cited theorems"
 #: a float computation with stated digits
 NUMERIC = "numeric"
 #: a Monte Carlo estimate with its z-score or confidence interval
@@ -17,8 +20,8 @@ SAMPLED = "sampled"
 #: a proof that was tried and did not close
 NOT_PROVED = "not proved"
 
-#: the four tiers of a claim's evidence, strongest first
-TIERS = (SYMBOLIC, BALL, NUMERIC, STATISTICAL)
+#: the tiers of a claim's evidence, strongest first
+TIERS = (SYMBOLIC, BALL, CITED, NUMERIC, STATISTICAL)
 
 
 def certified(proved: bool) -> str:

@@ -1,4 +1,4 @@
-r"""The paper's auxiliary lemmas of Appendix D, as SymPy statements (`docs/MATH.md` §22 for Lemma 16, §4 for 17-18).
+r"""The paper's auxiliary lemmas of Appendix D, as SymPy statements (`docs/MATH.md` §20 for Lemma 16, §4 for Lemmas 17-18).
 
 * Lemma 16: for u >= 0, :math:`|1/\sqrt{1+u} - 1| \le u/2`. The argument :math:`1/\sqrt{1+u} - 1` is <= 0, and
   :math:`f(u) = 1 - u/2 - 1/\sqrt{1+u}` has f(0) = 0 and f'(u) = (-1 + (1+u)^{-3/2})/2 <= 0 (no u >= 0 with

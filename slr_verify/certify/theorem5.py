@@ -1,0 +1,188 @@
+r"""Theorem 5 at an explicit step (`docs/MATH.md` §20): the search for a ``theorem-5`` certificate.
+
+For every lam of an interval, cut into geometric pieces, the search chooses on each piece
+
+* targets for G_kappa, G_nu, H (the suprema over [-1, 1]^2 of |g_kappa|, |g_nu| and the Hessian's norm), from the
+  kernels' values on a grid, raised by ``margin``; alpha_8, the largest float with B(alpha_8, G_i, H) >= 1/2 (the
+  bracket of Proposition 8) at those targets;
+* alpha_12 = (1 - margin) / max ||D K_alpha|| (grid, at alpha = alpha_8) and alpha_5 = min(alpha_8, alpha_12,
+  (1 - margin) / mu_+) with mu_+ the saddle's positive Hessian eigenvalue, enclosed;
+
+then closes the piece by branch and bound over (kappa, nu, alpha): a ``bounds`` leaf keeps every enclosure below the
+targets, and alpha ||D K_alpha|| < 1 where its alpha range starts below alpha_12. A piece that does not close within
+its budget retries with alpha_12 and alpha_8 lowered. The document's statement and what it proves are the checker's
+(:func:`slr_verify.checker.replay`): the search reports a proof only when the checker accepts its certificate.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from flint import arb, ctx
+
+from ..checker import replay
+from ..checker.generated import descent as K
+from ..checker.theorem5 import norm_upper
+from ..kernels.balls import ball, geometric_pieces, widened
+from ..model.params import accepts_gamma2
+from . import args as A
+from .certificate import SplitTree, document
+from .manifold import stationary_points_on_M
+from .reduced_map import hessian_signs
+
+__all__ = ["theorem5_step"]
+
+
+def _sup(f, n, lb, par, *extra) -> float:
+    """max over an n x n grid of [-1, 1]^2 of the upper ends of f's enclosures at lam ball ``lb``."""
+    xs = np.linspace(-1.0, 1.0, n)
+    return max(float(f(arb(k), arb(v), lb, *par, *extra).upper()) for k in xs for v in xs)
+
+
+def _alpha_8(Gk, Gn, H) -> float:
+    """The largest alpha (bisection in float, decided on balls) with B(alpha, G, H) >= 1/2 for G = Gk, Gn."""
+    ok = lambda a: all(K.bracket(arb(a), arb(G), arb(H))[0] >= arb(1) / 2 for G in (Gk, Gn))
+    lo, hi = 0.0, 1.0
+    while ok(hi):
+        lo, hi = hi, 2 * hi
+    for _ in range(60):
+        m = 0.5 * (lo + hi)
+        lo, hi = (m, hi) if ok(m) else (lo, m)
+    return lo
+
+
+def _targets(lam, par, margin, grid=33):
+    lb = ball(*lam)
+    grad = lambda i: (lambda k, v, l_, *p: abs(K.gradient(k, v, l_, *p)[i]))
+    Gk, Gn = (_sup(grad(i), grid, lb, par) * (1 + margin) for i in (0, 1))
+    H = _sup(lambda k, v, l_, *p: norm_upper(K.hessian(k, v, l_, *p)), grid, lb, par) * (1 + margin)
+    a8 = _alpha_8(Gk, Gn, H)
+    M = max(_sup(lambda k, v, l_, *p: norm_upper(K.dk(k, v, l_, *p)), grid, lb, par, arb(a)) for a in (0.0, a8))
+    mu_plus = float(K.saddle(lb, *par)[0].upper())
+    a12 = (1 - margin) / (M * (1 + margin))
+    return {"Gk": Gk, "Gn": Gn, "H": H, "alpha_8": a8, "alpha_12": a12, "mu_plus": mu_plus}
+
+
+def _close(tree, i, t, par, budget):
+    """Branch and bound under node i (a box of one piece): every leaf's enclosures below the targets ``t`` and, where
+    its alpha range starts below t["alpha_12"], alpha ||D K|| < 1. Returns the boxes visited, or None past ``budget``."""
+    stack, n = [i], 0
+    while stack:
+        j = stack.pop()
+        k, v, a, lam = tree.boxes[j]
+        n += 1
+        kb, vb, lb = ball(*k), ball(*v), ball(*lam)
+        gk, gn = K.gradient(kb, vb, lb, *par)
+        H = norm_upper(K.hessian(kb, vb, lb, *par))
+        bounded = abs(gk) < t["Gk"] and abs(gn) < t["Gn"] and H < t["H"]
+        stable = True
+        if bounded and a[0] < t["alpha_12"]:
+            ab = ball(*a)
+            stable = bool(ab * norm_upper(K.dk(kb, vb, lb, *par, ab)) < 1)
+        if bounded and stable:
+            tree.leaf(j, {"test": "bounds"})
+            continue
+        if n > budget or max(k[1] - k[0], v[1] - v[0]) < 1e-9:
+            return None
+        wk, wv = k[1] - k[0], v[1] - v[0]
+        wa = (a[1] - a[0]) / t["alpha_12"] if not stable else 0.0
+        axis = int(np.argmax([wk, wv, wa]))
+        x, y = tree.split(j, axis)
+        stack += [y, x]
+    return n
+
+
+def _proposition9(lam, gamma, d, L, given):
+    """The two Proposition 9 certificates to embed: ``given`` (stationary, signs) documents, or searched afresh over
+    ``lam``; (documents or None, failure)."""
+    if given is not None:
+        if not (isinstance(given, (tuple, list)) and len(given) == 2 and all(isinstance(x, dict) for x in given)):
+            raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
+        return tuple(given), None
+    st = stationary_points_on_M(lam, gamma=gamma, d=d, L=L, check=False)
+    sg = hessian_signs(lam, gamma=gamma, d=d, L=L)
+    if st.certificate is None or sg["certificate"] is None:
+        return None, f"Proposition 9 is not proved over lam in {list(lam)}: {st.failure or sg['failure']}"
+    return (st.certificate, sg["certificate"]), None
+
+
+def _rate(pieces, gamma, d, L, rate):
+    """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves: (the certificate's
+    ``rate`` field or None, [mu], [delta], failure text or None)."""
+    if not rate:
+        return None, [], [], "not asked"
+    from .rate import lojasiewicz
+
+    todo, why = list(pieces), None
+    while todo:
+        r = lojasiewicz(todo, gamma=gamma, d=d, L=L)
+        if r["proved"]:
+            return r["rate"], r["mu"], r["delta"], why
+        why = why or (f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}")
+        todo = todo[:len(r["mu"])]
+    return None, [], [], why
+
+
+@accepts_gamma2
+def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
+                  proposition9=None, rate=True):
+    """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §20): Propositions 8 and 12's
+    steps by the module's search, Proposition 9's two certificates embedded (``proposition9``: a pair (stationary,
+    signs) of documents over a lam interval holding ``lam``, or None to search them here). Returns {"proved",
+    "pieces" (per piece: lam, alpha_8, alpha_12, alpha_5, as the checker derives them with G, H, M, mu_+),
+    "alpha_5_min", "boxes", "seconds", "failure", "certificate"} (kind ``theorem-5``; None when not proved).
+    ``progress``: a callable given (pieces done, pieces) after each piece. ``rate``: also certify R1 (a Lojasiewicz
+    constant mu below the saddle's level, :func:`.rate.lojasiewicz`) on the longest run of pieces from the first where
+    it closes (``rate_failure`` says where it stops)."""
+    lo, hi = A.lam_interval(lam)
+    _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
+    prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
+    margin = A.V.real("margin", margin, minimum=0.0, strict_min=True, maximum=0.5, why="relative slack of the targets")
+    t0 = time.perf_counter()
+    pieces = geometric_pieces(lo, hi, ratio)
+    rows, boxes, failure = [], 0, None
+    with ctx.workprec(int(prec)):
+        par = (widened(gamma), arb(int(d)), arb(int(L)))
+        targets = [_targets(p, par, margin) for p in pieces]
+        cap = max(t["alpha_12"] for t in targets)
+        tree = SplitTree(((-1.0, 1.0), (-1.0, 1.0), (0.0, cap), (lo, hi)), names=("kappa", "nu", "alpha", "lam"))
+        ids = tree.grid(tree.root, 3, [a for a, _ in pieces[1:]]) if len(pieces) > 1 else [tree.root]
+        for m, (i, p, t) in enumerate(zip(ids, pieces, targets)):
+            for _ in range(8):  # lower the steps until the piece closes
+                sub = SplitTree(tree.boxes[i], names=tree.names)
+                parts = [sub.root] if t["alpha_12"] >= cap else sub.grid(sub.root, 2, [t["alpha_12"]])
+                done = [_close(sub, j, t, par, budget) for j in parts]
+                if None not in done:
+                    break
+                t = dict(t, alpha_12=0.8 * t["alpha_12"], Gk=1.2 * t["Gk"], Gn=1.2 * t["Gn"], H=1.2 * t["H"])
+                t["alpha_8"] = _alpha_8(t["Gk"], t["Gn"], t["H"])
+            else:
+                failure = f"the piece lam in [{p[0]}, {p[1]}] does not close within the budget"
+                break
+            boxes += sum(done)
+            tree.graft(i, *sub.serialise())
+            a5 = min(t["alpha_8"], t["alpha_12"], (1 - margin) / t["mu_plus"])
+            rows.append({"lam": list(p), "alpha_8": t["alpha_8"], "alpha_12": t["alpha_12"], "alpha_5": a5,
+                         "mu": None, "delta": None})
+            if progress is not None:
+                progress(m + 1, len(pieces))
+    doc, rate_failure, extra = None, None, {}
+    if failure is None:
+        embed, failure = _proposition9((lo, hi), gamma, d, L, proposition9)
+    if failure is None:
+        field, mus, deltas, rate_failure = _rate(pieces, gamma, d, L, rate)
+        for row, mu, delta in zip(rows, mus, deltas):
+            row["mu"], row["delta"] = mu, delta
+        if field is not None:
+            extra["rate"] = field
+        doc = document("theorem-5", (gamma, 0.0, d, L), tree, prec=prec,
+                       extra={"pieces": rows, "stationary": embed[0], "signs": embed[1], **extra},
+                       search={"margin": margin, "ratio": ratio, "boxes": boxes})
+        r = replay(doc)
+        if not r.accepted:
+            doc, failure = None, f"the checker rejects the certificate: {r.reason}"
+        else:
+            rows = r.values["pieces"]
+    return {"proved": failure is None, "rate_failure": rate_failure,
+            "pieces": rows, "alpha_5_min": min(r_["alpha_5"] for r_ in rows) if rows else 0.0,
+            "boxes": boxes, "seconds": time.perf_counter() - t0, "failure": failure, "certificate": doc}

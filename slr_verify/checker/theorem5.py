@@ -1,0 +1,163 @@
+r"""Theorem 5's explicit step (`docs/certificates.md`, "theorem-5"; `docs/MATH.md` §20): the ``theorem-5`` kind's test.
+
+The certificate tiles [-1, 1]^2 x [0, A] x [lam_lo, lam_hi] with ``bounds`` leaves and cuts the lam interval into
+``pieces``, each with the step sizes it claims (alpha_8, alpha_12, alpha_5) and, optionally, a rate (mu, delta). The
+checker derives everything else (premise ``descent``):
+
+* on each piece, G_kappa, G_nu and H: the upper ends of the hulls of |g_kappa|, |g_nu| and ||hess R||_2 over its
+  leaves (:func:`norm_upper`); the bracket B(alpha_8, G_i, H) >= 1/2 for both i (Proposition 8: B decreases in alpha, G, H);
+* every leaf whose alpha range starts below its piece's alpha_12: alpha ||D K_alpha||_2 < 1 on the whole box
+  (Proposition 12: injective, invertible Jacobian); M, the hull of ||D K|| over those leaves, is reported;
+* on each piece, det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 (the saddle's eigenvalues 1 - alpha mu_+ in (0, 1) and
+  1 - alpha mu_- > 1), alpha_5 <= alpha_8, alpha_5 <= alpha_12 <= A;
+* with a ``rate`` field, R1 on the pieces it covers (:func:`.rate.check_rate`);
+* Proposition 9 over a lam interval that holds the certificate's, at its gamma, d and L: the fields ``stationary`` (a
+  ``manifold-stationary-points`` certificate: the five stationary points) and ``signs`` (a ``manifold-hessian-signs``
+  certificate: minima, maxima, saddle), each checked here in full (:func:`embedded`).
+
+With the cited theorems (Lange 2013, Prop. 12.4.1, for Proposition 11; Shub 1987, Thm III.7, for Proposition 13) these
+give Theorem 5 for every alpha in (0, alpha_5] (`docs/MATH.md` §20).
+"""
+from __future__ import annotations
+
+from flint import arb
+
+from .balls import ball, outward, widened
+from .decide import at_most, below, negative
+from .fields import Rejected, interval, keys, number
+from .premises import kernels
+
+__all__ = ["PIECE_FIELDS", "read_pieces", "norm_upper", "check_theorem5"]
+
+#: the fields of a lam piece (mu and delta: both numbers, or both null when the piece has no rate)
+PIECE_FIELDS = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta")
+
+
+def _positive_number(x, what) -> float:
+    v = number(x, what)
+    if not v > 0:
+        raise Rejected(f"{what} must be > 0, got {v!r}")
+    return v
+
+
+def read_pieces(doc, lam, A) -> list:
+    """The certificate's lam pieces, read and checked: consecutive, tiling ``lam`` exactly; 0 < alpha_5 <= alpha_8,
+    alpha_5 <= alpha_12 <= A; mu and delta both > 0 or both null."""
+    raw = doc.get("pieces")
+    if not (isinstance(raw, list) and raw):
+        raise Rejected("pieces must be a non-empty list of lam pieces")
+    out, at = [], lam[0]
+    for i, p in enumerate(raw):
+        p = keys(p, f"piece {i}", PIECE_FIELDS)
+        lo, hi = interval(p["lam"], f"piece {i} lam")
+        if lo != at:
+            raise Rejected(f"piece {i} starts at lam = {lo!r}, not at {at!r}: the pieces must tile {list(lam)} in order")
+        at = hi
+        a8, a12, a5 = (_positive_number(p[k], f"piece {i} {k}") for k in ("alpha_8", "alpha_12", "alpha_5"))
+        if not (a5 <= a8 and a5 <= a12 <= A):
+            raise Rejected(f"piece {i}: alpha_5 = {a5!r} must be <= alpha_8 = {a8!r} and <= alpha_12 = {a12!r} <= A = {A!r}")
+        if (p["mu"] is None) != (p["delta"] is None):
+            raise Rejected(f"piece {i}: mu and delta are both numbers or both null")
+        mu, delta = ((None, None) if p["mu"] is None else
+                     (_positive_number(p["mu"], f"piece {i} mu"), _positive_number(p["delta"], f"piece {i} delta")))
+        out.append({"lam": (lo, hi), "alpha_8": a8, "alpha_12": a12, "alpha_5": a5, "mu": mu, "delta": delta})
+    if at != lam[1]:
+        raise Rejected(f"the pieces end at lam = {at!r}, not at the domain's {lam[1]!r}")
+    return out
+
+
+def norm_upper(entries) -> arb:
+    """An upper bound of ||A||_2 over the balls ``entries`` of A (row-major): the norm of the exact matrix of their
+    upper bounds of |a_ij| (``norm2`` at exact points, no ball around 0 under a square root). Sound because
+    ||A||_2 <= || |A| ||_2 and the norm of a non-negative matrix increases with its entries (||B||_2 = max y^T B x over
+    unit x, y >= 0)."""
+    return kernels("descent").norm2(*(arb(abs(e).upper()) for e in entries))[0]
+
+
+def _piece_of(pieces, lo, hi) -> int:
+    """The index of the piece whose lam interval holds [lo, hi]; Rejected if none does."""
+    for i, p in enumerate(pieces):
+        if p["lam"][0] <= lo and hi <= p["lam"][1]:
+            return i
+    raise Rejected(f"leaf lam [{lo!r}, {hi!r}] lies in no single piece")
+
+
+#: the embedded certificates of Proposition 9: field -> kind
+EMBEDDED = {"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"}
+
+
+def embedded(doc, S, lam, prec) -> dict:
+    """Check the embedded Proposition 9 certificates (:data:`EMBEDDED`) in full: each of its kind, at the theorem's
+    gamma, d and L (exactly), over a lam interval that holds ``lam``; {field: its conclusion}."""
+    from .replay import _check  # the checker's own entry point, for a certificate inside a certificate
+
+    out = {}
+    for name, kind in EMBEDDED.items():
+        sub = doc.get(name)
+        if not isinstance(sub, dict) or sub.get("kind") != kind:
+            raise Rejected(f"{name} must be a {kind} certificate")
+        try:
+            text, values = _check(sub, prec)
+        except Rejected as e:
+            raise Rejected(f"{name}: {e}") from None
+        got, want = values["setting"], {"gamma": S.gamma, "d": S.d, "L": S.L}
+        if any(got[k] != v for k, v in want.items()):
+            raise Rejected(f"{name}: its setting {got} is not the theorem's {want}")
+        a, b = values["domain"]["lam"]
+        if not (a <= lam[0] and lam[1] <= b):
+            raise Rejected(f"{name}: its lam interval [{a!r}, {b!r}] does not hold the theorem's {list(lam)}")
+        out[name] = text
+    return out
+
+
+def _hull(acc, x):
+    return x if acc is None else acc.union(x)
+
+
+def check_theorem5(doc, kind, S, domain, boxes):
+    K = kernels("descent")
+    pieces = read_pieces(doc, domain[3], domain[2][1])
+    par = (widened(S.gamma), arb(S.d), arb(S.L))
+    acc = [{"Gk": None, "Gn": None, "H": None, "M": None} for _ in pieces]
+    for j, (leaf, (k, n, a, lam)) in enumerate(zip(doc["leaves"], boxes)):
+        keys(leaf, "bounds leaf", ("box", "test"))
+        i = _piece_of(pieces, *lam)
+        kb, nb, lb = ball(*k), ball(*n), ball(*lam)
+        gk, gn = K.gradient(kb, nb, lb, *par)
+        H = norm_upper(K.hessian(kb, nb, lb, *par))
+        s = acc[i]
+        s["Gk"], s["Gn"], s["H"] = _hull(s["Gk"], abs(gk)), _hull(s["Gn"], abs(gn)), _hull(s["H"], H)
+        if a[0] < pieces[i]["alpha_12"]:
+            ab = ball(*a)
+            D = norm_upper(K.dk(kb, nb, lb, *par, ab))
+            if not below(ab * D, 1):
+                raise Rejected(f"bounds leaf {j} {leaf['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
+                               f"{pieces[i]['alpha_12']!r})")
+            s["M"] = _hull(s["M"], D)
+    rows = []
+    for i, (p, s) in enumerate(zip(pieces, acc)):
+        if s["Gk"] is None or not all(x.is_finite() for x in (s["Gk"], s["Gn"], s["H"])):
+            raise Rejected(f"piece {i}: its leaves do not bound G and H")
+        Gk, Gn, H = (arb(s[x].upper()) for x in ("Gk", "Gn", "H"))
+        a8 = arb(p["alpha_8"])
+        if not all(at_most(arb(1) / 2, K.bracket(a8, G, H)[0]) for G in (Gk, Gn)):
+            raise Rejected(f"piece {i}: B(alpha_8 = {p['alpha_8']!r}, G, H) >= 1/2 is not shown (G_kappa <= {Gk}, "
+                           f"G_nu <= {Gn}, H <= {H})")
+        mu_plus, det = K.saddle(ball(*p["lam"]), *par)
+        if not (negative(det) and below(arb(p["alpha_5"]) * mu_plus, 1)):
+            raise Rejected(f"piece {i}: det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 are not shown (mu_+ in {mu_plus})")
+        rows.append({**p, "G_kappa": outward(Gk)[1], "G_nu": outward(Gn)[1], "H": outward(H)[1],
+                     "M": None if s["M"] is None else outward(s["M"])[1], "mu_plus": outward(mu_plus),
+                     "area_fraction": None})
+    if doc.get("rate") is not None:
+        from .rate import check_rate
+
+        with_rate = [p for p in pieces if p["mu"] is not None]
+        for row, got in zip((r for r in rows if r["mu"] is not None), check_rate(doc["rate"], S, with_rate)):
+            row["area_fraction"] = got["area_fraction"]
+    elif any(p["mu"] is not None for p in pieces):
+        raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
+    a5 = min(r["alpha_5"] for r in rows)
+    embedded(doc, S, domain[3], None)
+    return ({"pieces": rows, "alpha_5_min": a5},
+            f" (alpha_5 >= {a5!r} on every piece; {len(rows)} pieces, {len(boxes)} leaves)")
