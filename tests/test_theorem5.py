@@ -15,7 +15,6 @@ from documents import clone
 
 from slr_verify.certify.theorem5 import theorem5_step
 from slr_verify.checker import Rejected, replay, statement
-from slr_verify.dynamics import fixed_points as F
 from slr_verify.dynamics.runners import reduced_pgd
 from slr_verify.routes.quadrature import quad_manifold_risk
 from slr_verify.symbolic import descent as D
@@ -138,7 +137,8 @@ def test_the_descent_algebra_is_proved_and_a_wrong_bracket_is_not():
     a, G, H = D.BRACKET_ARGS
     wrong = 1 / sp.sqrt(1 + a**2 * G**2) - a * G / 4 - (a * H / 2) * (1 + a * G / 2) ** 2  # alpha G/2 halved
     W, h = sp.symbols("W h", positive=True)
-    comb = -a * W * h**2 / sp.sqrt(1 + a**2 * G**2) + (a * G / 2) * a * W * h**2 + (H / 2) * a**2 * W * h**2 * (1 + a * G / 2) ** 2
+    comb = (-a * W * h**2 / sp.sqrt(1 + a**2 * G**2) + (a * G / 2) * a * W * h**2
+            + (H / 2) * a**2 * W * h**2 * (1 + a * G / 2) ** 2)
     assert sp.simplify(comb + a * W * h**2 * D.bracket()) == 0
     assert sp.simplify(comb + a * W * h**2 * wrong) != 0
 
@@ -154,7 +154,7 @@ def test_reduced_runs_at_alpha_5_never_raise_the_risk_and_end_at_minima(proof):
     # kappa's linear rate at (1, 1) is 1 - alpha P erfc(c2), ~1 - 1e-5 here: the runs are followed until nu has
     # aligned and kappa has left the saddle's side, not to the end of their (very slow) linear phase
     end = reduced_pgd(k0, v0, lam=lam, alpha=p["alpha_5"], steps=20_000, every=10_000, **OWN)
-    k, v, R = end.kappa[-1], end.nu[-1], end.risk
+    k, v = end.kappa[-1], end.nu[-1]
     assert np.all(k * v > 0) and np.all(np.abs(v) > 1 - 1e-9) and np.all(np.abs(k) > 0.5)
     # after nu has aligned (the first record on), |kappa| climbs towards the minimum (or is stuck there in float64)
     assert np.all(np.diff(np.abs(end.kappa[1:]), axis=0) >= 0)
