@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (they register)
     optimality_claims,
     risk_claims,
     sphere_claims,
+    theorem5_claims,
     window_claims,
     window_phase_claims,
 )
@@ -25,7 +26,7 @@ from .base import REGISTERED, Claim, ClaimSetting
 __all__ = ["CLAIMS", "ids", "get", "parameterised", "user_setting"]
 
 #: the report's order: the modules in this order, each in definition order
-_MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, lemma_claims, sphere_claims,
+_MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, theorem5_claims, lemma_claims, sphere_claims,
                                   landscape_claims, window_claims, basin_claims, window_phase_claims, bayes_claims,
                                   experiment_claims)]
 CLAIMS: list[Claim] = sorted(REGISTERED, key=lambda c: (_MODULES.index(c.check.__module__), REGISTERED.index(c)))
