@@ -84,18 +84,22 @@ def _group_worker(claim_ids, mode, show, setting=None):
 #: Claims that share work kept in a process's caches, handed to one worker together (in this order) when they run in
 #: parallel: the window's two claims read the same float window at d = 400 (window_claims._window_at) and the same index
 #: of the committed certificates; the three training claims load JAX and its runtime once instead of in each worker.
-#: Each claim still runs in full and is timed alone; only where it runs changes.
+#: Each claim still runs in full and is timed alone; only where it runs changes (and a group longer than a worker's share
+#: of the run is not kept together: :func:`_tasks`).
 SHARED_WORK = (("oracle-window", "global-minimiser"), ("figure-8", "figure-10", "rank-one"))
 
 
-def _tasks(todo, times) -> list:
-    """The units handed to the workers, longest first (by the last run's times; heavy claims first when unknown): a
-    group of :data:`SHARED_WORK` (its claims among ``todo``, two or more) as one unit, every other claim alone."""
+def _tasks(todo, times, jobs) -> list:
+    """The units handed to the ``jobs`` workers, longest first (by the last run's times; heavy claims first when
+    unknown): a group of :data:`SHARED_WORK` (its claims among ``todo``, two or more) as one unit when it takes no more
+    than a worker's share of the whole (else its claims would wait for each other: they go alone), every other claim
+    alone."""
+    cost = lambda c: times.get(c.id, 1e6 if c.heavy else 0.0)
+    share = sum(cost(c) for c in todo) / jobs
     grouped = [[c for i in g for c in todo if c.id == i] for g in SHARED_WORK]
-    grouped = [g for g in grouped if len(g) > 1]
+    grouped = [g for g in grouped if len(g) > 1 and sum(cost(c) for c in g) <= share]
     inside = {c.id for g in grouped for c in g}
     units = grouped + [[c] for c in todo if c.id not in inside]
-    cost = lambda c: times.get(c.id, 1e6 if c.heavy else 0.0)
     return sorted(units, key=lambda u: -sum(cost(c) for c in u))
 
 
@@ -194,7 +198,7 @@ def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    units = _tasks(todo, _load_times(mode if setting is None else f"{mode}@setting"))
+    units = _tasks(todo, _load_times(mode if setting is None else f"{mode}@setting"), jobs)
     ctx = mp.get_context("spawn")  # never fork a process that may hold JAX's or Numba's threads
     queue, counter = ctx.Queue(), ctx.Value("i", 0)
     saved = {k: os.environ.get(k) for k in _SINGLE_THREAD}
