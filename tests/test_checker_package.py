@@ -106,7 +106,8 @@ def test_committed_kernels_are_their_regeneration_and_their_premises_proved():
     the valley's invariance)."""
     from slr_verify.kernels.premises import check_generated
 
-    assert check_generated() == {name: None for name in check_generated()}
+    problems = check_generated()  # once: every premise's regeneration and proofs are the test's cost
+    assert problems and problems == {name: None for name in problems}
 
 
 def test_a_kernel_edited_by_hand_is_stale(tmp_path):

@@ -265,6 +265,20 @@ def test_json_and_markdown_reports():
         assert len(cells) == 1, block
 
 
+def test_shared_work_goes_to_one_worker_within_its_share():
+    """The runner's units: each claim exactly once; a group of runner.SHARED_WORK one unit when it takes at most a
+    worker's share of the run (by the last times), its claims alone when more (they would wait for each other)."""
+    from slr_verify.claims import runner
+
+    group = runner.SHARED_WORK[1]
+    times = {c.id: 1.0 for c in CLAIMS} | {i: 5.0 for i in group}
+    units = runner._tasks(CLAIMS, times, 2)
+    assert sorted(c.id for u in units for c in u) == sorted(c.id for c in CLAIMS)
+    assert [c.id for c in units[0]] == list(group)  # 15 s of about 40 s: within a worker's share, and the longest
+    few = [c for c in CLAIMS if c.id in group + ("figure-9",)]
+    assert all(len(u) == 1 for u in runner._tasks(few, times, 2))  # 15 s of 16 s: more than half, split
+
+
 def test_python_m_without_arguments_prints_help():
     out = subprocess.run([sys.executable, "-m", "slr_verify"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "usage" in out.stdout and "check" in out.stdout

@@ -67,16 +67,45 @@ class _QueueStream:
         pass
 
 
-def _worker(claim_ids, mode, show, setting=None):
-    """Run the claims ``claim_ids`` (one, or a group sharing a computation) in this worker, in order."""
-    out = []
-    for claim_id in claim_ids:
-        claim = get(claim_id)
-        if _QUEUE is not None:
-            _QUEUE.put(("start", _SLOT, claim_id))
-        res = _run(claim, mode, _QueueStream() if show else None, setting)
-        out.append((res.evidence, res.seconds, res.error, res.skipped))
-    return out
+def _worker(claim_id, mode, show, setting=None):
+    claim = get(claim_id)
+    if _QUEUE is not None:
+        _QUEUE.put(("start", _SLOT, claim_id))
+    res = _run(claim, mode, _QueueStream() if show else None, setting)
+    return res.evidence, res.seconds, res.error, res.skipped
+
+
+def _group_worker(claim_ids, mode, show, setting=None):
+    """The claims of a group (:data:`SHARED_WORK`), one after the other in this worker: [(evidence, seconds, error,
+    skipped)] in the order given."""
+    return [_worker(i, mode, show, setting) for i in claim_ids]
+
+
+#: Claims that share work kept in a process's caches, handed to one worker together (in this order) when they run in
+#: parallel: the window's two claims read the same float window at d = 400 (window_claims._window_at) and the same index
+#: of the committed certificates; the three training claims load JAX and its runtime once instead of in each worker.
+#: Each claim still runs in full and is timed alone; only where it runs changes (and a group longer than a worker's share
+#: of the run is not kept together: :func:`_tasks`).
+SHARED_WORK = (("oracle-window", "global-minimiser"), ("figure-8", "figure-10", "rank-one"))
+
+
+def _tasks(todo, times, jobs) -> list:
+    """The units handed to the ``jobs`` workers, longest first (by the last run's times; heavy claims first when
+    unknown): a group of :data:`SHARED_WORK` or of the claims' own ``group`` (its claims among ``todo``, two or more) as
+    one unit when it takes no more
+    than a worker's share of the whole (else its claims would wait for each other: they go alone), every other claim
+    alone."""
+    cost = lambda c: times.get(c.id, 1e6 if c.heavy else 0.0)
+    share = sum(cost(c) for c in todo) / jobs
+    declared = {}  # the claims' own groups (Claim.group: one certificate's replay, cached per process)
+    for c in todo:
+        if c.group:
+            declared.setdefault(c.group, []).append(c.id)
+    grouped = [[c for i in g for c in todo if c.id == i] for g in (*SHARED_WORK, *declared.values())]
+    grouped = [g for g in grouped if len(g) > 1 and sum(cost(c) for c in g) <= share]
+    inside = {c.id for g in grouped for c in g}
+    units = grouped + [[c] for c in todo if c.id not in inside]
+    return sorted(units, key=lambda u: -sum(cost(c) for c in u))
 
 
 _SINGLE_THREAD = {
@@ -132,8 +161,9 @@ def run_claims(mode="default", only=None, progress=None, jobs=1, setting=None) -
     ``jobs``: worker processes (1: in this process; None: one per core, as ``slr-verify check``
     does; a script that asks for several needs the ``if __name__ == "__main__":`` guard). Claims are
     handed out longest first (times of the last run, cached under ``SLR_VERIFY_CACHE``; heavy
-    claims first when unknown). ``progress``: a stream for per-claim lines; on a terminal each
-    worker also draws its own progress line, elsewhere only one line per finished claim is written.
+    claims first when unknown), the claims of a group of :data:`SHARED_WORK` to one worker together. ``progress``: a
+    stream for per-claim lines; on a terminal each worker also draws its own progress line, elsewhere only one line per
+    finished claim is written.
     """
     if only is not None:
         unknown = sorted(set(only) - set(ids()))
@@ -173,12 +203,7 @@ def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    times = _load_times(mode if setting is None else f"{mode}@setting")
-    tasks = {}
-    for c in todo:  # a group's claims go to one worker, in registry order
-        tasks.setdefault(c.group or c.id, []).append(c)
-    cost = lambda cs: sum(times.get(c.id, 1e6 if c.heavy else 0.0) for c in cs)
-    tasks = sorted(tasks.values(), key=lambda cs: -cost(cs))
+    units = _tasks(todo, _load_times(mode if setting is None else f"{mode}@setting"), jobs)
     ctx = mp.get_context("spawn")  # never fork a process that may hold JAX's or Numba's threads
     queue, counter = ctx.Queue(), ctx.Value("i", 0)
     saved = {k: os.environ.get(k) for k in _SINGLE_THREAD}
@@ -200,14 +225,14 @@ def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     results = []
     try:
         with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(queue, counter)) as pool:
-            futures = {pool.submit(_worker, [c.id for c in cs], mode, tty, setting): cs for cs in tasks}
+            futures = {pool.submit(_group_worker, [c.id for c in u], mode, tty, setting): u for u in units}
             for fut in as_completed(futures):
-                cs = futures[fut]
+                unit = futures[fut]
                 try:
                     outs = fut.result()
-                except Exception as exc:  # the worker itself died
-                    outs = [([], 0.0, f"{type(exc).__name__}: {exc}", None)] * len(cs)
-                for c, (evidence, seconds, error, skipped) in zip(cs, outs):
+                except Exception as exc:  # the worker itself died: every claim of the unit fails, saying so
+                    outs = [([], 0.0, f"{type(exc).__name__}: {exc}", None)] * len(unit)
+                for c, (evidence, seconds, error, skipped) in zip(unit, outs):
                     results.append(Result(c, evidence, seconds, error, mode, skipped, c.setting_for(setting)))
                     done(results[-1])
     finally:
