@@ -1,0 +1,220 @@
+r"""R1's search (`docs/MATH.md`, "R1: a certified rate below the saddle's level"): a certified Lojasiewicz (Polyak)
+constant mu with |Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q : R(x) <= R(0, 0) - delta}, for every lam of each
+piece, by branch and bound over (kappa, nu, lam) boxes with the leaf tests of :mod:`slr_verify.checker.rate`.
+
+Per piece: delta is ``delta_fraction`` times a lower bound of R(0, 0) - R* over the piece; mu is a float estimate of
+the best constant (the least ratio on a grid of S_delta and 2 min(a, e) of the angle Hessian at the corner), scaled
+down by the factors of ``mu_factors`` until the branch and bound closes. The half kappa >= 0 is searched; the half
+kappa <= 0 is its mirror (the tree mirrored: the checker tests a leaf with kappa <= 0 at (-kappa, -nu)). Before
+returning proved=True the search replays its field with :func:`slr_verify.checker.rate.check_rate`.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from flint import arb, ctx
+
+from ..checker.balls import ball, outward, widened
+from ..checker.decide import at_most, positive
+from ..checker.fields import Rejected
+from ..checker.premises import kernels
+from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
+
+__all__ = ["lojasiewicz"]
+
+_MIN_WIDTH = 2.0**-36
+
+
+class _Fail(Exception):
+    pass
+
+
+class _Setting:
+    def __init__(self, gamma, d):
+        self.gamma, self.d = gamma, d
+
+
+def _leaf(box, test):
+    return ("leaf", box, test)
+
+
+def _split(box, axis):
+    lo, hi = box[axis]
+    at = 0.5 * (lo + hi)
+    left, right = list(box), list(box)
+    left[axis], right[axis] = (lo, at), (at, hi)
+    return tuple(left), tuple(right)
+
+
+class _Search:
+    def __init__(self, par, mu, delta, budget, progress):
+        self.par, self.mu, self.delta, self.budget, self.progress = par, mu, delta, budget, progress
+        self.boxes = 0
+
+    def corner_ok(self, box):
+        q11, q12, q22 = corner_matrix(box, self.par, self.mu)
+        lo11, lo22 = arb(q11.lower()), arb(q22.lower())
+        return positive(lo11) and positive(lo22) and at_most(q12 * q12, lo11 * lo22)
+
+    def axis(self, box, G):
+        """The axis whose mean-value term is widest (of F where the box may meet S_delta, else of G)."""
+        K = kernels("lojasiewicz")
+        B = [ball(*iv) for iv in box]
+        if at_most(G.lower() + self.delta, 0) or not positive(G + self.delta):
+            out = K.ratio(*B, *self.par, arb(self.mu))
+        else:
+            out = K.saddle(*B, *self.par)
+        terms = [float(abs(out[i + 1]).upper()) * (box[i][1] - box[i][0]) if out[i + 1].is_finite() else math.inf
+                 for i in range(3)]
+        return max(range(3), key=lambda i: (terms[i], box[i][1] - box[i][0]))
+
+    def solve(self, box):
+        self.boxes += 1
+        if self.boxes > self.budget:
+            raise _Fail(f"budget of {self.budget} boxes exhausted")
+        if self.progress and self.boxes % 500 == 0:
+            self.progress(self.boxes)
+        (k0, k1), (n0, n1) = box[0], box[1]
+        if k1 == 1.0 and n1 == 1.0 and k0 > 0 and n0 > 0 and self.corner_ok(box):
+            return _leaf(box, "corner")
+        G, F = leaf_enclosures(box, self.par, self.mu)
+        if positive(G + self.delta):
+            return _leaf(box, "above")
+        if positive(F):
+            return _leaf(box, "ratio")
+        axis = self.axis(box, G)
+        if all(box[i][1] - box[i][0] < _MIN_WIDTH * max(1.0, abs(box[i][0])) for i in range(3)) or \
+                box[axis][1] - box[axis][0] < _MIN_WIDTH * max(1.0, abs(box[axis][0])):
+            raise _Fail(f"no test closes on the box {box} (mu = {self.mu!r}, delta = {self.delta!r})")
+        left, right = _split(box, axis)
+        return ("split", axis, self.solve(left), self.solve(right))
+
+
+def _mirror(node):
+    """The subtree of the half kappa <= 0 from that of kappa >= 0: each box mirrored, children of kappa and nu splits
+    swapped (the float midpoint of [-b, -a] is minus that of [a, b])."""
+    if node[0] == "leaf":
+        (k0, k1), (n0, n1), lam = node[1]
+        return ("leaf", ((-k1, -k0), (-n1, -n0), lam), node[2])
+    _, axis, left, right = node
+    return ("split", axis, _mirror(right), _mirror(left)) if axis < 2 else ("split", axis, _mirror(left), _mirror(right))
+
+
+def _flatten(node, tree, leaves):
+    if node[0] == "leaf":
+        tree.append(-1)
+        leaves.append({"box": dict(zip(("kappa", "nu", "lam"), ([lo, hi] for lo, hi in node[1]))), "test": node[2]})
+        return
+    if len(node) == 5:  # an explicit split point
+        tree.append([node[1], node[4]])
+    else:
+        tree.append(node[1])
+    _flatten(node[2], tree, leaves)
+    _flatten(node[3], tree, leaves)
+
+
+def _estimate(par, lam, delta, n=41):
+    """A float estimate of the best mu on the piece: the least |Pg|^2 / (R - R*) on a grid of S_delta's half
+    kappa >= 0 at the piece's two ends, and 2 min(a, e) of the angle Hessian at the corner."""
+    K = kernels("lojasiewicz")
+    best = math.inf
+    for lm in lam:
+        L = arb(lm)
+        a, _, e = K.corner_hessian(arb(0), arb(0), L, *par)
+        best = min(best, 2 * float(a.mid()), 2 * float(e.mid()))
+        for i in range(n):
+            for j in range(n):
+                k, v = arb(i / (n - 1)), arb(-1 + 2 * j / (n - 1))
+                if float((K.saddle(k, v, L, *par)[0] + delta).mid()) > 0:
+                    continue
+                pg2 = K.ratio(k, v, L, *par, arb(0))[0]
+                gap = pg2 - K.ratio(k, v, L, *par, arb(1))[0]
+                if float(gap.mid()) > 0:
+                    best = min(best, float((pg2 / gap).mid()))
+    return best
+
+
+def _check_args(pieces, gamma, d, L, prec, budget, delta_fraction):
+    if not (isinstance(pieces, (list, tuple)) and pieces):
+        raise ValueError(f"pieces must be a non-empty list of (lo, hi) lam intervals, got {pieces!r}")
+    out = []
+    for i, p in enumerate(pieces):
+        lo, hi = (float(x) for x in p)
+        if not (0 < lo < hi < math.inf) or (out and lo != out[-1][1]):
+            raise ValueError(f"pieces must be increasing contiguous lam intervals in (0, oo), piece {i} is {p!r}")
+        out.append((lo, hi))
+    if not (isinstance(gamma, float) and gamma > 0 and math.isfinite(gamma)):
+        raise ValueError(f"gamma must be a finite float > 0, got {gamma!r}")
+    if not (type(d) is int and d >= 1):
+        raise ValueError(f"d must be an integer >= 1, got {d!r}")
+    if not (type(L) is int and L >= 1):
+        raise ValueError(f"L must be an integer >= 1, got {L!r}")
+    if not (type(prec) is int and 64 <= prec <= 256):
+        raise ValueError(f"prec must be an integer in [64, 256], got {prec!r}")
+    if not (type(budget) is int and budget > 0):
+        raise ValueError(f"budget must be an integer > 0, got {budget!r}")
+    if not 0 < delta_fraction < 1:
+        raise ValueError(f"delta_fraction must be in (0, 1), got {delta_fraction!r}")
+    return out
+
+
+def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction=0.1,
+                mu_factors=(0.7, 0.5, 0.35, 0.25, 0.125, 0.0625), progress=None) -> dict:
+    """R1 on the lam pieces (increasing, contiguous (lo, hi) intervals) at the model (gamma, d, L): {"proved", "rate"
+    (the certificate field of :func:`slr_verify.checker.rate.check_rate`, or None), "mu", "delta", "area_fraction",
+    "boxes", "seconds", "failure"} (lists by piece). ``progress(piece, boxes)`` is called now and then. L does not
+    enter the inequality (it cancels in R - R* and in the gradient) and is checked only."""
+    pieces = _check_args(pieces, gamma, d, L, prec, budget, delta_fraction)
+    t0, old = time.perf_counter(), ctx.prec
+    ctx.prec = prec
+    try:
+        par = (widened(gamma), arb(d))
+        K = kernels("lojasiewicz")
+        mus, deltas, subtrees, boxes, per_piece = [], [], [], 0, []
+        for ip, (lo, hi) in enumerate(pieces):
+            tp = time.perf_counter()
+            lam = ball(lo, hi)
+            gap0 = -K.saddle(arb(1), arb(1), lam, *par)[0]  # R(0, 0) - R* over the piece
+            delta = outward(gap0 * delta_fraction)[0]
+            if not delta > 0:
+                return _out(False, None, mus, deltas, [], boxes, t0, f"piece {ip}: R(0, 0) - R* is not certified > 0")
+            est = _estimate(par, (lo, hi), delta)
+            node, failure = None, None
+            for f in mu_factors:
+                mu = float(est * f)
+                s = _Search(par, mu, arb(delta), budget - boxes,
+                            (lambda n, ip=ip: progress(ip, boxes + n)) if progress else None)
+                try:
+                    half = s.solve(((0.0, 1.0), (-1.0, 1.0), (lo, hi)))
+                    node = ("split", 0, _mirror(half), half)
+                except _Fail as e:
+                    failure = f"piece {ip} [{lo}, {hi}]: {e}"
+                boxes += s.boxes
+                if node is not None or boxes >= budget:
+                    break
+            if node is None:
+                return _out(False, None, mus, deltas, [], boxes, t0, failure)
+            mus.append(mu)
+            deltas.append(delta)
+            subtrees.append(node)
+            per_piece.append({"boxes": s.boxes, "seconds": time.perf_counter() - tp})
+        root = subtrees[-1]
+        for (lo, _), sub in zip(reversed(pieces[1:]), reversed(subtrees[:-1])):
+            root = ("split", 2, sub, root, lo)
+        tree, leaves = [], []
+        _flatten(root, tree, leaves)
+        rate = {"lam": [pieces[0][0], pieces[-1][1]], "tree": tree, "leaves": leaves}
+        doc = [{"lam": p, "mu": m, "delta": dl} for p, m, dl in zip(pieces, mus, deltas)]
+        try:
+            area = [a["area_fraction"] for a in check_rate(rate, _Setting(gamma, d), doc)]
+        except Rejected as e:  # the search and the checker disagree: not proved
+            return _out(False, None, mus, deltas, [], boxes, t0, f"the checker rejects the search's field: {e}")
+        return _out(True, rate, mus, deltas, area, boxes, t0, None, per_piece)
+    finally:
+        ctx.prec = old
+
+
+def _out(proved, rate, mus, deltas, area, boxes, t0, failure, per_piece=()):
+    return {"proved": proved, "rate": rate, "mu": mus, "delta": deltas, "area_fraction": area, "boxes": boxes,
+            "seconds": time.perf_counter() - t0, "failure": failure, "pieces": list(per_piece)}
