@@ -3,7 +3,7 @@ constant mu with |Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q : R(x) <= R(0,
 piece, by branch and bound over (kappa, nu, lam) boxes with the leaf tests of :mod:`slr_verify.checker.rate`.
 
 Per piece: delta is ``delta_fraction`` times a lower bound of R(0, 0) - R* over the piece; mu is a float estimate of
-the best constant (the least ratio on a grid of S_delta and 2 min(a, e) of the angle Hessian at the corner), scaled
+the best constant (the least ratio on a grid of S_delta and twice min(a, e) of the angle Hessian at the corner), scaled
 down by the factors of ``mu_factors`` until the branch and bound closes. The half kappa >= 0 is searched; the half
 kappa <= 0 is its mirror (the tree mirrored: the checker tests a leaf with kappa <= 0 at (-kappa, -nu)). Before
 returning proved=True the search replays its field with :func:`slr_verify.checker.rate.check_rate`.
@@ -23,7 +23,7 @@ from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
 
 __all__ = ["lojasiewicz"]
 
-_MIN_WIDTH = 2.0**-36
+_MIN_WIDTH = 2.0**-50
 
 
 class _Fail(Exception):
@@ -48,8 +48,9 @@ def _split(box, axis):
 
 
 class _Search:
-    def __init__(self, par, mu, delta, budget, progress):
+    def __init__(self, par, mu, delta, budget, progress, area_width):
         self.par, self.mu, self.delta, self.budget, self.progress = par, mu, delta, budget, progress
+        self.area_width = area_width
         self.boxes = 0
 
     def corner_ok(self, box):
@@ -82,6 +83,12 @@ class _Search:
         if positive(G + self.delta):
             return _leaf(box, "above")
         if positive(F):
+            if self.area_width and not at_most(G + self.delta, 0) and max(k1 - k0, n1 - n0) > self.area_width:
+                axis = 0 if k1 - k0 >= n1 - n0 else 1  # across S_delta's edge: refined for the area bound only
+                try:
+                    return ("split", axis, *(self.solve(b) for b in _split(box, axis)))
+                except _Fail:
+                    return _leaf(box, "ratio")
             return _leaf(box, "ratio")
         axis = self.axis(box, G)
         if all(box[i][1] - box[i][0] < _MIN_WIDTH * max(1.0, abs(box[i][0])) for i in range(3)) or \
@@ -116,7 +123,7 @@ def _flatten(node, tree, leaves):
 
 def _estimate(par, lam, delta, n=41):
     """A float estimate of the best mu on the piece: the least |Pg|^2 / (R - R*) on a grid of S_delta's half
-    kappa >= 0 at the piece's two ends, and 2 min(a, e) of the angle Hessian at the corner."""
+    kappa >= 0 at the piece's two ends, and twice min(a, e) of the angle Hessian at the corner."""
     K = kernels("lojasiewicz")
     best = math.inf
     for lm in lam:
@@ -160,10 +167,11 @@ def _check_args(pieces, gamma, d, L, prec, budget, delta_fraction):
 
 
 def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction=0.1,
-                mu_factors=(0.7, 0.5, 0.35, 0.25, 0.125, 0.0625), progress=None) -> dict:
+                mu_factors=(0.7, 0.35, 0.1, 0.02), area_width=1 / 32, grid=41, progress=None) -> dict:
     """R1 on the lam pieces (increasing, contiguous (lo, hi) intervals) at the model (gamma, d, L): {"proved", "rate"
     (the certificate field of :func:`slr_verify.checker.rate.check_rate`, or None), "mu", "delta", "area_fraction",
-    "boxes", "seconds", "failure"} (lists by piece). ``progress(piece, boxes)`` is called now and then. L does not
+    "boxes", "seconds", "failure"} (lists by piece). ``progress(piece, boxes)`` is called now and then. A ratio leaf
+    across S_delta's edge wider than ``area_width`` in kappa or nu is split further (only for the area bound). L does not
     enter the inequality (it cancels in R - R* and in the gradient) and is checked only."""
     pieces = _check_args(pieces, gamma, d, L, prec, budget, delta_fraction)
     t0, old = time.perf_counter(), ctx.prec
@@ -179,12 +187,12 @@ def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction
             delta = outward(gap0 * delta_fraction)[0]
             if not delta > 0:
                 return _out(False, None, mus, deltas, [], boxes, t0, f"piece {ip}: R(0, 0) - R* is not certified > 0")
-            est = _estimate(par, (lo, hi), delta)
+            est = _estimate(par, (lo, hi), delta, grid)
             node, failure = None, None
             for f in mu_factors:
                 mu = float(est * f)
-                s = _Search(par, mu, arb(delta), budget - boxes,
-                            (lambda n, ip=ip: progress(ip, boxes + n)) if progress else None)
+                s = _Search(par, mu, arb(delta), max(1, (budget - boxes) // 2),  # a try that runs out leaves half
+                            (lambda n, ip=ip: progress(ip, boxes + n)) if progress else None, area_width)
                 try:
                     half = s.solve(((0.0, 1.0), (-1.0, 1.0), (lo, hi)))
                     node = ("split", 0, _mirror(half), half)
