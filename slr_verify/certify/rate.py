@@ -166,47 +166,77 @@ def _check_args(pieces, gamma, d, L, prec, budget, delta_fraction):
     return out
 
 
+def _piece(par, ip, lo, hi, delta_fraction, budget, opts):
+    """One piece: (node, mu, delta, boxes, failure, facts); node None when it does not close within ``budget``."""
+    K = kernels("lojasiewicz")
+    gap0 = -K.saddle(arb(1), arb(1), ball(lo, hi), *par)[0]  # R(0, 0) - R* over the piece
+    delta = outward(gap0 * delta_fraction)[0]
+    if not delta > 0:
+        return None, None, None, 0, f"piece {ip}: R(0, 0) - R* is not certified > 0", {}
+    est = _estimate(par, (lo, hi), delta, opts["grid"])
+    boxes = 0
+
+    def attempt(f):
+        """(node or None, failure, boxes) of the branch and bound at mu = est * f; a try that runs out leaves half."""
+        prog = opts["progress"]
+        s = _Search(par, float(est * f), arb(delta), max(1, (budget - boxes) // 2),
+                    (lambda n: prog(ip, n)) if prog else None, opts["area_width"])
+        try:
+            half = s.solve(((0.0, 1.0), (-1.0, 1.0), (lo, hi)))
+            return ("split", 0, _mirror(half), half), None, s.boxes
+        except _Fail as e:
+            return None, f"piece {ip} [{lo}, {hi}]: {e}", s.boxes
+
+    node, ok, bad, failure = None, None, 1.0, None
+    for f in opts["mu_factors"]:
+        node, failure, n = attempt(f)
+        boxes += n
+        if node is not None:
+            ok = f
+            break
+        bad = f
+        if boxes >= budget:
+            break
+    if node is None:
+        return None, None, delta, boxes, failure, {"mu_estimate": est}
+    for _ in range(opts["bisect"]):  # mu as large as the search proves: bisect between the last failure and success
+        f = 0.5 * (ok + bad)
+        got, _, n = attempt(f)
+        boxes += n
+        if got is not None:
+            node, ok = got, f
+        else:
+            bad = f
+    return node, float(est * ok), delta, boxes, None, {"mu_estimate": est, "factor": ok}
+
+
 def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction=0.1,
-                mu_factors=(0.7, 0.35, 0.1, 0.02), area_width=1 / 32, grid=41, progress=None) -> dict:
+                mu_factors=(0.7, 0.35, 0.1, 0.02), area_width=1 / 32, grid=41, bisect=2, progress=None) -> dict:
     """R1 on the lam pieces (increasing, contiguous (lo, hi) intervals) at the model (gamma, d, L): {"proved", "rate"
     (the certificate field of :func:`slr_verify.checker.rate.check_rate`, or None), "mu", "delta", "area_fraction",
-    "boxes", "seconds", "failure"} (lists by piece). ``progress(piece, boxes)`` is called now and then. A ratio leaf
-    across S_delta's edge wider than ``area_width`` in kappa or nu is split further (only for the area bound). L does not
-    enter the inequality (it cancels in R - R* and in the gradient) and is checked only."""
+    "boxes", "seconds", "failure", "pieces" (per piece: boxes, seconds, the float estimate of mu and the factor
+    proved)} (lists by piece). ``progress(piece, boxes)`` is called now and then. A ratio leaf across S_delta's edge
+    wider than ``area_width`` in kappa or nu is split further (only for the area bound). mu is est * f for the first f
+    of ``mu_factors`` that closes, then ``bisect`` bisection steps between it and the factor before (1 if none failed);
+    est from a grid of ``grid`` points a side (:func:`_estimate`). ``budget`` bounds the boxes of the whole call. L does
+    not enter the inequality (it cancels in R - R* and in the gradient) and is checked only."""
     pieces = _check_args(pieces, gamma, d, L, prec, budget, delta_fraction)
+    opts = {"mu_factors": mu_factors, "area_width": area_width, "grid": grid, "bisect": bisect, "progress": progress}
     t0, old = time.perf_counter(), ctx.prec
     ctx.prec = prec
     try:
         par = (widened(gamma), arb(d))
-        K = kernels("lojasiewicz")
-        mus, deltas, subtrees, boxes, per_piece = [], [], [], 0, []
+        mus, deltas, subtrees, boxes, facts = [], [], [], 0, []
         for ip, (lo, hi) in enumerate(pieces):
             tp = time.perf_counter()
-            lam = ball(lo, hi)
-            gap0 = -K.saddle(arb(1), arb(1), lam, *par)[0]  # R(0, 0) - R* over the piece
-            delta = outward(gap0 * delta_fraction)[0]
-            if not delta > 0:
-                return _out(False, None, mus, deltas, [], boxes, t0, f"piece {ip}: R(0, 0) - R* is not certified > 0")
-            est = _estimate(par, (lo, hi), delta, grid)
-            node, failure = None, None
-            for f in mu_factors:
-                mu = float(est * f)
-                s = _Search(par, mu, arb(delta), max(1, (budget - boxes) // 2),  # a try that runs out leaves half
-                            (lambda n, ip=ip: progress(ip, boxes + n)) if progress else None, area_width)
-                try:
-                    half = s.solve(((0.0, 1.0), (-1.0, 1.0), (lo, hi)))
-                    node = ("split", 0, _mirror(half), half)
-                except _Fail as e:
-                    failure = f"piece {ip} [{lo}, {hi}]: {e}"
-                boxes += s.boxes
-                if node is not None or boxes >= budget:
-                    break
+            node, mu, delta, n, failure, fact = _piece(par, ip, lo, hi, delta_fraction, budget - boxes, opts)
+            boxes += n
             if node is None:
-                return _out(False, None, mus, deltas, [], boxes, t0, failure)
+                return _out(False, None, mus, deltas, [], boxes, t0, failure, facts)
             mus.append(mu)
             deltas.append(delta)
             subtrees.append(node)
-            per_piece.append({"boxes": s.boxes, "seconds": time.perf_counter() - tp})
+            facts.append({"boxes": n, "seconds": time.perf_counter() - tp, **fact})
         root = subtrees[-1]
         for (lo, _), sub in zip(reversed(pieces[1:]), reversed(subtrees[:-1])):
             root = ("split", 2, sub, root, lo)
@@ -217,8 +247,8 @@ def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction
         try:
             area = [a["area_fraction"] for a in check_rate(rate, _Setting(gamma, d), doc)]
         except Rejected as e:  # the search and the checker disagree: not proved
-            return _out(False, None, mus, deltas, [], boxes, t0, f"the checker rejects the search's field: {e}")
-        return _out(True, rate, mus, deltas, area, boxes, t0, None, per_piece)
+            return _out(False, None, mus, deltas, [], boxes, t0, f"the checker rejects the search's field: {e}", facts)
+        return _out(True, rate, mus, deltas, area, boxes, t0, None, facts)
     finally:
         ctx.prec = old
 
