@@ -131,7 +131,7 @@ def test_a_leaf_across_kappa_zero_is_rejected(found):
 # ------------------------------------------------------------------------------ references independent of the code
 
 def _zeta_mp(t, g, n=0):
-    """The n-th t-derivative of zeta_g(t) = E erf(t + gZ)^2 (SPEC §4) by mpmath quadrature of its definition
+    """The n-th t-derivative of zeta_g(t) = E erf(t + gZ)^2 (`docs/MATH.md` §4) by mpmath quadrature of its definition
     (differentiated under E by hand: erf' = 2 exp(-x^2) / sqrt(pi), erf'' = -2x erf'), not the closed form."""
     e1 = lambda x: 2 * mpmath.exp(-x * x) / mpmath.sqrt(mpmath.pi)
     h = [lambda x: mpmath.erf(x) ** 2, lambda x: 2 * mpmath.erf(x) * e1(x),
@@ -141,7 +141,7 @@ def _zeta_mp(t, g, n=0):
 
 
 def _R_mp(kappa, nu, lam):
-    """Lemma 6's R on M minus its constant (SPEC §9) and its partials (R, R_k, R_n, R_kk, R_kn), in mpmath; the
+    """Lemma 6's R on M minus its constant (`docs/MATH.md` §9) and its partials (R, R_k, R_n, R_kk, R_kn), in mpmath; the
     chain rule by hand (R_nn = 0)."""
     g2 = mpmath.mpf(GAMMA) ** 2
     A = lam * mpmath.sqrt(mpmath.mpf(D) / 2)
