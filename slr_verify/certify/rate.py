@@ -79,11 +79,11 @@ class _Search:
         (k0, k1), (n0, n1) = box[0], box[1]
         if k1 == 1.0 and n1 == 1.0 and k0 > 0 and n0 > 0 and self.corner_ok(box):
             return _leaf(box, "corner")
-        G, F = leaf_enclosures(box, self.par, self.mu)
+        G, G_high, F = leaf_enclosures(box, self.par, self.mu)
         if positive(G + self.delta):
             return _leaf(box, "above")
         if positive(F):
-            if self.area_width and not at_most(G + self.delta, 0) and max(k1 - k0, n1 - n0) > self.area_width:
+            if self.area_width and not at_most(G_high + self.delta, 0) and max(k1 - k0, n1 - n0) > self.area_width:
                 axis = 0 if k1 - k0 >= n1 - n0 else 1  # across S_delta's edge: refined for the area bound only
                 try:
                     return ("split", axis, *(self.solve(b) for b in _split(box, axis)))

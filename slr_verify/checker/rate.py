@@ -5,7 +5,8 @@ The field ``rate`` = {lam: [a, b], tree, leaves} tiles [-1, 1]^2 x [a, b] in (ka
 each leaf's lam range lies in one piece {lam, mu, delta} and is tested with that piece's mu and delta. A leaf with
 kappa <= 0 is tested at its mirror (-kappa, -nu) (R and |Pg|^2 are even under it, and R(-1, -1) = R(1, 1): premise
 ``lojasiewicz``); a leaf across kappa = 0 is rejected. The tests (premise ``lojasiewicz``'s kernels, each enclosure the
-natural one intersected with the mean-value form over the (kappa, nu, lam) box):
+natural one intersected with the mean-value form over the (kappa, nu, lam) box, on the face of the box where the
+function is least (or greatest) when a partial has a certified sign, :func:`bound`):
 
 * ``above``: G + delta > 0 on the box, G = R - R(0, 0): the box misses S_delta;
 * ``ratio``: F = |Pg|^2 - mu (R - R*) > 0 on the box;
@@ -30,11 +31,11 @@ from flint import arb
 
 from .balls import ball, outward, widened
 from .coverage import check_coverage
-from .decide import at_most, positive
+from .decide import at_most, negative, positive
 from .fields import Rejected, interval, keys
 from .premises import kernels
 
-__all__ = ["check_rate", "TESTS", "leaf_enclosures", "corner_matrix", "mirrored"]
+__all__ = ["check_rate", "TESTS", "bound", "leaf_enclosures", "corner_matrix", "mirrored"]
 
 TESTS = ("above", "ratio", "corner")
 NAMES = ("kappa", "nu", "lam")
@@ -51,21 +52,35 @@ def mirrored(box):
 
 
 def _mean_value(fn, box, args):
-    """[f] on the box: natural enclosure intersected with f(m) + grad f(box).(box - m); fn gives [f, f_k, f_n, f_lam]."""
+    """[f] on the box: natural enclosure intersected with f(m) + grad f(box).(box - m); fn gives [f, f_k, f_n, f_lam].
+    Also returns the natural enclosures of the three partials."""
     B = [ball(*iv) for iv in box]
     M = [arb(b.mid()) for b in B]
     nat, mid = fn(*B, *args), fn(*M, *args)
     mv = mid[0] + sum(nat[i + 1] * (B[i] - M[i]) for i in range(3))
-    return nat[0].intersection(mv) if nat[0].is_finite() else mv
+    return (nat[0].intersection(mv) if nat[0].is_finite() else mv), nat[1:]
+
+
+def bound(fn, box, args, side):
+    """A ball enclosing f on a face of the box on which f attains its least value over the box (side = +1) or its
+    greatest (side = -1): positive(bound(.., 1)) proves f > 0 on the box, at_most(bound(.., -1), 0) proves f <= 0.
+    Where a partial of f has a certified sign on the box, f is least (greatest) at the corresponding end of that
+    coordinate (the mean-value theorem along it, the box being convex). Enclosures as in :func:`_mean_value`."""
+    f, grad = _mean_value(fn, box, args)
+    face = list(box)
+    for i, g in enumerate(grad):
+        if positive(g) or negative(g):
+            up = negative(g) if side > 0 else positive(g)
+            face[i] = (box[i][1], box[i][1]) if up else (box[i][0], box[i][0])
+    return f if face == list(box) else _mean_value(fn, face, args)[0]
 
 
 def leaf_enclosures(box, par, mu=None):
-    """Enclosures (G, F) over a box with kappa >= 0 (F only when mu is given): G = R - R(0, 0),
-    F = |Pg|^2 - mu (R - R*)."""
+    """Over a box with kappa >= 0: (G_low, G_high, F_low), balls holding a least value of G = R - R(0, 0), a greatest
+    value of G, and a least value of F = |Pg|^2 - mu (R - R*) on the box (:func:`bound`; F_low is None without mu)."""
     K = kernels("lojasiewicz")
-    G = _mean_value(K.saddle, box, par)
-    F = None if mu is None else _mean_value(K.ratio, box, (*par, arb(mu)))
-    return G, F
+    F = None if mu is None else bound(K.ratio, box, (*par, arb(mu)), 1)
+    return bound(K.saddle, box, par, 1), bound(K.saddle, box, par, -1), F
 
 
 def corner_matrix(box, par, mu):
@@ -131,16 +146,16 @@ def check_rate(rate, S, pieces) -> list:
         test = leaf["test"]
         if test not in TESTS:
             raise Rejected(f"{name}: unknown test")
-        G, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
+        G_low, G_high, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
         if test == "above":
-            if not positive(G + arb(delta)):
+            if not positive(G_low + arb(delta)):
                 raise Rejected(f"{name}: above test fails (G + delta > 0 is not certified)")
             continue
         if test == "ratio" and not positive(F):
             raise Rejected(f"{name}: ratio test fails (|Pg|^2 - mu (R - R*) > 0 is not certified)")
         if test == "corner":
             _corner(mbox, par, mu, name)
-        if at_most(G + arb(delta), 0):
+        if at_most(G_high + arb(delta), 0):
             cells[j].setdefault(box[2], []).append((arb(box[0][1]) - box[0][0]) * (arb(box[1][1]) - box[1][0]))
     out = []
     for j, p in enumerate(inside):
