@@ -16,7 +16,7 @@ import time
 from flint import arb, ctx
 
 from ..checker.balls import ball, outward, widened
-from ..checker.decide import at_most, positive
+from ..checker.decide import at_most, negative, positive
 from ..checker.fields import Rejected
 from ..checker.premises import kernels
 from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
@@ -59,16 +59,30 @@ class _Search:
         return positive(lo11) and positive(lo22) and at_most(q12 * q12, lo11 * lo22)
 
     def axis(self, box, G):
-        """The axis whose mean-value term is widest (of F where the box may meet S_delta, else of G)."""
+        """The axis to split: of those at least ``_MIN_WIDTH`` wide (None if none), the one whose mean-value term is
+        widest (of F where the box may meet S_delta, else of G); an axis along which the function is monotone (a
+        partial of certified sign, which the checker's face evaluation uses) counts 0."""
         K = kernels("lojasiewicz")
         B = [ball(*iv) for iv in box]
         if at_most(G.lower() + self.delta, 0) or not positive(G + self.delta):
             out = K.ratio(*B, *self.par, arb(self.mu))
         else:
             out = K.saddle(*B, *self.par)
-        terms = [float(abs(out[i + 1]).upper()) * (box[i][1] - box[i][0]) if out[i + 1].is_finite() else math.inf
-                 for i in range(3)]
-        return max(range(3), key=lambda i: (terms[i], box[i][1] - box[i][0]))
+        wide = [i for i in range(3) if box[i][1] - box[i][0] >= _MIN_WIDTH * max(1.0, abs(box[i][0]))]
+        term = lambda i: (0.0 if positive(out[i + 1]) or negative(out[i + 1]) else
+                          float(abs(out[i + 1]).upper()) * (box[i][1] - box[i][0]) if out[i + 1].is_finite() else math.inf)
+        return max(wide, key=lambda i: (term(i), box[i][1] - box[i][0])) if wide else None
+
+    def corner_axis(self, box):
+        """At a corner box that fails: the axis whose split gives the corner child (both children for lam) the best
+        least diagonal entry of the corner test's interval matrix."""
+        def score(b):
+            q11, _, q22 = corner_matrix(b, self.par, self.mu)
+            return min(float(q11.lower()), float(q22.lower())) if q11.is_finite() and q22.is_finite() else -math.inf
+
+        wide = [i for i in range(3) if box[i][1] - box[i][0] >= _MIN_WIDTH * max(1.0, abs(box[i][0]))]
+        best = {i: (min(map(score, _split(box, i))) if i == 2 else score(_split(box, i)[1])) for i in wide}
+        return max(wide, key=lambda i: best[i]) if wide else None
 
     def solve(self, box):
         self.boxes += 1
@@ -77,7 +91,8 @@ class _Search:
         if self.progress and self.boxes % 500 == 0:
             self.progress(self.boxes)
         (k0, k1), (n0, n1) = box[0], box[1]
-        if k1 == 1.0 and n1 == 1.0 and k0 > 0 and n0 > 0 and self.corner_ok(box):
+        corner = k1 == 1.0 and n1 == 1.0 and k0 > 0 and n0 > 0
+        if corner and self.corner_ok(box):
             return _leaf(box, "corner")
         G, G_high, F = leaf_enclosures(box, self.par, self.mu)
         if positive(G + self.delta):
@@ -90,9 +105,8 @@ class _Search:
                 except _Fail:
                     return _leaf(box, "ratio")
             return _leaf(box, "ratio")
-        axis = self.axis(box, G)
-        if all(box[i][1] - box[i][0] < _MIN_WIDTH * max(1.0, abs(box[i][0])) for i in range(3)) or \
-                box[axis][1] - box[axis][0] < _MIN_WIDTH * max(1.0, abs(box[axis][0])):
+        axis = self.corner_axis(box) if corner and not positive(F) else self.axis(box, G)
+        if axis is None:
             raise _Fail(f"no test closes on the box {box} (mu = {self.mu!r}, delta = {self.delta!r})")
         left, right = _split(box, axis)
         return ("split", axis, self.solve(left), self.solve(right))
