@@ -24,7 +24,7 @@ S = SimpleNamespace(gamma=GAMMA, d=D, L=L)
 
 @pytest.fixture(scope="module")
 def found():
-    r = lojasiewicz([PIECE], gamma=GAMMA, d=D, L=L, grid=17, bisect=0)
+    r = lojasiewicz([PIECE], gamma=GAMMA, d=D, L=L, grid=17, mu_factors=(0.7,), bisect=0)
     assert r["proved"], r["failure"]
     return r
 

@@ -202,18 +202,18 @@ def _piece(par, ip, lo, hi, delta_fraction, budget, opts):
             return None, f"piece {ip} [{lo}, {hi}]: {e}", s.boxes
 
     node, ok, bad, failure = None, None, 1.0, None
-    for f in opts["mu_factors"]:
-        node, failure, n = attempt(f)
+    for f in sorted(opts["mu_factors"]):  # the cheapest first, then up until one fails
+        got, why, n = attempt(f)
         boxes += n
-        if node is not None:
-            ok = f
+        if got is None:
+            bad, failure = f, why
             break
-        bad = f
+        node, ok = got, f
         if boxes >= budget:
             break
     if node is None:
         return None, None, delta, boxes, failure, {"mu_estimate": est}
-    for _ in range(opts["bisect"]):  # mu as large as the search proves: bisect between the last failure and success
+    for _ in range(opts["bisect"]):  # mu as large as the search proves: bisect between the last success and failure
         f = 0.5 * (ok + bad)
         got, _, n = attempt(f)
         boxes += n
@@ -225,13 +225,14 @@ def _piece(par, ip, lo, hi, delta_fraction, budget, opts):
 
 
 def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction=0.1,
-                mu_factors=(0.7, 0.35, 0.1, 0.02), area_width=1 / 32, grid=41, bisect=2, progress=None) -> dict:
+                mu_factors=(0.02, 0.1, 0.35, 0.7), area_width=1 / 32, grid=41, bisect=2, progress=None) -> dict:
     """R1 on the lam pieces (increasing, contiguous (lo, hi) intervals) at the model (gamma, d, L): {"proved", "rate"
     (the certificate field of :func:`slr_verify.checker.rate.check_rate`, or None), "mu", "delta", "area_fraction",
     "boxes", "seconds", "failure", "pieces" (per piece: boxes, seconds, the float estimate of mu and the factor
     proved)} (lists by piece). ``progress(piece, boxes)`` is called now and then. A ratio leaf across S_delta's edge
     wider than ``area_width`` in kappa or nu is split further (only for the area bound). mu is est * f for the first f
-    of ``mu_factors`` that closes, then ``bisect`` bisection steps between it and the factor before (1 if none failed);
+    of ``mu_factors`` (in increasing order) after which the next fails (or the last), then ``bisect`` bisection steps
+    between it and the failing one (1 if none failed); each try may use half the budget left;
     est from a grid of ``grid`` points a side (:func:`_estimate`). ``budget`` bounds the boxes of the whole call. L does
     not enter the inequality (it cancels in R - R* and in the gradient) and is checked only."""
     pieces = _check_args(pieces, gamma, d, L, prec, budget, delta_fraction)
