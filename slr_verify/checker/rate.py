@@ -124,7 +124,8 @@ def _pieces(pieces, a, b):
 
 def check_rate(rate, S, pieces) -> list:
     """Every leaf of ``rate`` (module docstring); for each piece inside rate's lam, {"area_fraction": a lower bound of
-    the area fraction of Q that S_delta covers at every lam of the piece}. Raises Rejected naming the leaf and test."""
+    the area fraction of Q that S_delta covers at every lam of the piece}. Raises Rejected naming the leaf and test.
+    The balls are evaluated at the caller's arb precision (``flint.ctx.prec``: the certificate's ``prec``)."""
     keys(rate, "rate", ("lam", "tree", "leaves"))
     a, b = interval(rate["lam"], "rate lam")
     inside = _pieces(pieces, a, b)
