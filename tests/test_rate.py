@@ -231,6 +231,7 @@ def test_reduced_pgd_from_S_delta_never_beats_the_rate(found):
     gap by <= G sqrt(2) (8 + 16 alpha G) u, G = sup_Q |grad R| (`symbolic.fixed_points.gradient_bounds`, < 3 here)."""
     from slr_verify.dynamics import reduced_pgd
 
+    # TODO: alpha = alpha_8(lam) of Proposition 8 (the lead's certified step function) once it lands; 1e-3 is below it
     lam, alpha, mu, delta = 0.1, 1e-3, found["mu"][0], found["delta"][0]
     u, G = 2.0**-53, 3.0
     eps = 3.4e-13 + 4 * u
