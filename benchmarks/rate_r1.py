@@ -25,6 +25,7 @@ def main(argv=None):
     ap.add_argument("--budget", type=int, default=100_000, help="boxes per piece")
     ap.add_argument("--bisect", type=int, default=1)
     ap.add_argument("--prec", type=int, default=128)
+    ap.add_argument("--factors", default="0.02,0.1,0.35,0.7", help="mu factors of the estimate, comma-separated")
     ap.add_argument("--stop", type=int, default=2, help="stop after this many consecutive failures")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
@@ -36,7 +37,8 @@ def main(argv=None):
     rows, fails = [], 0
     for p in zip(edges, edges[1:]):
         t = time.perf_counter()
-        r = lojasiewicz([p], gamma=math.sqrt(0.5), d=400, L=10, budget=a.budget, bisect=a.bisect, prec=a.prec)
+        r = lojasiewicz([p], gamma=math.sqrt(0.5), d=400, L=10, budget=a.budget, bisect=a.bisect, prec=a.prec,
+                        mu_factors=tuple(float(f) for f in a.factors.split(",")))
         tests = [leaf["test"] for leaf in (r["rate"] or {}).get("leaves", [])]
         fact = r["pieces"][0] if r["pieces"] else {}
         rows.append({"lam_lo": p[0], "lam_hi": p[1], "proved": r["proved"], "delta": (r["delta"] or [""])[0],
