@@ -15,11 +15,11 @@ import time
 
 from flint import arb, ctx
 
-from ..checker.balls import ball, outward, widened
 from ..checker.decide import at_most, negative, positive
 from ..checker.fields import Rejected
 from ..checker.premises import kernels
 from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
+from ..kernels.balls import ball, midpoint, outward, widened
 
 __all__ = ["lojasiewicz"]
 
@@ -70,7 +70,7 @@ class _Search:
             out = K.saddle(*B, *self.par)
         wide = [i for i in range(3) if box[i][1] - box[i][0] >= _MIN_WIDTH * max(1.0, abs(box[i][0]))]
         term = lambda i: (0.0 if positive(out[i + 1]) or negative(out[i + 1]) else
-                          float(abs(out[i + 1]).upper()) * (box[i][1] - box[i][0]) if out[i + 1].is_finite() else math.inf)
+                          outward(abs(out[i + 1]))[1] * (box[i][1] - box[i][0]) if out[i + 1].is_finite() else math.inf)
         return max(wide, key=lambda i: (term(i), box[i][1] - box[i][0])) if wide else None
 
     def corner_axis(self, box):
@@ -78,7 +78,9 @@ class _Search:
         least diagonal entry of the corner test's interval matrix."""
         def score(b):
             q11, _, q22 = corner_matrix(b, self.par, self.mu)
-            return min(float(q11.lower()), float(q22.lower())) if q11.is_finite() and q22.is_finite() else -math.inf
+            if not (q11.is_finite() and q22.is_finite()):
+                return -math.inf
+            return min(midpoint(arb(q11.lower())), midpoint(arb(q22.lower())))  # a heuristic score, not a bound
 
         wide = [i for i in range(3) if box[i][1] - box[i][0] >= _MIN_WIDTH * max(1.0, abs(box[i][0]))]
         best = {i: (min(map(score, _split(box, i))) if i == 2 else score(_split(box, i)[1])) for i in wide}
@@ -143,16 +145,16 @@ def _estimate(par, lam, delta, n=41):
     for lm in lam:
         L = arb(lm)
         a, _, e = K.corner_hessian(arb(0), arb(0), L, *par)
-        best = min(best, 2 * float(a.mid()), 2 * float(e.mid()))
+        best = min(best, 2 * midpoint(a), 2 * midpoint(e))
         for i in range(n):
             for j in range(n):
                 k, v = arb(i / (n - 1)), arb(-1 + 2 * j / (n - 1))
-                if float((K.saddle(k, v, L, *par)[0] + delta).mid()) > 0:
+                if midpoint(K.saddle(k, v, L, *par)[0] + delta) > 0:
                     continue
                 pg2 = K.ratio(k, v, L, *par, arb(0))[0]
                 gap = pg2 - K.ratio(k, v, L, *par, arb(1))[0]
-                if float(gap.mid()) > 0:
-                    best = min(best, float((pg2 / gap).mid()))
+                if midpoint(gap) > 0:
+                    best = min(best, midpoint(pg2 / gap))
     return best
 
 
