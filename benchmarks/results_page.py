@@ -158,6 +158,13 @@ def _basins(fields, rows) -> list:
                   "them).", ""]
 
 
+def _rate(fields, rows) -> list:
+    body = [[f'[{_num(r["lam_lo"]):.4g}, {_num(r["lam_hi"]):.4g}]', r["proved"], f'{_num(r["delta"]):.3g}' if r["delta"] else "",
+             f'{_num(r["mu"]):.3g}' if r["mu"] else "", f'{_num(r["area_fraction"]):.4f}' if r["area_fraction"] else "",
+             r["leaves"], r["boxes"], r["seconds"]] for r in rows]
+    return _table(["lam", "proved", "delta", "mu", "area fraction >=", "leaves", "boxes", "seconds"], body) + [""]
+
+
 def _mutants(fields, rows) -> list:
     outcomes, body = ("killed", "survived", "timeout", "error"), []
     for f in sorted({r["file"] for r in rows}):
@@ -228,6 +235,13 @@ SOURCES = [
            "the seed; each mutant's diff is in the JSON beside it (no calibration units).",
            "python benchmarks/mutation_checker.py --seed S --limit N [--modules FILES --out benchmarks/results/NAME]",
            _mutants, provenance=False),
+    Source("r1_rate_*.csv", "R1: a certified Lojasiewicz constant below the saddle's level",
+           "Per lam piece at Figure 4b's model: delta, the certified mu with |Pg|^2 >= mu (R - R*) on S_delta, the "
+           "certified lower bound of the area fraction of Q in S_delta, the leaves, boxes and seconds of the search "
+           "(`certify.rate.lojasiewicz`, replayed by `checker.rate.check_rate`; docs/MATH.md, \"R1\"; no calibration "
+           "units; the commit per row).",
+           "python benchmarks/rate_r1.py --lam LO:HI --pieces N --out benchmarks/results/r1_rate_fig4b.csv",
+           _rate, provenance=False),
     Source("basin_rates_*.csv", "Basin rates of constant-lam PGD",
            "1000 sphere-initialised PGD runs per lam (13 values in [0.02, 2]) at Figure 4b's model and step (`4b`) or "
            "Figure 5's (`5`), every end point classified (`certify.sample_basins`): per end class its count, rate and "

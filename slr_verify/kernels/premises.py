@@ -242,6 +242,9 @@ def premises() -> dict:
                 (_descent_proofs,)),
         Premise("zeta-partials", "zeta_partials", "zeta's partial derivatives (the runtime's zeta on series)",
                 _zeta_partials, (_zeta_heat,)),
+        Premise("lojasiewicz", "lojasiewicz", "R1's Lojasiewicz inequality below the saddle's level (MATH.md, R1)",
+                lambda: __import__("slr_verify.symbolic.rate", fromlist=["rate_kernels"]).rate_kernels(),
+                (lambda: __import__("slr_verify.symbolic.rate", fromlist=["rate_proofs"]).rate_proofs(),)),
     ]
     return {p.name: p for p in table}
 

@@ -1,0 +1,169 @@
+r"""R1's tests (`docs/MATH.md`, "R1: a certified rate below the saddle's level"): a Lojasiewicz (Polyak) inequality
+|Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q : R(x) <= R(0, 0) - delta}, for every lam of each piece.
+
+The field ``rate`` = {lam: [a, b], tree, leaves} tiles [-1, 1]^2 x [a, b] in (kappa, nu, lam) (the coverage format);
+each leaf's lam range lies in one piece {lam, mu, delta} and is tested with that piece's mu and delta. A leaf with
+kappa <= 0 is tested at its mirror (-kappa, -nu) (R and |Pg|^2 are even under it, and R(-1, -1) = R(1, 1): premise
+``lojasiewicz``); a leaf across kappa = 0 is rejected. The tests (premise ``lojasiewicz``'s kernels, each enclosure the
+natural one intersected with the mean-value form over the (kappa, nu, lam) box, on the face of the box where the
+function is least (or greatest) when a partial has a certified sign, :func:`bound`):
+
+* ``above``: G + delta > 0 on the box, G = R - R(0, 0): the box misses S_delta;
+* ``ratio``: F = |Pg|^2 - mu (R - R*) > 0 on the box;
+* ``corner``: the (mirrored) box is [k0, 1] x [n0, 1] with k0, n0 > 0. In angle coordinates kappa = cos(phi),
+  nu = cos(psi), the box lies in the image of the convex box T = [-Phi, Phi] x [-Psi, Psi] (Phi >= acos(k0),
+  Psi >= acos(n0)), R is even in phi and psi, its angle gradient vanishes at 0 where R = R*, and its squared norm is
+  |Pg|^2. With the angle Hessian's entries a, c, e enclosed over T x lam: by the mean-value theorem the gradient is
+  H1 theta and R - R* = theta^T H2 theta / 2 with H1, H2 symmetric, entries in the enclosures, so
+  |Pg|^2 - mu (R - R*) = theta^T (H1^2 - mu H2 / 2) theta >= 0 when the interval matrix
+  [[a^2 + c^2 - mu a / 2, c (a + e) - mu c / 2], [., c^2 + e^2 - mu e / 2]] has diagonal lower ends > 0 and their
+  product >= the square of the off-diagonal's magnitude (every matrix in it is positive semidefinite).
+
+A ``ratio`` or ``corner`` leaf with sup G + delta <= 0 lies inside S_delta for every lam of its range; the area
+fraction of a piece is the least, over the lam intervals between the leaves' lam end points, of the area of those
+leaves over it, divided by 4.
+"""
+from __future__ import annotations
+
+import bisect
+
+from flint import arb
+
+from .balls import ball, outward, widened
+from .coverage import check_coverage
+from .decide import at_most, negative, positive
+from .fields import Rejected, interval, keys
+from .premises import kernels
+
+__all__ = ["check_rate", "TESTS", "bound", "leaf_enclosures", "corner_matrix", "mirrored"]
+
+TESTS = ("above", "ratio", "corner")
+NAMES = ("kappa", "nu", "lam")
+
+
+def mirrored(box):
+    """The (kappa, nu) box moved to kappa >= 0: itself, or its mirror (-kappa, -nu); None if it crosses kappa = 0."""
+    (k0, k1), (n0, n1) = box[0], box[1]
+    if k0 >= 0:
+        return (k0, k1), (n0, n1)
+    if k1 <= 0:
+        return (-k1, -k0), (-n1, -n0)
+    return None
+
+
+def _mean_value(fn, box, args):
+    """[f] on the box: natural enclosure intersected with f(m) + grad f(box).(box - m); fn gives [f, f_k, f_n, f_lam].
+    Also returns the natural enclosures of the three partials."""
+    B = [ball(*iv) for iv in box]
+    M = [arb(b.mid()) for b in B]
+    nat, mid = fn(*B, *args), fn(*M, *args)
+    mv = mid[0] + sum(nat[i + 1] * (B[i] - M[i]) for i in range(3))
+    return (nat[0].intersection(mv) if nat[0].is_finite() else mv), nat[1:]
+
+
+def bound(fn, box, args, side):
+    """A ball enclosing f on a face of the box on which f attains its least value over the box (side = +1) or its
+    greatest (side = -1): positive(bound(.., 1)) proves f > 0 on the box, at_most(bound(.., -1), 0) proves f <= 0.
+    Where a partial of f has a certified sign on the box, f is least (greatest) at the corresponding end of that
+    coordinate (the mean-value theorem along it, the box being convex). Enclosures as in :func:`_mean_value`."""
+    f, grad = _mean_value(fn, box, args)
+    face = list(box)
+    for i, g in enumerate(grad):
+        if positive(g) or negative(g):
+            up = negative(g) if side > 0 else positive(g)
+            face[i] = (box[i][1], box[i][1]) if up else (box[i][0], box[i][0])
+    return f if face == list(box) else _mean_value(fn, face, args)[0]
+
+
+def leaf_enclosures(box, par, mu=None):
+    """Over a box with kappa >= 0: (G_low, G_high, F_low), balls holding a least value of G = R - R(0, 0), a greatest
+    value of G, and a least value of F = |Pg|^2 - mu (R - R*) on the box (:func:`bound`; F_low is None without mu)."""
+    K = kernels("lojasiewicz")
+    F = None if mu is None else bound(K.ratio, box, (*par, arb(mu)), 1)
+    return bound(K.saddle, box, par, 1), bound(K.saddle, box, par, -1), F
+
+
+def corner_matrix(box, par, mu):
+    """(q11, q12, q22): the interval matrix H1^2 - mu H2 / 2 over the angle box of the corner box (kappa >= 0)."""
+    (k0, _), (n0, _) = box[0], box[1]
+    P, S = (outward(arb(x).acos())[1] for x in (k0, n0))
+    a, c, e = kernels("lojasiewicz").corner_hessian(ball(-P, P), ball(-S, S), ball(*box[2]), *par)
+    m = arb(mu)
+    return a * a + c * c - m * a / 2, c * (a + e) - m * c / 2, c * c + e * e - m * e / 2
+
+
+def _corner(box, par, mu, name):
+    (k0, k1), (n0, n1) = box[0], box[1]
+    if not (k1 == 1.0 and n1 == 1.0 and k0 > 0 and n0 > 0):
+        raise Rejected(f"{name}: a corner leaf must be [k0, 1] x [n0, 1] (or its mirror) with k0, n0 > 0")
+    q11, q12, q22 = corner_matrix(box, par, mu)
+    lo11, lo22 = arb(q11.lower()), arb(q22.lower())
+    if not (positive(lo11) and positive(lo22) and at_most(q12 * q12, lo11 * lo22)):
+        raise Rejected(f"{name}: corner test fails (H1^2 - mu H2/2 is not certified positive semidefinite)")
+
+
+def _pieces(pieces, a, b):
+    """The pieces inside [a, b] (they must tile it exactly), checked."""
+    prev = None
+    for i, p in enumerate(pieces):
+        lo, hi = p["lam"]
+        if not (0 < lo < hi):
+            raise Rejected(f"piece {i}: lam = {p['lam']!r} is not an interval in lam > 0")
+        for f in ("mu", "delta"):
+            if not (isinstance(p[f], float) and 0 < p[f] < float("inf")):
+                raise Rejected(f"piece {i}: {f} = {p[f]!r} must be a finite float > 0")
+        if prev is not None and lo < prev:
+            raise Rejected(f"piece {i}: the pieces are not increasing and disjoint")
+        prev = hi
+    inside = [p for p in pieces if a <= p["lam"][0] and p["lam"][1] <= b]
+    if not inside or inside[0]["lam"][0] != a or inside[-1]["lam"][1] != b or any(
+            p["lam"][1] != q["lam"][0] for p, q in zip(inside, inside[1:])):
+        raise Rejected(f"rate lam = [{a!r}, {b!r}] is not exactly the union of consecutive pieces")
+    return inside
+
+
+def check_rate(rate, S, pieces) -> list:
+    """Every leaf of ``rate`` (module docstring); for each piece inside rate's lam, {"area_fraction": a lower bound of
+    the area fraction of Q that S_delta covers at every lam of the piece}. Raises Rejected naming the leaf and test.
+    The balls are evaluated at the caller's arb precision (``flint.ctx.prec``: the certificate's ``prec``)."""
+    keys(rate, "rate", ("lam", "tree", "leaves"))
+    a, b = interval(rate["lam"], "rate lam")
+    inside = _pieces(pieces, a, b)
+    boxes = check_coverage(((-1.0, 1.0), (-1.0, 1.0), (a, b)), rate["tree"], rate["leaves"], NAMES)
+    par = (widened(S.gamma), arb(S.d))
+    starts = [p["lam"][0] for p in inside]
+    cells = [dict() for _ in inside]  # per piece: {(l0, l1): area of inside leaves}
+    for k, (leaf, box) in enumerate(zip(rate["leaves"], boxes)):
+        keys(leaf, f"rate leaf {k}", ("box", "test"))
+        name = f"rate leaf {k} {list(box)} ({leaf['test']!r})"
+        j = bisect.bisect_right(starts, box[2][0]) - 1
+        if j < 0 or box[2][1] > inside[j]["lam"][1]:
+            raise Rejected(f"{name}: its lam range is not inside one piece")
+        mu, delta = inside[j]["mu"], inside[j]["delta"]
+        half = mirrored(box)
+        if half is None:
+            raise Rejected(f"{name}: the box crosses kappa = 0")
+        mbox = (*half, box[2])
+        test = leaf["test"]
+        if test not in TESTS:
+            raise Rejected(f"{name}: unknown test")
+        G_low, G_high, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
+        if test == "above":
+            if not positive(G_low + arb(delta)):
+                raise Rejected(f"{name}: above test fails (G + delta > 0 is not certified)")
+            continue
+        if test == "ratio" and not positive(F):
+            raise Rejected(f"{name}: ratio test fails (|Pg|^2 - mu (R - R*) > 0 is not certified)")
+        if test == "corner":
+            _corner(mbox, par, mu, name)
+        if at_most(G_high + arb(delta), 0):
+            cells[j].setdefault(box[2], []).append((arb(box[0][1]) - box[0][0]) * (arb(box[1][1]) - box[1][0]))
+    out = []
+    for j, p in enumerate(inside):
+        ends = sorted({p["lam"][0], p["lam"][1], *(x for iv in cells[j] for x in iv)})
+        least = None
+        for lo, hi in zip(ends, ends[1:]):
+            s = sum((v for iv, vs in cells[j].items() if iv[0] <= lo and hi <= iv[1] for v in vs), arb(0))
+            least = s if least is None or s.lower() < least.lower() else least
+        out.append({"area_fraction": max(0.0, outward((least if least is not None else arb(0)) / 4)[0])})
+    return out

@@ -1,0 +1,269 @@
+"""R1 (`docs/MATH.md`, "R1: a certified rate below the saddle's level"): the search's field passes the checker, forged
+fields are rejected, the kernels agree with independent mpmath references, and reduced PGD from S_delta never beats the
+certified rate."""
+from __future__ import annotations
+
+import copy
+import math
+from types import SimpleNamespace
+
+import mpmath
+import numpy as np
+import pytest
+from flint import arb, ctx
+
+from slr_verify.certify.rate import lojasiewicz
+from slr_verify.checker.fields import Rejected
+from slr_verify.checker.premises import kernels
+from slr_verify.checker.rate import check_rate
+
+GAMMA, D, L = 0.5**0.5, 400, 10  # Figure 4b's model (gamma^2 = 1/2)
+PIECE = (0.1, 0.1005)
+S = SimpleNamespace(gamma=GAMMA, d=D, L=L)
+
+
+@pytest.fixture(scope="module")
+def found():
+    r = lojasiewicz([PIECE], gamma=GAMMA, d=D, L=L, grid=17, mu_factors=(0.7,), bisect=0)
+    assert r["proved"], r["failure"]
+    return r
+
+
+def _pieces(r, **change):
+    return [{"lam": PIECE, "mu": r["mu"][0], "delta": r["delta"][0], **change}]
+
+
+def _check(rate, pieces):
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        return check_rate(rate, S, pieces)
+    finally:
+        ctx.prec = old
+
+
+def test_the_search_passes_the_checker(found):
+    out = _check(found["rate"], _pieces(found))
+    assert out[0]["area_fraction"] == found["area_fraction"][0] > 0.2
+    assert found["mu"][0] > 1e-3 and found["delta"][0] > 0
+    tests = {leaf["test"] for leaf in found["rate"]["leaves"]}
+    assert tests == {"above", "ratio", "corner"}
+
+
+def test_mu_ten_times_larger_is_rejected(found):
+    with pytest.raises(Rejected, match="test fails"):
+        _check(found["rate"], _pieces(found, mu=10 * found["mu"][0]))
+
+
+@pytest.mark.parametrize("delta", [0.0, -0.01, -0.0])
+def test_delta_zero_or_negative_is_rejected(found, delta):
+    with pytest.raises(Rejected, match="delta"):
+        _check(found["rate"], _pieces(found, delta=delta))
+
+
+def _first(rate, test):
+    return next(i for i, leaf in enumerate(rate["leaves"]) if leaf["test"] == test)
+
+
+@pytest.mark.parametrize("old,new,words", [("ratio", "above", "above test fails"), ("ratio", "corner", "corner leaf must"),
+                                           ("corner", "above", "above test fails"), ("ratio", "valley", "unknown test")])
+def test_a_changed_test_is_rejected(found, old, new, words):
+    rate = copy.deepcopy(found["rate"])
+    # a ratio leaf inside S_delta (an above test cannot pass there)
+    i = next(i for i, leaf in enumerate(rate["leaves"]) if leaf["test"] == old
+             and (old != "ratio" or leaf["box"]["kappa"][0] >= 0.5 and leaf["box"]["nu"][0] >= 0.5))
+    rate["leaves"][i]["test"] = new
+    with pytest.raises(Rejected, match=words):
+        _check(rate, _pieces(found))
+
+
+def test_a_corner_box_without_the_corner_is_rejected(found):
+    """A one-leaf tree over kappa >= 0 whose nu half [-1, 0] is called a corner: it does not hold (1, 1)."""
+    rate = copy.deepcopy(found["rate"])
+    i = _first(rate, "corner")
+    box = rate["leaves"][i]["box"]
+    if box["kappa"][1] == 1.0:  # move the corner leaf's test to a neighbour that is not at the corner
+        j = next(j for j, leaf in enumerate(rate["leaves"]) if leaf["box"]["kappa"][1] == 1.0 and leaf["box"]["nu"][1] < 1.0
+                 and leaf["box"]["nu"][0] > 0)
+    else:
+        j = next(j for j, leaf in enumerate(rate["leaves"]) if leaf["box"]["kappa"][0] == -1.0 and leaf["box"]["nu"][0] > -1.0
+                 and leaf["box"]["nu"][1] < 0)
+    rate["leaves"][j]["test"] = "corner"
+    with pytest.raises(Rejected, match="corner leaf must"):
+        _check(rate, _pieces(found))
+
+
+def test_a_leaf_outside_its_piece_is_rejected(found):
+    mid = 0.5 * (PIECE[0] + PIECE[1])
+    if not any(leaf["box"]["lam"][0] < mid < leaf["box"]["lam"][1] for leaf in found["rate"]["leaves"]):
+        pytest.skip("no leaf spans the piece's midpoint")
+    two = [{"lam": (PIECE[0], mid), "mu": found["mu"][0], "delta": found["delta"][0]},
+           {"lam": (mid, PIECE[1]), "mu": found["mu"][0], "delta": found["delta"][0]}]
+    with pytest.raises(Rejected, match="not inside one piece"):
+        _check(found["rate"], two)
+
+
+def test_rate_lam_must_be_a_union_of_pieces(found):
+    with pytest.raises(Rejected, match="union of consecutive pieces"):
+        _check(found["rate"], [{"lam": (PIECE[0], 0.2), "mu": found["mu"][0], "delta": found["delta"][0]}])
+
+
+def test_a_tree_with_a_gap_is_rejected(found):
+    rate = copy.deepcopy(found["rate"])
+    leaf = rate["leaves"][len(rate["leaves"]) // 2]
+    lo, hi = leaf["box"]["nu"]
+    leaf["box"]["nu"] = [lo, math.nextafter(hi, -math.inf)]  # one ulp short: a gap
+    with pytest.raises(Rejected, match="gap or an overlap"):
+        _check(rate, _pieces(found))
+    rate = copy.deepcopy(found["rate"])
+    del rate["leaves"][-1]
+    with pytest.raises(Rejected, match="tile"):
+        _check(rate, _pieces(found))
+
+
+def test_a_leaf_across_kappa_zero_is_rejected(found):
+    rate = {"lam": list(PIECE), "tree": [-1], "leaves": [{"box": {"kappa": [-1.0, 1.0], "nu": [-1.0, 1.0],
+                                                                   "lam": list(PIECE)}, "test": "above"}]}
+    with pytest.raises(Rejected, match="crosses kappa = 0"):
+        _check(rate, _pieces(found))
+
+
+# ------------------------------------------------------------------------------ references independent of the code
+
+def _zeta_mp(t, g, n=0):
+    """The n-th t-derivative of zeta_g(t) = E erf(t + gZ)^2 (`docs/MATH.md` §4) by mpmath quadrature of its definition
+    (differentiated under E by hand: erf' = 2 exp(-x^2) / sqrt(pi), erf'' = -2x erf'), not the closed form."""
+    e1 = lambda x: 2 * mpmath.exp(-x * x) / mpmath.sqrt(mpmath.pi)
+    h = [lambda x: mpmath.erf(x) ** 2, lambda x: 2 * mpmath.erf(x) * e1(x),
+         lambda x: 2 * e1(x) ** 2 - 4 * x * mpmath.erf(x) * e1(x)][n]
+    f = lambda z: h(t + g * z) * mpmath.exp(-z * z / 2)
+    return mpmath.quad(f, [-mpmath.inf, -12, -6, -3, 0, 3, 6, 12, mpmath.inf]) / mpmath.sqrt(2 * mpmath.pi)
+
+
+def _R_mp(kappa, nu, lam):
+    """Lemma 6's R on M minus its constant (`docs/MATH.md` §9) and its partials (R, R_k, R_n, R_kk, R_kn), in mpmath; the
+    chain rule by hand (R_nn = 0)."""
+    g2 = mpmath.mpf(GAMMA) ** 2
+    A = lam * mpmath.sqrt(mpmath.mpf(D) / 2)
+    b = A / mpmath.sqrt(1 + 2 * lam**2 * g2)
+    g = lam * mpmath.mpf(GAMMA)
+    e1 = 2 * mpmath.exp(-(b * kappa) ** 2) / mpmath.sqrt(mpmath.pi)
+    z = [_zeta_mp(A * kappa, g, n) for n in range(3)]
+    return (g2 * (z[0] - 2 * nu * mpmath.erf(b * kappa)), g2 * (A * z[1] - 2 * nu * b * e1), -2 * g2 * mpmath.erf(b * kappa),
+            g2 * (A**2 * z[2] + 4 * nu * b**3 * kappa * e1), -2 * g2 * b * e1)
+
+
+def _close(ball, ref):
+    """The float of the ball's midpoint within its radius and two ulps of the float of ref (each rounded to nearest)."""
+    return abs(float(ball.mid()) - float(ref)) <= float(ball.rad()) + 2 * math.ulp(float(ref))
+
+
+@pytest.mark.parametrize("kappa,nu", [(0.3, 0.7), (0.9, 0.99), (0.6, -0.4)])
+def test_kernels_agree_with_mpmath(kappa, nu):
+    """G = R - R(0, 0), |Pg|^2 and R - R* at lam = 0.1 from mpmath (30 digits) lie in the kernels' balls, compared as
+    floats (each side rounded to nearest: two ulps of the value)."""
+    K = kernels("lojasiewicz")
+    with mpmath.workdps(30):
+        lam = mpmath.mpf("0.1")
+        R, Rk, Rn = _R_mp(kappa, nu, lam)[:3]
+        G = R - _R_mp(0, 0, lam)[0]
+        pg2 = (1 - mpmath.mpf(kappa) ** 2) * Rk**2 + (1 - mpmath.mpf(nu) ** 2) * Rn**2
+        gap = R - _R_mp(1, 1, lam)[0]
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        par = (arb(GAMMA), arb(D))
+        x = (arb(kappa), arb(nu), arb("0.1"))
+        balls = {"G": K.saddle(*x, *par)[0], "|Pg|^2": K.ratio(*x, *par, arb(0))[0],
+                 "R - R*": K.ratio(*x, *par, arb(0))[0] - K.ratio(*x, *par, arb(1))[0]}
+    finally:
+        ctx.prec = old
+    for name, ref in (("G", G), ("|Pg|^2", pg2), ("R - R*", gap)):
+        assert _close(balls[name], ref), (name, balls[name], ref)
+
+
+def test_corner_hessian_agrees_with_mpmath():
+    """The angle Hessian of R(cos phi, cos psi) at (phi, psi) = (0.1, 0.2), lam = 0.1: d^2/dphi^2 = sin^2 R_kk - cos R_k,
+    d^2/dphi dpsi = sin sin R_kn, d^2/dpsi^2 = -cos R_n, from mpmath's partials."""
+    with mpmath.workdps(30):
+        lam, p, q = mpmath.mpf("0.1"), mpmath.mpf(0.1), mpmath.mpf(0.2)
+        _, Rk, Rn, Rkk, Rkn = _R_mp(mpmath.cos(p), mpmath.cos(q), lam)
+        ref = [mpmath.sin(p) ** 2 * Rkk - mpmath.cos(p) * Rk, mpmath.sin(p) * mpmath.sin(q) * Rkn, -mpmath.cos(q) * Rn]
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        out = kernels("lojasiewicz").corner_hessian(arb(0.1), arb(0.2), arb("0.1"), arb(GAMMA), arb(D))
+    finally:
+        ctx.prec = old
+    for ball, r in zip(out, ref):
+        assert _close(ball, r), (ball, r)
+
+
+# ------------------------------------------------------------------------------ a sound rate is never beaten
+
+def _gap_float(kappa, nu, lam):
+    """R - R* in float64, complement form (premise ``lojasiewicz``): gamma^2 [zetac(A|kappa|) - zetac(A)
+    + 2 (1 - s nu) erf(b |kappa|)], s = sign(kappa) (R is even under (kappa, nu) -> (-kappa, -nu)). Returns (value,
+    M): M is the sum of the magnitudes of the three terms, for the error bound."""
+    from scipy.special import erf
+
+    from slr_verify.kernels.special import zetac
+
+    g2 = GAMMA**2
+    A = lam * math.sqrt(D / 2)
+    b = A / math.sqrt(1 + 2 * lam**2 * g2)
+    s = np.where(kappa < 0, -1.0, 1.0)
+    k, v = s * kappa, s * nu
+    terms = (g2 * zetac(A * k, lam * GAMMA), g2 * zetac(A, lam * GAMMA), 2 * g2 * (1 - v) * erf(b * k))
+    return terms[0] - terms[1] + terms[2], sum(abs(t) for t in terms)
+
+
+def test_reduced_pgd_from_S_delta_never_beats_the_rate(found):
+    """From 100 points of S_delta (uniform in Q, seed 0, kept where the float gap is below R(0, 0) - R* - delta by the
+    margin below), reduced PGD at lam = 0.1 and alpha = 1e-3 (TODO: alpha <= alpha_8(lam) of Proposition 8, the lead's
+    certified step function; ~0.05-0.1 at lam = 0.1) satisfies, at every step,
+    R(x_{t+1}) - R* <= (1 - alpha mu / 2) (R(x_t) - R*) + E_t.
+
+    The rounding allowance E_t, derived: the float gap (complement form) has error <= eps M (M the sum of its terms'
+    magnitudes, eps = 3.4e-13 + 4u: zetac's documented worst relative error, erf's and three additions'), at both
+    steps; the float iterate differs from the exact map at the float point by <= (8 + 16 alpha G) u per coordinate
+    (eight roundings, and the gradient's own relative error 16u times alpha (1 - x^2) |g| <= alpha G), which moves the
+    gap by <= G sqrt(2) (8 + 16 alpha G) u, G = sup_Q |grad R| (`symbolic.fixed_points.gradient_bounds`, < 3 here)."""
+    from slr_verify.dynamics import reduced_pgd
+
+    # TODO: alpha = alpha_8(lam) of Proposition 8 (the lead's certified step function) once it lands; 1e-3 is below it
+    lam, alpha, mu, delta = 0.1, 1e-3, found["mu"][0], found["delta"][0]
+    u, G = 2.0**-53, 3.0
+    eps = 3.4e-13 + 4 * u
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, size=(2, 4000))
+    gap, M = _gap_float(x[0], x[1], lam)
+    gap0, M0 = _gap_float(np.array([0.0]), np.array([0.0]), lam)
+    keep = gap + eps * (M + M0) <= gap0 - delta
+    x = x[:, keep][:, :100]
+    assert x.shape[1] == 100
+    tr = reduced_pgd(x[0], x[1], lam=lam, gamma=GAMMA, d=D, L=L, alpha=alpha, steps=1000)
+    gaps, Ms = _gap_float(tr.kappa, tr.nu, lam)
+    bound = (1 - alpha * mu / 2) * gaps[:-1] + eps * (Ms[:-1] + Ms[1:]) + G * math.sqrt(2) * (8 + 16 * alpha * G) * u
+    assert np.all(gaps[1:] <= bound)
+    # the test is not vacuous: the certified contraction is used, and somewhere nearly attained relative to mu
+    ratio = (gaps[:-1] - gaps[1:]) / (alpha * gaps[:-1])
+    assert np.min(ratio) < 100 * mu
+
+
+@pytest.mark.slow
+def test_the_search_passes_the_checker_on_more_pieces():
+    r = lojasiewicz([(0.05, 0.06), (0.06, 0.07)], gamma=GAMMA, d=D, L=L)
+    assert r["proved"], r["failure"]
+    pieces = [{"lam": p, "mu": m, "delta": dl} for p, m, dl in zip([(0.05, 0.06), (0.06, 0.07)], r["mu"], r["delta"])]
+    out = _check(r["rate"], pieces)
+    assert [o["area_fraction"] for o in out] == r["area_fraction"]
+
+
+def test_bad_input_raises_value_error():
+    for kw, word in (({"pieces": []}, "pieces"), ({"pieces": [(0.2, 0.1)]}, "pieces"), ({"gamma": -1.0}, "gamma"),
+                     ({"d": 0}, "d"), ({"prec": 8}, "prec"), ({"budget": 0}, "budget"),
+                     ({"delta_fraction": 1.5}, "delta_fraction")):
+        args = {"pieces": [PIECE], "gamma": GAMMA, "d": D, "L": L, **kw}
+        with pytest.raises(ValueError, match=word):
+            lojasiewicz(args.pop("pieces"), **args)
