@@ -153,7 +153,8 @@ def _theorem5(a) -> int:
     p = _setting(a)
     p.pop("eps")
     show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
-    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=not a.no_rate, **p)
+    rate = False if a.no_rate else True if a.rate_lam_max is None else a.rate_lam_max
+    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=rate, **p)
     if r["certificate"] is not None:
         write(r["certificate"], out)
     keys = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta", "G_kappa", "G_nu", "H", "M", "mu_plus",
@@ -257,4 +258,6 @@ def add_certify_parser(sub):
     s.add_argument("--json", action="store_true", help="print the pieces (lam, alpha_8, alpha_12, alpha_5, mu, delta, "
                    "...) as JSON")
     s.add_argument("--no-rate", action="store_true", help="skip the rate R1 (mu and delta stay null)")
+    s.add_argument("--rate-lam-max", type=float, default=None, help="the rate R1 only on the pieces ending at or below "
+                   "this lam (its search grows fast with lam: mu falls like erfc(lam sqrt(d/2)))")
     s.set_defaults(func=_theorem5)

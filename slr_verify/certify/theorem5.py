@@ -107,13 +107,15 @@ def _proposition9(lam, gamma, d, L, given):
 
 
 def _rate(pieces, gamma, d, L, rate):
-    """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves: (the certificate's
-    ``rate`` field or None, [mu], [delta], failure text or None)."""
-    if not rate:
+    """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves (``rate`` a number:
+    among the pieces that end at or below it): (the certificate's ``rate`` field or None, [mu], [delta], failure text
+    or None)."""
+    if rate is False:
         return None, [], [], "not asked"
     from .rate import lojasiewicz
 
-    todo, why = list(pieces), None
+    todo = [p for p in pieces if rate is True or p[1] <= rate]
+    why = None if len(todo) == len(pieces) else f"R1 asked for lam <= {rate!r} only"
     while todo:
         r = lojasiewicz(todo, gamma=gamma, d=d, L=L)
         if r["proved"]:
@@ -133,10 +135,13 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     "alpha_5_min", "boxes", "seconds", "failure", "certificate"} (kind ``theorem-5``; None when not proved).
     ``progress``: a callable given (pieces done, pieces) after each piece. ``rate``: also certify R1 (a Lojasiewicz
     constant mu below the saddle's level, :func:`.rate.lojasiewicz`) on the longest run of pieces from the first where
-    it closes (``rate_failure`` says where it stops)."""
+    it closes (``rate_failure`` says where it stops): True (every piece), False, or a lam (the pieces ending at or
+    below it; R1's search grows fast with lam, as mu falls like erfc(lam sqrt(d/2)))."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
     prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
+    if not isinstance(rate, bool):
+        rate = A.V.real("rate", rate, minimum=0.0, strict_min=True, why="the largest lam of the rate's pieces, or a bool")
     margin = A.V.real("margin", margin, minimum=0.0, strict_min=True, maximum=0.5, why="relative slack of the targets")
     t0 = time.perf_counter()
     pieces = geometric_pieces(lo, hi, ratio)

@@ -32,7 +32,7 @@ from .manifold_claims import (
 )
 from .vocabulary import Cited, Identities, Measured, Rate, Replayed, claim_setting
 
-__all__ = ["proposition8", "proposition11", "proposition12", "proposition13", "theorem5"]
+__all__ = ["proposition8", "proposition11", "proposition12", "proposition13", "theorem5", "rate_r1"]
 
 
 # --------------------------------------------------------------------------- Theorem 5's proof (Propositions 8, 11-13)
@@ -281,4 +281,55 @@ def theorem5(ctx, seed=0):
                  max(rise, 0.0), _rounding(full.risk), "float64 rounding of the risk's closed form", unit="largest rise",
                  corroborates=True, details={"runs": m, "steps": steps}),
     ]
+    return records
+
+
+@claim(
+    "rate-r1",
+    where="finding (docs/MATH.md section 20, R1; beyond Theorem 5)",
+    kind="finding",
+    statement="below the saddle's level PGD on M converges linearly: on S_delta = {R(x) <= R(0, 0) - delta} "
+    "|Pg(x)|^2 >= mu (R(x) - R*) with mu certified on lam pieces, so R(x_t) - R* <= (1 - alpha mu/2)^t (R(x_0) - R*) "
+    "for every alpha in (0, alpha_8(lam)] and every start in S_delta (the paper: a rate is 'a challenging task')",
+    domain=lambda s: (f"{FIG4B.model_text}, the certificate's pieces with a rate (lam up to {FIG4B.lam0:g}); {s.runs} "
+                      f"reduced runs from random starts in S_delta at lam = {FIG4B.lam0:g} and the paper's alpha = "
+                      f"{_PAPER_ALPHA:g}, {s.steps} steps, every step compared with the certified factor"),
+    sizes=dict(runs=(100, 400, 2000), steps=(2000, 4000, 20000)),
+    setting=_M4B,
+    group=_T5_GROUP,
+)
+def rate_r1(ctx, seed=5):
+    """R1 (`docs/MATH.md` §20): the certificate's mu and delta on lam = 0.1's piece, the area of S_delta certified from
+    below, and reduced PGD at the paper's alpha = 4e-3 from starts in S_delta: no step's ratio (R_{t+1} - R*)/(R_t - R*)
+    exceeds the certified 1 - alpha mu/2 (while R_t - R* stays above float64 rounding), and the measured rate beside
+    it."""
+    rep, _ = _theorem5_certificate(ctx)
+    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **_model(ctx))
+    mu, delta, alpha = piece.get("mu"), piece.get("delta"), _PAPER_ALPHA
+    records = [_certificate_record(ctx, "R1 on the pieces with a rate: ratio, corner (angle coordinates) and above leaves",
+                                   "R1: |Pg|^2 >= mu (R - R*) on S_delta", ("mu", "delta", "area_fraction"),
+                                   holds=bool(mu))]
+    if not (mu and alpha <= piece.get("alpha_8", 0.0)):
+        return records
+    from ..kernels.api import manifold_risk
+
+    R = lambda k, v: manifold_risk(k, v, eps=0.0, **p)
+    r_star, r_saddle = float(R(1.0, 1.0)), float(R(0.0, 0.0))
+    k0, v0 = _random_square(20 * ctx.size.runs, seed)
+    keep = R(k0, v0) <= r_saddle - delta - 1e-9  # inside S_delta with a margin above float64 rounding
+    k0, v0 = k0[keep][: ctx.size.runs], v0[keep][: ctx.size.runs]
+    tr = reduced_pgd(k0, v0, alpha=alpha, steps=ctx.size.steps, every=1, **p)
+    gap = tr.risk - r_star
+    q = 1 - alpha * mu / 2
+    ok = gap[:-1] > 1e-9  # where the ratio is resolved in float64 (error <= 4 eps (1 + |R|) / gap)
+    ratio = np.where(ok, gap[1:] / np.where(ok, gap[:-1], 1.0), 0.0)
+    excess = float(np.max(ratio - q - 4 * np.finfo(float).eps * (1 + np.abs(tr.risk[:-1])) / np.where(ok, gap[:-1], 1.0)))
+    measured = float(np.exp(np.median(np.log(gap[-1][gap[-1] > 0] / gap[0][gap[-1] > 0]) / ctx.size.steps)))
+    records.append(Measured(f"reduced PGD at alpha = {alpha:g}, lam = {FIG4B.lam0:g}, from {len(k0)} starts in S_delta, "
+                            f"{ctx.size.steps} steps", f"the certified factor 1 - alpha mu/2 = {q:.10g} per step",
+                            max(excess, 0.0), 0.0, "a sound bound is never beaten (float64 rounding allowed for)",
+                            unit="largest excess of a step's ratio", corroborates=True,
+                            details={"mu": mu, "delta": delta, "alpha": alpha, "certified_factor": q,
+                                     "measured_median_factor": measured, "area_fraction": piece.get("area_fraction"),
+                                     "seed": seed}))
     return records
