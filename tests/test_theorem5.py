@@ -25,7 +25,7 @@ LAM = (0.2, 0.25)
 
 @pytest.fixture(scope="module")
 def proof():
-    r = theorem5_step(LAM, ratio=0.15, **OWN)
+    r = theorem5_step(LAM, ratio=0.15, rate=False, **OWN)
     assert r["proved"], r["failure"]
     return r
 
@@ -173,3 +173,23 @@ def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path, cap
     assert replay(str(out)).accepted
     assert main(args[:10] + ["--lam", "0:1", "--out", str(tmp_path / "x.json")]) == 2
     assert "lam" in capsys.readouterr().err
+
+
+def test_the_rate_joins_the_certificate_and_a_forged_mu_is_rejected():
+    """At Figure 4b's model on one lam piece (Proposition 9's committed certificates embedded): R1's mu and delta in the
+    piece, the certified area of S_delta above 0.2 (a float grid count gives ~0.28 at lam = 0.1); mu raised 10x is
+    rejected by the checker."""
+    from importlib import resources
+
+    from slr_verify.checker import load
+
+    folder = resources.files("slr_verify.certificates")
+    p9 = tuple(load(str(folder / f)) for f in ("proposition9_fig4b.json.gz", "hessian_signs_fig4b.json.gz"))
+    r = theorem5_step((0.09, 0.1), gamma2=0.5, d=400, L=10, ratio=1.0, proposition9=p9,
+                      rate_options=dict(bisect=0, mu_factors=(0.5,)))
+    assert r["proved"] and r["rate_failure"] is None, r
+    (p,) = r["pieces"]
+    assert p["mu"] > 0 and p["delta"] > 0 and p["area_fraction"] > 0.2
+    doc = clone(r["certificate"])
+    doc["pieces"][0]["mu"] *= 10
+    _rejected(_restated(doc))

@@ -106,7 +106,7 @@ def _proposition9(lam, gamma, d, L, given):
     return (st.certificate, sg["certificate"]), None
 
 
-def _rate(pieces, gamma, d, L, rate):
+def _rate(pieces, gamma, d, L, rate, options):
     """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves (``rate`` a number:
     among the pieces that end at or below it): (the certificate's ``rate`` field or None, [mu], [delta], failure text
     or None)."""
@@ -117,7 +117,7 @@ def _rate(pieces, gamma, d, L, rate):
     todo = [p for p in pieces if rate is True or p[1] <= rate]
     why = None if len(todo) == len(pieces) else f"R1 asked for lam <= {rate!r} only"
     while todo:
-        r = lojasiewicz(todo, gamma=gamma, d=d, L=L)
+        r = lojasiewicz(todo, gamma=gamma, d=d, L=L, **options)
         if r["proved"]:
             return r["rate"], r["mu"], r["delta"], why
         why = why or (f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}")
@@ -127,7 +127,7 @@ def _rate(pieces, gamma, d, L, rate):
 
 @accepts_gamma2
 def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
-                  proposition9=None, rate=True):
+                  proposition9=None, rate=True, rate_options=None):
     """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §20): Propositions 8 and 12's
     steps by the module's search, Proposition 9's two certificates embedded (``proposition9``: a pair (stationary,
     signs) of documents over a lam interval holding ``lam``, or None to search them here). Returns {"proved",
@@ -136,7 +136,8 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     ``progress``: a callable given (pieces done, pieces) after each piece. ``rate``: also certify R1 (a Lojasiewicz
     constant mu below the saddle's level, :func:`.rate.lojasiewicz`) on the longest run of pieces from the first where
     it closes (``rate_failure`` says where it stops): True (every piece), False, or a lam (the pieces ending at or
-    below it; R1's search grows fast with lam, as mu falls like erfc(lam sqrt(d/2)))."""
+    below it; R1's search grows fast with lam, as mu falls like erfc(lam sqrt(d/2))); ``rate_options``: keywords of
+    :func:`.rate.lojasiewicz` (its budget, mu factors, bisection steps)."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
     prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
@@ -175,7 +176,7 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     if failure is None:
         embed, failure = _proposition9((lo, hi), gamma, d, L, proposition9)
     if failure is None:
-        field, mus, deltas, rate_failure = _rate(pieces, gamma, d, L, rate)
+        field, mus, deltas, rate_failure = _rate(pieces, gamma, d, L, rate, dict(rate_options or {}))
         for row, mu, delta in zip(rows, mus, deltas):
             row["mu"], row["delta"] = mu, delta
         if field is not None:
