@@ -106,6 +106,18 @@ def _proposition9(lam, gamma, d, L, given):
     return (st.certificate, sg["certificate"]), None
 
 
+#: R1 is attempted (``rate=True``) on the pieces where the curvature along kappa at the minimum is at least this times
+#: gamma^2 (mu is at most twice it; below, the search's boxes multiply: `docs/MATH.md` §20, "Where it stops")
+RATE_CURVATURE = 1e-3
+
+
+def _corner_curvature(lam, gamma, d, L) -> float:
+    """The Hessian's kappa entry at (1, 1) in angle coordinates, at the point lam (float, from its enclosure)."""
+    from ..checker.premises import kernels
+
+    return float(kernels("manifold-hessians").hessian_1_1(arb(lam), arb(gamma), arb(d), arb(L))[0].mid())
+
+
 def _rate(pieces, gamma, d, L, rate, options):
     """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves (``rate`` a number:
     among the pieces that end at or below it): (the certificate's ``rate`` field or None, [mu], [delta], failure text
@@ -114,8 +126,14 @@ def _rate(pieces, gamma, d, L, rate, options):
         return None, [], [], "not asked"
     from .rate import lojasiewicz
 
-    todo = [p for p in pieces if rate is True or p[1] <= rate]
-    why = None if len(todo) == len(pieces) else f"R1 asked for lam <= {rate!r} only"
+    if rate is True:  # where mu can be worth searching for: it is at most twice the curvature along kappa at (1, 1)
+        rate = max([hi for _, hi in pieces if _corner_curvature(hi, gamma, d, L) >= RATE_CURVATURE * gamma**2],
+                   default=0.0)
+        why = f"R1 not attempted above lam = {rate!r} (curvature along kappa at (1, 1) below {RATE_CURVATURE} gamma^2)"
+    else:
+        why = f"R1 asked for lam <= {rate!r} only"
+    todo = [p for p in pieces if p[1] <= rate]
+    why = None if len(todo) == len(pieces) else why
     while todo:
         r = lojasiewicz(todo, gamma=gamma, d=d, L=L, **options)
         if r["proved"]:
@@ -135,9 +153,10 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     "alpha_5_min", "boxes", "seconds", "failure", "certificate"} (kind ``theorem-5``; None when not proved).
     ``progress``: a callable given (pieces done, pieces) after each piece. ``rate``: also certify R1 (a Lojasiewicz
     constant mu below the saddle's level, :func:`.rate.lojasiewicz`) on the longest run of pieces from the first where
-    it closes (``rate_failure`` says where it stops): True (every piece), False, or a lam (the pieces ending at or
-    below it; R1's search grows fast with lam, as mu falls like erfc(lam sqrt(d/2))); ``rate_options``: keywords of
-    :func:`.rate.lojasiewicz` (its budget, mu factors, bisection steps)."""
+    it closes (``rate_failure`` says where it stops): True (the pieces where the curvature along kappa at (1, 1) is at
+    least :data:`RATE_CURVATURE` gamma^2), False, or a lam (the pieces ending at or below it); R1's search grows fast
+    with lam, as mu falls like erfc(lam sqrt(d/2)). ``rate_options``: keywords of :func:`.rate.lojasiewicz` (its
+    budget, mu factors, bisection steps)."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
     prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
