@@ -218,10 +218,21 @@ def _gap_float(kappa, nu, lam):
     return terms[0] - terms[1] + terms[2], sum(abs(t) for t in terms)
 
 
+def _committed_alpha_8(lam):
+    """Proposition 8's alpha_8 at ``lam`` as the committed theorem-5 certificate states it (read, not replayed here: the
+    claims' tests replay it, test_report's fast mode, and test_binding binds it)."""
+    from importlib import resources
+
+    from slr_verify.checker import load
+
+    doc = load(str(resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz"))
+    return max(p["alpha_8"] for p in doc["pieces"] if p["lam"][0] <= lam <= p["lam"][1])
+
+
 def test_reduced_pgd_from_S_delta_never_beats_the_rate(found):
     """From 100 points of S_delta (uniform in Q, seed 0, kept where the float gap is below R(0, 0) - R* - delta by the
-    margin below), reduced PGD at lam = 0.1 and alpha = 1e-3 (TODO: alpha <= alpha_8(lam) of Proposition 8, the lead's
-    certified step function; ~0.05-0.1 at lam = 0.1) satisfies, at every step,
+    margin below), reduced PGD at lam = 0.1 and alpha = 1e-3 (below alpha_8 = 0.118 of the committed theorem-5
+    certificate's piece [0.084, 0.1], checked below by its replay) satisfies, at every step,
     R(x_{t+1}) - R* <= (1 - alpha mu / 2) (R(x_t) - R*) + E_t.
 
     The rounding allowance E_t, derived: the float gap (complement form) has error <= eps M (M the sum of its terms'
@@ -231,8 +242,8 @@ def test_reduced_pgd_from_S_delta_never_beats_the_rate(found):
     gap by <= G sqrt(2) (8 + 16 alpha G) u, G = sup_Q |grad R| (`symbolic.fixed_points.gradient_bounds`, < 3 here)."""
     from slr_verify.dynamics import reduced_pgd
 
-    # TODO: alpha = alpha_8(lam) of Proposition 8 (the lead's certified step function) once it lands; 1e-3 is below it
     lam, alpha, mu, delta = 0.1, 1e-3, found["mu"][0], found["delta"][0]
+    assert alpha <= _committed_alpha_8(lam)
     u, G = 2.0**-53, 3.0
     eps = 3.4e-13 + 4 * u
     rng = np.random.default_rng(0)
