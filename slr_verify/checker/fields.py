@@ -11,8 +11,8 @@ class Rejected(Exception):
     """A certificate that does not prove its statement (the message names the field or the test and how)."""
 
 
-def number(x, what) -> float:
-    """x as a float (a JSON number, exactly a binary float, finite), or Rejected naming ``what``."""
+def number(x, what, positive=False) -> float:
+    """x as a float (a JSON number, exactly a binary float, finite; > 0 if ``positive``), or Rejected naming ``what``."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise Rejected(f"{what} is not a number: {x!r}")
     try:
@@ -21,6 +21,8 @@ def number(x, what) -> float:
         raise Rejected(f"{what} is not a finite float: {x!r}") from None
     if not math.isfinite(f) or f != x:
         raise Rejected(f"{what} is not a finite float (exactly): {x!r}")
+    if positive and not f > 0:
+        raise Rejected(f"{what} must be > 0, got {f!r}")
     return f
 
 

@@ -8,15 +8,10 @@ checker derives everything else (premise ``descent``):
   leaves (:func:`norm_upper`); the bracket B(alpha_8, G_i, H) >= 1/2 for both i (Proposition 8: B decreases in alpha, G, H);
 * every leaf whose alpha range starts below its piece's alpha_12: alpha ||D K_alpha||_2 < 1 on the whole box
   (Proposition 12: injective, invertible Jacobian); M, the hull of ||D K|| over those leaves, is reported;
-* on each piece, det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 (the saddle's eigenvalues 1 - alpha mu_+ in (0, 1) and
-  1 - alpha mu_- > 1), alpha_5 <= alpha_8, alpha_5 <= alpha_12 <= A;
+* on each piece det hess R(0, 0) < 0, alpha_5 mu_+ < 1 (the saddle's eigenvalues in (0, 1) and above 1), alpha_5 <= alpha_8, alpha_5 <= alpha_12 <= A;
 * with a ``rate`` field, R1 on the pieces it covers (:func:`.rate.check_rate`);
-* Proposition 9 over a lam interval that holds the certificate's, at its gamma, d and L: the fields ``stationary`` (a
-  ``manifold-stationary-points`` certificate: the five stationary points) and ``signs`` (a ``manifold-hessian-signs``
-  certificate: minima, maxima, saddle), each checked here in full (:func:`embedded`).
-
-With the cited theorems (Lange 2013, Prop. 12.4.1, for Proposition 11; Shub 1987, Thm III.7, for Proposition 13) these
-give Theorem 5 for every alpha in (0, alpha_5] (`docs/MATH.md` §20).
+* Proposition 9 (fields ``stationary`` and ``signs``: its two certificates, at the same gamma, d, L, over a lam interval
+  holding the certificate's), each checked in full (:func:`embedded`).
 """
 from __future__ import annotations
 
@@ -33,13 +28,6 @@ __all__ = ["PIECE_FIELDS", "read_pieces", "norm_upper", "check_theorem5"]
 PIECE_FIELDS = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta")
 
 
-def _positive_number(x, what) -> float:
-    v = number(x, what)
-    if not v > 0:
-        raise Rejected(f"{what} must be > 0, got {v!r}")
-    return v
-
-
 def read_pieces(doc, lam, A) -> list:
     """The certificate's lam pieces, read and checked: consecutive, tiling ``lam`` exactly; 0 < alpha_5 <= alpha_8,
     alpha_5 <= alpha_12 <= A; mu and delta both > 0 or both null."""
@@ -53,13 +41,13 @@ def read_pieces(doc, lam, A) -> list:
         if lo != at:
             raise Rejected(f"piece {i} starts at lam = {lo!r}, not at {at!r}: the pieces must tile {list(lam)} in order")
         at = hi
-        a8, a12, a5 = (_positive_number(p[k], f"piece {i} {k}") for k in ("alpha_8", "alpha_12", "alpha_5"))
+        a8, a12, a5 = (number(p[k], f"piece {i} {k}", positive=True) for k in ("alpha_8", "alpha_12", "alpha_5"))
         if not (a5 <= a8 and a5 <= a12 <= A):
             raise Rejected(f"piece {i}: alpha_5 = {a5!r} must be <= alpha_8 = {a8!r} and <= alpha_12 = {a12!r} <= A = {A!r}")
         if (p["mu"] is None) != (p["delta"] is None):
             raise Rejected(f"piece {i}: mu and delta are both numbers or both null")
         mu, delta = ((None, None) if p["mu"] is None else
-                     (_positive_number(p["mu"], f"piece {i} mu"), _positive_number(p["delta"], f"piece {i} delta")))
+                     (number(p["mu"], f"piece {i} mu", True), number(p["delta"], f"piece {i} delta", True)))
         out.append({"lam": (lo, hi), "alpha_8": a8, "alpha_12": a12, "alpha_5": a5, "mu": mu, "delta": delta})
     if at != lam[1]:
         raise Rejected(f"the pieces end at lam = {at!r}, not at the domain's {lam[1]!r}")
@@ -110,10 +98,6 @@ def embedded(doc, S, lam, prec) -> dict:
     return out
 
 
-def _hull(acc, x):
-    return x if acc is None else acc.union(x)
-
-
 def check_theorem5(doc, kind, S, domain, boxes):
     K = kernels("descent")
     pieces = read_pieces(doc, domain[3], domain[2][1])
@@ -126,14 +110,15 @@ def check_theorem5(doc, kind, S, domain, boxes):
         gk, gn = K.gradient(kb, nb, lb, *par)
         H = norm_upper(K.hessian(kb, nb, lb, *par))
         s = acc[i]
-        s["Gk"], s["Gn"], s["H"] = _hull(s["Gk"], abs(gk)), _hull(s["Gn"], abs(gn)), _hull(s["H"], H)
+        for key, x in (("Gk", abs(gk)), ("Gn", abs(gn)), ("H", H)):
+            s[key] = x if s[key] is None else s[key].union(x)
         if a[0] < pieces[i]["alpha_12"]:
             ab = ball(*a)
             D = norm_upper(K.dk(kb, nb, lb, *par, ab))
             if not below(ab * D, 1):
                 raise Rejected(f"bounds leaf {j} {leaf['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
                                f"{pieces[i]['alpha_12']!r})")
-            s["M"] = _hull(s["M"], D)
+            s["M"] = D if s["M"] is None else s["M"].union(D)
     rows = []
     for i, (p, s) in enumerate(zip(pieces, acc)):
         if s["Gk"] is None or not all(x.is_finite() for x in (s["Gk"], s["Gn"], s["H"])):
