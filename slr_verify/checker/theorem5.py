@@ -8,7 +8,8 @@ checker derives everything else (premise ``descent``):
   leaves (:func:`norm_upper`); the bracket B(alpha_8, G_i, H) >= 1/2 for both i (Proposition 8: B decreases in alpha, G, H);
 * every leaf whose alpha range starts below its piece's alpha_12: alpha ||D K_alpha||_2 < 1 on the whole box
   (Proposition 12: injective, invertible Jacobian); M, the hull of ||D K|| over those leaves, is reported;
-* on each piece det hess R(0, 0) < 0, alpha_5 mu_+ < 1 (the saddle's eigenvalues in (0, 1) and above 1), alpha_5 <= alpha_8, alpha_5 <= alpha_12 <= A;
+* on each piece det hess R(0, 0) < 0, alpha_5 mu_+ < 1 (the saddle's eigenvalues in (0, 1), > 1), alpha_5 <= alpha_8,
+  alpha_5 <= alpha_12 <= A;
 * with a ``rate`` field, R1 on the pieces it covers (:func:`.rate.check_rate`);
 * Proposition 9 (fields ``stationary`` and ``signs``: its two certificates, at the same gamma, d, L, over a lam interval
   holding the certificate's), each checked in full (:func:`embedded`).
