@@ -56,10 +56,8 @@ def read_pieces(doc, lam, A) -> list:
 
 
 def norm_upper(entries) -> arb:
-    """An upper bound of ||A||_2 over the balls ``entries`` of A (row-major): the norm of the exact matrix of their
-    upper bounds of |a_ij| (``norm2`` at exact points, no ball around 0 under a square root). Sound because
-    ||A||_2 <= || |A| ||_2 and the norm of a non-negative matrix increases with its entries (||B||_2 = max y^T B x over
-    unit x, y >= 0)."""
+    """An upper bound of ||A||_2 over the balls ``entries`` of A (row-major): ``norm2`` at the exact upper bounds of
+    |a_ij| (no ball around 0 under a root); ||A||_2 <= || |A| ||_2, which increases with non-negative entries."""
     return kernels("descent").norm2(*(arb(abs(e).upper()) for e in entries))[0]
 
 
