@@ -138,7 +138,7 @@ def _rate(pieces, gamma, d, L, rate, options):
         r = lojasiewicz(todo, gamma=gamma, d=d, L=L, **options)
         if r["proved"]:
             return r["rate"], r["mu"], r["delta"], why
-        why = why or (f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}")
+        why = f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}"
         todo = todo[:len(r["mu"])]
     return None, [], [], why
 
