@@ -193,3 +193,14 @@ def test_the_rate_joins_the_certificate_and_a_forged_mu_is_rejected():
     doc = clone(r["certificate"])
     doc["pieces"][0]["mu"] *= 10
     _rejected(_restated(doc))
+
+
+@pytest.mark.parametrize("bad", [dict(lam=(0.0, 1.0)), dict(lam=(0.5, 0.1)), dict(ratio=0.0), dict(margin=0.9),
+                                 dict(rate="all"), dict(proposition9="committed"), dict(d=3), dict(gamma=-1.0),
+                                 dict(budget=0), dict(prec=20)])
+def test_bad_input_is_refused_before_the_search(bad):
+    """Each bad argument raises a ValueError naming it, before any box is searched."""
+    kw = dict(dict(lam=(0.1, 0.2), **OWN), **bad)
+    name = next(iter(bad))
+    with pytest.raises(ValueError, match=name if name != "lam" else "lam"):
+        theorem5_step(**kw)

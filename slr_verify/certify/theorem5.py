@@ -96,8 +96,6 @@ def _proposition9(lam, gamma, d, L, given):
     """The two Proposition 9 certificates to embed: ``given`` (stationary, signs) documents, or searched afresh over
     ``lam``; (documents or None, failure)."""
     if given is not None:
-        if not (isinstance(given, (tuple, list)) and len(given) == 2 and all(isinstance(x, dict) for x in given)):
-            raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
         return tuple(given), None
     st = stationary_points_on_M(lam, gamma=gamma, d=d, L=L, check=False)
     sg = hessian_signs(lam, gamma=gamma, d=d, L=L)
@@ -159,7 +157,12 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     budget, mu factors, bisection steps)."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
+    if d < 4:
+        raise ValueError(f"d must be at least 4 for a certificate (the checker's model), got {d}")
     prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
+    if not (proposition9 is None or isinstance(proposition9, (tuple, list)) and len(proposition9) == 2
+            and all(isinstance(x, dict) for x in proposition9)):
+        raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
     if not isinstance(rate, bool):
         rate = A.V.real("rate", rate, minimum=0.0, strict_min=True, why="the largest lam of the rate's pieces, or a bool")
     margin = A.V.real("margin", margin, minimum=0.0, strict_min=True, maximum=0.5, why="relative slack of the targets")
