@@ -45,6 +45,8 @@ class Kind:
     #: (what a claim's setting and domain are compared with: :mod:`.binding`)
     about: tuple = ("gamma", "eps", "d", "L")
     widened: tuple = ()
+    #: certificates inside this one, checked in full (:func:`.replay.embedded`): field -> kind
+    embedded: dict = field(default_factory=dict)
 
 
 def _at(s) -> str:
@@ -170,7 +172,8 @@ KINDS = {k.name: k for k in (
          _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
          optional=("alpha_upper", "upper_at"), widened=("lam",)),
     Kind("theorem-5", ("kappa", "nu", "alpha", "lam"), ("bounds",), ("descent",), _theorem5, check_theorem5, _SQUARE,
-         rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d", "L")),
+         rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d", "L"),
+         embedded={"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"}),
     Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",),
          widened=("lam",)),
     Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, check_contraction,

@@ -97,6 +97,29 @@ def statement(document) -> str:
     return _read(document)[3]
 
 
+def embedded(doc, kind, setting, lam, prec) -> dict:
+    """The certificates inside ``doc`` (the kind's ``embedded`` fields), each checked in full by :func:`_check`: of its
+    kind, at the outer certificate's setting in each parameter the outer statement is about (exactly), over a lam
+    interval that holds ``lam``; {field: its conclusion}."""
+    out = {}
+    for name, sub_kind in kind.embedded.items():
+        sub = doc.get(name)
+        if not isinstance(sub, dict) or sub.get("kind") != sub_kind:
+            raise Rejected(f"{name} must be a {sub_kind} certificate")
+        try:
+            text, values = _check(sub, prec)
+        except Rejected as e:
+            raise Rejected(f"{name}: {e}") from None
+        want = dict(zip(("gamma", "eps", "d", "L"), setting))
+        if any(values["setting"][k] != want[k] for k in kind.about):
+            raise Rejected(f"{name}: its setting {values['setting']} is not the certificate's {want}")
+        a, b = values["domain"]["lam"]
+        if not (a <= lam[0] and lam[1] <= b):
+            raise Rejected(f"{name}: its lam interval [{a!r}, {b!r}] does not hold the certificate's {list(lam)}")
+        out[name] = text
+    return out
+
+
 def _check(doc, prec):
     kind, setting, domain, text = _read(doc)
     if doc["statement"] != text:
@@ -113,6 +136,7 @@ def _check(doc, prec):
         # an oracle-window's ends first: two evaluations, before the leaves' thousands
         ends = check_ends(doc, S, domain["lam"]) if kind.name == "oracle-window" else {}
         values, tail = kind.check(doc, kind.name, S, tuple(domain[c] for c in names), boxes)
+    embedded(doc, kind, setting, domain["lam"], prec)
     if ends:
         values.update(ends)
         tail = ends_text(values)

@@ -12,7 +12,7 @@ checker derives everything else (premise ``descent``):
   alpha_5 <= alpha_12 <= A;
 * with a ``rate`` field, R1 on the pieces it covers (:func:`.rate.check_rate`);
 * Proposition 9 (fields ``stationary`` and ``signs``: its two certificates, at the same gamma, d, L, over a lam interval
-  holding the certificate's), each checked in full (:func:`embedded`).
+  holding the certificate's), each checked in full by the checker's entry point (:func:`.replay.embedded`).
 """
 from __future__ import annotations
 
@@ -69,34 +69,6 @@ def _piece_of(pieces, lo, hi) -> int:
     raise Rejected(f"leaf lam [{lo!r}, {hi!r}] lies in no single piece")
 
 
-#: the embedded certificates of Proposition 9: field -> kind
-EMBEDDED = {"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"}
-
-
-def embedded(doc, S, lam, prec) -> dict:
-    """Check the embedded Proposition 9 certificates (:data:`EMBEDDED`) in full: each of its kind, at the theorem's
-    gamma, d and L (exactly), over a lam interval that holds ``lam``; {field: its conclusion}."""
-    from .replay import _check  # the checker's own entry point, for a certificate inside a certificate
-
-    out = {}
-    for name, kind in EMBEDDED.items():
-        sub = doc.get(name)
-        if not isinstance(sub, dict) or sub.get("kind") != kind:
-            raise Rejected(f"{name} must be a {kind} certificate")
-        try:
-            text, values = _check(sub, prec)
-        except Rejected as e:
-            raise Rejected(f"{name}: {e}") from None
-        got, want = values["setting"], {"gamma": S.gamma, "d": S.d, "L": S.L}
-        if any(got[k] != v for k, v in want.items()):
-            raise Rejected(f"{name}: its setting {got} is not the theorem's {want}")
-        a, b = values["domain"]["lam"]
-        if not (a <= lam[0] and lam[1] <= b):
-            raise Rejected(f"{name}: its lam interval [{a!r}, {b!r}] does not hold the theorem's {list(lam)}")
-        out[name] = text
-    return out
-
-
 def check_theorem5(doc, kind, S, domain, boxes):
     K = kernels("descent")
     pieces = read_pieces(doc, domain[3], domain[2][1])
@@ -142,6 +114,5 @@ def check_theorem5(doc, kind, S, domain, boxes):
     elif any(p["mu"] is not None for p in pieces):
         raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
     a5 = min(r["alpha_5"] for r in rows)
-    embedded(doc, S, domain[3], None)
     return ({"pieces": rows, "alpha_5_min": a5},
             f" (alpha_5 >= {a5!r} on every piece; {len(rows)} pieces, {len(boxes)} leaves)")

@@ -29,24 +29,24 @@ __all__ = ["lemma4", "proposition9", "proposition10"]
 FIG4B = FIGURES["4b"]
 _P4B = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
 #: the model of Figure 4b, the paper's setting of the claims on M
-_M4B = ClaimSetting.of_figure(FIG4B)
+M4B = ClaimSetting.of_figure(FIG4B)
 #: the dynamics on the population risk do not depend on eps (its gradient does not)
-_NO_EPS = "eps does not move PGD on the population risk"
+NO_EPS = "eps does not move PGD on the population risk"
 #: at a user's setting the reduced runs on M stop after this many steps (Proposition 10's rates, Theorem 5)
-_MAX_STEPS = 200_000
-_PROP9_LAM = (0.01, 1.0)
+MAX_STEPS = 200_000
+PROP9_LAM = (0.01, 1.0)
 #: Proposition 9's classification of the five stationary points
 _EXPECT = {(0, 0): "saddle", (1, 1): "min", (-1, -1): "min", (1, -1): "max", (-1, 1): "max"}
 
 
 # --------------------------------------------------------------------------- the ranges at a user's setting
-def _model(ctx) -> dict:
+def model_of(ctx) -> dict:
     """gamma, d, L of the setting the check runs at (the user's, or Figure 4b's)."""
     return dict(gamma=ctx.setting.gamma, d=ctx.setting.d, L=ctx.setting.L)
 
 
 @lru_cache(maxsize=16)
-def _at_lam(gamma, d, L):
+def at_lam(gamma, d, L):
     """At Figure 4b's lam and (gamma, d, L): |g| at (1, 1) (the reduced map's gradient there) and the numeric
     alpha_max (61 x 61 grid); cached, the range checks and the claims read them."""
     p = dict(lam=FIG4B.lam0, gamma=gamma, d=d, L=L)
@@ -59,7 +59,7 @@ def _prop10_step(a_max):
     return min(FIG4B.alpha, 0.5 * a_max)
 
 
-def _steps_needed(st, alpha, scale):
+def steps_needed(st, alpha, scale):
     """Steps for the reduced map's linear phase at (1, 1) at ``alpha`` at Figure 4b's lam and the setting ``st``:
     ``scale`` = (for 1 - kappa, for 1 - nu) e-folds of each linear rate (:func:`F.linear_phase_steps`)."""
     return F.linear_phase_steps(lam=FIG4B.lam0, gamma=st.gamma, d=st.d, L=st.L, alpha=alpha, e_folds=scale)
@@ -67,47 +67,47 @@ def _steps_needed(st, alpha, scale):
 
 def _steps_at(ctx, alpha, scale, steps):
     """The run's length: ``steps``, at a user's setting raised to the linear phase's (the range check bounds it by
-    _MAX_STEPS)."""
+    MAX_STEPS)."""
     if ctx.setting.user:
-        return int(np.clip(_steps_needed(ctx.setting, alpha, scale), steps, _MAX_STEPS))
+        return int(np.clip(steps_needed(ctx.setting, alpha, scale), steps, MAX_STEPS))
     return steps
 
 
-def _on_M(st):
+def on_M(st):
     """None when the claims on M can run at a user's setting ``st``, else why not: M (theta = eta = rho = 0 with
     |kappa|, |nu| < 1) needs d >= 4 (the certificates' model too), and at Figure 4b's lam the reduced map's gradient
     at (1, 1) must be resolved in float64."""
     if st.d < 4:
         return f"M needs d >= 4, got d = {st.d}"
-    g, a_max = _at_lam(st.gamma, st.d, st.L)
+    g, a_max = at_lam(st.gamma, st.d, st.L)
     if not g.min() > 1e-12 * max(g.max(), 1e-300) or a_max <= 0:
         return f"at lam = {FIG4B.lam0:g} the gradient at (1, 1) is below float64's resolution (|g| = " \
                f"{', '.join(f'{float(x):.3g}' for x in g)})"
     return None
 
 
-def _rates_within(st, alpha, scale, what):
-    """None when the linear rates at (1, 1) at step ``alpha`` can be run to (:func:`_steps_needed` within
-    _MAX_STEPS), else why not: on M (:func:`_on_M`), a finite step (the numeric alpha_max is infinite where det J > 0
+def rates_within(st, alpha, scale, what):
+    """None when the linear rates at (1, 1) at step ``alpha`` can be run to (:func:`steps_needed` within
+    MAX_STEPS), else why not: on M (:func:`on_M`), a finite step (the numeric alpha_max is infinite where det J > 0
     on its whole grid), rates below 1 in float64 (alpha |g| below the resolution of 1 leaves none to measure)."""
-    why = _on_M(st)
+    why = on_M(st)
     if why:
         return why
     if not 0 < alpha < math.inf:
-        return f"at lam = {FIG4B.lam0:g} the numeric alpha_max is {_at_lam(st.gamma, st.d, st.L)[1]:g} (det J of the " \
+        return f"at lam = {FIG4B.lam0:g} the numeric alpha_max is {at_lam(st.gamma, st.d, st.L)[1]:g} (det J of the " \
                f"reduced map > 0 on its whole grid): no step alpha below it to run at"
     rates = F.predicted_rates(lam=FIG4B.lam0, gamma=st.gamma, d=st.d, L=st.L, alpha=alpha)
     if not max(rates) < 1:
         return f"at lam = {FIG4B.lam0:g} and alpha = {alpha:.3g} the predicted linear rates at (1, 1), (1 - alpha |g|)^2 = " \
                f"{', '.join(f'{float(x):.17g}' for x in rates)}, round to 1 in float64: there is no rate to measure"
-    n = _steps_needed(st, alpha, scale)
-    if not n <= _MAX_STEPS:
+    n = steps_needed(st, alpha, scale)
+    if not n <= MAX_STEPS:
         return f"at lam = {FIG4B.lam0:g} the linear rates at (1, 1) are so slow that {what} needs about {n:.2g} steps " \
-               f"(more than {_MAX_STEPS:,})"
+               f"(more than {MAX_STEPS:,})"
     return None
 
 
-_P10_SCALE, _T5_SCALE = (1.0, 12.0), (30.0, 45.0)
+_P10_SCALE, T5_SCALE = (1.0, 12.0), (30.0, 45.0)
 #: Proposition 10's certificate at a user's setting: up to this gamma^2 certify.alpha_diffeo closes within its budget at
 #: 0.9 of the numeric alpha_max (measured at gamma^2 = 1e3 with d = 200, L = 10: 26 s; at 1e4 it does not close)
 _P10_GAMMA2_MAX = 1e3
@@ -127,21 +127,21 @@ def _reach(gamma2, d, lam=1.0):
 
 
 def _prop9_range(st):
-    """Proposition 9's checks at a user's setting: on M (:func:`_on_M`), and the top of lam in [0.01, 1] no further
+    """Proposition 9's checks at a user's setting: on M (:func:`on_M`), and the top of lam in [0.01, 1] no further
     out than Figure 4b's (measured: beyond, the float64 Hessians at lam = 0.9 call the minima degenerate and the
     ball enclosures do not close)."""
-    why = _on_M(st)
+    why = on_M(st)
     if why:
         return why
-    top, paper = _reach(st.gamma2, st.d, _PROP9_LAM[1]), _reach(FIG4B.gamma2, FIG4B.d, _PROP9_LAM[1])
+    top, paper = _reach(st.gamma2, st.d, PROP9_LAM[1]), _reach(FIG4B.gamma2, FIG4B.d, PROP9_LAM[1])
     if top > paper * (1 + 1e-12):
-        return f"at lam = {_PROP9_LAM[1]:g}, lam sqrt(d/2) / sqrt(1 + 2 lam^2 gamma^2) = {top:.3g} exceeds Figure 4b's " \
+        return f"at lam = {PROP9_LAM[1]:g}, lam sqrt(d/2) / sqrt(1 + 2 lam^2 gamma^2) = {top:.3g} exceeds Figure 4b's " \
                f"{paper:.3g}: the curvature at the minima (erfc-sized) is below float64's resolution there"
     return None
 
 
 # --------------------------------------------------------------------------- certificates
-def _replay_search(certificate, search):
+def replay_search(certificate, search):
     """The independent checker's verdict on the certificate a search wrote here; a rejection naming the search when
     it wrote none (it did not close at this setting: the claim fails there, it is not skipped)."""
     if certificate is None:
@@ -149,17 +149,17 @@ def _replay_search(certificate, search):
     return replay(certificate)
 
 
-def _fresh(ctx) -> bool:
+def fresh_search(ctx) -> bool:
     """Whether the certificates are searched afresh (thorough mode, a user's setting) rather than the committed ones
     replayed."""
     return ctx.mode == "thorough" or ctx.setting.user
 
 
-def _how(ctx) -> str:
+def how_searched(ctx) -> str:
     return "searched afresh at this setting" if ctx.setting.user else "committed; searched afresh in thorough mode"
 
 
-def _committed(**claim) -> Replay:
+def committed_replay(**claim) -> Replay:
     """The committed certificate that binds ``claim`` (:func:`slr_verify.certify.committed.find_committed`: found by
     its kind, setting and domain), replayed; a rejection saying so when none or several bind."""
     found = find_committed(**claim)
@@ -175,15 +175,15 @@ _PROP9_KINDS = ("manifold-stationary-points", "manifold-hessian-signs")
 
 def _proposition9_certificates(ctx):
     """Proposition 9 on the lam interval, replayed and bound to the setting: the five stationary points, and the
-    Hessians' signs there; the committed certificates (found by content), or (:func:`_fresh`) searched afresh at the
+    Hessians' signs there; the committed certificates (found by content), or (:func:`fresh_search`) searched afresh at the
     setting. Returns ((replay, binding) of each)."""
-    claims = [dict(kind=k, setting=claim_setting(ctx.setting), lam=_PROP9_LAM) for k in _PROP9_KINDS]
-    if _fresh(ctx):
-        c = stationary_points_on_M(_PROP9_LAM, eps=ctx.setting.eps, **_model(ctx))
-        rep = c.replay if c.replay is not None else _replay_search(None, "certify.stationary_points_on_M")
-        reps = rep, _replay_search(hessian_signs(_PROP9_LAM, **_model(ctx))["certificate"], "certify.hessian_signs")
+    claims = [dict(kind=k, setting=claim_setting(ctx.setting), lam=PROP9_LAM) for k in _PROP9_KINDS]
+    if fresh_search(ctx):
+        c = stationary_points_on_M(PROP9_LAM, eps=ctx.setting.eps, **model_of(ctx))
+        rep = c.replay if c.replay is not None else replay_search(None, "certify.stationary_points_on_M")
+        reps = rep, replay_search(hessian_signs(PROP9_LAM, **model_of(ctx))["certificate"], "certify.hessian_signs")
     else:
-        reps = tuple(_committed(**c) for c in claims)
+        reps = tuple(committed_replay(**c) for c in claims)
     return tuple((r, proves(r, **c)) for r, c in zip(reps, claims))
 
 
@@ -197,13 +197,13 @@ def _alpha_max_claim(ctx, p, alpha) -> dict:
 
 def _alpha_max_certificate(ctx, p, a_max, alpha):
     """Proposition 10's alpha_max certificate replayed and bound (the committed one, found by content, was searched
-    from the numeric value on the 81 x 81 grid; :func:`_fresh`: searched afresh from ``a_max``), its binding, and its
+    from the numeric value on the 81 x 81 grid; :func:`fresh_search`: searched afresh from ``a_max``), its binding, and its
     bracket {alpha_certified, alpha_upper}."""
     claim = _alpha_max_claim(ctx, p, alpha)
-    if _fresh(ctx):
-        rep = _replay_search(alpha_diffeo(alpha_numeric=a_max, **p)["certificate"], "certify.alpha_diffeo")
+    if fresh_search(ctx):
+        rep = replay_search(alpha_diffeo(alpha_numeric=a_max, **p)["certificate"], "certify.alpha_diffeo")
     else:
-        rep = _committed(**claim)
+        rep = committed_replay(**claim)
     return rep, proves(rep, **claim), {"alpha_certified": rep.values["domain_alpha"][1] if rep.accepted else 0.0,
                                        "alpha_upper": rep.values.get("alpha_upper")}
 
@@ -220,7 +220,7 @@ def _proposition9_settings(ctx):
     """The settings of Proposition 9's float64 checks: lam = Figure 4b's and 0.9 at the setting's model; at the paper's
     in thorough mode two more of the paper's range."""
     if ctx.setting.user:
-        return [dict(lam=FIG4B.lam0, **_model(ctx)), dict(lam=0.9, **_model(ctx))]
+        return [dict(lam=FIG4B.lam0, **model_of(ctx)), dict(lam=0.9, **model_of(ctx))]
     return [_P4B, dict(_P4B, lam=0.9)] + ctx.pick(
         [], [], [dict(lam=2.0, gamma=0.3, d=80, L=10), dict(lam=0.05, gamma=1.5, d=1000, L=3)]
     )
@@ -277,7 +277,7 @@ def _det_signs(rep, dif, p):
     statement="M = {theta = eta = rho = 0} is invariant under PGD",
     domain=lambda s: f"all parameters (SymPy); {FIG4B.text}, {s.runs} runs x {s.steps} steps in float64",
     sizes=dict(steps=(300, 2000, 20000), runs=(4, 8, 30)),
-    setting=_M4B,  # tied: the float run at d = 1000 with this step leaves M (M is unstable there, not round-off)
+    setting=M4B,  # tied: the float run at d = 1000 with this step leaves M (M is unstable there, not round-off)
 )
 def lemma4(ctx, seed=0):
     """Lemma 4: M is invariant under PGD, symbolically (the five-overlap map and Theorem 1's
@@ -303,9 +303,9 @@ def lemma4(ctx, seed=0):
     where="Proposition 9",
     statement="the stationary points of R on M are exactly (0, 0) and the four corners; (1, 1), (-1, -1) minima, (1, -1), "
     "(-1, 1) maxima, (0, 0) a saddle",
-    domain=f"all parameters (sign argument, SymPy); every lam in {list(_PROP9_LAM)} at {FIG4B.model_text} (ball arithmetic)",
-    setting=_M4B,
-    at_setting=lambda s, st: f"all parameters (sign argument, SymPy); every lam in {list(_PROP9_LAM)} at {st.text} "
+    domain=f"all parameters (sign argument, SymPy); every lam in {list(PROP9_LAM)} at {FIG4B.model_text} (ball arithmetic)",
+    setting=M4B,
+    at_setting=lambda s, st: f"all parameters (sign argument, SymPy); every lam in {list(PROP9_LAM)} at {st.text} "
     f"(ball arithmetic: both certificates searched afresh and replayed); the Hessians at lam = {FIG4B.lam0:g}, 0.9 "
     "(float64)",
     runs_at=lambda st: _prop9_range(st),
@@ -315,17 +315,18 @@ def proposition9(ctx):
     argument, SymPy); their Hessians classify them; they are fixed points of the reduced map; a
     fixed point that is not stationary appears when alpha exceeds the closed-form bound. At a user's
     setting both certificates are searched there and replayed (a few seconds)."""
-    st, params, lams = ctx.setting, _proposition9_settings(ctx), list(_PROP9_LAM)
+    st, params, lams = ctx.setting, _proposition9_settings(ctx), list(PROP9_LAM)
     wrong, fixed_err, mirror_err, details = _fixed_points_at(params)
     (rep, rep_binds), (signs, signs_binds) = _proposition9_certificates(ctx)
     return [
         Identities("SymPy sign argument on Lemma 6's gradient", "Proposition 9 (exactly five stationary points on M)",
                    sfix.stationary_point_proofs()),
         Replayed("ball arithmetic (arb): branch and bound + Krawczyk, lam a box coordinate; its certificate replayed by "
-                 f"certify.replay ({_how(ctx)})", f"exactly five stationary points for every lam in {lams} at once ({st.text})",
+                 f"certify.replay ({how_searched(ctx)})",
+                 f"exactly five stationary points for every lam in {lams} at once ({st.text})",
                  [rep], binding=[rep_binds], details={"setting": rep.values.get("setting")}),
         Replayed("ball arithmetic: Hessian entries at the five points, lam a box coordinate; its certificate replayed by "
-                 f"certify.replay ({_how(ctx)})", f"Proposition 9's classification for every lam in {lams} ({st.text})",
+                 f"certify.replay ({how_searched(ctx)})", f"Proposition 9's classification for every lam in {lams} ({st.text})",
                  [signs], binding=[signs_binds], details={"setting": signs.values.get("setting")}),
         Measured("Hessians at the five points (angle coordinates at the corners)", "Proposition 9's classification", wrong, 0,
                  "a sign of an eigenvalue: any mismatch fails", unit="misclassified points", size={"settings": len(params)},
@@ -343,18 +344,18 @@ def proposition9(ctx):
     where="Proposition 10",
     statement="Jacobians of the PGD map at the fixed points, attraction, two-timescale rates",
     domain=f"{FIG4B.text}",
-    setting=_M4B,
-    at_setting=lambda s, st: f"{st.text}, lam = {FIG4B.lam0:g} (Figure 4b's; {_NO_EPS}); the step alpha = "
+    setting=M4B,
+    at_setting=lambda s, st: f"{st.text}, lam = {FIG4B.lam0:g} (Figure 4b's; {NO_EPS}); the step alpha = "
     f"{FIG4B.alpha:g} (Figure 4b's), or half the numeric alpha_max where that is smaller; the trajectory until the "
     "rates are measured; the alpha_max certificate searched afresh at this setting and replayed",
-    runs_at=lambda st: _on_M(st) or _prop10_budget(st) or _rates_within(
-        st, _prop10_step(_at_lam(st.gamma, st.d, st.L)[1]), _P10_SCALE, "the measured rates' window"),
+    runs_at=lambda st: on_M(st) or _prop10_budget(st) or rates_within(
+        st, _prop10_step(at_lam(st.gamma, st.d, st.L)[1]), _P10_SCALE, "the measured rates' window"),
 )
 def proposition10(ctx):
     """Proposition 10: the reduced map's Jacobian at the fixed points vs finite differences; the attraction bound;
     alpha_max certified, the numeric value (det J > 0 on a grid) in its bracket; the two-timescale rates at (1, 1) vs a
     run. At a user's setting: its gamma, d, L at Figure 4b's lam, the step below alpha_max, the certificate searched."""
-    st, p = ctx.setting, dict(lam=FIG4B.lam0, **_model(ctx))
+    st, p = ctx.setting, dict(lam=FIG4B.lam0, **model_of(ctx))
     a_max = F.alpha_max_diffeo(**p, n=ctx.pick(81, 81, 161))  # grid of the numeric value (the proof is below)
     alpha = _prop10_step(a_max) if st.user else FIG4B.alpha
     worst, jac = _jacobians(p, alpha)
@@ -366,8 +367,8 @@ def proposition10(ctx):
     here = {"setting": st.as_dict(), "lam": p["lam"], "alpha": alpha, "steps": steps} if st.user else {}
     return [
         Replayed("ball arithmetic: det J of the reduced map > 0 on [-1, 1]^2 x [0, alpha] (branch and bound); its "
-                 f"certificate replayed by certify.replay ({_how(ctx)})", "Proposition 10: alpha_max, certified at >= 0.9 "
-                 "of the numeric value, and the numeric value inside the certified bracket",
+                 f"certificate replayed by certify.replay ({how_searched(ctx)})", "Proposition 10: alpha_max, certified at "
+                 ">= 0.9 of the numeric value, and the numeric value inside the certified bracket",
                  [rep], binding=[binds], holds=bool(dif["alpha_certified"] >= 0.9 * a_max and _in_bracket(a_max, dif)),
                  details={"alpha_numeric": a_max, **dif, **here,
                           "2/lambda_max (PGD on the spheres; alpha_max: reduced PGD on M)": alpha_stable(**p)["alpha_stable"]}),

@@ -14,21 +14,21 @@ from ..dynamics import fixed_points as F
 from ..dynamics.runners import reduced_pgd
 from .base import claim
 from .manifold_claims import (
-    _M4B,
-    _MAX_STEPS,
-    _NO_EPS,
-    _PROP9_LAM,
-    _T5_SCALE,
     FIG4B,
-    _at_lam,
-    _committed,
-    _fresh,
-    _how,
-    _model,
-    _on_M,
-    _rates_within,
-    _replay_search,
-    _steps_needed,
+    M4B,
+    MAX_STEPS,
+    NO_EPS,
+    PROP9_LAM,
+    T5_SCALE,
+    at_lam,
+    committed_replay,
+    fresh_search,
+    how_searched,
+    model_of,
+    on_M,
+    rates_within,
+    replay_search,
+    steps_needed,
 )
 from .vocabulary import Cited, Identities, Measured, Rate, Replayed, claim_setting
 
@@ -37,31 +37,48 @@ __all__ = ["proposition8", "proposition11", "proposition12", "proposition13", "t
 
 # --------------------------------------------------------------------------- Theorem 5's proof (Propositions 8, 11-13)
 #: the lam interval of Theorem 5's certificate (Proposition 9's), and the paper's step at Figure 4b's lam
-_T5_LAM = _PROP9_LAM
+_T5_LAM = PROP9_LAM
 _PAPER_ALPHA = FIG4B.alpha
 #: the claims that read Theorem 5's certificate: one replay per process (:func:`_theorem5_certificate`)
 _T5_GROUP = "theorem-5-certificate"
 _T5_CACHE: dict = {}
 #: the rate R1 is certified on the pieces up to Figure 4b's lam (the committed certificate's; searched afresh alike)
 _RATE_LAM = FIG4B.lam0 * (1 + 1e-9)
+#: the lam interval searched afresh at a user's setting, by mode: in fast mode (the tests) one piece ending at Figure
+#: 4b's lam, with a cheap rate search; in the other modes the committed certificate's [0.01, 1]
+_USER_LAM = {"user_lam": ((0.09, FIG4B.lam0), PROP9_LAM, PROP9_LAM)}
+_CHEAP_RATE = dict(bisect=0, mu_factors=(0.5,))
+
+
+def _lam_of(ctx) -> tuple:
+    """The lam interval the group's certificate covers at ``ctx``'s setting and mode."""
+    return tuple(ctx.size.user_lam) if ctx.setting.user else _T5_LAM
+
+
+def _lam_text(s, st=None) -> str:
+    lo, hi = s.user_lam if st is not None else _T5_LAM
+    return f"every lam in [{lo:g}, {hi:g}]"
 _LANGE, _SHUB = "Lange 2013, Optimization, Prop. 12.4.1", "Shub 1987, Global Stability of Dynamical Systems, Thm III.7"
 
 
 def _theorem5_certificate(ctx):
     """Theorem 5's certificate (kind ``theorem-5``: Propositions 8 and 12 with explicit steps, Proposition 9 embedded)
-    over lam in [0.01, 1], replayed and bound to the setting: the committed one (found by content), or (:func:`_fresh`)
+    over lam in [0.01, 1], replayed and bound to the setting: the committed one (found by content), or (:func:`fresh_search`)
     searched afresh at the setting (:func:`slr_verify.certify.theorem5.theorem5_step`). Cached per process and setting:
     the five claims of the group read one replay. Returns (replay, binding)."""
     from ..certify.theorem5 import theorem5_step
 
-    claim = dict(kind="theorem-5", setting=claim_setting(ctx.setting, eps=0.0), lam=_T5_LAM)
-    key = (_fresh(ctx), ctx.mode if _fresh(ctx) else "", repr(sorted(claim["setting"].items())))
+    lam = _lam_of(ctx)
+    claim = dict(kind="theorem-5", setting=claim_setting(ctx.setting, eps=0.0), lam=lam)
+    key = (fresh_search(ctx), ctx.mode if fresh_search(ctx) else "", lam, repr(sorted(claim["setting"].items())))
     if key not in _T5_CACHE:
-        if _fresh(ctx):
-            found = theorem5_step(_T5_LAM, rate=_RATE_LAM, **_model(ctx))
-            rep = _replay_search(found["certificate"], "certify.theorem5_step")
+        if fresh_search(ctx):
+            cheap = ctx.setting.user and ctx.mode == "fast"
+            found = theorem5_step(lam, ratio=1.0 if cheap else 0.25, rate=_RATE_LAM,
+                                  rate_options=_CHEAP_RATE if cheap else None, **model_of(ctx))
+            rep = replay_search(found["certificate"], "certify.theorem5_step")
         else:
-            rep = _committed(**claim)
+            rep = committed_replay(**claim)
         _T5_CACHE[key] = (rep, proves(rep, **claim))
     return _T5_CACHE[key]
 
@@ -81,8 +98,8 @@ def _steps_of(rep, keys) -> dict:
 
 def _certificate_record(ctx, what, reference, keys, cited=None, holds=True):
     rep, binds = _theorem5_certificate(ctx)
-    route = (f"ball arithmetic: Theorem 5's certificate over lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}] ({what}), replayed by "
-             f"the independent checker ({_how(ctx)})")
+    route = (f"ball arithmetic: Theorem 5's certificate, {_lam_text(ctx.size, ctx.setting.user or None)} ({what}), replayed by "
+             f"the independent checker ({how_searched(ctx)})")
     details = {"pieces": _steps_of(rep, keys), "alpha_5_min": rep.values.get("alpha_5_min")}
     if cited:
         return Cited(cited, route, reference, [rep], binding=[binds], holds=holds, details=details)
@@ -107,11 +124,11 @@ def _rounding(R):
     "(alpha/2)|Pg(x)|^2 on [-1, 1]^2 (the rest follows: the descents sum to at most R(x_0) - R*)",
     domain=lambda s: (f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}] (ball arithmetic); "
                       f"{s.points} random points of the square at lam = {FIG4B.lam0:g}, one step at alpha_8 (float64)"),
-    sizes=dict(points=(500, 2000, 20000)),
-    setting=_M4B,
-    at_setting=lambda s, st: (f"{st.text} ({_NO_EPS}), every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}] (certificate "
+    sizes=dict(points=(500, 2000, 20000), **_USER_LAM),
+    setting=M4B,
+    at_setting=lambda s, st: (f"{st.text} ({NO_EPS}), {_lam_text(s, st)} (certificate "
                               f"searched afresh); {s.points} random points at lam = {FIG4B.lam0:g}"),
-    runs_at=_on_M,
+    runs_at=on_M,
     group=_T5_GROUP,
 )
 def proposition8(ctx, seed=3):
@@ -122,7 +139,7 @@ def proposition8(ctx, seed=3):
     from ..symbolic.descent import descent_proofs
 
     rep, _ = _theorem5_certificate(ctx)
-    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **_model(ctx))
+    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **model_of(ctx))
     alpha = piece.get("alpha_8", 0.0)
     k0, n0 = _random_square(ctx.size.points, seed)
     worst = np.inf
@@ -151,9 +168,10 @@ def proposition8(ctx, seed=3):
     statement="for alpha small enough the PGD iterates on M converge to one of the five stationary points; with an "
     "explicit step: for every alpha in (0, alpha_8(lam)]",
     domain=lambda s: f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    setting=_M4B,
-    at_setting=lambda s, st: f"{st.text} ({_NO_EPS}), every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    runs_at=_on_M,
+    sizes=_USER_LAM,
+    setting=M4B,
+    at_setting=lambda s, st: f"{st.text} ({NO_EPS}), {_lam_text(s, st)}",
+    runs_at=on_M,
     group=_T5_GROUP,
 )
 def proposition11(ctx):
@@ -173,10 +191,10 @@ def proposition11(ctx):
     "for every alpha in (0, alpha_12(lam)], and at (0, 0) for alpha in (0, alpha_5(lam)]",
     domain=lambda s: (f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}] (ball arithmetic); float64 "
                       f"det J on a {s.grid}^2 grid at alpha_12 (lam = {FIG4B.lam0:g})"),
-    sizes=dict(grid=(101, 201, 401)),
-    setting=_M4B,
-    at_setting=lambda s, st: f"{st.text} ({_NO_EPS}), every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    runs_at=_on_M,
+    sizes=dict(grid=(101, 201, 401), **_USER_LAM),
+    setting=M4B,
+    at_setting=lambda s, st: f"{st.text} ({NO_EPS}), {_lam_text(s, st)}",
+    runs_at=on_M,
     group=_T5_GROUP,
 )
 def proposition12(ctx):
@@ -187,7 +205,7 @@ def proposition12(ctx):
     from ..symbolic.descent import k_map_proofs, norm_proofs
 
     rep, _ = _theorem5_certificate(ctx)
-    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **_model(ctx))
+    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **model_of(ctx))
     a12 = piece.get("alpha_12", 0.0)
     k, v = np.meshgrid(np.linspace(-1, 1, ctx.size.grid), np.linspace(-1, 1, ctx.size.grid))
     J = reduced_map_kernels().J(k, v, p["lam"], p["gamma"], p["d"], p["L"], a12)
@@ -212,9 +230,10 @@ def proposition12(ctx):
     statement="for alpha small enough the initialisations on M whose PGD iterates converge to (1, -1), (-1, 1) or (0, 0) "
     "form a Lebesgue-null set; with an explicit step: for every alpha in (0, alpha_5(lam)]",
     domain=lambda s: f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    setting=_M4B,
-    at_setting=lambda s, st: f"{st.text} ({_NO_EPS}), every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    runs_at=_on_M,
+    sizes=_USER_LAM,
+    setting=M4B,
+    at_setting=lambda s, st: f"{st.text} ({NO_EPS}), {_lam_text(s, st)}",
+    runs_at=on_M,
     group=_T5_GROUP,
 )
 def proposition13(ctx):
@@ -239,13 +258,13 @@ def proposition13(ctx):
         f"{FIG4B.lam0:g} and alpha = alpha_5, at least {s.steps} steps (the linear phase's), every step's risk of "
         f"{s.recorded} of them"
     ),
-    sizes=dict(runs=(500, 2000, 10000), steps=(4000, 4000, 8000), recorded=(20, 100, 1000)),
-    setting=_M4B,
+    sizes=dict(runs=(500, 2000, 10000), steps=(4000, 4000, 8000), recorded=(20, 100, 1000), **_USER_LAM),
+    setting=M4B,
     at_setting=lambda s, st: (
-        f"{st.text} ({_NO_EPS}), every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}] (certificate searched afresh); {s.runs} "
+        f"{st.text} ({NO_EPS}), {_lam_text(s, st)} (certificate searched afresh); {s.runs} "
         f"uniform initial angles at lam = {FIG4B.lam0:g} and alpha = alpha_5, at least {s.steps} steps"
     ),
-    runs_at=lambda st: _on_M(st) or _rates_within(st, 0.8 * _at_lam(st.gamma, st.d, st.L)[1], _T5_SCALE,
+    runs_at=lambda st: on_M(st) or rates_within(st, 0.8 * at_lam(st.gamma, st.d, st.L)[1], T5_SCALE,
                                                   "convergence from uniform angles"),
     group=_T5_GROUP,
 )
@@ -254,7 +273,7 @@ def theorem5(ctx, seed=0):
     Shub's theorems (cited); corroborated by reduced PGD at the certified alpha_5 from uniform angles (each run's end at
     a minimum, the risk never rising along the recorded runs)."""
     rep, _ = _theorem5_certificate(ctx)
-    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **_model(ctx))
+    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **model_of(ctx))
     alpha = piece.get("alpha_5", 0.0)
     records = [_certificate_record(ctx, "Propositions 8 and 12 with explicit steps, Proposition 9 embedded",
                                    "Theorem 5: for alpha <= alpha_5(lam), convergence to +-(k*, v*) from almost every "
@@ -267,7 +286,7 @@ def theorem5(ctx, seed=0):
                             "inside the proved range or not", unit="paper's step outside", corroborates=True,
                             details={"alpha_5": alpha, "paper_alpha": _PAPER_ALPHA, "covered": covered}))
     # long enough for the linear phase at (1, 1) at this alpha (kappa's rate there is slow: erfc(c2) is small)
-    n, steps = ctx.size.runs, int(np.clip(_steps_needed(ctx.setting, alpha, _T5_SCALE), ctx.size.steps, _MAX_STEPS))
+    n, steps = ctx.size.runs, int(np.clip(steps_needed(ctx.setting, alpha, T5_SCALE), ctx.size.steps, MAX_STEPS))
     phi, psi = np.random.default_rng(seed).uniform(0, 2 * np.pi, (2, n))
     tr = reduced_pgd(np.cos(phi), np.cos(psi), alpha=alpha, steps=steps, every=steps, **p)
     conv = F.at_minima(tr.kappa[-1], tr.nu[-1], tol_kappa=1e-6, tol_nu=1e-9)
@@ -297,8 +316,8 @@ def theorem5(ctx, seed=0):
     domain=lambda s: (f"{FIG4B.model_text}, the certificate's pieces with a rate (lam up to {FIG4B.lam0:g}); {s.runs} "
                       f"reduced runs from random starts in S_delta at lam = {FIG4B.lam0:g} and the paper's alpha = "
                       f"{_PAPER_ALPHA:g}, {s.steps} steps, every step compared with the certified factor"),
-    sizes=dict(runs=(100, 400, 2000), steps=(2000, 4000, 20000)),
-    setting=_M4B,
+    sizes=dict(runs=(100, 400, 2000), steps=(2000, 4000, 20000), **_USER_LAM),
+    setting=M4B,
     group=_T5_GROUP,
 )
 def rate_r1(ctx, seed=5):
@@ -307,7 +326,7 @@ def rate_r1(ctx, seed=5):
     exceeds the certified 1 - alpha mu/2 (while R_t - R* stays above float64 rounding), and the measured rate beside
     it."""
     rep, _ = _theorem5_certificate(ctx)
-    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **_model(ctx))
+    piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **model_of(ctx))
     mu, delta, alpha = piece.get("mu"), piece.get("delta"), _PAPER_ALPHA
     records = [_certificate_record(ctx, "R1 on the pieces with a rate: ratio, corner (angle coordinates) and above leaves",
                                    "R1: |Pg|^2 >= mu (R - R*) on S_delta", ("mu", "delta", "area_fraction"),
