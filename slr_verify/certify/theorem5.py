@@ -23,7 +23,7 @@ from flint import arb, ctx
 from ..checker import replay
 from ..checker.generated import descent as K
 from ..checker.theorem5 import norm_upper
-from ..kernels.balls import ball, geometric_pieces, widened
+from ..kernels.balls import ball, geometric_pieces, midpoint, outward, widened
 from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
@@ -36,7 +36,7 @@ __all__ = ["theorem5_step"]
 def _sup(f, n, lb, par, *extra) -> float:
     """max over an n x n grid of [-1, 1]^2 of the upper ends of f's enclosures at lam ball ``lb``."""
     xs = np.linspace(-1.0, 1.0, n)
-    return max(float(f(arb(k), arb(v), lb, *par, *extra).upper()) for k in xs for v in xs)
+    return max(outward(f(arb(k), arb(v), lb, *par, *extra))[1] for k in xs for v in xs)
 
 
 def _alpha_8(Gk, Gn, H) -> float:
@@ -58,7 +58,7 @@ def _targets(lam, par, margin, grid=33):
     H = _sup(lambda k, v, l_, *p: norm_upper(K.hessian(k, v, l_, *p)), grid, lb, par) * (1 + margin)
     a8 = _alpha_8(Gk, Gn, H)
     M = max(_sup(lambda k, v, l_, *p: norm_upper(K.dk(k, v, l_, *p)), grid, lb, par, arb(a)) for a in (0.0, a8))
-    mu_plus = float(K.saddle(lb, *par)[0].upper())
+    mu_plus = outward(K.saddle(lb, *par)[0])[1]
     a12 = (1 - margin) / (M * (1 + margin))
     return {"Gk": Gk, "Gn": Gn, "H": H, "alpha_8": a8, "alpha_12": a12, "mu_plus": mu_plus}
 
@@ -113,7 +113,7 @@ def _corner_curvature(lam, gamma, d, L) -> float:
     """The Hessian's kappa entry at (1, 1) in angle coordinates, at the point lam (float, from its enclosure)."""
     from ..checker.premises import kernels
 
-    return float(kernels("manifold-hessians").hessian_1_1(arb(lam), arb(gamma), arb(d), arb(L))[0].mid())
+    return midpoint(kernels("manifold-hessians").hessian_1_1(arb(lam), arb(gamma), arb(d), arb(L))[0])
 
 
 def _rate(pieces, gamma, d, L, rate, options):

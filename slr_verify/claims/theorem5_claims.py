@@ -12,6 +12,7 @@ from flint import arb
 from ..checker.binding import proves
 from ..dynamics import fixed_points as F
 from ..dynamics.runners import reduced_pgd
+from ..kernels.balls import midpoint
 from .base import claim
 from .manifold_claims import (
     FIG4B,
@@ -146,7 +147,7 @@ def proposition8(ctx, seed=3):
     if alpha > 0:
         tr = reduced_pgd(k0, n0, alpha=alpha, steps=1, every=1, **p)
         par = (arb(p["gamma"]), arb(p["d"]), arb(p["L"]))
-        g = np.array([[float(x.mid()) for x in KD.gradient(arb(a), arb(b), arb(p["lam"]), *par)] for a, b in zip(k0, n0)])
+        g = np.array([[midpoint(x) for x in KD.gradient(arb(a), arb(b), arb(p["lam"]), *par)] for a, b in zip(k0, n0)])
         pg2 = (1 - k0**2) * g[:, 0] ** 2 + (1 - n0**2) * g[:, 1] ** 2
         worst = float(np.max(tr.risk[1] - tr.risk[0] + 0.5 * alpha * pg2))
     return [
