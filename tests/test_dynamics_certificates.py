@@ -14,7 +14,7 @@ from importlib import resources
 import mpmath
 import numpy as np
 import pytest
-from documents import clone
+from documents import clone, rejected, restated
 from paper import FIG4B, G4B
 
 from slr_verify.certify import (
@@ -27,7 +27,7 @@ from slr_verify.certify import (
     tube_certificate,
     valley_tube,
 )
-from slr_verify.checker import Rejected, load, statement
+from slr_verify.checker import load
 from slr_verify.dynamics import fixed_points as F
 from slr_verify.kernels.landscape import fixed_point_kernels
 
@@ -36,19 +36,7 @@ OWN = dict(gamma=math.sqrt(0.8), d=200, L=6)
 CYCLE_GUESS, MIRROR = (-0.237262, -0.999927, 0.011627, 0.003321, -0.009235), (1, 1, -1, -1, -1)
 
 
-def _restated(doc):
-    try:
-        doc["statement"] = statement(doc)
-    except Rejected:  # its fields no longer give a statement: the replay says why
-        pass
-    return doc
-
-
-def _rejected(doc, *words):
-    r = replay(doc)
-    assert not r.accepted, r.reason
-    assert all(w in r.reason for w in words), r.reason
-    return r
+_restated, _rejected = restated, rejected
 
 
 @pytest.fixture(scope="module")

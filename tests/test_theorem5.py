@@ -11,10 +11,10 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from documents import clone
+from documents import clone, rejected, restated
 
 from slr_verify.certify.theorem5 import theorem5_step
-from slr_verify.checker import Rejected, replay, statement
+from slr_verify.checker import replay, statement
 from slr_verify.dynamics.runners import reduced_pgd
 from slr_verify.routes.quadrature import quad_manifold_risk
 from slr_verify.symbolic import descent as D
@@ -30,18 +30,7 @@ def proof():
     return r
 
 
-def _restated(doc):
-    try:
-        doc["statement"] = statement(doc)
-    except Rejected:
-        pass
-    return doc
-
-
-def _rejected(doc, *words):
-    r = replay(doc)
-    assert not r.accepted, r.reason
-    assert all(w in r.reason for w in words), r.reason
+_restated, _rejected = restated, rejected
 
 
 def test_the_certificate_replays_and_states_theorem5(proof):

@@ -107,6 +107,13 @@ def _certificate_record(ctx, what, reference, keys, cited=None, holds=True):
     return Replayed(route, reference, [rep], binding=[binds], holds=holds, details=details)
 
 
+def _certificate_only() -> dict:
+    """The declaration of a claim of the group that reads the certificate only (Propositions 11 and 13)."""
+    return dict(domain=lambda s: f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]", sizes=_USER_LAM,
+                setting=M4B, at_setting=lambda s, st: f"{st.text} ({NO_EPS}), {_lam_text(s, st)}", runs_at=on_M,
+                group=_T5_GROUP)
+
+
 def _random_square(n, seed):
     return np.random.default_rng(seed).uniform(-1.0, 1.0, (2, n))
 
@@ -168,12 +175,7 @@ def proposition8(ctx, seed=3):
     where="Proposition 11 (Appendix B)",
     statement="for alpha small enough the PGD iterates on M converge to one of the five stationary points; with an "
     "explicit step: for every alpha in (0, alpha_8(lam)]",
-    domain=lambda s: f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    sizes=_USER_LAM,
-    setting=M4B,
-    at_setting=lambda s, st: f"{st.text} ({NO_EPS}), {_lam_text(s, st)}",
-    runs_at=on_M,
-    group=_T5_GROUP,
+    **_certificate_only(),
 )
 def proposition11(ctx):
     """Proposition 11 (`docs/MATH.md` §20): from Proposition 8's certified descent (a bounded decreasing risk, steps
@@ -230,12 +232,7 @@ def proposition12(ctx):
     where="Proposition 13 (Appendix B)",
     statement="for alpha small enough the initialisations on M whose PGD iterates converge to (1, -1), (-1, 1) or (0, 0) "
     "form a Lebesgue-null set; with an explicit step: for every alpha in (0, alpha_5(lam)]",
-    domain=lambda s: f"{FIG4B.model_text}, every lam in [{_T5_LAM[0]:g}, {_T5_LAM[1]:g}]",
-    sizes=_USER_LAM,
-    setting=M4B,
-    at_setting=lambda s, st: f"{st.text} ({NO_EPS}), {_lam_text(s, st)}",
-    runs_at=on_M,
-    group=_T5_GROUP,
+    **_certificate_only(),
 )
 def proposition13(ctx):
     """Proposition 13 (`docs/MATH.md` §20): the maxima and the saddle are unstable fixed points of Phi_alpha (Proposition
