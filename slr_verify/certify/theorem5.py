@@ -129,8 +129,9 @@ def _rate(pieces, gamma, d, L, rate, options):
                    default=0.0)
         why = f"R1 not attempted above lam = {rate!r} (curvature along kappa at (1, 1) below {RATE_CURVATURE} gamma^2)"
     else:
-        why = f"R1 asked for lam <= {rate!r} only"
-    todo = [p for p in pieces if p[1] <= rate]
+        why = f"R1 asked for lam in {rate!r} only"
+    lo, hi = (0.0, rate) if isinstance(rate, float) else rate
+    todo = [p for p in pieces if lo <= p[0] and p[1] <= hi]
     why = None if len(todo) == len(pieces) else why
     while todo:
         r = lojasiewicz(todo, gamma=gamma, d=d, L=L, **options)
@@ -139,6 +140,23 @@ def _rate(pieces, gamma, d, L, rate, options):
         why = f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}"
         todo = todo[:len(r["mu"])]
     return None, [], [], why
+
+
+def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate):
+    """:func:`theorem5_step`'s arguments, checked before any box is searched (ValueError naming the first bad one)."""
+    lo, hi = A.lam_interval(lam)
+    _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
+    if d < 4:
+        raise ValueError(f"d must be at least 4 for a certificate (the checker's model), got {d}")
+    if not (proposition9 is None or isinstance(proposition9, (tuple, list)) and len(proposition9) == 2
+            and all(isinstance(x, dict) for x in proposition9)):
+        raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
+    if isinstance(rate, (tuple, list)):
+        rate = A.lam_interval(rate)
+    elif not isinstance(rate, bool):
+        rate = A.V.real("rate", rate, minimum=0.0, strict_min=True, why="the largest lam of the rate's pieces, or a bool")
+    margin = A.V.real("margin", margin, minimum=0.0, strict_min=True, maximum=0.5, why="relative slack of the targets")
+    return (lo, hi), (gamma, d, L), A.precision(prec), A.ratio(ratio), A.budget(budget), margin, rate
 
 
 @accepts_gamma2
@@ -152,20 +170,12 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     ``progress``: a callable given (pieces done, pieces) after each piece. ``rate``: also certify R1 (a Lojasiewicz
     constant mu below the saddle's level, :func:`.rate.lojasiewicz`) on the longest run of pieces from the first where
     it closes (``rate_failure`` says where it stops): True (the pieces where the curvature along kappa at (1, 1) is at
-    least :data:`RATE_CURVATURE` gamma^2), False, or a lam (the pieces ending at or below it); R1's search grows fast
+    least :data:`RATE_CURVATURE` gamma^2), False, a lam (the pieces ending at or below it) or a (lo, hi) interval (the
+    pieces inside it: R1's tree must cover consecutive pieces); R1's search grows fast
     with lam, as mu falls like erfc(lam sqrt(d/2)). ``rate_options``: keywords of :func:`.rate.lojasiewicz` (its
     budget, mu factors, bisection steps)."""
-    lo, hi = A.lam_interval(lam)
-    _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
-    if d < 4:
-        raise ValueError(f"d must be at least 4 for a certificate (the checker's model), got {d}")
-    prec, ratio, budget = A.precision(prec), A.ratio(ratio), A.budget(budget)
-    if not (proposition9 is None or isinstance(proposition9, (tuple, list)) and len(proposition9) == 2
-            and all(isinstance(x, dict) for x in proposition9)):
-        raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
-    if not isinstance(rate, bool):
-        rate = A.V.real("rate", rate, minimum=0.0, strict_min=True, why="the largest lam of the rate's pieces, or a bool")
-    margin = A.V.real("margin", margin, minimum=0.0, strict_min=True, maximum=0.5, why="relative slack of the targets")
+    (lo, hi), (gamma, d, L), prec, ratio, budget, margin, rate = _arguments(lam, gamma, d, L, prec, ratio, budget, margin,
+                                                                            proposition9, rate)
     t0 = time.perf_counter()
     pieces = geometric_pieces(lo, hi, ratio)
     rows, boxes, failure = [], 0, None
