@@ -117,11 +117,10 @@ def _corner_curvature(lam, gamma, d, L) -> float:
 
 
 def _rate(pieces, gamma, d, L, rate, options):
-    """R1 (:func:`.rate.lojasiewicz`) on the longest run of pieces from the first that it proves (``rate`` a number:
-    among the pieces that end at or below it): (the certificate's ``rate`` field or None, [mu], [delta], failure text
-    or None)."""
+    """R1 (:func:`.rate.lojasiewicz`) on the longest run of the chosen pieces from the first that it proves: (the
+    certificate's ``rate`` field or None, {piece: mu}, {piece: delta}, failure text or None)."""
     if rate is False:
-        return None, [], [], "not asked"
+        return None, {}, {}, "not asked"
     from .rate import lojasiewicz
 
     if rate is True:  # where mu can be worth searching for: it is at most twice the curvature along kappa at (1, 1)
@@ -136,10 +135,10 @@ def _rate(pieces, gamma, d, L, rate, options):
     while todo:
         r = lojasiewicz(todo, gamma=gamma, d=d, L=L, **options)
         if r["proved"]:
-            return r["rate"], r["mu"], r["delta"], why
+            return r["rate"], dict(zip(todo, r["mu"])), dict(zip(todo, r["delta"])), why
         why = f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}"
         todo = todo[:len(r["mu"])]
-    return None, [], [], why
+    return None, {}, {}, why
 
 
 def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate):
@@ -209,8 +208,8 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
         embed, failure = _proposition9((lo, hi), gamma, d, L, proposition9)
     if failure is None:
         field, mus, deltas, rate_failure = _rate(pieces, gamma, d, L, rate, dict(rate_options or {}))
-        for row, mu, delta in zip(rows, mus, deltas):
-            row["mu"], row["delta"] = mu, delta
+        for row, piece in zip(rows, pieces):  # the pieces R1 covers, by their lam interval
+            row["mu"], row["delta"] = mus.get(piece), deltas.get(piece)
         if field is not None:
             extra["rate"] = field
         doc = document("theorem-5", (gamma, 0.0, d, L), tree, prec=prec,
