@@ -70,7 +70,7 @@ def test_the_suprema_hold_the_quadrature_gradient(proof):
     p = proof["pieces"][0]
     lam = p["lam"][0]
     R = lambda a, b: quad_manifold_risk(a, b, lam=lam, dps=20, **OWN)
-    for k, v in ((0.3, -0.9), (-0.05, 0.4), (0.8, 0.99)):
+    for k, v in ((0.3, -0.9), (0.8, 0.99)):
         gk = mpmath.diff(lambda x: R(x, v), k)
         gv = mpmath.diff(lambda y: R(k, y), v)
         assert abs(gk) <= p["G_kappa"] and abs(gv) <= p["G_nu"]
@@ -133,11 +133,11 @@ def test_the_descent_algebra_is_proved_and_a_wrong_bracket_is_not():
 
 
 def test_reduced_runs_at_alpha_5_never_raise_the_risk_and_end_at_minima(proof):
-    """Held-out lam (inside a piece, not an end) and 300 held-out starts: at the certified alpha_5 the float64 risk never
+    """Held-out lam (inside a piece, not an end) and 150 held-out starts: at the certified alpha_5 the float64 risk never
     rises beyond rounding and every run ends at +-(1, 1) (neither the saddle nor a maximum)."""
     p = proof["pieces"][1]
     lam = 0.5 * (p["lam"][0] + p["lam"][1])
-    k0, v0 = np.cos(np.random.default_rng(2026).uniform(0, 2 * np.pi, (2, 300)))
+    k0, v0 = np.cos(np.random.default_rng(2026).uniform(0, 2 * np.pi, (2, 150)))
     tr = reduced_pgd(k0, v0, lam=lam, alpha=p["alpha_5"], steps=3000, every=1, **OWN)
     assert np.max(np.diff(tr.risk, axis=0)) <= 256 * np.finfo(float).eps * (1 + np.max(np.abs(tr.risk)))
     # kappa's linear rate at (1, 1) is 1 - alpha P erfc(c2), ~1 - 1e-5 here: the runs are followed until nu has
@@ -164,10 +164,12 @@ def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path, cap
     assert "lam" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_rate_joins_the_certificate_and_a_forged_mu_is_rejected():
     """At Figure 4b's model on one lam piece (Proposition 9's committed certificates embedded): R1's mu and delta in the
     piece, the certified area of S_delta above 0.2 (a float grid count gives ~0.28 at lam = 0.1); mu raised 10x is
-    rejected by the checker."""
+    rejected by the checker. Slow (7 s): in the default run the committed certificate's rate is replayed by the claims
+    (test_report, rate-r1) and check_rate's forgeries are tests/test_rate.py's."""
     from importlib import resources
 
     from slr_verify.checker import load
