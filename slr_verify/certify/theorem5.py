@@ -107,6 +107,8 @@ def _proposition9(lam, gamma, d, L, given):
 #: R1 is attempted (``rate=True``) on the pieces where the curvature along kappa at the minimum is at least this times
 #: gamma^2 (mu is at most twice it; below, the search's boxes multiply: `docs/MATH.md` §20, "Where it stops")
 RATE_CURVATURE = 1e-3
+#: boxes R1's search may visit on one piece (``rate_options`` may change it)
+RATE_BUDGET = 60_000
 
 
 def _corner_curvature(lam, gamma, d, L) -> float:
@@ -132,13 +134,27 @@ def _rate(pieces, gamma, d, L, rate, options):
     lo, hi = (0.0, rate) if isinstance(rate, float) else rate
     todo = [p for p in pieces if lo <= p[0] and p[1] <= hi]
     why = None if len(todo) == len(pieces) else why
-    while todo:
-        r = lojasiewicz(todo, gamma=gamma, d=d, L=L, **options)
-        if r["proved"]:
-            return r["rate"], dict(zip(todo, r["mu"])), dict(zip(todo, r["delta"])), why
-        why = f"R1 stops at lam = {todo[len(r['mu'])][0]!r} (piece {len(r['mu'])}): {r['failure']}"
-        todo = todo[:len(r["mu"])]
-    return None, {}, {}, why
+    fields, mus, deltas = [], {}, {}
+    for piece in todo:  # one piece at a time: the first that does not close ends the run (the rest is not tried)
+        r = lojasiewicz([piece], gamma=gamma, d=d, L=L, **dict({"budget": RATE_BUDGET}, **options))
+        if not r["proved"]:
+            why = f"R1 stops at lam = {piece[0]!r}: {r['failure']}"
+            break
+        fields.append(r["rate"])
+        mus[piece], deltas[piece] = r["mu"][0], r["delta"][0]
+    return (_stitched(fields) if fields else None), mus, deltas, why
+
+
+def _stitched(fields) -> dict:
+    """One ``rate`` field from those of consecutive lam pieces: the root cut at each piece's lower end along lam (the
+    coverage format's pre-order: a split, the left piece's tree, then the rest)."""
+    tree, leaves = [], []
+    for k, f in enumerate(fields):
+        if k < len(fields) - 1:
+            tree.append([2, fields[k + 1]["lam"][0]])
+        tree += f["tree"]
+        leaves += f["leaves"]
+    return {"lam": [fields[0]["lam"][0], fields[-1]["lam"][1]], "tree": tree, "leaves": leaves}
 
 
 def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate):
