@@ -154,7 +154,15 @@ def _theorem5(a) -> int:
     p.pop("eps")
     show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
     rate = False if a.no_rate else True if a.rate_lam_max is None else a.rate_lam_max
-    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=rate, **p)
+    shown = {}
+
+    def rate_progress(piece, boxes):  # R1's search, one line per piece then every 5,000 boxes
+        if boxes - shown.get(piece, -5000) >= 5000 and not a.quiet:
+            shown[piece] = boxes
+            print(f"  R1: {boxes} boxes", file=sys.stderr)
+
+    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=rate,
+                      rate_options={"progress": rate_progress}, **p)
     if r["certificate"] is not None:
         write(r["certificate"], out)
     keys = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta", "G_kappa", "G_nu", "H", "M", "mu_plus",
