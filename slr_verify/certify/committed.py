@@ -63,8 +63,8 @@ def _fields_cache() -> Path:
 @lru_cache(maxsize=8)
 def _index(folder) -> tuple:
     """(name, fields) of every certificate of the folder (``folder``: None or a path as a string), read once per
-    process. A document's fields are kept on disk by the sha256 of its bytes (hashing the 55 committed files costs
-    ~20 ms, parsing them ~1 s): a file read anew only when its bytes are new. The fields only find candidates; the
+    process. A document's fields are kept on disk by the sha256 of its bytes (hashing a file is far cheaper than
+    parsing it): a file is read anew only when its bytes are new. The fields only find candidates; the
     replay decides, and the claim binds the replay's own values (an unreadable file states nothing)."""
     import hashlib
     import json
