@@ -195,3 +195,15 @@ def test_bad_input_is_refused_before_the_search(bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name if name != "lam" else "lam"):
         theorem5_step(**kw)
+
+
+def test_a_rate_stated_on_a_piece_the_rate_field_does_not_cover_is_rejected():
+    """The committed certificate with mu and delta put on its first piece, which its rate field (one piece at lam = 0.1)
+    does not cover: a forgery the checker accepted before it counted the pieces check_rate decides."""
+    from importlib import resources
+
+    from slr_verify.checker import load
+
+    doc = load(str(resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz"))
+    doc["pieces"][0]["mu"], doc["pieces"][0]["delta"] = 1000.0, 1e-9
+    _rejected(_restated(doc), "state a rate")

@@ -102,15 +102,16 @@ def check_theorem5(doc, kind, S, domain, boxes):
         mu_plus, det = K.saddle(ball(*p["lam"]), *par)
         if not (negative(det) and below(arb(p["alpha_5"]) * mu_plus, 1)):
             raise Rejected(f"piece {i}: det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 are not shown (mu_+ in {mu_plus})")
-        rows.append({**p, "G_kappa": outward(Gk)[1], "G_nu": outward(Gn)[1], "H": outward(H)[1],
-                     "M": None if s["M"] is None else outward(s["M"])[1], "mu_plus": outward(mu_plus),
-                     "area_fraction": None})
+        rows.append({**p, "G_kappa": outward(Gk)[1], "G_nu": outward(Gn)[1], "H": outward(H)[1], "area_fraction": None,
+                     "M": None if s["M"] is None else outward(s["M"])[1], "mu_plus": outward(mu_plus)})
     if doc.get("rate") is not None:
         from .rate import check_rate
 
         with_rate = [p for p in pieces if p["mu"] is not None]
-        for row, got in zip((r for r in rows if r["mu"] is not None), check_rate(doc["rate"], S, with_rate)):
-            row["area_fraction"] = got["area_fraction"]
+        if len(got := check_rate(doc["rate"], S, with_rate)) != len(with_rate):  # it decides those in its interval
+            raise Rejected(f"{len(with_rate)} pieces state a rate, the rate field covers {len(got)} of them")
+        for row, res in zip((r for r in rows if r["mu"] is not None), got):
+            row["area_fraction"] = res["area_fraction"]
     elif any(p["mu"] is not None for p in pieces):
         raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
     a5 = min(r["alpha_5"] for r in rows)
