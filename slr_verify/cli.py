@@ -17,6 +17,7 @@ import os
 import sys
 
 from .model.params import keywords_checked
+from .model.processes import cores
 
 __all__ = ["main", "build_parser"]
 
@@ -48,7 +49,7 @@ def _check(args) -> int:
     setting = user_setting(setting_from_args(args))  # None: the paper's; a bad value: one line naming it, exit 2
     mode = "thorough" if args.thorough else "fast" if args.fast else "default"
     results = run_claims(mode=mode, only=set(args.only) if args.only else None,
-                         progress=None if args.quiet else sys.stderr, jobs=args.jobs or os.cpu_count() or 1,
+                         progress=None if args.quiet else sys.stderr, jobs=args.jobs or cores(),
                          setting=setting)
     if args.json:
         print(report.as_json(results, setting=setting))
@@ -120,6 +121,9 @@ def main(argv=None) -> int:
     """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
     ``ValueError``) or 1 (runtime: Ctrl-C, a missing extra, an unwritable file, anything else)."""
     prog = "slr-verify"
+    # the command line uses the cores, in the checker's replays too (the library's default is this process)
+    asked = "SLR_VERIFY_CHECKER_WORKERS" not in os.environ
+    os.environ.setdefault("SLR_VERIFY_CHECKER_WORKERS", str(cores()))
     try:
         parser = build_parser()  # imports the subcommands: a Ctrl-C here is handled too
         args = parser.parse_args(argv)
@@ -159,6 +163,9 @@ def main(argv=None) -> int:
         print(f"{prog}: error: internal error {type(exc).__name__}: {_one_line(exc)} "
               "(rerun with SLR_VERIFY_TRACEBACK=1 to see the traceback)", file=sys.stderr)
         return 1
+    finally:
+        if asked:  # main() called from Python (the tests): the caller's environment as it was
+            os.environ.pop("SLR_VERIFY_CHECKER_WORKERS", None)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,6 +24,7 @@ import math
 from .model import tiers as T
 from .model.cli_args import add_model_options
 from .model.params import keywords_checked
+from .model.processes import cores
 
 __all__ = ["add_question_parsers"]
 
@@ -136,8 +137,8 @@ def _global_min(a) -> int:
     if a.certify:
         from .certify import global_minimiser
 
-        c = global_minimiser(lam=(s["lam"], s["lam"]), progress=None if a.quiet else True, **{k: kw[k] for k in
-                                                                                              ("gamma", "eps", "d", "L")})
+        c = global_minimiser(lam=(s["lam"], s["lam"]), progress=None if a.quiet else True, workers=cores(),
+                             **{k: kw[k] for k in ("gamma", "eps", "d", "L")})
         if not c.proved:
             results.append({"name": "certified", "value": None, "text": f"not proved: {c.reason}", "tier": T.NOT_PROVED})
         elif c.oracle:
@@ -174,7 +175,7 @@ def _window(a) -> int:
     if a.certify:
         from .certify import oracle_window
 
-        c = oracle_window(lam_range=lam_range, progress=None if a.quiet else True, **kw)
+        c = oracle_window(lam_range=lam_range, progress=None if a.quiet else True, workers=cores(), **kw)
         if c.proved:
             results.append({"name": "proved ends", "value": {"lo": c.lo, "hi": c.hi}, "text": f"lo in {list(c.lo)}, hi "
                             f"in {list(c.hi) if c.hi else 'none: W reaches ' + repr(c.unique[1])}; {c.mechanisms[0]}; "

@@ -23,6 +23,7 @@ import math
 import sys
 
 from ..model.cli_args import refuse_gamma
+from ..model.processes import cores
 
 __all__ = ["add_certify_parser"]
 
@@ -72,7 +73,8 @@ def _search(a, oracle) -> int:
     lam = _lam(a.lam)
     if not oracle and lam[0] != lam[1]:
         raise ValueError(f"--lam must be a single value for an enclosure, got {a.lam!r}")
-    c = global_minimiser(lam=lam, time_limit=a.time_limit, progress=None if a.quiet else True, **_setting(a))
+    c = global_minimiser(lam=lam, time_limit=a.time_limit, progress=None if a.quiet else True, workers=cores(),
+                         **_setting(a))
     if c.certificate is not None:
         write(c.certificate, out)
     r = c.replay
@@ -245,7 +247,8 @@ def add_certify_parser(sub):
     _setting_args(s)
     s.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned range of lam (default 100; an "
                    "upper end of W above it is not looked for)")
-    s.add_argument("--workers", type=int, default=2, help="processes of the branch and bound (default 2)")
+    s.add_argument("--workers", type=int, default=cores(), help="processes of the branch and bound (default: one per "
+                   f"core, {cores()} here)")
     s.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the search (default 1800)")
     s.set_defaults(func=_window)
     s = cs.add_parser("step-size", help="Proposition 10: a certified bracket of alpha_max (det J of the reduced map > 0 "

@@ -24,6 +24,7 @@ from flint import ctx
 from ..landscape.float_minimiser import minimise_profile
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
+from ..model.processes import refuse_in_bootstrap
 from . import args as A
 from .bisection import Progress
 from .dual_box import Evaluator
@@ -46,7 +47,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     ``progress``: a file (or True for stderr) for a tqdm progress line; ``check``: replay the certificate with the
     independent checker (:func:`slr_verify.certify.replay.replay`); ``proved`` then requires its acceptance and the
     enclosures reported are the checker's; ``workers``: processes sharing the lam pieces of an oracle proof (the
-    certificate is the same tree whatever the number)."""
+    certificate is the same tree whatever the number; 1: in this process; above 1, a script must call this under
+    ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`)."""
     lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
     Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
     Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
@@ -66,6 +68,7 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
     workers = V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
+    refuse_in_bootstrap("certify.global_minimiser", "workers", workers)
     t0 = time.time()
     deadline = t0 + float(time_limit)
     bar = Progress(progress, "global minimiser")

@@ -25,6 +25,7 @@ from flint import ctx
 
 from ..kernels.balls import uniform_pieces
 from ..kernels.profile import valley_proofs
+from ..model.processes import spawn_guard
 from . import certificate as C
 from .bisection import Progress, bisect, watch_parent
 from .dual_box import Box, Evaluator, oracle_U, range_over, strip_test, value_test
@@ -104,8 +105,9 @@ def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=watch_parent) as pool:
+    with spawn_guard("the branch and bound (certify.global_minimiser, certify.oracle_window)", "workers", workers), \
+            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                initializer=watch_parent) as pool:
         futures = [pool.submit(_prove_piece, *x) for x in args]
         out = []
         for f in futures:

@@ -36,6 +36,7 @@ from ..landscape.window import EndPoints
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import accepts_gamma2, check_params
+from ..model.processes import refuse_in_bootstrap
 from . import certificate as C
 from .args import model as exact_model
 from .enclosure import certified_pair
@@ -132,11 +133,13 @@ def _end(side, x, mech, record, h, S, kw):
 
 
 @accepts_gamma2
-def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=2,
+def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=1,
                   time_limit=1800.0, progress=None, check=True, window=None) -> WindowEnclosure:
     """W's two ends enclosed to 2 ``half_width`` each and proved, with the oracle's global minimality between them (see
     the module): one certificate (kind ``oracle-window``), replayed by the checker when ``check``. ``lam_range``: the
-    float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound;
+    float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound (1: in this
+    process; above 1, a script must call this under ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`;
+    ``slr-verify certify window`` uses every core);
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
     check_params(1.0, gamma, eps, d, L)
     exact_model(1.0, gamma, eps, d, L)  # d, L exact in the certificate
@@ -146,6 +149,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     prec = V.integer("prec", prec, 53, 4096, why="bits of the ball arithmetic")
     time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
     workers = V.integer("workers", workers, 1, 64, why="processes of the branch and bound")
+    refuse_in_bootstrap("certify.oracle_window", "workers", workers)
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
     t0 = time.time()

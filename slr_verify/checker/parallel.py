@@ -1,9 +1,9 @@
-"""The leaves' tests in worker processes: a certificate's leaves are independent, so they are split into contiguous
-chunks, each tested in a forked copy of the checker (it shares the document, nothing is sent but the chunk's bounds).
-The verdict does not depend on the split: each chunk runs the same test on the same leaves, and any rejection is
-re-raised. Forking is used only where it is safe (POSIX, not a daemon, no JAX loaded in the process); otherwise, or
-for a few leaves, the chunks run here one after the other. ``SLR_VERIFY_CHECKER_WORKERS`` sets the number of processes
-(1: serial)."""
+"""The leaves' tests in worker processes, when asked for: a certificate's leaves are independent, so they are split
+into contiguous chunks, each tested in a forked copy of the checker (nothing is sent but the chunk's bounds). The
+verdict does not depend on the split: each chunk runs the same test on the same leaves, and any rejection is re-raised.
+``SLR_VERIFY_CHECKER_WORKERS`` asks for processes (unset: 1, in this process; the command line asks for one per core).
+Forking is used only where it is safe (POSIX, not a daemon, no JAX loaded in the process) and for enough leaves (at
+most 8 processes); otherwise the chunks run here one after the other."""
 from __future__ import annotations
 
 import multiprocessing as mp
@@ -20,7 +20,7 @@ _JOB = []
 def workers(n) -> int:
     """How many processes test ``n`` leaves."""
     env = os.environ.get("SLR_VERIFY_CHECKER_WORKERS")
-    k = int(env) if env and env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+    k = int(env) if env and env.isdigit() and int(env) > 0 else 1
     # a forked child runs flint code only and touches no lock of another thread (a progress bar's monitor, say);
     # JAX's runtime, though, is not fork-safe once loaded
     safe = hasattr(os, "fork") and not mp.current_process().daemon and "jax" not in sys.modules

@@ -13,8 +13,10 @@ import os
 import threading
 import time
 
+from ..model import validation as V
 from ..model.cache import cache_dir
 from ..model.params import keywords_checked
+from ..model.processes import cores, refuse_in_bootstrap, spawn_guard
 from .base import Claim, Result
 from .registry import CLAIMS, get, ids, user_setting
 
@@ -158,8 +160,9 @@ def run_claims(mode="default", only=None, progress=None, jobs=1, setting=None) -
     paper's; each result's ``setting`` says which (``source`` ``"user"`` or ``"paper"``). None: every claim at the
     paper's settings.
 
-    ``jobs``: worker processes (1: in this process; None: one per core, as ``slr-verify check``
-    does; a script that asks for several needs the ``if __name__ == "__main__":`` guard). Claims are
+    ``jobs``: worker processes (1, the default: in this process; None: one per core, as ``slr-verify check``
+    does; a script that asks for several must call this under ``if __name__ == "__main__":``, or the workers cannot
+    start: a ``RuntimeError`` says so, :mod:`slr_verify.model.processes`). Claims are
     handed out longest first (times of the last run, cached under ``SLR_VERIFY_CACHE``; heavy
     claims first when unknown), the claims of a group of :data:`SHARED_WORK` to one worker together. ``progress``: a
     stream for per-claim lines; on a terminal each worker also draws its own progress line, elsewhere only one line per
@@ -171,7 +174,9 @@ def run_claims(mode="default", only=None, progress=None, jobs=1, setting=None) -
             raise KeyError(f"unknown claim id(s) {', '.join(unknown)}; known ids: {', '.join(ids())}")
     setting = user_setting(setting)
     todo = [c for c in CLAIMS if only is None or c.id in only]
-    jobs = min(len(todo), jobs or os.cpu_count() or 1) or 1
+    jobs = cores() if jobs is None else V.integer("jobs", jobs, 1, why="worker processes (None: one per core)")
+    refuse_in_bootstrap("slr_verify.claims.run_claims", "jobs", jobs)
+    jobs = min(len(todo), jobs) or 1
     tty = _isatty(progress)
 
     def done(res):
@@ -202,6 +207,7 @@ def run_claims(mode="default", only=None, progress=None, jobs=1, setting=None) -
 def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     units = _tasks(todo, _load_times(mode if setting is None else f"{mode}@setting"), jobs)
     ctx = mp.get_context("spawn")  # never fork a process that may hold JAX's or Numba's threads
@@ -224,12 +230,17 @@ def _run_parallel(todo, mode, progress, jobs, tty, done, setting=None):
     thread.start()
     results = []
     try:
-        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(queue, counter)) as pool:
+        with spawn_guard("slr_verify.claims.run_claims", "jobs", jobs), \
+                ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(queue, counter)) as pool:
             futures = {pool.submit(_group_worker, [c.id for c in u], mode, tty, setting): u for u in units}
             for fut in as_completed(futures):
                 unit = futures[fut]
                 try:
                     outs = fut.result()
+                except BrokenProcessPool:
+                    if not results:  # no worker ever answered: they could not start (the guard's error)
+                        raise
+                    outs = [([], 0.0, "BrokenProcessPool: a worker process ended abruptly", None)] * len(unit)
                 except Exception as exc:  # the worker itself died: every claim of the unit fails, saying so
                     outs = [([], 0.0, f"{type(exc).__name__}: {exc}", None)] * len(unit)
                 for c, (evidence, seconds, error, skipped) in zip(unit, outs):

@@ -151,8 +151,8 @@ def _window_proof(ctx, w):
     claim = dict(kind="oracle-window", setting=CLAIM_4B, lam=(W_LO[1], W_HI[0]), ends={"lo": W_LO, "hi": W_HI})
     if ctx.size.window == "search":
         reps = [window_enclosure(progress=ctx.stream, **dict(MODEL_4B, eps=0.0)).replay]
-        route = "certify.oracle_window searched afresh (the float ends, the outer witnesses, the branch and bound with 2 " \
-                "workers), its certificate replayed by certify.replay"
+        route = "certify.oracle_window searched afresh (the float ends, the outer witnesses, the branch and bound in the " \
+                "claim's process), its certificate replayed by certify.replay"
     elif ctx.size.window == "committed":
         reps = [replay_committed(f) for f in find_committed(**claim)]
         route = f"the committed certificate of W ({', '.join(r.values['file'] for r in reps) or 'none found'}: found by " \

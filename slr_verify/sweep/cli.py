@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from ..model.cli_args import refuse_gamma
+from ..model.processes import cores
 from .grid import Grid, parse_values
 
 __all__ = ["add_sweep_parser"]
@@ -51,8 +52,10 @@ def add_sweep_parser(sub):
                         "says, per run, when it met the tolerance")
     p.add_argument("--chunk", type=int, default=1, help="grid points per task (and per Zarr chunk)")
     p.add_argument("--scheduler", default=None,
-                   help="'sync' (no Dask), an address of a running scheduler (host:port); default a local cluster")
-    p.add_argument("--workers", type=int, default=2, help="workers of the local cluster")
+                   help="'sync' (no Dask), 'local', an address of a running scheduler (host:port); default a local "
+                        "cluster (in this process with --workers 1)")
+    p.add_argument("--workers", type=int, default=cores(), help=f"workers of the local cluster (default: one per core, "
+                   f"{cores()} here)")
     p.add_argument("--out", required=True, help="the Zarr store (created, or resumed if it holds the same sweep)")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_run)

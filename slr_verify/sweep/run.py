@@ -8,8 +8,10 @@
   region of the Zarr store and then sets its ``done`` flag (so a killed sweep never leaves a chunk
   marked done without its data); rerun with the same arguments, a sweep computes only the chunks
   not marked done.
-* **Schedulers**: ``None``/"local" -- a ``distributed.LocalCluster`` (one process per worker);
-  "sync" -- in this process, no Dask; any other string -- the address of a running scheduler.
+* **Schedulers**: "local" -- a ``distributed.LocalCluster`` (one process per worker); "sync" -- in this process, no
+  Dask; ``None`` -- "local" when ``workers`` > 1, else "sync" (the default: in this process; ``slr-verify sweep``
+  uses every core); any other string -- the address of a running scheduler. A script that starts a local cluster
+  must make its calls under ``if __name__ == "__main__":`` (:mod:`slr_verify.model.processes`).
 
 The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, tangent_norm, steps
 (per run: ``steps`` plus the continuation steps at which that run first met the tolerance, to
@@ -30,6 +32,7 @@ from ..kernels.api import risk
 from ..model import validation as V
 from ..model.outputs import check_output_path
 from ..model.params import keywords_checked
+from ..model.processes import guard_message, refuse_in_bootstrap
 from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
@@ -135,10 +138,11 @@ def _write(root, c, chunk, data):
 
 
 @keywords_checked
-def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None, stop_after=None):
+def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=1, progress=None, stop_after=None):
     """Run the sweep into the Zarr store ``out`` (created, or resumed if it holds the same sweep).
-    Returns the number of chunks computed in this call. ``stop_after``: stop after that many
-    chunks (tests of resumption). ``progress``: a stream for the progress bar (None: quiet)."""
+    Returns the number of chunks computed in this call. ``scheduler``, ``workers``: see the module (the default: in
+    this process). ``stop_after``: stop after that many chunks (tests of resumption). ``progress``: a stream for the
+    progress bar (None: quiet)."""
     from tqdm import tqdm
 
     if not isinstance(grid, Grid):
@@ -149,6 +153,10 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=2, progress=None,
         stop_after = V.integer("stop_after", stop_after, 0)
     if scheduler is not None and not isinstance(scheduler, str):
         raise ValueError(f"scheduler must be None, 'local', 'sync' or a scheduler address, got {scheduler!r}")
+    if scheduler is None:
+        scheduler = "local" if workers > 1 else "sync"
+    if scheduler == "local":
+        refuse_in_bootstrap("slr_verify.sweep.sweep", "workers", workers)
     gj = grid.to_json()
     existed = pathlib.Path(out).exists()
     client = cluster = None
@@ -217,7 +225,10 @@ def _connect(scheduler, workers):
         os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the workers at start
         try:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            try:
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            except RuntimeError as exc:  # "Nanny failed to start": e.g. a script without the guard, re-run by each
+                raise RuntimeError(guard_message("slr_verify.sweep.sweep", "workers", workers)) from exc
             return Client(cluster), cluster
         finally:
             signal.signal(signal.SIGINT, old)

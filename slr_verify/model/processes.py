@@ -1,0 +1,54 @@
+"""Worker processes, only when asked for (`docs/usage.md`, "Worker processes").
+
+The library computes in the calling process unless a function is given ``workers`` (or ``jobs``) above 1; the command
+line asks for one per core. Python starts such workers by *spawning* fresh interpreters, and each one imports the
+calling script again: a script that asks for workers must make its calls under ``if __name__ == "__main__":``, or
+every worker re-runs the script's top level, asks for workers itself, and Python refuses (its bootstrapping
+``RuntimeError``; the pool then breaks). :func:`spawn_guard` turns that failure into one error that says so.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+
+__all__ = ["cores", "guard_message", "refuse_in_bootstrap", "spawn_guard"]
+
+
+def cores() -> int:
+    """The machine's cores, at most 64 (what the command line asks for)."""
+    return min(os.cpu_count() or 1, 64)
+
+
+def guard_message(name: str, param: str, n: int, worker: bool = False) -> str:
+    """The error that names Python's requirement (``worker``: as raised in a worker re-running the script)."""
+    what = ("asked for from a worker process that is still importing the script that started it" if worker else
+            "a worker process could not start or ended abruptly")
+    return (f"{name} with {param}={n}: {what}. Python starts each worker by importing the calling script again: a "
+            f'script that asks for workers must make its calls under `if __name__ == "__main__":` (otherwise each worker '
+            f"re-runs the script and dies starting); or pass {param}=1 (in this process, the default)")
+
+
+def refuse_in_bootstrap(name: str, param: str, n: int) -> None:
+    """``RuntimeError`` (:func:`guard_message`) when ``n`` > 1 workers are asked for by code that runs while this process
+    is itself a worker still importing its parent's script (an unguarded script's top level): raised at once, before the
+    work the parent is doing is repeated here."""
+    # the flag Python's own check reads (multiprocessing.spawn._check_not_importing_main)
+    if n > 1 and getattr(mp.current_process(), "_inheriting", False):
+        raise RuntimeError(guard_message(name, param, n, worker=True))
+
+
+@contextmanager
+def spawn_guard(name: str, param: str, n: int):
+    """Around a pool of ``n`` spawned workers: a pool broken while its workers start (:class:`BrokenProcessPool`, or
+    the bootstrapping ``RuntimeError``) becomes the ``RuntimeError`` of :func:`guard_message`."""
+    refuse_in_bootstrap(name, param, n)
+    try:
+        yield
+    except BrokenProcessPool as exc:
+        raise RuntimeError(guard_message(name, param, n)) from exc
+    except RuntimeError as exc:
+        if "bootstrapping phase" not in str(exc):
+            raise
+        raise RuntimeError(guard_message(name, param, n)) from exc
