@@ -105,7 +105,7 @@ def _risk_ball(ov, *, lam, gamma, eps, d, L):
 
 
 def _risk(a) -> int:
-    from . import risk
+    from . import oracle_risk, risk
     from .kernels.balls import outward
 
     s = _setting(a, lam=True)
@@ -113,7 +113,9 @@ def _risk(a) -> int:
     if len(ov) != 5:
         raise ValueError(f"--overlaps must be five numbers kappa,nu,theta,eta,rho, got {a.overlaps!r}")
     kw = {k: s[k] for k in ("lam", "gamma", "eps", "d", "L")}
-    value = float(risk(*ov, **kw))
+    # at the oracle, the API's R(k*, v*) (oracle_risk: the closed form of MATH.md section 5, full relative accuracy);
+    # Theorem 1's general formula there rounds differently in the last digit
+    value = float(oracle_risk(**kw) if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else risk(*ov, **kw))
     lo, hi = outward(_risk_ball(ov, **kw))  # the reported enclosure: its ends rounded outward, not to nearest
     name = "R(k*, v*)" if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else f"R at (kappa, nu, theta, eta, rho) = {tuple(ov)}"
     results = [{"name": name, "value": value, "text": f"{value!r}", "tier": TIERS["exact"]},
@@ -168,7 +170,7 @@ def _window(a) -> int:
     kw = {k: s[k] for k in ("gamma", "eps", "d", "L")}
     lam_range = (1e-4, a.lam_max)
     w = float_window(lam_range=lam_range, **kw)
-    mech = {"crossing": "a crossing", "local": "a pitchfork", None: f"none below {a.lam_max:g} (the scan's end)"}
+    mech = {"crossing": "a crossing", "pitchfork": "a pitchfork", None: f"none below {a.lam_max:g} (the scan's end)"}
     results = [{"name": "float ends", "value": [w.lo, w.hi], "text": f"W = [{w.lo!r}, {w.hi!r}]; lower end: "
                 f"{mech[w.mechanism_lo]}, upper end: {mech[w.mechanism_hi]}", "tier": TIERS["float"] +
                 ": the profile's global minimiser scanned and bisected, each end resolved by its mechanism"}]
@@ -192,11 +194,16 @@ def _window(a) -> int:
 
 
 def _bayes(a) -> int:
+    from . import linear_risk, oracle_risk
     from .predictors import compare_predictors
 
     s = _setting(a, lam=True)
-    c = compare_predictors(lam=s["lam"], gamma=s["gamma"], eps=s["eps"], d=s["d"], L=s["L"], n=a.n, seed=a.seed)
+    kw = {k: s[k] for k in ("gamma", "eps", "d", "L")}
+    c = compare_predictors(lam=s["lam"], n=a.n, seed=a.seed, **kw)
     eps2 = s["eps"] ** 2
+    # the closed forms' risks are the API's (eps^2 + exp(log excess) rounds differently in the last digit)
+    exact = {"erf": lambda: oracle_risk(lam=s["lam"], **kw), "linear": lambda: linear_risk(gamma=s["gamma"], eps=s["eps"],
+                                                                                          L=s["L"])}
     results = []
     for name, label in (("erf", "erf attention at (k*, v*) (Theorem 1)"), ("softmax", "softmax attention at (k*, v*)"),
                         ("linear", "best linear predictor (Proposition 3)"), ("bayes", "Bayes predictor E[Y | X]")):
@@ -204,7 +211,8 @@ def _bayes(a) -> int:
         ex = math.exp(r.log_estimate) if r.log_estimate > -math.inf else 0.0
         rel = r.relative_error
         if rel == 0:
-            results.append({"name": label, "value": eps2 + ex, "text": f"risk {eps2 + ex!r} (excess over eps^2 {ex:.6g})",
+            value = float(exact[name]())
+            results.append({"name": label, "value": value, "text": f"risk {value!r} (excess over eps^2 {ex:.6g})",
                             "tier": TIERS["exact"]})
         else:
             lo, hi = ex * (1 - 1.96 * rel), ex * (1 + 1.96 * rel)
@@ -221,8 +229,6 @@ def _basins(a) -> int:
     from .landscape.basins import stable_at
 
     s = _setting(a, lam=True)
-    if a.alpha is None or a.runs is None:
-        raise ValueError("--alpha and --runs are required (Figure 4b: --alpha 4e-3 --runs 1000)")
     kw = {k: s[k] for k in ("lam", "gamma", "d", "L")}
     rates, ends, ok, extra, cl = sample_basins(a.seed, a.runs, alpha=a.alpha, steps=a.steps, max_steps=a.max_steps,
                                                progress=None if a.quiet else True, details=True, **kw)
@@ -272,8 +278,9 @@ def add_question_parsers(sub):
     p = sub.add_parser("basins", help="where PGD from uniform sphere starts ends, each outcome with its count, 95%% "
                        "interval and certificate; whether the oracle is PGD-stable", allow_abbrev=False)
     _setting_args(p, lam=True)
-    p.add_argument("--alpha", type=float, help="the step size (Figure 4b: 4e-3)")
-    p.add_argument("--runs", type=int, help="sphere starts (exact law of the overlaps)")
+    p.add_argument("--alpha", type=float, required=True, help="the step size (Figure 4b: 4e-3)")
+    p.add_argument("--runs", type=int, required=True, help="sphere starts (exact law of the overlaps; Figure 7b's table: "
+                   "1000)")
     p.add_argument("--steps", type=int, default=20_000, help="PGD steps before the convergence check (default 20000)")
     p.add_argument("--max-steps", type=int, default=600_000, help="further steps at most, until the tangent gradient is "
                    "below 1e-6 (default 600000)")

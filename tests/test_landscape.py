@@ -100,7 +100,7 @@ def window():
 
 def test_float_window_at_fig4b(window):
     lo, hi = window
-    assert window.mechanism_lo == "crossing" and window.mechanism_hi == "local"
+    assert window.mechanism_lo == "crossing" and window.mechanism_hi == "pitchfork"
     # sign changes of the float64 mechanism functions bracket the 30-digit roots
     det, _, gap = LS.mechanism_values(np.array([hi * (1 - 1e-12), hi * (1 + 1e-12)]), **FIG4B)
     assert det[0] > 0 > det[1]

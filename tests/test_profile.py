@@ -136,7 +136,7 @@ def test_window_at_fig4b_against_the_mechanism_functions():
     functions (det B, the family gap), which hold there (an independent derivation)."""
     w = LW.float_window(**{k: v for k, v in FIG4B.items()})
     m = LM._mechanism_window(gamma=G2, d=400, L=10, lam_range=(1e-4, 1e2), grid=4000)
-    assert (w.mechanism_lo, w.mechanism_hi) == ("crossing", "local")
+    assert (w.mechanism_lo, w.mechanism_hi) == ("crossing", "pitchfork")
     assert abs(w.lo - m.lo) < 1e-12 * m.lo and abs(w.hi - m.hi) < 1e-9 * m.hi
 
 

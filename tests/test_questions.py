@@ -153,3 +153,33 @@ def test_results_carry_their_tier():
     assert c.tier == T.NOT_PROVED
     c.proved = True
     assert c.tier.startswith(T.BALL)
+
+
+def test_basins_usage_line_shows_what_it_requires(capsys):
+    """The usage line marks --alpha and --runs as required (no brackets), as the command treats them: without one, one
+    line naming it, exit 2."""
+    code, out, _ = run(capsys, "basins", "--help")
+    usage = " ".join(out.split("options:")[0].split())
+    assert code == 0 and "--alpha ALPHA --runs RUNS" in usage and "[--alpha" not in usage and "[--runs" not in usage
+    code, out, err = run(capsys, "basins", *OWN, "--lam", "0.3", "--alpha", "4e-3")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--runs" in err
+
+
+@pytest.mark.parametrize("setting", [dict(gamma2=0.8, eps=0.1, d=200, L=6, lam=0.3),
+                                     dict(gamma2=0.5, eps=0.0, d=400, L=10, lam=0.1),
+                                     dict(gamma2=1.37, eps=0.25, d=17, L=3, lam=1.9)])
+def test_the_command_line_reports_the_apis_r_at_the_oracle(capsys, setting):
+    """R(k*, v*) from `risk` and from `bayes` is slr.oracle_risk's float, to the last digit (at the first setting Theorem
+    1's general formula at (1, 1, 0, 0, 0) and eps^2 + exp(log excess) each round to a neighbouring float); the
+    enclosure proved on balls contains it; at other overlaps `risk` reports slr.risk's float."""
+    argv = [x for k, v in setting.items() for x in (f"--{k}", str(v))]
+    api = slr.oracle_risk(**setting)
+    code, out, _ = run(capsys, "risk", *argv, "--json")
+    value, (lo, hi) = (r["value"] for r in json.loads(out)["results"])
+    assert code == 0 and value == api and lo <= api <= hi
+    code, out, _ = run(capsys, "bayes", *argv, "--n", "4096", "--json")
+    erf, _, linear, _ = json.loads(out)["results"]
+    assert code == 0 and erf["value"] == api
+    assert linear["value"] == slr.linear_risk(gamma2=setting["gamma2"], eps=setting["eps"], L=setting["L"])
+    code, out, _ = run(capsys, "risk", *argv, "--overlaps", "0.3,0.5,0.2,0.9,0.4", "--json")
+    assert code == 0 and json.loads(out)["results"][0]["value"] == slr.risk(0.3, 0.5, 0.2, 0.9, 0.4, **setting)

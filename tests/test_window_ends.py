@@ -98,7 +98,7 @@ def test_window_lower_end_off_the_paper_setting_by_mpmath():
 @pytest.mark.slow
 def test_window_off_the_paper_setting_open_above():
     """gamma^2 = 3/2, d = 50, L = 20 on the default scan (1e-4, 1e2): open above (no upper end), and the
-    oracle stays a strict local minimum up to lam = 1e4 by det B > 0, trace B > 0 (30 digits): no "local"
+    oracle stays a strict local minimum up to lam = 1e4 by det B > 0, trace B > 0 (30 digits): no "pitchfork"
     end exists beyond the scan either."""
     w = LW.float_window(**OFF)
     assert w.mechanism_hi is None and w.hi == 100.0

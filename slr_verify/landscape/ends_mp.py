@@ -84,7 +84,7 @@ def ends_mp(window, *, gamma, eps=0.0, d, L, dps=30) -> dict:
             rec = window.mechanism_records.get(side, {})
             if mech == "crossing":
                 out[side] = _crossing(x, rec["chart"], kw, dps)
-            elif mech == "local":
+            elif mech == "pitchfork":
                 out[side] = _pitchfork(x, rec.get("direction", "v*"), kw, dps)
             else:
                 out[side] = None

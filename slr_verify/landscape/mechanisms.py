@@ -38,14 +38,14 @@ def mechanism_values(lam, *, gamma, d, L):
 @accepts_gamma2
 def ends_change_sign(window, *, gamma, d, L, rel=1e-9):
     """Whether each end of ``window`` (a :class:`~.window.Window` of the profile route, both ends resolved by a
-    mechanism) is a sign change of the closed-form mechanism function its mechanism names (det B for ``"local"``,
+    mechanism) is a sign change of the closed-form mechanism function its mechanism names (det B for ``"pitchfork"``,
     the family gap for ``"crossing"``; `docs/MATH.md` §13), float64 at end (1 -+ ``rel``): from negative to positive
     across the lower end, from positive to negative across the upper one. An independent derivation of the two ends:
     it assumes the mechanisms, the profile does not. A scan-limit end (mechanism None) raises ``KeyError``."""
     lo, hi = window.lo, window.hi
     det, _, gap = mechanism_values(np.array([lo * (1 - rel), lo * (1 + rel), hi * (1 - rel), hi * (1 + rel)]), gamma=gamma,
                                    d=d, L=L)
-    f = {"local": det, "crossing": gap}
+    f = {"pitchfork": det, "crossing": gap}
     return bool((f[window.mechanism_lo][0] < 0 < f[window.mechanism_lo][1])
                 and (f[window.mechanism_hi][2] > 0 > f[window.mechanism_hi][3]))
 
@@ -89,7 +89,7 @@ def _mechanism_window(*, gamma, d, L, lam_range, grid):
         a, b = sorted((lams[i_in], lams[i_out]))
         which = 0 if (det[i_out] <= 0 or tr[i_out] <= 0) else 2
         x = _mp_root(which, a, b, gamma, d, L)
-        return float(x), ("local" if which == 0 else "crossing"), x
+        return float(x), ("pitchfork" if which == 0 else "crossing"), x
 
     lo, m_lo, lo_mp = end(i0, i0 - 1)
     hi, m_hi, hi_mp = end(i1, i1 + 1)

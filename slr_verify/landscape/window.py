@@ -9,7 +9,7 @@ by bisection, then resolves it by the mechanism read off the minimiser found jus
 
 * ``"crossing"`` -- a minimiser away from k* (e.g. the k = +-v* family, or its boundary point
   theta = 1) reaches the oracle's risk: the root of m(local min tracked from it) - R(k*, v*);
-* ``"local"`` -- the minimiser just outside tends to k*: the oracle stops being a local minimum of
+* ``"pitchfork"`` -- the minimiser just outside tends to k*: the oracle stops being a local minimum of
   m; the root of the curvature of m at k* that changes sign, along v* or along e (the two directions of
   the chart around k*), in closed form: the implicit-function theorem on the TRS's KKT system
   (:func:`slr_verify.symbolic.profile_oracle.oracle_curvature`, `docs/MATH.md` §17), its signs read in mpmath
@@ -55,7 +55,7 @@ __all__ = [
 
 
 MECHANISMS = {
-    "local": "the oracle stops being a local minimum (a curvature of the profile at k* crosses 0: a pitchfork)",
+    "pitchfork": "the oracle stops being a local minimum (a curvature of the profile at k* crosses 0: a pitchfork)",
     "crossing": "the risk of a minimiser away from k* crosses the oracle's",
 }
 
@@ -175,7 +175,7 @@ def _end(lam_in, lam_out, kw, rtol):
     else:
         raise RuntimeError(f"no curvature of the profile at k* changes sign in [{lam_in}, {lam_out}]")
     x = _curvature_root(direction, lam_in, lam_out, kw)
-    return x, "local", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
+    return x, "pitchfork", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
 
 
 @accepts_gamma2
@@ -264,7 +264,7 @@ def diagram_against_window(lams, window, *, gamma, eps=0.0, d, L):
     * ``wrong_branch``: the number of sampled lam below W whose minimiser's angle a* differs from 90 degrees by more
       than 1e-6, plus those strictly inside W whose minimiser is not the oracle (0 on the diagram of §17);
     * ``pitchfork_hi``: whether W's upper end is the oracle's loss of local minimality towards v* (mechanism
-      ``"local"`` along v*), not a crossing with a far minimiser."""
+      ``"pitchfork"`` along v*), not a crossing with a far minimiser."""
     D = minimiser_diagram(lams, gamma=gamma, eps=eps, d=d, L=L)
     below, inside = D["lam"] < window.lo, (D["lam"] > window.lo) & (D["lam"] < window.hi)
     rec = window.mechanism_records.get("hi", {})
@@ -272,5 +272,5 @@ def diagram_against_window(lams, window, *, gamma, eps=0.0, d, L):
         "largest_r": float(D["r"].max()),
         "circle_gap": float(np.max((D["circle_risk"] - D["risk"]) / np.abs(D["risk"]))),
         "wrong_branch": int(np.sum(below & (np.abs(D["angle"] - np.pi / 2) > 1e-6)) + np.sum(inside & ~D["is_oracle"])),
-        "pitchfork_hi": bool(window.mechanism_hi == "local" and rec.get("direction") == "v*"),
+        "pitchfork_hi": bool(window.mechanism_hi == "pitchfork" and rec.get("direction") == "v*"),
     }
