@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from .model.params import keywords_checked
 from .model.processes import cores
@@ -48,15 +49,17 @@ def _check(args) -> int:
 
     setting = user_setting(setting_from_args(args))  # None: the paper's; a bad value: one line naming it, exit 2
     mode = "thorough" if args.thorough else "fast" if args.fast else "default"
+    t0 = time.perf_counter()
     results = run_claims(mode=mode, only=set(args.only) if args.only else None,
                          progress=None if args.quiet else sys.stderr, jobs=args.jobs or cores(),
                          setting=setting)
+    seconds = time.perf_counter() - t0  # the whole check: the claims' own times overlap in the workers
     if args.json:
-        print(report.as_json(results, setting=setting))
+        print(report.as_json(results, setting=setting, seconds=seconds))
     elif args.markdown:
-        print(report.markdown(results, setting=setting))
+        print(report.markdown(results, setting=setting, seconds=seconds))
     else:
-        print(report.text(results, setting=setting))
+        print(report.text(results, setting=setting, seconds=seconds))
     return report.exit_code(results, allow_pending=args.allow_pending)
 
 

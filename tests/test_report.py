@@ -219,6 +219,31 @@ def test_exit_code_is_as_established():
     assert "FAIL (expected pass)" in text
 
 
+def test_a_claim_not_run_is_not_counted_as_established():
+    """The summary counts the claims that ran: "2 of 3 ran, all as established; 1 not run (needs ...: id)", never
+    "3 of 3 as established" with one of them not run; a wrong verdict is named; the total time when given."""
+    ok = _result("zeta", [_ev(0.0, 1.0)])
+    refuted = _result("figure-4a-recovery", [V.Counterexample("r", "ref", "numeric", {}, why="w")])
+    not_run = _result("figure-1b", [], skipped="needs the probing extra: pip install 'slr-verify[probing]'")
+    failed = _result("theorem-1", [_ev(2.0, 1.0)])
+    line = report.summary([ok, refuted, not_run])
+    assert line.endswith("; 2 of 3 ran, all as established; 1 not run (needs the probing extra: figure-1b)"), line
+    assert "3 of 3" not in report.text([ok, refuted, not_run]) and line in report.text([ok, refuted, not_run])
+    assert f"**Summary:** {line}." in report.markdown([ok, refuted, not_run])
+    line = report.summary([ok, failed, not_run], seconds=81.14)
+    assert "2 of 3 ran, 1 as established, NOT as established: theorem-1; 1 not run" in line
+    assert line.endswith("; total 81.1 s (wall clock)"), line
+
+
+def test_check_prints_its_total_time(capsys):
+    """`slr-verify check` ends with the summary and the wall-clock time of the whole check."""
+    assert cli.main(["check", "--fast", "--only", "lemma-16", "--jobs", "1", "--quiet"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "1 of 1 ran, all as established; total " in last and last.endswith(" s (wall clock)"), last
+    seconds = float(last.split("total ")[1].split()[0])
+    assert seconds > 0
+
+
 def test_a_claim_needing_a_missing_extra_is_not_run(monkeypatch):
     import importlib.util
 
@@ -251,7 +276,7 @@ def test_json_and_markdown_reports():
     assert "\r" not in out.stderr  # not a terminal: one line per claim, no progress frames
     doc = json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
     claims = doc["claims"]
-    assert [c["id"] for c in claims] == ["law-of-J0", "figure-1b"] and doc["as_established"]
+    assert [c["id"] for c in claims] == ["law-of-J0", "figure-1b"] and doc["as_established"] and doc["seconds"] > 0
     for c in claims:
         assert set(c) >= {"id", "kind", "where", "statement", "domain", "tier", "verdict", "expected", "seconds", "evidence"}
         assert c["as_expected"] and c["expected"] == "pass"

@@ -18,7 +18,7 @@ import textwrap
 from ..model import tiers as T
 from .vocabulary import TIERS, VERDICTS
 
-__all__ = ["text", "as_json", "markdown", "counts", "exit_code", "claims_table", "unexpected", "header", "coverage",
+__all__ = ["text", "as_json", "markdown", "counts", "summary", "exit_code", "claims_table", "unexpected", "header", "coverage",
            "MODE_TEXT"]
 
 #: what each mode covers (each claim's domain says it precisely)
@@ -127,6 +127,26 @@ def unexpected(results, allow_pending=False):
     return [r for r in results if not r.as_expected and not (allow_pending and r.verdict == "pending")]
 
 
+def summary(results, seconds=None) -> str:
+    """The report's last line: the verdicts' counts, then how many claims ran and whether as established (a claim that
+    did not run is never counted as established: "N of M ran, all as established; K not run (needs ...: ids)"), and
+    the total time when given (wall clock)."""
+    c = counts(results)
+    bad = unexpected(results)
+    ran = [r for r in results if r.verdict != "not run"]
+    why = {}
+    for r in results:
+        if r.verdict == "not run":
+            why.setdefault(str(r.skipped).split(":")[0], []).append(r.claim.id)
+    out = (", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v] or v == "pass")
+           + f"; {len(ran)} of {len(results)} ran, "
+           + ("all as established" if not bad else f"{len(ran) - len(bad)} as established, NOT as established: "
+              + ", ".join(r.claim.id for r in bad)))
+    if why:
+        out += f"; {len(results) - len(ran)} not run (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in why.items()) + ")"
+    return out + (f"; total {seconds:.1f} s (wall clock)" if seconds is not None else "")
+
+
 def exit_code(results, allow_pending=False) -> int:
     """0 when every verdict is the established one (a claim not run for a missing extra
     included), 1 otherwise: a fail, a new refutation, an established refutation that no longer
@@ -134,8 +154,9 @@ def exit_code(results, allow_pending=False) -> int:
     return 1 if unexpected(results, allow_pending) else 0
 
 
-def text(results, setting=None) -> str:
-    """The table; with a user's ``setting`` a column says where each claim ran (``yours`` or ``paper``)."""
+def text(results, setting=None, seconds=None) -> str:
+    """The table; with a user's ``setting`` a column says where each claim ran (``yours`` or ``paper``); the summary
+    (:func:`summary`) with the total time ``seconds`` when given."""
     head = ("claim", "paper", "tier", "worst", "tolerance", "unit", "seconds", "verdict")
     widths = [24, 20, 24, 14, 9, 24, 7, 22]
     if setting is not None:
@@ -172,22 +193,18 @@ def text(results, setting=None) -> str:
                 if e.counterexample is not None:
                     lines.append(f"    counterexample ({e.route}): " + json.dumps(e.counterexample, default=_json_default))
         lines.append("")
-    c = counts(results)
-    bad = unexpected(results)
-    lines.append(
-        ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v] or v == "pass")
-        + f"; {len(results) - len(bad)} of {len(results)} as established"
-        + (f"; NOT as established: {', '.join(r.claim.id for r in bad)}" if bad else "")
-    )
+    lines.append(summary(results, seconds))
     return "\n".join(lines)
 
 
-def as_json(results, setting=None) -> str:
+def as_json(results, setting=None, seconds=None) -> str:
     """The report as strict JSON: each claim with its ``setting`` ({gamma2, eps, d, L, source: "user" | "paper"}); at
-    the top the mode, the user's setting (or null), the header and which claims ran where (:func:`coverage`)."""
+    the top the mode, the user's setting (or null), the header and which claims ran where (:func:`coverage`), and the
+    total time ``seconds`` (wall clock; null when not given)."""
     doc = {"mode": results[0].mode if results else None, "setting": setting.as_dict() if setting is not None else None,
            "header": header(results, setting), "coverage": coverage(results, setting),
-           "claims": [r.as_dict() for r in results], "counts": counts(results), "as_established": not unexpected(results)}
+           "claims": [r.as_dict() for r in results], "counts": counts(results), "as_established": not unexpected(results),
+           "seconds": seconds}
     return json.dumps(_finite(doc), indent=2, default=_json_default, allow_nan=False)
 
 
@@ -223,7 +240,7 @@ def _sizes(e) -> str:
     return ", ".join(f"{k} {v}" for k, v in e.size.items()) or "-"
 
 
-def markdown(results, title="slr-verify report", setting=None) -> str:
+def markdown(results, title="slr-verify report", setting=None, seconds=None) -> str:
     """The report as Markdown: the header, the summary, per kind (paper, finding) a table of the claims and a section
     per claim with its evidence table and counterexamples."""
     out = [
@@ -235,14 +252,7 @@ def markdown(results, title="slr-verify report", setting=None) -> str:
         "",
     ]
     out += [line + "  " for line in header(results, setting)] + [""]
-    c = counts(results)
-    bad = unexpected(results)
-    out += [
-        "**Summary:** "
-        + ", ".join(f"{c[v]} {v}" for v in VERDICTS)
-        + f"; {len(results) - len(bad)} of {len(results)} as established.",
-        "",
-    ]
+    out += ["**Summary:** " + summary(results, seconds) + ".", ""]
     for kind, head in (("paper", "Claims of the paper"), ("finding", "Findings beyond the paper")):
         rows = [r for r in results if r.claim.kind == kind]
         if rows:
