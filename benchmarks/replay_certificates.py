@@ -1,6 +1,6 @@
 """Replay every committed certificate (`slr_verify/certificates/`, docs/certificates.md) and record, per file, its
 kind, domain, leaves, compressed size and replay time, with the machine's calibration figure (the time of
-`../shared/bench/calibrate.py` if given, so that a time reads as calibration units).
+`benchmarks/calibrate.py` if given, so that a time reads as calibration units).
 
     python benchmarks/replay_certificates.py --out benchmarks/results/replay_certificates.csv [--calibration 0.96]
 
@@ -26,7 +26,7 @@ FIELDS = ["file", "kind", "lam_lo", "lam_hi", "d", "accepted", "leaves", "bytes"
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="a .csv file (its folder must exist)")
-    ap.add_argument("--calibration", type=float, help="seconds of ../shared/bench/calibrate.py on this machine")
+    ap.add_argument("--calibration", type=float, help="seconds of benchmarks/calibrate.py on this machine")
     a = ap.parse_args(argv)
     check_csv_out(a.out)
     if a.calibration is not None and not a.calibration > 0:

@@ -4,7 +4,7 @@
     python benchmarks/results_page.py --check    # exit 1 if the committed page is not what the CSVs give
 
 For every CSV the page says what it measures, the command that wrote it, the calibration figure and the commit, and
-tabulates its timings and box counts. The calibration figure (seconds of ../shared/bench/calibrate.py on the machine of
+tabulates its timings and box counts. The calibration figure (seconds of benchmarks/calibrate.py on the machine of
 the run) and the commit are read from the CSV's own columns (``calibration_s``, ``commit``, ``date``) when it has
 them; a CSV without them is said to lack them, never given a figure from elsewhere (where both ``seconds`` and
 ``units`` are recorded, the ratio they imply is shown as such). ``budgets.csv`` (columns what, seconds, calibration_s,
@@ -196,7 +196,7 @@ SOURCES = [
            "command, ...) with the calibration figure measured in the same sitting and the ratio, in calibration "
            "units; the budget is 100 units for each of the two (a requirement, not a measurement).",
            "time slr-verify check                 # or the README's test command: python -m pytest\n"
-           "python ../shared/bench/calibrate.py   # in the same sitting: calibration_s; units = seconds / calibration_s\n"
+           "python benchmarks/calibrate.py        # in the same sitting: calibration_s; units = seconds / calibration_s\n"
            "# then one row added to benchmarks/results/budgets.csv by hand",
            _budgets, provenance=False),
     Source("replay_certificates.csv", "The committed certificates replayed",
@@ -266,8 +266,8 @@ HEAD = """\
      `python benchmarks/results_page.py` after changing a CSV (tests/test_results_page.py checks it). -->
 
 Timings and box counts of the suite's long runs, as the CSV files under `benchmarks/results/` record them. A time on
-a shared machine means little alone: the suite states a budget as a ratio to `../shared/bench/calibrate.py` measured
-in the same sitting (calibration units). For each file: what it measures, the command that writes it, the
+a shared machine means little alone: the suite states a budget as a ratio to `benchmarks/calibrate.py` (a fixed
+workload) measured in the same sitting (calibration units). For each file: what it measures, the command that writes it, the
 calibration figure and the commit when the file records them (when it does not, this page says so), and the figures.
 The runs recorded as JSON, and what the findings read off these tables, are on {doc}`results`.
 """

@@ -31,7 +31,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="a .csv file (its folder must exist)")
     ap.add_argument("--certificates", required=True, help="an existing folder for the certificates")
-    ap.add_argument("--calibration", type=float, help="seconds of ../shared/bench/calibrate.py on this machine")
+    ap.add_argument("--calibration", type=float, help="seconds of benchmarks/calibrate.py on this machine")
     ap.add_argument("--workers", type=int, default=2, help="processes of the branch and bound (default 2)")
     ap.add_argument("--lam-max", type=float, default=10.0, help="the scanned range's end (default 10)")
     ap.add_argument("--only", help="one setting G2,D,L")

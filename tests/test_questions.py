@@ -183,3 +183,20 @@ def test_the_command_line_reports_the_apis_r_at_the_oracle(capsys, setting):
     assert linear["value"] == slr.linear_risk(gamma2=setting["gamma2"], eps=setting["eps"], L=setting["L"])
     code, out, _ = run(capsys, "risk", *argv, "--overlaps", "0.3,0.5,0.2,0.9,0.4", "--json")
     assert code == 0 and json.loads(out)["results"][0]["value"] == slr.risk(0.3, 0.5, 0.2, 0.9, 0.4, **setting)
+
+
+def test_the_own_setting_page_lists_its_sections_and_commands():
+    """docs/own-setting.md's opening list has one item per numbered section, in order, says how many in words, and
+    names every question command and the two certify commands its sections show (theorem5, step-size)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "own-setting.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## (\d+)\. ", text, re.M)
+    intro = text.split("\n## ", 1)[0]
+    items = re.findall(r"^(\d+)\. ", intro, re.M)
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    assert sections == items == [str(i) for i in range(1, len(sections) + 1)]
+    assert f"The {words[len(sections)]} sections" in intro
+    for cmd in ("risk", "global-min", "window", "bayes", "basins", "certify theorem5", "certify step-size", "check"):
+        assert f"`slr-verify {cmd}" in intro, cmd
