@@ -439,12 +439,34 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
         out.append(_refused(f"random_locations({param}={val})", param,
                             lambda kw=dict(dict(K=1, d=20), **{param: val}): ML.random_locations(kw["K"], kw["d"], rng)))
     out.append(_refused("random_heads(H=0)", "H", lambda: ML.random_heads(0, 20, rng)))
-    for param, val in (("d", 1), ("steps", 0), ("runs", 0), ("batch", 0), ("test_size", 0), ("log_every", 0), ("m", 0)):
+    for param, val in (("d", 1), ("steps", 0), ("runs", 0), ("batch", 0), ("test_size", 0), ("log_every", 0), ("m", 0),
+                       ("r", 0)):
         out.append(_refused(f"transformer_layer({param}={val})", param,
                             lambda kw={param: val}: transformer_layer(progress=None, **kw)))
+    out.append(_refused("transformer_layer(heads=2, r=0)", "r", lambda: transformer_layer(heads=2, r=0, progress=None)))
+    tiny = dict(steps=2, runs=1, log_every=1, test_size=8, batch=4, d=8, m=8, progress=None)
+    for dtype in ("float32", "float64"):  # W_q never leaves 0: its rank-one ratio and direction would be undefined
+        out.append(_refused(f"transformer_layer(lr=1e-300, dtype={dtype})", "lr",
+                            lambda dtype=dtype: transformer_layer(lr=1e-300, dtype=dtype, **tiny), cheap=False))
+    # arrays of different lengths: a ValueError naming them, not NumPy's broadcast message
+    from slr_verify.dynamics import sgd
+    from slr_verify.dynamics.experiments import run_setting
+
+    run = dict(lam=0.1, gamma=g, L=10, alpha=4e-3, steps=3)
+    k3, k2 = np.stack([k, k, k]), np.stack([v, v])
+    out.append(_refused("reduced_pgd(kappa0 (3,), nu0 (2,))", "nu0",
+                        lambda: S.reduced_pgd(np.full(3, 0.5), np.full(2, 0.5), d=400, **run)))
+    out.append(_refused("pgd(k0 (3, d), v0 (2, d))", "v0", lambda: S.pgd(k3, k2, ks, vs, **run)))
+    out.append(_refused("sgd(k0 (3, d), v0 (2, d))", "v0", lambda: sgd(k3, k2, ks, vs, batch=2, seed=0, **run)))
+    # a number of steps beyond the machine, named as steps (not as the repetitions it is multiplied by)
+    from slr_verify.model.settings import FIGURES
+
+    out.append(_refused("dynamics.run_setting(steps=10**11)", "steps",
+                        lambda: run_setting(FIGURES["4b"], steps=10**11)))
+    out.append(_refused("dynamics.run_setting(repeats=10**9)", "repeats",
+                        lambda: run_setting(FIGURES["7a"], repeats=10**9)))
     # the landscape's entry points that took no validation of their own, and counts beyond the machine there
     from slr_verify import landscape as LS
-    from slr_verify.dynamics import sgd
 
     ovp = np.array([0.5, 0.5, 0.0, 0.0, 0.0])
     for param, val in (("d", 0), ("d", 1), ("L", 0)):
@@ -645,6 +667,7 @@ def cli_probes(tmp):
     add("experiment transformer --heads 0", "--heads", ["experiment", "transformer", "--heads", "0"])
     add("experiment transformer --out /proc/t.json", "--out", ["experiment", "transformer", "--quick", "--out", "/proc/t.json"])
     add("experiment transformer --runs -2", "--runs", ["experiment", "transformer", "--runs", "-2"])
+    add("pgd --steps 10**11", "--steps", ["pgd", "--figure", "4b", "--steps", str(10**11), "--out", out + "s.npz"])
     add("experiment bogus", "experiment", ["experiment", "bogus"])
     add("derive bogus", "bogus", ["derive", "bogus"])
     add("bogus subcommand", "bogus", ["bogus"])

@@ -260,6 +260,7 @@ CLI_CASES = [
     (["sweep", "--lam", "0.1", "--scheduler", "bogus"], "scheduler"),
     (["pgd", "--figure", "4b", "--out", "/proc/a.npz"], "--out"),
     (["pgd", "--figure", "7a", "--repeats", "1000000000"], "repeats"),
+    (["pgd", "--figure", "4b", "--steps", str(10**11)], "steps"),
     (["experiment", "transformer", "--heads", "3"], "heads"), (["derive", "bogus"], "bogus"),
 ]
 

@@ -54,9 +54,10 @@ def check_setting(S, *, repeats=30, steps=None, seed=0, every=None):
     steps = S.steps if steps is None else V.integer("steps", steps, 1)
     every = max(1, steps // 1000) if every is None else V.integer("every", every, 1)
     V.integer("seed", seed, 0)
-    # the vectors (4 x repeats x d), the iterate and the update buffers, and the records: before any allocation
+    # one run's steps first (what steps alone would cost is refused naming steps), then the repetitions: the vectors
+    # (4 x repeats x d), the iterate and the update buffers, and the records; before any allocation
+    check_cost(steps, every, repeats, per_run_step=SECONDS_PER_RUN_STEP * S.d * (S.batch or 1) * (S.L if S.batch else 1),
+               runs_name="repeats")
     B.memory_budget("repeats", 8.0 * repeats * S.d * 8 + 8.0 * 6 * (steps // every + 2) * repeats,
                     f"{repeats:,} repetitions in d = {S.d}")
-    check_cost(steps, every, repeats, per_run_step=SECONDS_PER_RUN_STEP * S.d * (S.batch or 1) * (S.L if S.batch else 1),
-               name="repeats")
     return S, repeats, steps, every

@@ -126,7 +126,7 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps=0.0, d, L, alpha, steps, every
     if np.any(np.abs(Gm[:, 2 * H + np.arange(K), 2 * H + K + np.arange(K)]) > 1e-8):
         raise ValueError("gram0 must have k*_j . v*_j = 0 for every location j")
     a, lams = _check(H, K, lam, alpha, steps, every, gamma, L, d, eps)
-    check_cost(a["steps"], a["every"], Gm.shape[0] * n * n, per_run_step=1e-6)
+    check_cost(a["steps"], a["every"], Gm.shape[0] * n * n, per_run_step=1e-6, runs_name="gram0")
     rec = record_steps(a["steps"], a["every"])
     if backend == "auto":
         backend = "fused" if FK.available() else "numpy"

@@ -144,7 +144,7 @@ def overlap_pgd(overlaps, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0, p
     if isinstance(overlaps, (str, bytes)) or not hasattr(overlaps, "__len__") or len(overlaps) != 5:
         raise ValueError(f"overlaps must be (kappa, nu, theta, eta, rho), got {overlaps!r}")
     ov = V.overlaps(*overlaps, d=a["d"])
-    check_cost(a["steps"], a["every"], int(np.prod(np.broadcast_shapes(*(np.shape(x) for x in ov)))))
+    check_cost(a["steps"], a["every"], int(np.prod(np.broadcast_shapes(*(np.shape(x) for x in ov)))), runs_name="overlaps")
     lams, const = lam_schedule(lam, a["steps"])
     rec = record_steps(a["steps"], a["every"])
     ov = np.broadcast_arrays(*[np.asarray(x, dtype=float) for x in ov])
@@ -175,8 +175,9 @@ def reduced_pgd(kappa0, nu0, *, lam, gamma, d, L, alpha, steps, every=1, eps=0.0
     for n, x in (("kappa0", k0), ("nu0", n0)):
         if np.any(np.abs(x) > 1):
             raise ValueError(f"{n} is an inner product of unit vectors and must lie in [-1, 1], got {x!r}")
+    V.broadcast(kappa0=k0, nu0=n0)  # arrays of different lengths: a ValueError naming both, not NumPy's
     k0, n0 = np.broadcast_arrays(k0, n0)
-    check_cost(a["steps"], a["every"], k0.size)
+    check_cost(a["steps"], a["every"], k0.size, runs_name="kappa0")
     lams, const = lam_schedule(lam, a["steps"])
     rec = record_steps(a["steps"], a["every"])
     shape = k0.shape
@@ -215,7 +216,8 @@ def _pgd_batch(vecs, d):
     try:
         K, Vv, Ks, Vs = (np.broadcast_to(np.atleast_2d(x), (runs, d)) for x in vecs)
     except ValueError:
-        raise ValueError("k0, v0, k_star, v_star must have shape (d,) or (runs, d) with the same runs") from None
+        raise ValueError("k0, v0, k_star, v_star must have shape (d,) or (runs, d) with the same runs, got "
+                         + ", ".join(str(x.shape) for x in vecs)) from None
     return batched, runs, (K, Vv, Ks, Vs)
 
 
@@ -246,7 +248,7 @@ def pgd(k0, v0, k_star, v_star, *, lam, gamma, L, alpha, steps, every=1, eps=0.0
     d = shapes.pop()
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     batched, runs, (K, Vv, Ks, Vs) = _pgd_batch(vecs, d)
-    check_cost(a["steps"], a["every"], runs, per_run_step=SECONDS_PER_RUN_STEP * d)
+    check_cost(a["steps"], a["every"], runs, per_run_step=SECONDS_PER_RUN_STEP * d, runs_name="k0")
     _check_orthogonal(Ks, Vs)
     lams, const = lam_schedule(lam, a["steps"])
     coefs = _GradCoefs(lams, const, a["gamma"], d, a["L"])

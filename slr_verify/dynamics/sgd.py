@@ -87,6 +87,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, 
     if len({x.shape[-1] for x in vecs}) != 1:
         raise ValueError(f"k0, v0, k_star, v_star must have the same length d, got {[x.shape for x in vecs]}")
     d = vecs[0].shape[-1]
+    V.broadcast(**dict(zip(("k0", "v0", "k_star", "v_star"), vecs)))  # (runs, d) with the same runs, or (d,)
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)
     batch = V.integer("batch", batch, 1)
     runs_ = max(np.atleast_2d(x).shape[0] for x in vecs)
@@ -97,7 +98,7 @@ def sgd(k0, v0, k_star, v_star, *, lam, gamma, eps=0.0, L, alpha, steps, batch, 
     block = V.integer("block", block, 1)
     B.memory_budget("block", 8.0 * block * runs_ * batch * a["L"] * (d + 1), f"a block of {block:,} batches")
     V.integer("seed", seed, 0)
-    check_cost(a["steps"], a["every"], runs_, per_run_step=SECONDS_PER_RUN_STEP * batch * a["L"] * d)
+    check_cost(a["steps"], a["every"], runs_, per_run_step=SECONDS_PER_RUN_STEP * batch * a["L"] * d, runs_name="k0")
     batched = any(x.ndim == 2 for x in vecs)
     runs = max(x.shape[0] if x.ndim == 2 else 1 for x in vecs)
     K, Vv, Ks, Vs = (np.array(np.broadcast_to(np.atleast_2d(x), (runs, d)), dtype=float) for x in vecs)

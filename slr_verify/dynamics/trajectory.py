@@ -91,12 +91,14 @@ def record_steps(steps, every):
     return rec
 
 
-def check_cost(steps, every, runs, *, per_run_step=SECONDS_PER_RUN_STEP, name="steps"):
+def check_cost(steps, every, runs, *, per_run_step=SECONDS_PER_RUN_STEP, runs_name="runs"):
     """Refuse, before anything is allocated, a run whose lam table and records would exceed the
-    available memory or whose estimated time exceeds an hour (``ValueError`` naming ``name``)."""
+    available memory or whose estimated time exceeds an hour: ``ValueError`` naming ``steps`` when one run of that
+    many steps would not fit, else ``runs_name`` (the parameter that sets the number of runs)."""
     records = steps // every + 2
-    B.memory_budget(name, 8.0 * (steps + 1) + 8.0 * 6 * records * runs, f"{steps:,} steps x {runs:,} runs (every={every})")
-    B.time_budget(name, per_run_step * steps * runs, f"{steps:,} steps x {runs:,} runs")
+    for name, n in (("steps", 1), (runs_name, runs)):
+        B.memory_budget(name, 8.0 * (steps + 1) + 8.0 * 6 * records * n, f"{steps:,} steps x {n:,} runs (every={every})")
+        B.time_budget(name, per_run_step * steps * n, f"{steps:,} steps x {n:,} runs")
 
 
 def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):

@@ -129,7 +129,7 @@ def _check_settings(heads, runs, steps, seed, s):
     if out.get("r") is None and heads > 1 and out["d"] % heads:
         raise ValueError(f"heads must divide d = {out['d']} when r (the head width) is not given, got heads={heads}; "
                          f"choose heads among {[h for h in range(1, 9) if out['d'] % h == 0]} or set r")
-    r = out.get("r") or out["d"] // heads
+    r = out["d"] // heads if out.get("r") is None else out["r"]  # r = 0 is refused, not replaced by d // heads
     out["r"], out["heads"] = V.integer("r", r, 1, 100_000), heads
     per_run = 4.0 * (out["batch"] + out["test_size"]) * (out["L"] + 1) * out["d"] * 2
     B.memory_budget("runs", per_run * out["runs"], f"{out['runs']} runs of the Transformer layer")
@@ -379,6 +379,10 @@ def _logged_metrics(logs, rec, s):
         t = int(rec[int(np.argmax(~np.all(np.isfinite(excess.reshape(len(rec), -1)), axis=1)))])
         raise ValueError(f"the training diverged (non-finite risk by step {t}) at lr = {s['lr']:g}, gamma2 = {s['gamma2']:g}: "
                          f"reduce lr")
+    still = ~np.isfinite(rank1[1:])
+    if np.any(still):  # W_q has not moved from 0 (lr times its gradient underflows): no ratio, no direction to align
+        t = int(rec[1 + int(np.argmax(still.reshape(len(rec) - 1, -1).any(axis=1)))])
+        raise ValueError(f"lr = {s['lr']:g} is too small for {s['dtype']}: W_q is still 0 at step {t}; raise lr")
     if s["heads"] == 1:
         rank1 = rank1[..., 0]
     if s["heads"] == 1 and s["K"] == 1:

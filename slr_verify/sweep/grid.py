@@ -98,7 +98,7 @@ class Grid:
             raise ValueError("converge_tol and max_steps go together: the continuation runs at most max_steps steps "
                              f"until the tangent gradient is below converge_tol; got converge_tol={self.converge_tol!r}, "
                              f"max_steps={self.max_steps!r}")
-        check_cost(self.steps + self.max_steps, self.steps, self.size * self.runs, name="steps")
+        check_cost(self.steps + self.max_steps, self.steps, self.size * self.runs, runs_name="runs")
 
     @property
     def shape(self):
