@@ -24,7 +24,6 @@ __all__ = [
     "risk_kernel",
     "risk_and_gradient_kernel",
     "manifold_kernel",
-    "manifold_gradient_kernel",
     "oracle_kernel",
     "log_bayes_gap_kernel",
     "linear_kernel",
@@ -58,13 +57,6 @@ def manifold_kernel():
     """Lemma 6 (derived by substitution into Theorem 1): R(kappa, nu, lam, gamma, eps, d, L) on M."""
     expr = risk.theorem1_risk().subs(risk.manifold_point())
     return generate((risk.S.kappa, risk.S.nu) + risk.PARAMS, expr)
-
-
-@lru_cache(maxsize=None)
-def manifold_gradient_kernel():
-    """(R, dR/dkappa, dR/dnu) on M, for the reduced dynamics (Lemma 6)."""
-    expr = risk.theorem1_risk().subs(risk.manifold_point())
-    return generate((risk.S.kappa, risk.S.nu) + risk.PARAMS, [expr, sp.diff(expr, risk.S.kappa), sp.diff(expr, risk.S.nu)])
 
 
 @lru_cache(maxsize=None)

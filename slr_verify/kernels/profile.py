@@ -16,9 +16,9 @@ from ..symbolic import profile_valley as pvalley
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["NENTRIES", "dual_kernels", "frame_kernels",
+__all__ = ["NENTRIES", "dual_kernels",
            "oracle_arb", "oracle_curvature_kernels",
-           "oracle_f64", "trs_kernels", "trs_partials_kernels", "trs_second_partials_arb", "valley_edge_exprs",
+           "oracle_f64", "trs_kernels", "valley_edge_exprs",
            "valley_edge_kernels", "valley_edge_proofs", "valley_proofs"]
 
 #: the number of entries [c, a0, H (6), g (3)]
@@ -35,54 +35,12 @@ def trs_kernels():
                            arb=_committed("quadratic-in-v").trs_entries)
 
 
-class _Lazy:
-    """A kernel generated on its first call."""
-
-    def __init__(self, make):
-        self.make = make
-
-    def __call__(self, *args):
-        return self.make()(*args)
-
-
 def _committed(premise):
     """The checker's committed ball kernels of ``premise`` (:mod:`slr_verify.checker.generated`): the searches evaluate
     the very code the checker does, so a box a search passes replays."""
     from ..checker.premises import kernels
 
     return kernels(premise)
-
-
-@cache
-def trs_partials_kernels():
-    """``f64``, ``arb`` (generated on first use): the same arguments -> 44 partials (d/dkappa, d/deta,
-    d/dr, d/dlam of the 11 entries)."""
-    der = ptrs.trs_entry_partials()
-    return SimpleNamespace(f64=generate(ptrs.TRS_ARGS, der), arb=_Lazy(trs_partials_arb))
-
-
-@cache
-def trs_partials_arb():
-    """arb: the 44 partials in their ball form."""
-    return generate_arb(ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entry_partials()])
-
-
-@cache
-def trs_second_partials_arb():
-    """arb: (kappa, eta, r, lam, gamma, eps, d, L) -> 33 second partials (d2/dkappa2, d2/dkappa deta,
-    d2/deta2 of the 11 entries)."""
-    return generate_arb(ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entry_second_partials()])
-
-
-@cache
-def frame_kernels():
-    """The TRS entries in the frame adapted to k (:func:`slr_verify.symbolic.profile_trs.frame`): (a, b, lam,
-    gamma, eps, d, L) -> [c, a0, H'11, H'12, H'13, H'22, H'23, H'33, g'1, g'2, g'3]; ``f64`` (NumPy) and
-    ``series`` (arb balls or ``arb_series``: Taylor arithmetic gives every derivative in (a, b, lam)
-    along a line, enclosed over a box, with no derivative typed or generated separately)."""
-    args = ptrs.FRAME_ARGS
-    return SimpleNamespace(f64=generate(args, ptrs.frame_entries()),
-                           series=generate_arb(args, ptrs.frame_entries(True), series=True))
 
 
 @cache

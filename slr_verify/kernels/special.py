@@ -242,12 +242,6 @@ def log_zetac(t, g):
     return out
 
 
-def alpha_of(g):
-    r""":math:`\alpha = \sqrt{1 + 2g^2}`, the scale in
-    :math:`\mathbb E\operatorname{erf}(t+gZ) = \operatorname{erf}(t/\alpha)`."""
-    return np.sqrt(1.0 + 2.0 * np.asarray(g, dtype=float) ** 2)
-
-
 def zetac(t, g):
     r"""Float64 :math:`\bar\zeta_g(t) = \mathbb E[\operatorname{erfc}(t+gZ)^2] = 1 - 2\operatorname{erf}(t/\alpha) + \zeta_g(t)`,
     down to the float64 underflow threshold (`docs/MATH.md` §6). The relative error is about

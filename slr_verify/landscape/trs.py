@@ -26,11 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels.profile import trs_kernels, trs_partials_kernels
+from ..kernels.profile import trs_kernels
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 
-__all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices", "solve_trs"]
+__all__ = ["Profile", "profile", "profile_mp", "trs_matrices", "solve_trs"]
 
 
 def _check_disk(kappa, eta, d):
@@ -162,24 +162,6 @@ def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     rho = kappa * x[..., 0] + eta * x[..., 1] + r * x[..., 2]
     ov = np.stack([kappa, nu, theta, eta, rho], -1)
     return Profile(risk=risk, mu=mu, x=x, overlaps=ov, hard=hard)
-
-
-@keywords_checked
-def profile_gradient(kappa, eta, x, *, lam, gamma, eps=0.0, d, L):
-    r"""(dm/dkappa, dm/deta, dm/dr, dm/dlam) at the minimising x, by the envelope theorem: the partials of
-    :math:`c + x^\top H x - 2 g^\top x` at fixed x, with kappa, eta, r independent (the caller applies the
-    chain rule through r). ``x``: (..., 4) from :func:`profile` (no validation)."""
-    kappa, eta = np.asarray(kappa, float), np.asarray(eta, float)
-    r = np.sqrt(np.clip(1 - kappa**2 - eta**2, 0.0, None))
-    P = trs_partials_kernels().f64(kappa, eta, r, lam, gamma, eps, d, L)
-    P = [np.broadcast_to(np.asarray(p, dtype=float), np.shape(kappa)) for p in P]
-    x1, x2, x3, x4 = (x[..., i] for i in range(4))
-    out = []
-    for j in range(4):
-        dc, da0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = P[11 * j: 11 * j + 11]
-        quad = (h11 * x1**2 + h22 * x2**2 + h33 * x3**2 + 2 * (h12 * x1 * x2 + h13 * x1 * x3 + h23 * x2 * x3) + da0 * x4**2)
-        out.append(dc + quad - 2 * (g1 * x1 + g2 * x2 + g3 * x3))
-    return tuple(out)
 
 
 @accepts_gamma2

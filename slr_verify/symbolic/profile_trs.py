@@ -30,7 +30,7 @@ such direction is equivalent). Then :math:`\theta = x_1`, :math:`\nu = x_2`, :ma
 H acts as :math:`a_0` on :math:`e'` and g has no :math:`e'` component, so the trust-region subproblem
 (TRS) :math:`\min_{|x| = 1}` lives on the first three coordinates plus the eigenvalue :math:`a_0`.
 
-**Frame** (:func:`frame`). The same TRS in the orthonormal frame adapted to k on the angle chart
+**Frame** (:func:`frame_proofs`). The same TRS in the orthonormal frame adapted to k on the angle chart
 :math:`\kappa = \cos b \cos a,\ \eta = \cos b \sin a,\ r = \sin b`, and the coefficients as opaque symbols
 (:data:`COEF_SYMS`, :func:`opaque_coefficients`) on which the dual bound's algebra is written
 (:mod:`.profile_dual`, :mod:`.profile_valley`).
@@ -52,15 +52,10 @@ __all__ = [
     "trs",
     "ball_form",
     "trs_entries",
-    "trs_entry_partials",
-    "trs_entry_second_partials",
     "proofs",
     "ANGLES",
-    "FRAME_ARGS",
     "chart",
     "COEF_NAMES",
-    "frame",
-    "frame_entries",
     "frame_proofs",
     "COEF_SYMS",
     "reduced_coefficients",
@@ -126,21 +121,6 @@ def trs_entries() -> list:
     return [t.c, t.a0, H[0, 0], H[0, 1], H[0, 2], H[1, 1], H[1, 2], H[2, 2], *t.g]
 
 
-def trs_entry_partials() -> list:
-    """The partial derivatives of :func:`trs_entries` in (kappa, eta, r, lam) (kappa, eta, r taken as
-    independent: the chain rule through r = sqrt(1 - kappa^2 - eta^2) or through a chart is applied by
-    the caller), flattened as [d/dkappa (11), d/deta (11), d/dr (11), d/dlam (11)]."""
-    ent = trs_entries()
-    return [sp.diff(e, s) for s in (S.kappa, S.eta, R_SYM, S.lam) for e in ent]
-
-
-def trs_entry_second_partials() -> list:
-    """The second partials of :func:`trs_entries` in (kappa, eta), flattened as [d2/dkappa2 (11),
-    d2/dkappa deta (11), d2/deta2 (11)] (the curvature along eta of the certificate's strip)."""
-    ent = trs_entries()
-    return [sp.diff(e, *pair) for pair in ((S.kappa, S.kappa), (S.kappa, S.eta), (S.eta, S.eta)) for e in ent]
-
-
 @cache
 def proofs() -> dict:
     """SymPy proofs (each a bool) that the quadratic in v is Theorem 1 before |v| = 1 is used."""
@@ -170,8 +150,6 @@ def proofs() -> dict:
 
 #: the angle chart kappa = cos b cos a, eta = cos b sin a, r = sin b (`docs/MATH.md` §17)
 ANGLES = sp.symbols("a b", real=True)
-#: the arguments of the frame kernels
-FRAME_ARGS = (*ANGLES, S.lam, S.gamma, S.eps, S.d, S.L)
 
 
 def chart() -> dict:
@@ -196,30 +174,6 @@ def _frame_generic(co):
     H = co["a0"] * sp.eye(3) + co["a_tt"] * q * q.T + co["a_tr"] * (q * e1.T + e1 * q.T) + co["a_rr"] * e1 * e1.T
     g = -(co["p_theta"] * q + co["p_nu"] * qv + co["p_rho"] * e1) / 2
     return Q, H, g
-
-
-@cache
-def frame(ball=False) -> SimpleNamespace:
-    r"""The TRS in the frame adapted to k (`docs/MATH.md` §17): Q = [k, (dk/da)/cos b, dk/db] on (k*, v*, e),
-    orthonormal, and H' = Q^T H Q, g' = Q^T g written directly from the coefficients:
-    :math:`H' = a_0 I + a_{\theta\theta} q q^\top + a_{\theta\rho}(q e_1^\top + e_1 q^\top) + a_{\rho\rho} e_1 e_1^\top`,
-    :math:`g' = -(p_\theta q + p_\nu q_v + p_\rho e_1)/2` with q = Q^T k*, q_v = Q^T v* (k = Q e_1, so w = e_1).
-    The large a_rr sits on one fixed diagonal entry, so the entries move slowly with k (every
-    coefficient depends on k through kappa only, and p_theta, p_rho through a factor eta).
-    ``H``, ``g``, ``c``, ``a0`` in (a, b; lam, gamma, eps, d, L); ``Q``. ``ball``: the coefficients in
-    their :func:`ball_form` (the same values)."""
-    co = coefficients()
-    sub = chart()
-    c_ = {k: (ball_form(getattr(co, k)) if ball else getattr(co, k)).subs(sub, simultaneous=True) for k in COEF_NAMES}
-    Q, H, g = _frame_generic(c_)
-    return SimpleNamespace(H=H, g=g, c=co.c, a0=c_["a0"], Q=Q)
-
-
-def frame_entries(ball=False) -> list:
-    """[c, a0, H'11, H'12, H'13, H'22, H'23, H'33, g'1, g'2, g'3] in (a, b; lam, gamma, eps, d, L)."""
-    f = frame(ball)
-    H = f.H
-    return [f.c, f.a0, H[0, 0], H[0, 1], H[0, 2], H[1, 1], H[1, 2], H[2, 2], *f.g]
 
 
 @cache

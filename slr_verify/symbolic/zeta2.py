@@ -41,7 +41,7 @@ import sympy as sp
 
 from .zeta import erf_mean, zeta
 
-__all__ = ["zeta2", "dzeta2_dt1", "dzeta2_ds12", "zeta2_at_origin"]
+__all__ = ["zeta2", "dzeta2_dt1", "dzeta2_ds12"]
 
 
 def dzeta2_dt1(t1, t2, s11, s22, s12):
@@ -57,11 +57,6 @@ def dzeta2_ds12(t1, t2, s11, s22, s12):
     det = a1 * a2 - c**2
     quad = (a2 * t1**2 - 2 * c * t1 * t2 + a1 * t2**2) / det
     return 4 / sp.pi / sp.sqrt(det) * sp.exp(-quad)
-
-
-def zeta2_at_origin(s11, s22, s12):
-    r""":math:`\zeta_2(0, 0) = \frac2\pi\arcsin\frac{2s_{12}}{\sqrt{(1+2s_{11})(1+2s_{22})}}` (Sheppard)."""
-    return 2 / sp.pi * sp.asin(2 * s12 / sp.sqrt((1 + 2 * s11) * (1 + 2 * s22)))
 
 
 class zeta2(sp.Function):
