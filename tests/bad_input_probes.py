@@ -1,4 +1,4 @@
-"""The bad-input probe of issue 21: every public function and CLI subcommand fed bad or extreme values.
+"""The bad-input probe: every public function and CLI subcommand fed bad or extreme values.
 
 A probe is one call (Python) or one command line (CLI) with one offending value. Its outcome is
 *clear* when the call
@@ -47,7 +47,7 @@ BAD = {
     "wrong shape": [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]],
 }
 
-#: extreme but legitimate-looking magnitudes of the issue: each must be computed or refused by name
+#: extreme but legitimate-looking magnitudes (1e100 to 1e300): each must be computed or refused by name
 EXTREME = {"1e100": 1e100, "1e155": 1e155, "1e300": 1e300}
 
 
@@ -178,7 +178,7 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
     probes += _vary(S.linear_risk, dict(gamma=P["gamma"], eps=0.0, L=10), ("gamma", "eps", "L"), main_vals)
     probes += _vary(lambda **kw: Params(**kw), dict(P), params, main_vals, prefix="Params")
 
-    # the issue's extreme values: computed finite, or refused by name (arrays and scalars)
+    # the extreme values: computed finite, or refused by name (arrays and scalars)
     ext = dict(EXTREME, **{"10**400": 10**400})
     for name in params:
         probes += _vary(S.risk, dict(ov, **P), (name,), ext)
@@ -385,7 +385,7 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
     return probes + surface_probes()
 
 
-#: counts beyond the machine (issue 28 item 7): refused naming the count itself, never under another parameter's name,
+#: counts beyond the machine: refused naming the count itself, never under another parameter's name,
 #: as NumPy's "Maximum allowed dimension exceeded", an OverflowError or a hang
 HUGE = {"10**30": 10**30, "2**63": 2**63}
 
@@ -395,7 +395,7 @@ def _refused(ident, param, call, cheap=True, timeout=60.0):
 
 
 def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one append each)
-    """Issue 28 item 7, the public surface walked by kind: a dimension below the supported minimum, a zero count, a
+    """The public surface walked by kind: a dimension below the supported minimum, a zero count, a
     broadcast mismatch, a count beyond the machine, a degenerate size of the Transformer experiment. Each probe must
     raise ValueError naming its parameter (``finite_ok=False``); ``cheap`` ones are refused before any computation."""
     import slr_verify as S

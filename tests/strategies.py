@@ -46,7 +46,7 @@ params = st.fixed_dictionaries(
 
 
 # ---------------------------------------------------------------------------------------------
-# Bad input (issue 21): what a user may pass by mistake, and the extremes of float64
+# Bad input: what a user may pass by mistake, and the extremes of float64
 # ---------------------------------------------------------------------------------------------
 
 #: named bad values: NaN, infinities, huge (float and beyond float64), negative, zero, strings,

@@ -1,4 +1,4 @@
-"""Every public function and CLI subcommand under bad and extreme input (issue 21).
+"""Every public function and CLI subcommand under bad and extreme input.
 
 Property: fed a value from the bad-input strategy (``strategies.bad_values``: NaN, infinities,
 huge, beyond float64, negative, zero, strings, booleans, complex, None, empty, wrong shapes) in
@@ -181,7 +181,7 @@ SURFACE = [p for p in surface_probes() if p.cheap]
 
 @pytest.mark.parametrize("probe", SURFACE, ids=[p.ident for p in SURFACE])
 def test_the_public_surface_refuses_by_name(probe):
-    """Issue 28 item 7: a count beyond the machine (10**30, 2**63), a dimension below the supported minimum or a zero
+    """A count beyond the machine (10**30, 2**63), a dimension below the supported minimum or a zero
     count is a ValueError naming that parameter as a word (not another parameter's name, NumPy's "Maximum allowed
     dimension exceeded", an OverflowError or a hang); each refused before any computation."""
     ok, detail = run_python(probe)

@@ -1,4 +1,4 @@
-"""The Bayes risk and the softmax risk at (k*, v*) (issue 20; `docs/MATH.md` §18).
+"""The Bayes risk and the softmax risk at (k*, v*) (`docs/MATH.md` §18).
 
 Independent references:
 

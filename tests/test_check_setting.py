@@ -1,4 +1,4 @@
-"""``slr-verify check --setting`` (issue 29, item 2): the parameterised claims run at a user's setting, the others at
+"""``slr-verify check --setting``: the parameterised claims run at a user's setting, the others at
 the paper's, the report says which ran where, and the exit code means the same as at the paper's settings.
 
 Kept cheap: the claims run are the fastest of each kind (oracle-risk, theorem-5 a few seconds each in fast mode at the

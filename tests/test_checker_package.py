@@ -1,4 +1,4 @@
-"""The checker as its own package (`docs/certificates.md`, "The trusted base"; issue 36): it loads nothing of the suite
+"""The checker as its own package (`docs/certificates.md`, "The trusted base"): it loads nothing of the suite
 but itself, its imports are the standard library, python-flint and itself, its kernels are the committed files the
 derivations write (named by their hash), and the code generator refuses what balls cannot evaluate soundly.
 
@@ -21,7 +21,7 @@ import sympy as sp
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKER = ROOT / "slr_verify" / "checker"
-#: the trusted base's budget (issue 36), the generated kernels counted apart
+#: the trusted base's budget in lines (the checker written by hand), the generated kernels counted apart
 MAX_LINES = 2500
 
 

@@ -177,7 +177,7 @@ W_LO, W_HI = 0.0907218276088526, 0.8924379482417101  # W at this setting (the pr
 @pytest.mark.slow
 @pytest.mark.parametrize("lam", [(0.3, 0.31), (0.0907219, 0.1), (0.1, 0.85), (0.85, 0.8924379)])
 def test_global_minimiser_proves_intervals_inside_the_window(lam):
-    """The issue's targets (gamma^2 = 1/2, d = 400, L = 10): the oracle is the unique global minimiser for every lam of
+    """Four intervals inside W (gamma^2 = 1/2, d = 400, L = 10): the oracle is the unique global minimiser for every lam of
     (0.3, 0.31), of [W.lo + 1.7e-7, 0.1], of (0.1, 0.85) and of [0.85, W.hi - 4.8e-8] (seconds to minutes)."""
     from slr_verify.certify import global_minimiser
 

@@ -1,4 +1,4 @@
-"""The import graph between the package's modules (issue: a codebase a newcomer can carry on). import-linter's
+"""The import graph between the package's modules (no cycle, no private name across modules). import-linter's
 contracts cover packages; imports inside functions hid module cycles from them. This test reads every ``import`` of
 every module (functions included) with ``ast`` and finds the strongly connected components of the graph.
 

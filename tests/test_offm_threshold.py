@@ -1,7 +1,7 @@
 """The step that matters off M (`docs/MATH.md` §10, §13): :func:`slr_verify.certify.alpha_stable` encloses lambda_max, the
 largest eigenvalue of the Riemannian Hessian of R_lam at the oracle on S^{d-1} x S^{d-1}, and 2/lambda_max, the step
 size below which the oracle is a linearly stable fixed point of PGD on the spheres (Definition 1). It is not
-Proposition 10's alpha_max (reduced PGD on M), and at the issue's setting it is ten times smaller.
+Proposition 10's alpha_max (reduced PGD on M), and at gamma^2 = 1.2, d = 600, L = 12, lam = 0.2 it is ten times smaller.
 
 The reference is independent of the code under test: vectors in R^m (k* = e1, v* = e2), the sphere's exponential map,
 Theorem 1's risk *value* in mpmath at 50 digits (:func:`slr_verify.kernels.generated.risk_kernel_mp`; the formula is
@@ -97,7 +97,7 @@ def test_lambda_max_against_mpmath_at_large_d(lam, gamma2, d, L):
     assert 0 < lo <= hi and (hi - lo) / lo < 1e-12
 
 
-def test_issue_setting_two_step_sizes():
+def test_the_two_step_sizes_differ_tenfold():
     """gamma^2 = 1.2, d = 600, L = 12, lam = 0.2: 2/lambda_max = 0.0025259 (lambda_max = 791.78), while Proposition 10's
     alpha_max (reduced PGD on M: det J of the reduced map > 0 on a 201^2 grid of [-1, 1]^2 at alpha = 0.0268, < 0
     somewhere at 0.0272; certified in [0.026870, 0.027142] by the slow CLI test) is ten times larger. Each is labelled
@@ -117,7 +117,7 @@ def test_issue_setting_two_step_sizes():
 
 
 def _distance_to_M_after(alpha, steps, seed=0):
-    """Full-dimensional PGD in R^600 at the issue's setting from (k*, v*) moved by 1e-7 in a random tangent direction
+    """Full-dimensional PGD in R^600 (gamma^2 = 1.2, L = 12, lam = 0.2) from (k*, v*) moved by 1e-7 in a random tangent direction
     (seeded): sqrt(theta^2 + eta^2 + rho^2) at the start and after ``steps``."""
     from slr_verify.dynamics.runners import pgd
 
@@ -163,9 +163,9 @@ def test_bad_input_names_the_parameter(kw, name):
 
 @pytest.mark.slow
 def test_cli_step_size_prints_both_with_their_dynamics(tmp_path, capsys):
-    """`slr-verify certify step-size` at the issue's setting: Proposition 10's certified bracket of alpha_max (in
-    [0.02687, 0.02715]) labelled 'reduced PGD on M', and 2/lambda_max (the enclosure of :func:`alpha_stable`) labelled
-    'PGD on the spheres (Definition 1)'."""
+    """`slr-verify certify step-size` at gamma^2 = 1.2, d = 600, L = 12, lam = 0.2: Proposition 10's certified bracket
+    of alpha_max (in [0.02687, 0.02715]) labelled 'reduced PGD on M', and 2/lambda_max (the enclosure of
+    :func:`alpha_stable`) labelled 'PGD on the spheres (Definition 1)'."""
     from slr_verify.cli import main
 
     argv = ["certify", "step-size", "--gamma2", "1.2", "--eps", "0", "--d", "600", "--L", "12", "--lam", "0.2",

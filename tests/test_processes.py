@@ -79,7 +79,7 @@ def test_the_checker_runs_in_process_unless_asked(monkeypatch):
 
 @pytest.mark.slow
 def test_oracle_window_from_an_unguarded_script(tmp_path):
-    """The issue's case: certify.oracle_window from a plain script returns its result (it used to start two workers,
+    """certify.oracle_window from a plain script returns its result (it used to start two workers,
     which re-ran the script: Python's bootstrapping RuntimeError, then BrokenProcessPool)."""
     run = _script(tmp_path, """
         from slr_verify import certify

@@ -127,7 +127,7 @@ def test_window_lower_end_off_the_paper_setting():
     ref = brentq(gap, 0.1, 0.3, xtol=1e-15)
     assert w.mechanism_lo == "crossing" and abs(w.lo - ref) < 1e-10 * ref
     gap_root = LM._mechanism_window(gamma=kw["gamma"], d=50, L=20, lam_range=(1e-4, 1e2), grid=4000).lo
-    assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (`docs/MATH.md` §17's issue)
+    assert abs(gap_root - ref) > 5e-5  # the family-gap mechanism misses it (`docs/MATH.md` §17)
 
 
 @pytest.mark.slow

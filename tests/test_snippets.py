@@ -1,4 +1,4 @@
-"""The Python snippets of README.md and docs/ run as pasted (issue 17, item 8).
+"""The Python snippets of README.md and docs/ run as pasted.
 
 Every fenced ```python block of README.md and of the Markdown pages under docs/ is executed, on
 its own, in a fresh namespace and a temporary working directory: a snippet that uses a name it

@@ -13,7 +13,7 @@ def test_ruff_check_passes():
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
 
 
-#: a measurement or a piece of history in a docstring (issue 28: docstrings state contracts; timings and box counts go
+#: a measurement or a piece of history in a docstring (docstrings state contracts; timings and box counts go
 #: to benchmarks/results/ and docs/results-generated.md): a number of seconds, milliseconds, minutes or hours, "was N",
 #: a machine's description
 TIMING = r"(\b\d+(\.\d+)?\s?(ms|seconds|secs?|minutes|mins?|hours?)\b|\b\d+(\.\d+)?\s?s\s(on|per|with|for|at)\b|\bwas \d|" \
@@ -50,7 +50,7 @@ def test_the_timing_scan_finds_a_planted_timing():
     assert not _timings('"""The peak at -2 s c / (1 + 2 s^2), width 1 / s."""')
 
 
-#: issue 28's sizes: a module a newcomer reads in one sitting, a claim that reads as the declaration of its evidence
+#: the size limits: a module a newcomer reads in one sitting, a claim that reads as the declaration of its evidence
 MODULE_LINES = 450
 CLAIM_LINES = 40
 
