@@ -198,3 +198,20 @@ def test_the_verdict_does_not_depend_on_the_workers(monkeypatch):
     assert forked[0] == 2 and here[0] == 1
     assert forked[1:] == here[1:]
     assert here[1] is True and here[4] is False and "value leaf" in here[5]
+
+
+def test_the_certificates_page_names_every_kind_and_counts_its_tables():
+    """docs/certificates.md: the format's ``kind`` row names every kind the checker's registry admits, and the dynamics'
+    kinds table has as many rows as the number it states in words, each a registered kind (counts checked, not typed)."""
+    import re
+
+    from slr_verify.checker.registry import KINDS
+
+    text = (ROOT / "docs" / "certificates.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| `kind` |"))
+    assert set(re.findall(r'`"([a-zA-Z0-9-]+)"`', row)) == set(KINDS)
+    section = text.split("## The dynamics' kinds", 1)[1].split("\n## ", 1)[0]
+    stated = re.search(r"\n(\w+) kinds certify", section).group(1).lower()
+    rows = re.findall(r"^\| `([a-zA-Z0-9-]+)` \|", section, re.M)
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    assert words.index(stated) == len(rows) and set(rows) <= set(KINDS), (stated, rows)
