@@ -1,7 +1,7 @@
 """Certificates of the capture regions of constant-lam PGD (`docs/MATH.md` §13; `docs/certificates.md`): a
 contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` certificate, a valley tube
 (:func:`.valley.valley_tube`) as a ``valley-tube`` certificate. The searches choose the centre, the bases,
-the radius and the pieces; the checker (:mod:`.replay_dynamics`) evaluates every bound again."""
+the radius and the pieces; the checker (:mod:`slr_verify.checker.dynamics`) evaluates every bound again."""
 from __future__ import annotations
 
 from ..model.params import keywords_checked

@@ -1,16 +1,16 @@
 r"""The checker's entry point (`docs/certificates.md`, "What the checker does"; `docs/MATH.md` §20).
 
-A certificate is written by an untrusted search; :func:`replay` decides whether it proves the statement that
-:func:`statement` derives from its kind, setting and domain. Every float of a certificate is a *choice* (a split
-point, a multiplier, a preconditioner, a witness) whose consequences are evaluated here; every number of the
-conclusion comes from the checker's own arb evaluation. In order:
+A certificate is written by an untrusted search; :func:`replay` decides whether it proves the statement :func:`statement`
+derives from its kind, setting and domain. Every float of a certificate is a *choice* (a split point, a multiplier, a
+preconditioner, a witness) whose consequences are evaluated here; every number of the conclusion is the checker's own:
 
 1. **Fields**: exactly the kind's fields (:mod:`.registry`), exact floats, the setting a model (gamma > 0, eps >= 0,
    integers 4 <= d <= 2^53, 1 <= L <= 2^53), the precision in [64, 256] bits.
 2. **Statement**: the domain's fixed coordinates, points and signs; the text derived here must be the certificate's.
 3. **Coverage**: the split tree rebuilds the leaves' boxes exactly (:mod:`.coverage`); every leaf's test admitted.
 4. **Premises**: each premise the kind rests on is named with the hash of its committed kernels (:mod:`.premises`).
-5. **Leaves** (and the window's ends first): the kind's test, on arb balls.
+5. **Leaves** (the window's ends first): every kind's test on arb balls, the global minimiser's (:mod:`.profile`), the
+   manifold's and the dynamics' (:mod:`.manifold`, :mod:`.dynamics`, :mod:`.theorem5`; embedded certificates in full).
 6. **Conclusion**, from the checker's own numbers.
 """
 from __future__ import annotations
