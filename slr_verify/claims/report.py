@@ -144,7 +144,9 @@ def summary(results, seconds=None) -> str:
               + ", ".join(r.claim.id for r in bad)))
     if why:
         out += f"; {len(results) - len(ran)} not run (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in why.items()) + ")"
-    return out + (f"; total {seconds:.1f} s (wall clock)" if seconds is not None else "")
+    if seconds is not None:
+        out += f"; total {seconds:.1f} s (wall clock)" if seconds >= 1 else f"; total {seconds:.2g} s (wall clock)"
+    return out
 
 
 def exit_code(results, allow_pending=False) -> int:

@@ -379,9 +379,8 @@ def _logged_metrics(logs, rec, s):
         t = int(rec[int(np.argmax(~np.all(np.isfinite(excess.reshape(len(rec), -1)), axis=1)))])
         raise ValueError(f"the training diverged (non-finite risk by step {t}) at lr = {s['lr']:g}, gamma2 = {s['gamma2']:g}: "
                          f"reduce lr")
-    still = ~np.isfinite(rank1[1:])
-    if np.any(still):  # W_q has not moved from 0 (lr times its gradient underflows): no ratio, no direction to align
-        t = int(rec[1 + int(np.argmax(still.reshape(len(rec) - 1, -1).any(axis=1)))])
+    if not np.all(np.isfinite(rank1[1:])):  # W_q has not moved from 0 (lr times its gradient underflows): no ratio
+        t = int(rec[1 + int(np.argmax(~np.isfinite(rank1[1:]).reshape(len(rec) - 1, -1).all(axis=1)))])
         raise ValueError(f"lr = {s['lr']:g} is too small for {s['dtype']}: W_q is still 0 at step {t}; raise lr")
     if s["heads"] == 1:
         rank1 = rank1[..., 0]
