@@ -29,6 +29,7 @@ def _script(tmp_path, body, timeout=600):
                           cwd=tmp_path)
 
 
+@pytest.mark.slow  # a fresh interpreter importing the claims: seconds, not the default run's
 def test_an_unguarded_script_gets_its_result_in_process(tmp_path):
     """run_claims and the checker's replay at their defaults, from a plain script: the results, and no child process
     was started (the checker would test a million leaves in this process)."""
