@@ -6,10 +6,12 @@ kind, domain, leaves, compressed size and replay time, with the machine's calibr
 
 Each replay checks the premises' hashes against the committed kernels (their SymPy proofs are `slr-verify derive
 --check`'s); the total is the wall-clock time of replaying all of them in this one process (the checker tests a large
-certificate's leaves in forked workers, `slr_verify.checker.parallel`).
+certificate's leaves in forked workers, `slr_verify.checker.parallel`: one per core, as the command line asks for, unless
+SLR_VERIFY_CHECKER_WORKERS says otherwise).
 """
 import argparse
 import csv
+import os
 import subprocess
 import sys
 import time
@@ -31,6 +33,7 @@ def main(argv=None):
     check_csv_out(a.out)
     if a.calibration is not None and not a.calibration > 0:
         raise SystemExit("--calibration must be a positive number of seconds")
+    os.environ.setdefault("SLR_VERIFY_CHECKER_WORKERS", str(os.cpu_count() or 1))  # as the recorded runs: every core
     t0 = time.time()
     folder = resources.files("slr_verify.certificates")
     rows = []
