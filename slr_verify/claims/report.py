@@ -18,7 +18,7 @@ import textwrap
 from ..model import tiers as T
 from .vocabulary import TIERS, VERDICTS
 
-__all__ = ["text", "as_json", "markdown", "counts", "summary", "exit_code", "claims_table", "unexpected", "header", "coverage",
+__all__ = ["text", "as_json", "markdown", "counts", "exit_code", "claims_table", "unexpected", "header", "coverage",
            "MODE_TEXT"]
 
 #: what each mode covers (each claim's domain says it precisely)

@@ -13,9 +13,6 @@ import os
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
-__all__ = ["cores", "guard_message", "refuse_in_bootstrap", "spawn_guard"]
-
-
 def cores() -> int:
     """The machine's cores, at most 64 (what the command line asks for)."""
     return min(os.cpu_count() or 1, 64)
