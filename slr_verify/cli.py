@@ -18,8 +18,6 @@ import sys
 
 from .model.params import keywords_checked
 
-__all__ = ["main", "build_parser"]
-
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line and exit 2, never a traceback

@@ -24,8 +24,6 @@ import sys
 
 from ..model.cli_args import refuse_gamma
 
-__all__ = ["add_certify_parser"]
-
 
 def _lam(text):
     parts = str(text).split(":")

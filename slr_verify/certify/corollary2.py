@@ -12,8 +12,6 @@ from ..kernels.certified import bayes_gap_arb
 from ..model.params import keywords_checked
 from . import args as A
 
-__all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
-
 
 def _log_gap_ball(lam, gamma, d, L, prec) -> arb:
     """log(R_lam(k*, v*) - eps^2) as an arb ball (lam, gamma one ulp wide; checked arguments)."""

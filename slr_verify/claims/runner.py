@@ -18,8 +18,6 @@ from ..model.params import keywords_checked
 from .base import Claim, Result
 from .registry import CLAIMS, get, ids, user_setting
 
-__all__ = ["run_claims"]
-
 
 def _run(claim: Claim, mode: str, progress, setting=None) -> Result:
     at = claim.setting_for(setting)

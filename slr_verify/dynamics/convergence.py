@@ -16,9 +16,6 @@ from ..model.overlaps import Overlaps
 from ..model.params import accepts_gamma2, keywords_checked
 from .runners import overlap_pgd
 
-__all__ = ["tangent_gradient_norms", "tangent_norm", "converge", "recovered", "classify_recovery"]
-
-
 #: the float64 tangent norm's resolution, in units of sqrt(eps) |grad R|: |tan|^2 is computed as a
 #: difference |grad|^2 - <k, grad>^2, whose rounding error is a few eps |grad|^2 (measured: 4 eps
 #: |grad|^2 at k = v*, where |grad R| ~ 1 is almost all normal); 4 allows 16 eps |grad|^2

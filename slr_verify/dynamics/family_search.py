@@ -39,8 +39,6 @@ from .convergence import tangent_gradient_norms
 from .runners import overlap_pgd
 from .sgd import sphere_step
 
-__all__ = ["find_stationary_points_off_M", "family_point_reached", "finite_difference_hessian", "finite_difference_spectrum",
-           "theta_star"]
 
 @keywords_checked
 def theta_star(lam, gamma, d, eta=1):

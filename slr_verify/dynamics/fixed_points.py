@@ -17,11 +17,6 @@ from ..kernels.steps import POINTS, alpha_max_grid, reduced_map_kernels
 from ..model.params import accepts_gamma2, keywords_checked
 from .runners import reduced_pgd
 
-__all__ = ["POINTS", "CORNERS", "jacobian_at", "hessian_at", "classify_point", "alpha_fixed_bound", "alpha_attract",
-           "mirror_fixed_point", "map_numeric", "det_jacobian", "alpha_max_diffeo", "predicted_rates", "classify_points",
-           "fixed_point_error", "mirror_alpha", "finite_difference_jacobian", "min_det_jacobian", "measured_rates",
-           "linear_phase_steps", "at_minima"]
-
 #: the four corners of the square (the stationary points of Proposition 9 other than (0, 0))
 CORNERS = [p for p in POINTS if p != (0, 0)]
 

@@ -32,8 +32,6 @@ from ..model.settings import FIGURES, decreasing
 from .sgd import batches_per_block, loss_weights, sphere_step
 from .trajectory import check_cost, check_run_args, lam_schedule, progress_range, record_steps
 
-__all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
-
 #: Figure 9's schedule (``docs/MATH.md`` section 15): Figure 5's lam_t = 2/(1 + 1e-4 t), constant after t = 25k
 figure9_lam = decreasing(FIGURES["5"].lam0, until=25_000)
 

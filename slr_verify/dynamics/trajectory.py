@@ -10,9 +10,6 @@ from ..model import validation as V
 from ..model.overlaps import NAMES
 from ..model.params import SUPPORTED_MAX, check_params
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "check_finite", "progress_bar",
-           "progress_range", "progress_stream", "trajectory_from_records"]
-
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
 

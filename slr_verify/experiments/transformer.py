@@ -40,8 +40,6 @@ from ..model.params import keywords_checked
 
 _F32 = "float32 overflows beyond it"
 
-__all__ = ["paper_settings", "quick_settings", "transformer_layer", "TransformerRun"]
-
 
 @keywords_checked
 def paper_settings(heads: int = 1) -> dict:

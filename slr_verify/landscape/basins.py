@@ -49,9 +49,6 @@ from ..model.params import Params, accepts_gamma2, keywords_checked
 from ..model.sampling import initial_overlaps_exact
 from .stationary import stationary_points
 
-__all__ = ["label_ends", "basin_rates", "sample_ends", "stable_at", "end_label", "rates_table", "NUMERIC_END", "LAW_LEVEL",
-           "UNCLASSIFIED", "UNCLASSIFIED_EDGE", "NONCONVERGENT"]
-
 #: the tier of an end point reached by a converged run and matched to a listed stationary point
 NUMERIC_END = f"{T.NUMERIC} (tangent gradient below tol; matched to a stationary point refined at 40 digits)"
 #: the tier of the almost-sure statement "no convergence to a stationary point"

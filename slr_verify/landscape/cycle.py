@@ -9,8 +9,6 @@ from ..model import validation as V
 from ..model.params import accepts_gamma2
 from .hessian import realise
 
-__all__ = ["cycle_residual"]
-
 FIELDS = ("kappa", "nu", "theta", "eta", "rho")
 
 

@@ -18,8 +18,6 @@ from ..kernels.generated import risk_kernel_mp
 from ..model.params import keywords_checked
 from .trs import profile_mp
 
-__all__ = ["ends_mp"]
-
 
 def _chart_min(a, b, lam, kw, dps):
     """min of the mpmath profile near the angle chart's (a, b) (clipped to [0, pi/2]^2): a 3 x 3 pattern search."""

@@ -24,20 +24,6 @@ from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 from .trs import profile, solve_trs, trs_matrices
 
-__all__ = [
-    "angle_chart",
-    "below_oracle",
-    "circle_minimum",
-    "coarse_grid",
-    "float_global_minimum",
-    "GlobalMinimiser",
-    "local_minimum",
-    "minimise_profile",
-    "minimiser_diagram",
-    "oracle_is_global",
-    "TIE_RTOL",
-]
-
 
 @keywords_checked
 def angle_chart(a, b):

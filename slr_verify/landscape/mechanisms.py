@@ -15,13 +15,6 @@ from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, check_params, keywords_checked
 from .window import Window
 
-__all__ = [
-    "ends_change_sign",
-    "mechanism_values",
-    "phase_diagram",
-    "window_scaling",
-]
-
 
 @accepts_gamma2
 def mechanism_values(lam, *, gamma, d, L):

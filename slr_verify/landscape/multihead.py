@@ -47,9 +47,6 @@ from ..model import validation as VAL
 from ..model.multilocation import validate_locations
 from ..model.params import accepts_gamma2, keywords_checked
 
-__all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima",
-           "pgd_map_spectrum", "RiskOnSpheres"]
-
 
 class RiskOnSpheres:
     """The multi-head risk of heads ``W`` (2H, D) (rows k_1..k_H, v_1..v_H, unit) against fixed

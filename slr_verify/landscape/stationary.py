@@ -44,8 +44,6 @@ from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
-__all__ = ["StationaryPoint", "stationary_points", "newton", "refine", "classify", "canonical", "SYMMETRIES"]
-
 #: the sign patterns of (kappa, nu, theta, eta, rho) under the discrete symmetries of R
 SYMMETRIES = np.array([[1, 1, 1, 1, 1], [-1, -1, -1, -1, 1], [1, 1, -1, -1, -1], [-1, -1, 1, 1, -1]], dtype=float)
 #: step size of the map whose fixed points are sought (any alpha > 0 gives the same points)

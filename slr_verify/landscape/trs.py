@@ -30,8 +30,6 @@ from ..kernels.profile import trs_kernels, trs_partials_kernels
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 
-__all__ = ["Profile", "profile", "profile_gradient", "profile_mp", "trs_matrices", "solve_trs"]
-
 
 def _check_disk(kappa, eta, d):
     kappa = np.asarray(kappa, dtype=float)

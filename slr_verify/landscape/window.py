@@ -44,16 +44,6 @@ from .float_minimiser import (
 )
 from .stationary import stationary_points
 
-__all__ = [
-    "diagram_against_window",
-    "EndPoints",
-    "MECHANISMS",
-    "float_window",
-    "oracle_beaten_inside",
-    "Window",
-]
-
-
 MECHANISMS = {
     "local": "the oracle stops being a local minimum (a curvature of the profile at k* crosses 0: a pitchfork)",
     "crossing": "the risk of a minimiser away from k* crosses the oracle's",

@@ -5,8 +5,6 @@ from scipy import stats
 
 from .params import keywords_checked
 
-__all__ = ["clopper_pearson"]
-
 
 @keywords_checked
 def clopper_pearson(k, n, level=0.95):

@@ -20,9 +20,6 @@ from . import budgets as B
 from . import validation as V
 from .params import keywords_checked
 
-__all__ = ["validate_heads", "validate_locations", "draw_positions", "draw_multi_full", "draw_multi_projected",
-           "sample_multi", "random_locations", "random_heads", "random_instance"]
-
 
 def _unit_rows(name, x):
     arr = V.as_finite(name, x)

@@ -13,8 +13,6 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Overlaps", "NAMES"]
-
 NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 

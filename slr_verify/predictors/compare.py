@@ -33,9 +33,6 @@ from ..routes.bayes import (
     softmax_excess,
 )
 
-__all__ = ["LAW_NAMES", "PAPER_FIGURES", "Comparison", "bayes_rate", "compare_predictors", "corollary2_path", "erf_best_lam",
-           "paper_record", "paper_settings", "softmax_best_lam"]
-
 LAW_NAMES = ("erf", "softmax", "linear", "bayes")
 
 

@@ -69,20 +69,6 @@ from slr_verify.routes.montecarlo import (
     samples_per_chunk,
 )
 
-__all__ = [
-    "DEFAULT_N",
-    "METHODS",
-    "LogMCResult",
-    "bayes_excess",
-    "bayes_risk",
-    "bayes_risk_full",
-    "log_bayes_excess_bound",
-    "log_chernoff",
-    "softmax_excess",
-    "softmax_risk",
-    "tilted_token_law",
-]
-
 #: ``'importance'``: the tilted estimators above (relative accuracy at any size); ``'direct'``: plain sampling
 #: of the model's law (an independent check where the excess is not tiny).
 METHODS = ("importance", "direct")

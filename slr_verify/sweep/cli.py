@@ -6,8 +6,6 @@ import sys
 from ..model.cli_args import refuse_gamma
 from .grid import Grid, parse_values
 
-__all__ = ["add_sweep_parser"]
-
 
 def _run(args) -> int:
     from .run import sweep

@@ -17,8 +17,6 @@ from ..dynamics.trajectory import check_cost, check_run_args
 from ..model import validation as V
 from ..model.params import SUPPORTED_MAX, Params, keywords_checked
 
-__all__ = ["AXES", "Grid", "parse_values"]
-
 AXES = ("lam", "d", "L", "gamma2", "alpha")
 SCHEDULES = ("constant", "decreasing")
 

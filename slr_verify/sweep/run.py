@@ -34,8 +34,6 @@ from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
 
-__all__ = ["run_point", "run_chunk", "sweep", "open_sweep", "VARIABLES"]
-
 #: continuation steps between two convergence checks: a run's ``steps`` is exact to this many
 CONVERGE_CHUNK = 1000
 
