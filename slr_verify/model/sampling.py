@@ -20,10 +20,6 @@ from . import validation as V
 from .overlaps import Overlaps
 from .params import accepts_gamma2, keywords_checked
 
-__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "generators", "law", "instance",
-           "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
-           "initial_overlaps", "initial_overlaps_exact", "sample_full", "scalar"]
-
 #: Samples per independently seeded block (the unit of reproducibility).
 BLOCK = 1 << 15
 # stream ids inside the seed tree: distinct purposes never share random numbers
@@ -157,6 +153,7 @@ def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     return k_star, v_star
 
 
+@keywords_checked
 def draw_problem(rng, runs, d, on_M):
     """Per run: k* orthogonal to v* (uniform), and (k0, v0) uniform on the sphere, or uniform on
     M (k0 in span(k*, w1), v0 in span(v*, w2), w1, w2 orthogonal to everything else).
@@ -175,6 +172,7 @@ def draw_problem(rng, runs, d, on_M):
     return out
 
 
+@keywords_checked
 def initial_overlaps(seed, runs, d, on_M=False) -> Overlaps:
     """The overlaps of :func:`draw_problem`'s initial points (seeded), arrays of shape (runs,)."""
     return Overlaps.from_vectors(*draw_problem(np.random.default_rng(seed), runs, d, on_M))
