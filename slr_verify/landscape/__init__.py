@@ -3,16 +3,18 @@ the product of spheres and their Riemannian Hessians, the profile risk (§17), t
 function of lam,
 the oracle's window, the end points of sphere-initialised PGD and their basins (the certified capture regions that
 account for every run are :mod:`slr_verify.certify`'s; §13); the multi-head landscape (§19)."""
+# imported, not exported (internal names, importable from here as before): orbit_dimension, partials, realise,
+# aligned_gram, realise_targets, SYMMETRIES, refine
 from . import window
 from .basins import basin_rates, label_ends, sample_ends, stable_at
 from .cycle import cycle_residual
 from .ends_mp import ends_mp
 from .float_minimiser import GlobalMinimiser, float_global_minimum, minimise_profile, minimiser_diagram, oracle_is_global
-from .hessian import riemannian_spectrum
+from .hessian import orbit_dimension, partials, realise, riemannian_spectrum  # noqa: F401
 from .mechanisms import ends_change_sign, mechanism_values, phase_diagram, window_scaling
 from .multihead import AlignedPoint, multihead_aligned, multihead_global_minimum, multihead_minima, pgd_map_spectrum
-from .multihead_runs import aligned_risks, run_ends
-from .stationary import StationaryPoint, canonical, classify, stationary_points
+from .multihead_runs import aligned_gram, aligned_risks, realise_targets, run_ends  # noqa: F401
+from .stationary import SYMMETRIES, StationaryPoint, canonical, classify, refine, stationary_points  # noqa: F401
 from .trs import Profile, profile, profile_mp
 from .window import Window, diagram_against_window, float_window, oracle_beaten_inside
 

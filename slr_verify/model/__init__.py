@@ -4,11 +4,12 @@ data (:func:`sample_slr`, `docs/MATH.md` §1). NumPy only: no SymPy, no kernels.
 
 The public names are those of ``__all__`` (the API reference's page); the modules below (``params``,
 ``validation``, ``sampling``, ...) are the suite's internals, importable but not promised."""
+# imported, not exported (internal names, importable from here as before): check_params (the validator), D_MIN
 from . import overlaps, settings
 from .intervals import clopper_pearson
 from .multilocation import random_heads, random_locations, sample_multi
 from .overlaps import Overlaps
-from .params import ParamBox, Params
+from .params import D_MIN, ParamBox, Params, check_params  # noqa: F401
 from .sampling import draw_problem, initial_overlaps, random_instance, random_unit, sample_slr
 from .settings import Setting
 
