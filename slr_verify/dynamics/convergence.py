@@ -56,7 +56,7 @@ def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chun
     ``max_steps`` steps (never more: the last piece is shortened). Returns (overlaps, norms, steps,
     converged); ``steps`` is the number of continuation steps taken, or with ``per_run`` an array:
     for each run the step (a multiple of ``chunk``, or ``max_steps``) at which it first met the
-    criterion, the total for the runs that never did."""
+    criterion, the total for the runs that never did. `docs/MATH.md` §12."""
     tol = V.real("tol", tol, minimum=0.0)
     max_steps = V.integer("max_steps", max_steps, 0)
     chunk = V.integer("chunk", chunk, 1)

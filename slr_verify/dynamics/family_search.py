@@ -73,6 +73,7 @@ def find_stationary_points_off_M(end_points, *, lam, gamma, d, L, alpha=1.0, tol
     ``tangent_norm_float64`` (sqrt of the larger squared tangent norm) and, for the family
     kappa = nu = rho = 0, |eta| = 1, ``refined`` (the 50-digit theta, the partials and the
     tangent norms at that precision).
+    `docs/MATH.md` §12.
     """
     pts = np.atleast_2d(np.asarray(end_points, dtype=float))
     if pts.shape[-1] != 5:

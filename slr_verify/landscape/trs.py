@@ -63,7 +63,7 @@ def trs_matrices(kappa, eta, r, lam, gamma, eps, d, L):
 class Profile:
     """The profile at each (kappa, eta): ``risk`` (m), ``mu`` (the optimal multiplier), ``x`` (v's
     coordinates on (k*, v*, e, e'), shape (..., 4)), ``overlaps`` (kappa, nu, theta, eta, rho) of the
-    minimiser (stacked on the last axis), ``hard`` (True where the hard case holds)."""
+    minimiser (stacked on the last axis), ``hard`` (True where the hard case holds). `docs/MATH.md` §17."""
 
     risk: np.ndarray
     mu: np.ndarray

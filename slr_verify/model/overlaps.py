@@ -17,7 +17,7 @@ NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 
 class Overlaps(NamedTuple):
-    """(kappa, nu, theta, eta, rho): numbers or arrays of one batch shape."""
+    """(kappa, nu, theta, eta, rho): numbers or arrays of one batch shape. `docs/MATH.md` §3."""
 
     kappa: object
     nu: object

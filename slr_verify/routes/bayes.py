@@ -397,6 +397,7 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memor
     Tokens X in R^{L x d} from the Monte Carlo route's full-dimensional draws (k*, v* given), the posterior
     P(J0 = l | X) from the two d-dimensional Gaussian log-densities evaluated on the whole vectors (no reduction to
     projections, no chi-square), and the squared error (Y - E[Y | X])^2 with the label noise included.
+    `docs/MATH.md` §18.
     """
     k_star, v_star = instance(k_star, v_star)
     d = k_star.shape[0]
