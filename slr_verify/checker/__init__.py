@@ -4,7 +4,8 @@ importing only the standard library, python-flint and itself (an import-linter c
 
 * :func:`replay`: a path or a document -> :class:`Replay` (accepted or rejected with the reason, the conclusion);
 * :func:`statement`: what a document proves if accepted;
-* :func:`load`: the bounded reader (:class:`Unreadable` on any unreadable input);
+* :class:`Unreadable`: what the bounded reader (``reader.load``) raises on any unreadable input; :class:`Rejected`:
+  a certificate that does not prove its statement;
 * :func:`proves`: whether a replay proves a claim's statement (kind, the whole setting, the domain covered).
 """
 from .binding import proves
