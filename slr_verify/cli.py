@@ -20,8 +20,6 @@ import time
 from .model.params import keywords_checked
 from .model.processes import cores
 
-__all__ = ["main", "build_parser"]
-
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line and exit 2, never a traceback

@@ -32,7 +32,7 @@ from .symbolic import risk as srisk
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
 
-__all__ = ["DERIVATIONS", "DEFAULT_DIR", "derive", "render", "load", "check_out", "main", "add_derive_parser"]
+__all__ = ["derive", "render", "load", "check_out", "main", "DERIVATIONS", "DEFAULT_DIR"]
 
 S = srisk.S
 

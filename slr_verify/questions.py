@@ -26,8 +26,6 @@ from .model.cli_args import add_model_options
 from .model.params import keywords_checked
 from .model.processes import cores
 
-__all__ = ["add_question_parsers"]
-
 TIERS = {"ball": T.BALL, "certificate": T.certified(True), "float": f"{T.NUMERIC} (float64)",
          "statistical": f"{T.STATISTICAL} (Monte Carlo, 95% interval)",
          "exact": f"{T.NUMERIC}: closed form (float64 kernel generated from SymPy)"}

@@ -1,61 +1,29 @@
 """Conventions every public function keeps (issue 29): eps defaults to 0, and an unknown keyword is
 refused, never dropped.
 
-The public API walked here: ``slr_verify.__all__``, the ``__all__`` of every top-level subpackage and
-module (``slr_verify.landscape``, ``slr_verify.derive``, ...), and for a subpackage without ``__all__``
-the functions it re-exports from its own modules (``slr_verify.routes``); and the ``__all__`` of the
-modules the API reference documents beside them (DOCUMENTED). ``slr_verify.certify`` is walked too (its searches,
-certificates and checker: ten of its functions used to raise Python's TypeError for an unknown keyword).
+The public API walked here is the public surface (tests/surface.py): the ``__all__`` of the modules docs/api
+documents (``slr_verify``, ``slr_verify.model``, ``slr_verify.certify``, ``slr_verify.checker``, ...), each
+callable once. The internal engines are not walked: keyword checking is the public surface's promise.
 """
-import importlib
 import inspect
-import pkgutil
 
 import pytest
+import surface
 
 import slr_verify
 from slr_verify.model.params import accepts_gamma2, keywords_checked
 
-EXCLUDED: set = set()
-#: modules below the subpackages with their own section in docs/api (multiple locations, the Monte Carlo routes)
-DOCUMENTED = ["slr_verify.kernels.multihead", "slr_verify.dynamics.multihead", "slr_verify.routes.montecarlo",
-              "slr_verify.routes.mc_engine", "slr_verify.routes.projections", "slr_verify.routes.gauss_quad",
-              "slr_verify.routes.token_laws", "slr_verify.dynamics.convergence", "slr_verify.dynamics.family_search",
-              "slr_verify.dynamics.fixed_points", "slr_verify.dynamics.experiments", "slr_verify.landscape.ends_mp",
-              "slr_verify.landscape.float_minimiser", "slr_verify.landscape.hessian", "slr_verify.landscape.multihead",
-              "slr_verify.landscape.stationary", "slr_verify.landscape.trs", "slr_verify.model.intervals",
-              "slr_verify.model.multilocation", "slr_verify.certify.corollary2", "slr_verify.certify.committed",
-              "slr_verify.routes.bayes", "slr_verify.routes.multilocation",
-              "slr_verify.kernels.lemma_balls"]
 BOGUS = "definitely_not_a_parameter"
 
 
-def _public_modules():
-    mods = [slr_verify]
-    for info in pkgutil.iter_modules(slr_verify.__path__):
-        name = f"slr_verify.{info.name}"
-        if not info.name.startswith("_") and name not in EXCLUDED:
-            mods.append(importlib.import_module(name))
-    return mods + [importlib.import_module(name) for name in DOCUMENTED]
-
-
-def _public_names(mod):
-    names = getattr(mod, "__all__", None)
-    if names is None:  # a subpackage without __all__: what it imports from its own modules
-        names = [n for n, o in vars(mod).items() if not n.startswith("_") and callable(o)
-                 and getattr(o, "__module__", "").startswith(mod.__name__ + ".")]
-    return names
-
-
 def _public_callables():
-    """(id, object) for each public function and class, each object once (first by its public name)."""
+    """(id, object) for each public function and class, each object once (by its public name)."""
     out, seen = [], set()
-    for mod in _public_modules():
-        for name in _public_names(mod):
-            obj = getattr(mod, name)
-            if callable(obj) and id(obj) not in seen:
-                seen.add(id(obj))
-                out.append((f"{mod.__name__}.{name}", obj))
+    for module, name in surface.public_names():
+        obj = getattr(__import__(module, fromlist=[name]), name)
+        if callable(obj) and id(obj) not in seen:
+            seen.add(id(obj))
+            out.append((f"{module}.{name}", obj))
     return out
 
 
@@ -73,16 +41,12 @@ def test_the_walk_sees_the_public_api():
     names = {n.rsplit(".", 1)[1] for n, _ in PUBLIC}
     assert {"oracle_risk", "float_global_minimum", "pgd", "Params", "quad_risk", "sweep", "compare_predictors",
             "transformer_layer", "load", "replay", "hessian_signs", "stationary_points_on_M"} <= names
-    assert {"slr_verify.certify.replay", "slr_verify.certify.alpha_diffeo"} <= {n for n, _ in PUBLIC}
+    assert {"slr_verify.checker.replay", "slr_verify.certify.alpha_diffeo"} <= {n for n, _ in PUBLIC}
 
 
 # --------------------------------------------------------------------------- eps
-#: classes whose eps is a record of what was computed, not an input with a default
-#: eps without a default: a record's field, and the positional engines of the profile's TRS and the multi-location
-#: sampler (their callers pass the validated setting)
-EPS_RECORDS = {"slr_verify.predictors.Comparison", "slr_verify.landscape.multihead.RiskOnSpheres",
-               "slr_verify.landscape.trs.trs_matrices", "slr_verify.model.multilocation.draw_multi_full",
-               "slr_verify.model.multilocation.draw_multi_projected"}
+#: eps without the default 0: a record of what was computed (a field), and a box's range of eps to draw from
+EPS_RECORDS = {"slr_verify.predictors.Comparison", "slr_verify.model.ParamBox"}
 TAKES_EPS = [(n, o) for n, o in PUBLIC if "eps" in _parameters(o) and n not in EPS_RECORDS]
 
 
@@ -113,21 +77,21 @@ def test_eps_default_is_the_noiseless_model():
 CATCH_ALLS = {
     "slr_verify.experiments.transformer_layer": "checks **settings against paper_settings(): ValueError naming it",
     "slr_verify.routes.claimed_digits": "forwards **kw to the function it measures, which refuses an unknown one",
-    "slr_verify.dynamics.fixed_points.classify_point": "forwards **p to hessian_at, which refuses an unknown keyword",
-    "slr_verify.certify.committed.replay_committed": "forwards **kw to replay, which refuses an unknown keyword",
-    "slr_verify.certify.replay": "the checker's replay (it imports nothing of the suite, not its keyword decorator): "
+    "slr_verify.dynamics.classify_point": "forwards **p to hessian_at, which refuses an unknown keyword",
+    "slr_verify.certify.replay_committed": "forwards **kw to replay, which refuses an unknown keyword",
+    "slr_verify.checker.replay": "the checker's replay (it imports nothing of the suite, not its keyword decorator): "
                                  "checks **options itself, ValueError naming an unknown one",
 }
 #: calls in which the keyword reaches the function (claimed_digits needs the function it forwards to)
 CALLS = {
     "slr_verify.routes.claimed_digits": lambda f, kw: f(slr_verify.quad_zeta, 0.5, 0.5, **kw),
-    "slr_verify.dynamics.fixed_points.classify_point": lambda f, kw: f((1, 1), lam=0.1, gamma=0.5**0.5, d=400, L=10, **kw),
-    "slr_verify.certify.committed.replay_committed": lambda f, kw: f("window_fig5.json.gz", **kw),
+    "slr_verify.dynamics.classify_point": lambda f, kw: f((1, 1), lam=0.1, gamma=0.5**0.5, d=400, L=10, **kw),
+    "slr_verify.certify.replay_committed": lambda f, kw: f("window_fig5.json.gz", **kw),
 }
 #: public functions that validate their keywords themselves and raise ValueError (not decorated)
 OWN_VALUE_ERROR = {"slr_verify.experiments.transformer_layer", "slr_verify.routes.claimed_digits",
-                   "slr_verify.dynamics.fixed_points.classify_point", "slr_verify.certify.committed.replay_committed",
-                   "slr_verify.certify.replay"}
+                   "slr_verify.dynamics.classify_point", "slr_verify.certify.replay_committed",
+                   "slr_verify.checker.replay"}
 
 #: the code of every accepts_gamma2 and keywords_checked wrapper
 _DECORATED = {accepts_gamma2(lambda *, gamma: gamma).__code__, keywords_checked(lambda *, x: x).__code__}
@@ -159,10 +123,6 @@ def test_unknown_keyword_is_refused_by_name(name, obj):
 
 #: public functions left with Python's own TypeError for an unknown keyword, and why
 PLAIN = {
-    "slr_verify.model.check_params": "the validator every route calls on its hot path, with positional arguments",
-    "slr_verify.dynamics.multihead.figure9_lam": "a lam schedule (an object called with the step), not a function",
-    "slr_verify.checker.load": "the checker imports nothing of the suite (not its keyword decorator): Python's TypeError "
-                               "names an unknown keyword",
     "slr_verify.checker.statement": "the checker imports nothing of the suite (not its keyword decorator): Python's "
                                     "TypeError names an unknown keyword",
     "slr_verify.checker.proves": "the checker imports nothing of the suite (not its keyword decorator): Python's "

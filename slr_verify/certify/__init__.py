@@ -17,23 +17,35 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
   `docs/MATH.md` §17): certified witnesses outside each end.
 * :func:`global_minimiser`: the weak-duality branch and bound over the profile's quarter disk and a
   lam interval (`docs/MATH.md` §17); it writes a certificate (`docs/certificates.md`).
-* :func:`replay`: the independent checker of certificates (it imports none of the searches).
+* :func:`log_bayes_gap_enclosure`: an enclosure of log(R_lam(k*, v*) - eps^2), Corollary 2's gap (`docs/MATH.md` §6).
+* :func:`theorem5_step`, :func:`lojasiewicz`: Theorem 5 at an explicit step and the rate R1 on lam pieces
+  (`docs/MATH.md` §20).
+* :func:`load_committed`, :func:`replay_committed`, :func:`find_committed`: the certificates committed with the
+  package (``slr_verify/certificates/``), read, replayed, or found by the statement they bind.
+
+The independent checker of certificates is :mod:`slr_verify.checker` (:func:`slr_verify.checker.replay`; it imports
+none of the searches); ``certify.replay`` is the same function, under the name the searches use.
 """
 from .basins import Classification, classify_runs, sample_basins
 from .capture import CaptureBall, contraction_ball
+from .committed import find_committed, load_committed, replay_committed
+from .corollary2 import log_bayes_gap_enclosure
 from .family_proof import off_M_certificate, off_M_family_minimality, off_M_family_point
 from .global_result import GlobalCertificate
 from .globalmin import global_minimiser
 from .manifold import Certificate, stationary_points_on_M
 from .oracle_stability import alpha_stable
+from .rate import lojasiewicz
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .regions import capture_certificate, tube_certificate
-from .replay import Replay, replay
+from .replay import Replay, replay  # noqa: F401  (the checker's, exported by slr_verify.checker; the searches' name)
+from .theorem5 import theorem5_step
 from .valley import ValleyTube, valley_tube
 from .window import WindowEnclosure, oracle_window
 
-__all__ = ["Certificate", "stationary_points_on_M", "hessian_signs", "alpha_attract", "alpha_diffeo", "alpha_stable",
-           "off_M_family_point",
-           "off_M_family_minimality", "off_M_certificate", "capture_certificate", "tube_certificate",
-           "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate", "replay", "Replay", "CaptureBall",
-           "contraction_ball", "ValleyTube", "valley_tube", "Classification", "classify_runs", "sample_basins"]
+__all__ = ["stationary_points_on_M", "Certificate", "hessian_signs", "alpha_attract", "alpha_diffeo", "alpha_stable",
+           "off_M_family_point", "off_M_family_minimality", "off_M_certificate", "contraction_ball", "CaptureBall",
+           "valley_tube", "ValleyTube", "capture_certificate", "tube_certificate", "classify_runs", "sample_basins",
+           "Classification", "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate",
+           "log_bayes_gap_enclosure", "lojasiewicz", "theorem5_step", "load_committed", "replay_committed",
+           "find_committed"]

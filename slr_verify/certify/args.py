@@ -6,8 +6,6 @@ from __future__ import annotations
 from ..model import validation as V
 from ..model.params import SUPPORTED_MAX, check_params
 
-__all__ = ["EXACT_MAX", "lam_interval", "precision", "ratio", "radius", "budget", "model"]
-
 
 def lam_interval(lam) -> tuple:
     """(lo, hi) with 0 < lo <= hi <= the supported lam (a single lam is (x, x))."""

@@ -29,8 +29,6 @@ from ..model.params import accepts_gamma2
 from .capture import contraction_ball
 from .valley import valley_tube
 
-__all__ = ["Classification", "classify_runs", "sample_basins"]
-
 
 class Classification:
     """Per-run ``labels`` (array of str), ``how`` (per run: "converged", "captured", "valley", "law" or "none"),

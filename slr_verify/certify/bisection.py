@@ -7,8 +7,6 @@ import os
 import sys
 import time
 
-__all__ = ["Progress", "bisect", "watch_parent"]
-
 
 class Progress:
     def __init__(self, progress, desc):

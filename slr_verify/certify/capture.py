@@ -57,8 +57,6 @@ from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
 
-__all__ = ["CaptureBall", "contraction_ball"]
-
 #: normalised radii tried, largest first
 RADII = tuple(10.0 ** -k for k in np.arange(1.0, 8.5, 0.5))
 

@@ -18,8 +18,6 @@ from ..checker.premises import premise_hash
 from ..checker.registry import KINDS, required_premises
 from ..model import outputs
 
-__all__ = ["SplitTree", "as_window", "document", "write", "check_output_path"]
-
 
 class SplitTree:
     """Boxes (tuples of (lo, hi) per coordinate, ``names``: the kind's coordinates) by node id,

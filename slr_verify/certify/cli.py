@@ -25,8 +25,6 @@ import sys
 from ..model.cli_args import refuse_gamma
 from ..model.processes import cores
 
-__all__ = ["add_certify_parser"]
-
 
 def _lam(text):
     parts = str(text).split(":")

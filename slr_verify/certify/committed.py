@@ -10,8 +10,6 @@ from ..checker.binding import binds
 from ..model.params import keywords_checked
 from .replay import Replay, load, replay
 
-__all__ = ["names", "load_committed", "replay_committed", "find_committed"]
-
 
 def _folder(folder):
     """The committed certificates' folder (a Traversable), or ``folder`` (a path: a test's copy)."""

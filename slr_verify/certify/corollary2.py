@@ -12,8 +12,6 @@ from ..kernels.certified import bayes_gap_arb
 from ..model.params import keywords_checked
 from . import args as A
 
-__all__ = ["log_bayes_gap_enclosure", "compare_log_bayes_gap"]
-
 
 def _log_gap_ball(lam, gamma, d, L, prec) -> arb:
     """log(R_lam(k*, v*) - eps^2) as an arb ball (lam, gamma one ulp wide; checked arguments)."""
@@ -27,7 +25,7 @@ def _log_gap_ball(lam, gamma, d, L, prec) -> arb:
 @keywords_checked
 def log_bayes_gap_enclosure(*, lam, gamma, eps=0.0, d, L, prec=128):
     """(lo, hi): an enclosure of log(R_lam(k*, v*) - eps^2), lam and gamma taken one ulp wide (the ball's ends
-    rounded outward to floats)."""
+    rounded outward to floats). Corollary 2, `docs/MATH.md` §6."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
     return outward(_log_gap_ball(lam, gamma, d, L, A.precision(prec)))
 

@@ -51,9 +51,6 @@ from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64
 from ..kernels.taylor import terms
 from ..landscape.trs import profile
 
-__all__ = ["Evaluator", "Box", "Outcome", "choose_beta", "value_test", "strip_test", "Risk", "oracle_U", "constant_U",
-           "range_over"]
-
 
 class Evaluator:
     """The parameters (gamma, eps, d, L) as balls and the kernels of the dual bound

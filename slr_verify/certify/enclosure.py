@@ -17,8 +17,6 @@ from . import certificate as C
 from .dual_box import Box, constant_U, value_test
 from .global_result import GlobalCertificate
 
-__all__ = ["enclose", "certified_pair"]
-
 
 def enclose(ev, lo, hi, at, max_boxes, min_width, risk_tol, deadline, t0, bar):
     """Outside W (a point lam): boxes that may hold the global minimiser, against a witness (the incumbent); a box is

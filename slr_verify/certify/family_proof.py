@@ -28,8 +28,6 @@ from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
 
-__all__ = ["off_M_family_point", "off_M_family_minimality", "off_M_certificate"]
-
 
 @accepts_gamma2
 def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):

@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 
 from ..model import tiers as T
 
-__all__ = ["GlobalCertificate"]
-
 
 @dataclass
 class GlobalCertificate:

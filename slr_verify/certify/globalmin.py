@@ -33,8 +33,6 @@ from .global_result import GlobalCertificate
 from .oracle_proof import prove_oracle
 from .replay import replay
 
-__all__ = ["GlobalCertificate", "global_minimiser"]
-
 
 @accepts_gamma2
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,

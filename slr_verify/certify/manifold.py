@@ -32,8 +32,6 @@ from . import args as A
 from . import certificate as C
 from .replay import replay
 
-__all__ = ["Certificate", "stationary_points_on_M", "ball"]
-
 
 @dataclass
 class Certificate:

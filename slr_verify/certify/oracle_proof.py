@@ -31,8 +31,6 @@ from .bisection import Progress, bisect, watch_parent
 from .dual_box import Box, Evaluator, oracle_U, range_over, strip_test, value_test
 from .global_result import GlobalCertificate
 
-__all__ = ["prove_oracle"]
-
 
 def _kappa0(ev, lo, hi, margin=0.035):
     """A float choice of the split between the valley certificate and the value test over lam in [lo, hi]: ``margin``

@@ -42,8 +42,6 @@ from ..kernels.certified import corner_gradient_arb, oracle_hessian_arb
 from ..model.params import accepts_gamma2
 from . import args as A
 
-__all__ = ["alpha_stable", "DYNAMICS"]
-
 #: which dynamics each step size is for (the words every report prints beside the number)
 DYNAMICS = {
     "alpha_max": "reduced PGD on M: the map is a local diffeomorphism on [-1,1]^2 below it (Proposition 10; Theorem 5 "

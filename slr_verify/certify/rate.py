@@ -20,8 +20,7 @@ from ..checker.fields import Rejected
 from ..checker.premises import kernels
 from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
 from ..kernels.balls import ball, midpoint, outward, widened
-
-__all__ = ["lojasiewicz"]
+from ..model.params import accepts_gamma2
 
 _MIN_WIDTH = 2.0**-50
 
@@ -226,6 +225,7 @@ def _piece(par, ip, lo, hi, delta_fraction, budget, opts):
     return node, float(est * ok), delta, boxes, None, {"mu_estimate": est, "factor": ok}
 
 
+@accepts_gamma2
 def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction=0.1,
                 mu_factors=(0.02, 0.1, 0.35, 0.7), area_width=1 / 32, grid=41, bisect=2, progress=None) -> dict:
     """R1 on the lam pieces (increasing, contiguous (lo, hi) intervals) at the model (gamma, d, L): {"proved", "rate"

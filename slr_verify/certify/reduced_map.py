@@ -26,8 +26,6 @@ from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
 
-__all__ = ["hessian_signs", "alpha_attract", "alpha_diffeo"]
-
 
 @accepts_gamma2
 def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):

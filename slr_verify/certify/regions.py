@@ -7,8 +7,6 @@ from __future__ import annotations
 from ..model.params import keywords_checked
 from .certificate import SplitTree, document
 
-__all__ = ["capture_certificate", "tube_certificate"]
-
 
 def _setting(params):
     return params["gamma"], 0.0, params["d"], params["L"]

@@ -30,8 +30,6 @@ from .certificate import SplitTree, document
 from .manifold import stationary_points_on_M
 from .reduced_map import hessian_signs
 
-__all__ = ["theorem5_step"]
-
 
 def _sup(f, n, lb, par, *extra) -> float:
     """max over an n x n grid of [-1, 1]^2 of the upper ends of f's enclosures at lam ball ``lb``."""

@@ -61,8 +61,6 @@ from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
 
-__all__ = ["ValleyTube", "valley_tube"]
-
 #: transverse radii tried, largest first
 DELTAS = tuple(10.0 ** -k for k in np.arange(2.0, 9.5, 0.5))
 

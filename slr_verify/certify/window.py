@@ -42,8 +42,6 @@ from .args import model as exact_model
 from .enclosure import certified_pair
 from .globalmin import global_minimiser
 
-__all__ = ["WindowEnclosure", "oracle_window"]
-
 
 @dataclass
 class WindowEnclosure(EndPoints):

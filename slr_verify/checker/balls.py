@@ -13,8 +13,6 @@ import math
 
 from flint import arb
 
-__all__ = ["ball", "widened", "outward", "centre_radius"]
-
 
 def ball(lo, hi=None) -> arb:
     """The ball [lo, hi] (exact float end points); ``ball(x)`` is the exact float x."""

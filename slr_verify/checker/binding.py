@@ -41,8 +41,6 @@ from fractions import Fraction
 from .fields import Rejected, number
 from .registry import KINDS as _REGISTRY
 
-__all__ = ["KINDS", "proves", "binds"]
-
 #: kind -> (the setting parameters its statement is about, its coordinates the checker widens to a one-ulp ball)
 KINDS = {name: (k.about, k.widened) for name, k in _REGISTRY.items()}
 

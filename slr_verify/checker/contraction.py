@@ -18,8 +18,6 @@ from flint import arb, arb_mat
 from .decide import at_most, below
 from .premises import kernels
 
-__all__ = ["upper", "square", "block_norm", "group_norm", "ball_bounds", "tube_piece_bounds", "transition_bound"]
-
 
 def upper(x: arb) -> arb:
     """A ball every point of which is >= every point of ``x`` (x's upper end)."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from .fields import Rejected, interval, number
 
-__all__ = ["check_coverage"]
-
 
 def check_coverage(domain, tree, leaves, names) -> list:
     """The leaves' boxes (tuples of (lo, hi) by coordinate), each equal to the box the tree assigns it. A node is -1

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from flint import arb
 
-__all__ = ["positive", "negative", "below", "at_most", "nonzero", "inside"]
-
 
 def positive(x) -> bool:
     """Every point of the ball x is > 0."""

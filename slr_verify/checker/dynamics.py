@@ -38,8 +38,6 @@ def upper_bound(doc, A):
         raise Rejected(f"upper_at ({k!r}, {n!r}) is off the square [-1, 1]^2")
     return U, (k, n)
 
-__all__ = ["KINDS_OF_POINTS", "upper_bound", "hessian_kinds_hold", "family_values", "check_signs", "check_diffeomorphism",
-           "check_family", "check_contraction", "check_tube"]
 
 #: Proposition 9's classification of the five stationary points on M
 KINDS_OF_POINTS = {(0, 0): "saddle", (1, 1): "min", (-1, -1): "min", (1, -1): "max", (-1, 1): "max"}

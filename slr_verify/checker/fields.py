@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Rejected", "number", "interval", "integer", "keys", "matrix"]
-
 
 class Rejected(Exception):
     """A certificate that does not prove its statement (the message names the field or the test and how)."""

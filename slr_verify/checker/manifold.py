@@ -22,8 +22,6 @@ from .decide import inside, nonzero
 from .fields import Rejected, interval, keys, matrix, number
 from .premises import kernels
 
-__all__ = ["check_manifold"]
-
 
 def _mean_value(box_k, box_n, lam, par):
     """Enclosures of (H_0, H_1) on the box: the natural one intersected with H(m) + JH(box) (box - m)."""

@@ -10,8 +10,6 @@ import multiprocessing as mp
 import os
 import sys
 
-__all__ = ["MIN_LEAVES", "workers", "map_spans"]
-
 #: below this many leaves the chunks run in this process
 MIN_LEAVES = 1500
 _JOB = []

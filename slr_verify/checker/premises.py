@@ -10,8 +10,6 @@ from pathlib import Path
 
 from .fields import Rejected
 
-__all__ = ["NAMES", "module_of", "premise_hash", "kernels", "check_named"]
-
 #: the premises a certificate may name (each the module ``generated/<name with - as _, lower case>.py``)
 NAMES = ("quadratic-in-v", "dual-bound", "pd-criterion", "valley", "oracle-risk", "valley-edge", "circle",
          "oracle-curvature", "manifold-sign", "manifold-hessians", "reduced-map", "off-M-family", "pgd-map",

@@ -25,8 +25,6 @@ from .parallel import map_spans
 from .premises import kernels
 from .taylor import TaylorModel
 
-__all__ = ["SettingBalls", "pair_risk", "witness_risk", "edge_bound", "leaf_test", "check_circle", "check_profile"]
-
 
 class SettingBalls:
     """The setting (gamma, eps, d, L) as balls: gamma and eps one ulp wide either side, d and L exact."""

@@ -35,8 +35,6 @@ from .decide import at_most, negative, positive
 from .fields import Rejected, interval, keys
 from .premises import kernels
 
-__all__ = ["check_rate", "TESTS", "bound", "leaf_enclosures", "corner_matrix", "mirrored"]
-
 TESTS = ("above", "ratio", "corner")
 NAMES = ("kappa", "nu", "lam")
 

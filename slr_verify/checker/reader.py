@@ -18,8 +18,6 @@ import zlib
 from array import array
 from itertools import accumulate, filterfalse
 
-__all__ = ["Unreadable", "load", "MAX_COMPRESSED", "MAX_DECOMPRESSED", "MAX_DEPTH", "MAX_VALUES", "MAX_LEAVES", "MAX_DIGITS"]
-
 MAX_COMPRESSED = 64 << 20     # bytes of the file on disk, plain or gzip (os.stat, before reading)
 MAX_DECOMPRESSED = 128 << 20  # bytes of JSON text, after gzip
 MAX_DEPTH = 16                # arrays and objects nested (the committed certificates: 5)

@@ -14,8 +14,6 @@ from .profile import check_profile
 from .theorem5 import check_theorem5, read_pieces
 from .window import ends_of
 
-__all__ = ["Kind", "KINDS", "COMMON", "required_premises"]
-
 #: the fields of every certificate (``search``: free facts of the run, not read)
 COMMON = ("format", "kind", "statement", "setting", "domain", "prec", "premises", "tree", "leaves")
 _PROFILE_PREMISES = ("quadratic-in-v", "dual-bound", "pd-criterion")

@@ -29,8 +29,6 @@ from .reader import Unreadable, load
 from .registry import COMMON, KINDS, required_premises
 from .window import check_ends, ends_text
 
-__all__ = ["FORMAT", "PREC", "Replay", "replay", "statement"]
-
 FORMAT = "slr-verify-certificate/1"
 #: the admitted precisions of the ball arithmetic (bits)
 PREC = (64, 256)
@@ -178,4 +176,3 @@ def replay(source=None, **options) -> Replay:
                   "the committed kernels", conclusion, n, time.time() - t_start, values)
 
 
-__all__ += ["Unreadable", "load"]

@@ -14,8 +14,9 @@ from flint import arb, arb_series
 
 from .taylor import TaylorModel
 
-__all__ = ["arb", "as_ball", "is_series", "ball_ipow", "ball_sqrt", "ball_exp", "ball_erf", "ball_erfc", "ball_asin",
-           "ball_log", "ball_cos", "ball_sin", "ball_pow"]
+#: what the generated kernels may call (the arb kernels' namespace, :data:`slr_verify.kernels.arb.NAMESPACE`)
+CALLABLE = ("arb", "as_ball", "is_series", "ball_ipow", "ball_sqrt", "ball_exp", "ball_erf", "ball_erfc", "ball_asin",
+           "ball_log", "ball_cos", "ball_sin", "ball_pow")
 
 
 def as_ball(x):

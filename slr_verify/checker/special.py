@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from flint import acb, arb, ctx
 
-__all__ = ["erf_variance_arb", "zetac_arb", "zeta_arb"]
-
 _U_MAX = 80
 
 

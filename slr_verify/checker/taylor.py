@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from flint import arb
 
-__all__ = ["TaylorModel"]
-
 _PM1 = arb(0, 1)  # [-1, 1]
 
 

@@ -23,8 +23,6 @@ from .decide import at_most, below, negative
 from .fields import Rejected, interval, keys, number
 from .premises import kernels
 
-__all__ = ["PIECE_FIELDS", "read_pieces", "norm_upper", "check_theorem5"]
-
 #: the fields of a lam piece (mu and delta: both numbers, or both null when the piece has no rate)
 PIECE_FIELDS = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta")
 

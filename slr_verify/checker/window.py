@@ -23,8 +23,6 @@ from .fields import Rejected, interval, keys
 from .premises import kernels
 from .profile import witness_risk
 
-__all__ = ["DIRECTIONS", "ends_of", "check_ends", "ends_text", "curvature_at"]
-
 #: the two directions of the chart around k* (`docs/MATH.md` §17): their index in the closed form
 DIRECTIONS = {"v*": 0, "e": 1}
 _FIELDS = {"crossing": ("witness",), "pitchfork": ("direction",), "none": ()}

@@ -9,7 +9,8 @@ from .generated.zeta_partials import zeta_partials
 from .runtime import as_ball
 from .special import zeta_arb, zetac_arb
 
-__all__ = ["ball_zeta", "ball_zetac"]
+#: what the generated kernels may call
+CALLABLE = ("ball_zeta", "ball_zetac")
 
 
 def ball_zetac(t, g):

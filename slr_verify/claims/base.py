@@ -41,8 +41,6 @@ from typing import Callable
 from ..model.params import keywords_checked
 from .vocabulary import TIERS, verdict
 
-__all__ = ["KINDS", "MODES", "EXTRAS", "Claim", "ClaimSetting", "claim", "Context", "Result", "REGISTERED"]
-
 #: a claim of the paper, or a finding of this suite beyond the paper
 KINDS = ("paper", "finding")
 MODES = ("fast", "default", "thorough")
@@ -279,6 +277,10 @@ class Context:
 
 @dataclass
 class Result:
+    """A claim's outcome: its evidence (a list of :class:`~.vocabulary.Evidence`), the time it took, the error it
+    raised if any, the mode and the setting it ran at, or why it was not run; ``verdict`` follows from the evidence
+    (:func:`~.vocabulary.verdict`)."""
+
     claim: Claim
     evidence: list
     seconds: float

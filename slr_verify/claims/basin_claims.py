@@ -16,11 +16,6 @@ from .base import ClaimSetting, claim
 from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
 from .vocabulary import Measured, Proof, Replayed, claim_setting
 
-__all__ = [
-    "basins",
-    "oracle_unstable_for_pgd",
-]
-
 
 @claim(
     "basins",

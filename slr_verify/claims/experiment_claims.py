@@ -29,8 +29,6 @@ from ..symbolic.zeta2 import zeta2 as szeta2
 from .base import claim
 from .vocabulary import EveryRun, Identities, Measured, MonteCarlo, Rate
 
-__all__ = ["multihead_risk", "figure9_claim", "figure8", "rank_one", "figure10", "figure1b"]
-
 
 @claim(
     "multihead-risk",

@@ -12,15 +12,6 @@ from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
 from .vocabulary import Measured
 
-__all__ = [
-    "landscape",
-    "figure7a_saddle",
-    "oracle_and_minimum_at",
-    "FIG4B",
-    "MODEL_4B",
-    "SETTING_4B",
-]
-
 FIG4B = FIGURES["4b"]
 #: Figure 4b's model as keywords (gamma, d, L): the model of the landscape's findings
 MODEL_4B = dict(gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)

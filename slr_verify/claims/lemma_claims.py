@@ -28,8 +28,6 @@ from .base import ClaimSetting, claim
 from .risk_claims import RANDOM_PARAMS, random_params
 from .vocabulary import Agreement, Identities, Measured, Proof
 
-__all__ = ["assumption1", "definition1", "lemma7", "lemma14", "lemma16", "lemma17", "lemma18"]
-
 FIG4B = FIGURES["4b"]
 _M4B = ClaimSetting.of_figure(FIG4B)
 #: the runs' setting: Figure 4b's model, lam and step (its steps and initialisation are the claims' own)

@@ -24,8 +24,6 @@ from ..symbolic import fixed_points as sfix
 from .base import ClaimSetting, claim
 from .vocabulary import Identities, Measured, Proof, Replayed, claim_setting
 
-__all__ = ["lemma4", "proposition9", "proposition10"]
-
 FIG4B = FIGURES["4b"]
 _P4B = dict(lam=FIG4B.lam0, gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L)
 #: the model of Figure 4b, the paper's setting of the claims on M

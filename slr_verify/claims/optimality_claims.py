@@ -24,8 +24,6 @@ from .base import ClaimSetting, claim
 from .risk_claims import EXACT_WHY
 from .vocabulary import Identities, Measured, MonteCarlo, Proof
 
-__all__ = ["corollary2", "proposition3"]
-
 # --------------------------------------------------------------------------- Corollary 2
 _COR2_PATHS = [(0.25, 0.0), (0.4, 0.5), (0.1, 0.1), (0.45, 0.0)]
 

@@ -23,8 +23,6 @@ from . import (  # noqa: F401  (they register)
 )
 from .base import REGISTERED, Claim, ClaimSetting
 
-__all__ = ["CLAIMS", "ids", "get", "parameterised", "user_setting"]
-
 #: the report's order: the modules in this order, each in definition order
 _MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, theorem5_claims, lemma_claims, sphere_claims,
                                   landscape_claims, window_claims, basin_claims, window_phase_claims, bayes_claims,
@@ -35,11 +33,13 @@ _BY_ID = {c.id: c for c in CLAIMS}
 
 @keywords_checked
 def ids():
+    """The ids of every claim and finding, in the report's order (``slr-verify check --claims ID,...`` takes them)."""
     return [c.id for c in CLAIMS]
 
 
 @keywords_checked
 def get(claim_id) -> Claim:
+    """The :class:`~.base.Claim` of id ``claim_id``; ``KeyError`` listing the known ids otherwise."""
     if claim_id not in _BY_ID:
         raise KeyError(f"unknown claim id {claim_id!r}; known ids: {', '.join(ids())}")
     return _BY_ID[claim_id]

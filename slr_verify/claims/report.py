@@ -18,9 +18,6 @@ import textwrap
 from ..model import tiers as T
 from .vocabulary import TIERS, VERDICTS
 
-__all__ = ["text", "as_json", "markdown", "counts", "exit_code", "claims_table", "unexpected", "header", "coverage",
-           "MODE_TEXT"]
-
 #: what each mode covers (each claim's domain says it precisely)
 MODE_TEXT = {
     "fast": "the smallest samples, what the tests run: fewer points, runs and replayed certificates than the default "

@@ -32,19 +32,6 @@ EXACT_RTOL = 1e-12
 #: why :data:`EXACT_RTOL`, as the evidence records state it
 EXACT_WHY = "kernels evaluate O(1) closed-form terms to ~1e-15; 1e-12 leaves room for conditioning, catches any factor 1 + 1e-6"
 
-__all__ = [
-    "EXACT_RTOL",
-    "EXACT_WHY",
-    "RANDOM_PARAMS",
-    "random_overlaps",
-    "random_params",
-    "zeta",
-    "theorem1",
-    "oracle_risk",
-    "law_of_J0",
-    "lemma6",
-]
-
 
 def random_overlaps(rng, n, dim=4):
     """n realisable overlap tuples from random unit k, v in R^dim (k* = e1, v* = e2; dim >= 2: at d = 2 or 3 the

@@ -20,8 +20,6 @@ from ..model.processes import cores, refuse_in_bootstrap, spawn_guard
 from .base import Claim, Result
 from .registry import CLAIMS, get, ids, user_setting
 
-__all__ = ["run_claims"]
-
 
 def _run(claim: Claim, mode: str, progress, setting=None) -> Result:
     at = claim.setting_for(setting)

@@ -25,8 +25,6 @@ from .base import ClaimSetting, claim
 from .landscape_claims import figure7a_saddle
 from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed, claim_setting
 
-__all__ = ["off_M_stationary", "figure4a_recovery", "constant_lam_not_always", "FIG4A_COUNTEREXAMPLE"]
-
 #: Initial overlaps of run 22 of ``initial_overlaps(seed=0, runs=30, d=400)`` (Figure 4a's setting):
 #: the decreasing schedule takes it to k = v*, not to +-(k*, v*). Kept as the reproducible
 #: counterexample; :func:`figure4a_recovery` reruns it in every mode.

@@ -33,9 +33,6 @@ from .manifold_claims import (
 )
 from .vocabulary import Cited, Identities, Measured, Rate, Replayed, claim_setting
 
-__all__ = ["proposition8", "proposition11", "proposition12", "proposition13", "theorem5", "rate_r1"]
-
-
 # --------------------------------------------------------------------------- Theorem 5's proof (Propositions 8, 11-13)
 #: the lam interval of Theorem 5's certificate (Proposition 9's), and the paper's step at Figure 4b's lam
 _T5_LAM = PROP9_LAM

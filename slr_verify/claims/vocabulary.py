@@ -41,25 +41,6 @@ from ..model import tiers as T
 from ..model.intervals import clopper_pearson
 from ..model.params import keywords_checked
 
-__all__ = [
-    "TIERS",
-    "VERDICTS",
-    "Z_MAX",
-    "Evidence",
-    "verdict",
-    "Identities",
-    "Proof",
-    "Replayed",
-    "Cited",
-    "claim_setting",
-    "Agreement",
-    "Measured",
-    "MonteCarlo",
-    "Rate",
-    "EveryRun",
-    "Counterexample",
-]
-
 TIERS = T.TIERS
 #: ``not run``: the claim needs an optional extra that is not installed (never a failure)
 VERDICTS = ("pass", "fail", "refuted", "pending", "not run")

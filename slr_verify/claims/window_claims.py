@@ -23,11 +23,6 @@ from .base import claim
 from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
 from .vocabulary import Identities, Measured, Replayed, claim_setting
 
-__all__ = [
-    "oracle_window_claim",
-    "global_minimiser_claim",
-    "schedule_in_window",
-]
 
 @lru_cache(maxsize=None)
 def _window_at(d):
@@ -185,7 +180,6 @@ def _window_proof(ctx, w):
                     "containing the proved interval ends inside the two enclosures")
 
 
-
 @claim(
     "oracle-window",
     where="finding (docs/MATH.md sections 13 and 17)",
@@ -299,7 +293,6 @@ W80_LO = (0.1722895579429466, 0.17228955794374662)
 W80_HI = (1.007782222907861, 1.0077822229086608)
 #: the certified diagram's points: DIAGRAM_N log-spaced lam in DIAGRAM_LAM for each d of DIAGRAM_D
 DIAGRAM_N, DIAGRAM_LAM, DIAGRAM_D = 24, (0.01, 2.0), (400, 80)
-
 
 
 @claim(

@@ -13,8 +13,6 @@ from .base import claim
 from .landscape_claims import MODEL_4B
 from .vocabulary import Identities, Measured
 
-__all__ = ["window_phase_diagram"]
-
 
 @claim(
     "window-phase-diagram",

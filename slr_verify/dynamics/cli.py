@@ -15,8 +15,6 @@ import numpy as np
 from ..model.cli_args import integer_option, refuse_gamma
 from ..model.outputs import check_output_path, write_atomic
 
-__all__ = ["add_pgd_parser", "run_pgd"]
-
 
 def add_pgd_parser(subparsers):
     from ..model.settings import FIGURES

@@ -16,9 +16,6 @@ from ..model.overlaps import Overlaps
 from ..model.params import accepts_gamma2, keywords_checked
 from .runners import overlap_pgd
 
-__all__ = ["tangent_gradient_norms", "tangent_norm", "converge", "recovered", "classify_recovery"]
-
-
 #: the float64 tangent norm's resolution, in units of sqrt(eps) |grad R|: |tan|^2 is computed as a
 #: difference |grad|^2 - <k, grad>^2, whose rounding error is a few eps |grad|^2 (measured: 4 eps
 #: |grad|^2 at k = v*, where |grad R| ~ 1 is almost all normal); 4 allows 16 eps |grad|^2
@@ -59,7 +56,7 @@ def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chun
     ``max_steps`` steps (never more: the last piece is shortened). Returns (overlaps, norms, steps,
     converged); ``steps`` is the number of continuation steps taken, or with ``per_run`` an array:
     for each run the step (a multiple of ``chunk``, or ``max_steps``) at which it first met the
-    criterion, the total for the runs that never did."""
+    criterion, the total for the runs that never did. `docs/MATH.md` §12."""
     tol = V.real("tol", tol, minimum=0.0)
     max_steps = V.integer("max_steps", max_steps, 0)
     chunk = V.integer("chunk", chunk, 1)

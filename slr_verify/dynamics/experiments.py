@@ -13,8 +13,6 @@ from .runners import pgd
 from .sgd import sgd
 from .trajectory import SECONDS_PER_RUN_STEP, check_cost
 
-__all__ = ["run_figure", "check_figure", "run_setting", "check_setting"]
-
 
 @keywords_checked
 def run_figure(figure, *, repeats=30, steps=None, seed=0, every=None, progress=None):

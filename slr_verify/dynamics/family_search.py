@@ -39,8 +39,6 @@ from .convergence import tangent_gradient_norms
 from .runners import overlap_pgd
 from .sgd import sphere_step
 
-__all__ = ["find_stationary_points_off_M", "family_point_reached", "finite_difference_hessian", "finite_difference_spectrum",
-           "theta_star"]
 
 @keywords_checked
 def theta_star(lam, gamma, d, eta=1):
@@ -75,6 +73,7 @@ def find_stationary_points_off_M(end_points, *, lam, gamma, d, L, alpha=1.0, tol
     ``tangent_norm_float64`` (sqrt of the larger squared tangent norm) and, for the family
     kappa = nu = rho = 0, |eta| = 1, ``refined`` (the 50-digit theta, the partials and the
     tangent norms at that precision).
+    `docs/MATH.md` §12.
     """
     pts = np.atleast_2d(np.asarray(end_points, dtype=float))
     if pts.shape[-1] != 5:

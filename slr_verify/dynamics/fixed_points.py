@@ -17,11 +17,6 @@ from ..kernels.steps import POINTS, alpha_max_grid, reduced_map_kernels
 from ..model.params import accepts_gamma2, keywords_checked
 from .runners import reduced_pgd
 
-__all__ = ["POINTS", "CORNERS", "jacobian_at", "hessian_at", "classify_point", "alpha_fixed_bound", "alpha_attract",
-           "mirror_fixed_point", "map_numeric", "det_jacobian", "alpha_max_diffeo", "predicted_rates", "classify_points",
-           "fixed_point_error", "mirror_alpha", "finite_difference_jacobian", "min_det_jacobian", "measured_rates",
-           "linear_phase_steps", "at_minima"]
-
 #: the four corners of the square (the stationary points of Proposition 9 other than (0, 0))
 CORNERS = [p for p in POINTS if p != (0, 0)]
 
@@ -34,7 +29,7 @@ def map_numeric(kappa, nu, *, lam, gamma, d, L, alpha):
 
 @keywords_checked
 def jacobian_at(point, *, lam, gamma, d, L, alpha):
-    """The 2x2 Jacobian of the reduced map at ``point`` and its eigenvalues."""
+    """The 2x2 Jacobian of the reduced map at ``point`` and its eigenvalues. Proposition 10, `docs/MATH.md` §10."""
     J = np.array(reduced_map_kernels().J(point[0], point[1], lam, gamma, d, L, alpha), dtype=float).reshape(2, 2)
     return J, np.linalg.eigvals(J)
 
@@ -48,13 +43,14 @@ def det_jacobian(kappa, nu, *, lam, gamma, d, L, alpha):
 @keywords_checked
 def hessian_at(point, *, lam, gamma, d, L):
     """The Hessian of the manifold risk at a stationary point (angle coordinates at the corners;
-    derived by :func:`slr_verify.symbolic.fixed_points.manifold_hessian`) and its eigenvalues."""
+    derived by :func:`slr_verify.symbolic.fixed_points.manifold_hessian`) and its eigenvalues.
+    Proposition 9, `docs/MATH.md` §10."""
     H = np.array(reduced_map_kernels().H[tuple(point)](lam, gamma, d, L), dtype=float).reshape(2, 2)
     return H, np.linalg.eigvalsh(0.5 * (H + H.T))
 
 
 def classify_point(point, **p) -> str:
-    """'min', 'max', 'saddle' or 'degenerate' from the Hessian's eigenvalue signs."""
+    """'min', 'max', 'saddle' or 'degenerate' from the Hessian's eigenvalue signs. Proposition 9, `docs/MATH.md` §10."""
     _, ev = hessian_at(point, **p)
     return "min" if np.all(ev > 0) else "max" if np.all(ev < 0) else "saddle" if ev.min() < 0 < ev.max() else "degenerate"
 
@@ -76,7 +72,8 @@ def alpha_attract(*, lam, gamma, d, L):
 
 @keywords_checked
 def predicted_rates(*, lam, gamma, d, L, alpha):
-    """Linear rates of 1 - kappa_t and 1 - nu_t at (1, 1): the Jacobian's diagonal there."""
+    """Linear rates of 1 - kappa_t and 1 - nu_t at (1, 1): the Jacobian's diagonal there.
+    Proposition 10, `docs/MATH.md` §10."""
     J, _ = jacobian_at((1.0, 1.0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha)
     return float(J[0, 0]), float(J[1, 1])
 

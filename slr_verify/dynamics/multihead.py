@@ -32,8 +32,6 @@ from ..model.settings import FIGURES, decreasing
 from .sgd import batches_per_block, loss_weights, sphere_step
 from .trajectory import check_cost, check_run_args, lam_schedule, progress_range, record_steps
 
-__all__ = ["MultiheadTrajectory", "multihead_pgd", "multihead_sgd", "figure9_lam", "gram_step", "figure9", "FIGURE9"]
-
 #: Figure 9's schedule (``docs/MATH.md`` section 15): Figure 5's lam_t = 2/(1 + 1e-4 t), constant after t = 25k
 figure9_lam = decreasing(FIGURES["5"].lam0, until=25_000)
 
@@ -41,7 +39,7 @@ figure9_lam = decreasing(FIGURES["5"].lam0, until=25_000)
 @dataclass
 class MultiheadTrajectory:
     """Recorded steps; ``risk`` (records, runs); ``align_k``, ``align_v`` (records, runs, H, K);
-    ``gram`` (records, runs, n, n); ``settings``."""
+    ``gram`` (records, runs, n, n); ``settings``. Figure 9, `docs/MATH.md` §15."""
 
     step: np.ndarray
     risk: np.ndarray
@@ -113,7 +111,7 @@ def multihead_pgd(gram0, H, K, *, lam, gamma, eps=0.0, d, L, alpha, steps, every
     k*_j . v*_j = 0. ``lam`` a number or a callable t -> lam_t. ``backend``: ``"fused"`` (one
     compiled loop, :mod:`slr_verify.kernels.multihead_fused`), ``"numpy"`` (:func:`gram_step`)
     or ``"auto"`` (fused when Numba is importable); both give the same trajectories to rounding. ``steps`` >= 0 (0: the
-    initial point alone, one record), as the other runners (:mod:`.runners`)."""
+    initial point alone, one record), as the other runners (:mod:`.runners`). Figure 9, `docs/MATH.md` §15."""
     backend = V.choice("backend", backend, ("auto", "fused", "numpy"))
     H, K = V.integer("H", H, 1, 64, why="heads"), V.integer("K", K, 1, 64, why="locations")
     a = check_run_args(alpha, steps, every, gamma, L, d=d, eps=eps)

@@ -28,8 +28,6 @@ from .trajectory import (
     trajectory_from_records,
 )
 
-__all__ = ["pgd", "overlap_pgd", "reduced_pgd"]
-
 #: x . y over the last axis (np.vecdot from NumPy 2; einsum otherwise)
 _vecdot = getattr(np, "vecdot", None) or (lambda a, b: np.einsum("...i,...i->...", a, b))
 

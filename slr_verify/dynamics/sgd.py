@@ -33,8 +33,6 @@ from .trajectory import (
     trajectory_from_records,
 )
 
-__all__ = ["sgd", "batch_gradient", "loss_weights", "sphere_step", "batches_per_block"]
-
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 
 

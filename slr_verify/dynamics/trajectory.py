@@ -10,9 +10,6 @@ from ..model import validation as V
 from ..model.overlaps import NAMES
 from ..model.params import SUPPORTED_MAX, check_params
 
-__all__ = ["Trajectory", "lam_schedule", "record_steps", "check_run_args", "check_cost", "check_finite", "progress_bar",
-           "progress_range", "progress_stream", "trajectory_from_records"]
-
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
 
@@ -20,7 +17,8 @@ class Trajectory:
     """Recorded PGD iterates: ``step`` (shape (n,), 0 included) and ``kappa``, ``nu``, ``theta``,
     ``eta``, ``rho``, ``risk`` (first axis the record index, then the batch shape), by attribute
     or by key (``traj["kappa"]``). ``lam`` holds lam_t at the recorded steps, ``params`` the run's
-    parameters. ``distance_to_M`` is sqrt(theta^2 + eta^2 + rho^2); ``ends`` the five overlaps at the last record."""
+    parameters. ``distance_to_M`` is sqrt(theta^2 + eta^2 + rho^2); ``ends`` the five overlaps at the last record.
+    Definition 1, `docs/MATH.md` §8."""
 
     def __init__(self, step, kappa, nu, theta, eta, rho, risk, lam, params):
         self.step = np.asarray(step)

@@ -9,8 +9,6 @@ import sys
 from ..model.cli_args import integer_option
 from ..model.outputs import check_output_path, write_atomic
 
-__all__ = ["add_experiment_parser"]
-
 
 def add_experiment_parser(subparsers):
     p = subparsers.add_parser("experiment", help="the Transformer layer (Figures 8, 10) or [CLS] probing (Figure 1b)")

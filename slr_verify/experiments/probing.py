@@ -35,7 +35,7 @@ import os
 
 import numpy as np
 
-__all__ = ["WORDS", "SET_SIZES", "sentence_sets", "probe_cls", "encoder_path"]
+from ..model.params import keywords_checked
 
 WORDS = {
     "sent_train": (("happy", "nice", "great"), ("sad", "bad", "awful")),  # (positive, negative)
@@ -116,6 +116,7 @@ def _cls_per_layer(sentences, path, batch=256, progress=None, desc=""):
     return np.concatenate(out, axis=1)
 
 
+@keywords_checked
 def probe_cls(*, quick: bool = False, seed: int = 0, progress=None) -> dict:
     """Train one logistic regression per layer on the train set's [CLS] and report accuracies
     per layer and set (Figure 1b). ``quick``: a balanced 1/8 of train, test and OOD tokens (for tests). Returns a

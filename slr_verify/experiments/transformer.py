@@ -40,8 +40,6 @@ from ..model.params import keywords_checked
 
 _F32 = "float32 overflows beyond it"
 
-__all__ = ["paper_settings", "quick_settings", "transformer_layer", "TransformerRun"]
-
 
 @keywords_checked
 def paper_settings(heads: int = 1) -> dict:
@@ -55,7 +53,8 @@ def paper_settings(heads: int = 1) -> dict:
 
 @keywords_checked
 def quick_settings(heads: int = 1) -> dict:
-    """A few hundred steps of the same model (for tests and notebooks in quick mode)."""
+    """A few hundred steps of the same model (for tests and notebooks in quick mode).
+    Appendix E.3, `docs/MATH.md` §15."""
     return dict(paper_settings(heads), steps=300, runs=2, log_every=50, test_size=500)
 
 
@@ -63,7 +62,7 @@ def quick_settings(heads: int = 1) -> dict:
 class TransformerRun:
     """Logged metrics: ``step`` (records,); ``excess_risk`` (records, runs); ``rank_one_ratio``
     (records, runs[, H]); ``align_k``, ``align_v`` (records, runs[, H, K]); the per-head and
-    per-location axes are dropped for one head and one location."""
+    per-location axes are dropped for one head and one location. Appendix E.3, `docs/MATH.md` §15."""
 
     step: np.ndarray
     excess_risk: np.ndarray

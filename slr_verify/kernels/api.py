@@ -14,17 +14,6 @@ from ..model.params import accepts_gamma2, check_params, keywords_checked, param
 from . import generated as G
 from . import special
 
-__all__ = [
-    "zeta",
-    "risk",
-    "risk_gradient",
-    "oracle_risk",
-    "manifold_risk",
-    "bayes_gap",
-    "log_bayes_gap",
-    "linear_risk",
-]
-
 OVERLAP_NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 

@@ -17,11 +17,9 @@ from flint import arb
 from ..checker import runtime, zeta_runtime
 from .arb_source import function_source
 
-__all__ = ["generate_arb"]
-
 #: what the printed source calls
-NAMESPACE = {"arb": arb, **{n: getattr(runtime, n) for n in runtime.__all__ if n != "arb"},
-             **{n: getattr(zeta_runtime, n) for n in zeta_runtime.__all__}}
+NAMESPACE = {"arb": arb, **{n: getattr(runtime, n) for n in runtime.CALLABLE if n != "arb"},
+             **{n: getattr(zeta_runtime, n) for n in zeta_runtime.CALLABLE}}
 
 
 def generate_arb(args, exprs, series=False):

@@ -21,8 +21,6 @@ from sympy.printing.pycode import PythonCodePrinter
 
 from ..symbolic.zeta import zeta, zetac
 
-__all__ = ["ALLOWED", "refuse_unsound", "function_source", "module_source", "arg_name"]
-
 #: the expression heads the printer admits (each has a sound ball or series evaluation in the runtime)
 ALLOWED = (sp.Add, sp.Mul, sp.Pow, sp.Symbol, sp.Integer, sp.Rational, sp.erf, sp.erfc, sp.exp, sp.asin, sp.log, sp.cos,
            sp.sin, zeta, zetac)

@@ -9,9 +9,6 @@ from ..symbolic import fixed_points as sfix
 from ..symbolic.risk import S
 from .arb import generate_arb
 
-__all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
-           "bayes_gap_arb", "risk_arb", "oracle_hessian_arb"]
-
 
 def _committed(premise):
     """The checker's committed ball kernels of ``premise`` (:mod:`slr_verify.checker.generated`): the searches evaluate

@@ -23,10 +23,6 @@ from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 from ..symbolic.zeta import zeta
 from . import special
 
-__all__ = ["LogZetac", "ZetaAbs", "KernelPrinter", "ScalarPrinter", "MpKernelPrinter", "NAMESPACE", "SCALAR_NAMESPACE",
-           "generate", "generate_scalar", "generate_mp", "hoisted",
-           "PolyKernel", "bind_levels", "call_printer"]
-
 
 class LogZetac(sp.Function):
     """log zetac(t, g), evaluated by the log-domain kernel (finite where zetac underflows)."""

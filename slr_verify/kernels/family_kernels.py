@@ -12,8 +12,6 @@ from ..symbolic import family_algebra as sfam
 from ..symbolic.risk import S
 from .codegen import generate, generate_mp
 
-__all__ = ["theta_star_kernels", "theta_star_arb", "family_hessian_arb"]
-
 _THETA_ARGS = (S.eta, S.lam, S.gamma, S.d)
 
 

@@ -44,8 +44,6 @@ from ..symbolic import dynamics as sdyn
 from . import owen_table
 from .steps import gradient_poly_kernel, map_poly_kernel
 
-__all__ = ["available", "fused_source", "fused_kernel", "load_generated", "FusedCoefficients", "map_coefficients", "cache_dir"]
-
 
 def available():
     """Whether Numba can be imported (the fused kernel's only extra requirement)."""

@@ -11,9 +11,6 @@ from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
 from .codegen import generate, generate_mp
 
-__all__ = ["fixed_point_kernels", "window_kernels", "riemannian_kernels", "capture_kernels", "capture_exprs",
-           "valley_tube_proofs", "sigma_equivariance_proofs"]
-
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
 

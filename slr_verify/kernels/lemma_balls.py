@@ -21,8 +21,6 @@ from ..model.params import keywords_checked
 from ..symbolic.lemmas import U, lemma16_sides
 from .arb import generate_arb
 
-__all__ = ["lemma16_ball"]
-
 
 def _ball(lo, hi):
     """The arb ball [lo, hi] (dyadic floats: exact midpoint and radius)."""

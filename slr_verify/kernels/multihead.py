@@ -21,9 +21,6 @@ from ..symbolic import multihead as SM
 from ..symbolic.risk import PARAMS
 from .codegen import generate, generate_mp
 
-__all__ = ["functional_kernels", "functional_kernels_mp", "gram_of", "risk_from_gram", "risk_gradient_exprs",
-           "risk_gradient_kernel", "multihead_risk", "validate_heads"]
-
 
 @keywords_checked
 @lru_cache(maxsize=None)

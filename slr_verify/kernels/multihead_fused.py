@@ -30,8 +30,6 @@ from .codegen import call_printer
 from .fused import cache_dir, load_generated
 from .multihead import risk_gradient_exprs
 
-__all__ = ["fused_source", "fused_multihead_kernel"]
-
 
 class _NumbaPrinter(PythonCodePrinter):
     """``math`` code; zeta and zeta2 printed as calls to the compiled scalar kernels."""

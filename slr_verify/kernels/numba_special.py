@@ -21,8 +21,6 @@ from numba.extending import get_cython_function_address
 
 from . import special
 
-__all__ = ["owens_t", "zeta", "zeta2", "zeta2_ufunc"]
-
 llvm.add_symbol("slr_verify_owens_t",
                 get_cython_function_address("scipy.special.cython_special", "owens_t"))
 #: scipy.special.owens_t(h, a) as a function Numba can call (and cache: it is linked by name).

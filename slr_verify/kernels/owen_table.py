@@ -28,8 +28,6 @@ import math
 import numpy as np
 from scipy import special as sc
 
-__all__ = ["DEGREE", "WIDTH", "U_MAX", "MAX_PIECES", "owen_table", "owen_eval"]
-
 #: degree of each piece
 DEGREE = 8
 #: the largest width of a piece in u

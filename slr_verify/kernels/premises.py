@@ -27,8 +27,6 @@ from ..symbolic.zeta import zeta
 from .arb_source import module_source
 from .profile import valley_edge_exprs, valley_edge_proofs, valley_proofs
 
-__all__ = ["Premise", "premises", "rewriting", "generated_dir", "write_generated", "check_generated"]
-
 
 @dataclass(frozen=True)
 class Premise:

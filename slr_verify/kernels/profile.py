@@ -16,11 +16,6 @@ from ..symbolic import profile_valley as pvalley
 from .arb import generate_arb
 from .codegen import generate, generate_mp
 
-__all__ = ["NENTRIES", "dual_kernels",
-           "oracle_arb", "oracle_curvature_kernels",
-           "oracle_f64", "trs_kernels", "valley_edge_exprs",
-           "valley_edge_kernels", "valley_edge_proofs", "valley_proofs"]
-
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
 

@@ -55,9 +55,6 @@ from flint import acb, arb, fmpz
 from flint import ctx as arb_ctx
 from scipy import special as sc
 
-__all__ = ["zeta", "zetac", "log_zetac", "erf_variance", "zeta_abs", "owen_args", "zeta_scalar", "zetac_scalar", "zeta_mp",
-           "zetac_mp", "zeta2_one", "zeta2_mp", "tetrachoric_variance", "owen_variance", "zeta_args"]
-
 _SQRT2 = math.sqrt(2.0)
 
 # The bodies that serve one float (``tetrachoric_variance``, ``zeta_args``, ``owen_variance``, ``zeta_scalar``, ``zeta2_one``) use

@@ -37,12 +37,7 @@ from ..symbolic import fixed_points as sfix
 from ..symbolic import risk as srisk
 from ..symbolic.zeta import zeta as Zeta
 from . import special
-from .codegen import PolyKernel, bind_levels, coefficient_array, generate, generate_mp, hoisted
-
-__all__ = ["kappa_atoms", "GradientKernel", "gradient_poly_kernel", "manifold_gradient_poly_kernel", "map_poly_kernel",
-           "reduced_map_poly_kernel", "OverlapStep", "ReducedStep", "reduced_step_kernel", "reduced_map_kernels",
-           "overlap_map_kernel", "mp_gradient_kernel", "tangent_norm_kernels", "chain_rule_tables", "coefficient_array", "POINTS",
-           "NORMS", "alpha_max_grid"]
+from .codegen import PolyKernel, bind_levels, generate, generate_mp, hoisted
 
 S = srisk.S
 #: the five stationary points of Proposition 9 on M (from the symbolic layer)

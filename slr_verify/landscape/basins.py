@@ -49,9 +49,6 @@ from ..model.params import Params, accepts_gamma2, keywords_checked
 from ..model.sampling import initial_overlaps_exact
 from .stationary import stationary_points
 
-__all__ = ["label_ends", "basin_rates", "sample_ends", "stable_at", "end_label", "rates_table", "NUMERIC_END", "LAW_LEVEL",
-           "UNCLASSIFIED", "UNCLASSIFIED_EDGE", "NONCONVERGENT"]
-
 #: the tier of an end point reached by a converged run and matched to a listed stationary point
 NUMERIC_END = f"{T.NUMERIC} (tangent gradient below tol; matched to a stationary point refined at 40 digits)"
 #: the tier of the almost-sure statement "no convergence to a stationary point"
@@ -79,7 +76,7 @@ def end_label(p):
 def label_ends(ends, converged, points, match=1e-3):
     """Labels of the end points ``ends`` (array (5, n)): the name of the stationary point whose orbit
     contains the point within ``match`` (max-norm on the overlaps), "unmatched" if none, "not
-    converged" for the runs with ``converged`` False."""
+    converged" for the runs with ``converged`` False. `docs/MATH.md` §13."""
     ends = np.asarray(ends, dtype=float)
     converged = np.asarray(converged)
     if ends.ndim != 2 or ends.shape[0] != 5:
@@ -104,7 +101,7 @@ def stable_at(p, alpha) -> bool:
     """Whether the stationary point ``p`` (:class:`~.stationary.StationaryPoint`) is a linearly stable fixed
     point of PGD at step size alpha: a minimum (every eigenvalue off the flat ones > 0) whose largest
     Riemannian Hessian eigenvalue mu satisfies 1 - alpha mu > -1. (The derivative of the projected step
-    at a stationary point is I - alpha Hess on the tangent space.)"""
+    at a stationary point is I - alpha Hess on the tangent space.) Definition 1, `docs/MATH.md` §13."""
     top = max(float(np.max(p.core)), float(np.max(p.block)))
     return p.kind == "minimum" and alpha * top < 2
 
@@ -126,7 +123,8 @@ def rates_table(labels, kinds, certs):
 def basin_rates(ends, converged, *, lam, gamma, d, L, match=1e-3, starts=200, points=None):
     """{label: {"count", "rate", "ci95", "kind", "certificates"}} over the runs, from the end points of the
     converged runs only (see the module's docstring; :func:`classify_runs` accounts for the others).
-    ``points``: the stationary points (None: :func:`~.stationary.stationary_points` with ``starts``)."""
+    ``points``: the stationary points (None: :func:`~.stationary.stationary_points` with ``starts``).
+    `docs/MATH.md` §13."""
     pts = stationary_points(lam=lam, gamma=gamma, d=d, L=L, starts=starts) if points is None else points
     labels = label_ends(ends, converged, pts, match)
     return rates_table(labels, {end_label(p): p.kind for p in pts}, {end_label(p): [{"kind": "converged", "tier": NUMERIC_END}]
@@ -139,7 +137,7 @@ def sample_ends(seed, runs, *, lam, gamma, d, L, alpha, steps, tol=1e-6, max_ste
     SeedSequence): ``steps`` of PGD, then continued until the tangent gradient is below ``tol`` (or float64's
     resolution) or ``max_steps`` more steps. Returns (ends (5, runs), converged, continuation steps, the stationary
     points of :func:`~.stationary.stationary_points` with ``starts``): what :func:`basin_rates` and
-    :func:`slr_verify.certify.classify_runs` classify."""
+    :func:`slr_verify.certify.classify_runs` classify. `docs/MATH.md` §13."""
     if not isinstance(seed, np.random.SeedSequence):
         V.integer("seed", seed, 0)
     runs = V.integer("runs", runs, 1)

@@ -9,8 +9,6 @@ from ..model import validation as V
 from ..model.params import accepts_gamma2
 from .hessian import realise
 
-__all__ = ["cycle_residual"]
-
 FIELDS = ("kappa", "nu", "theta", "eta", "rho")
 
 
@@ -20,7 +18,7 @@ def cycle_residual(centre, mirror, *, lam, gamma, eps=0.0, d, L, alpha):
     R^d, d >= 4) from a realisation (:func:`~.hessian.realise`) of the five overlaps ``centre`` (kappa, nu, theta,
     eta, rho) are from the 2-cycle {c, sigma c}, sigma the sign pattern ``mirror`` (five +-1): the largest overlap
     distance of the first step from sigma c and of the second from c. At a point of a 2-cycle of the five-overlap
-    PGD map it is rounding only (~1e-15; the claim ``oracle-unstable-for-pgd`` allows 1e-10)."""
+    PGD map it is rounding only (~1e-15; the claim ``oracle-unstable-for-pgd`` allows 1e-10). `docs/MATH.md` §13."""
     d = V.integer("d", d, 4, why="the realisation needs four dimensions", floats=True)
     c = np.asarray(centre, dtype=float)
     X = np.zeros((4, d))

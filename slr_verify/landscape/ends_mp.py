@@ -18,8 +18,6 @@ from ..kernels.generated import risk_kernel_mp
 from ..model.params import keywords_checked
 from .trs import profile_mp
 
-__all__ = ["ends_mp"]
-
 
 def _chart_min(a, b, lam, kw, dps):
     """min of the mpmath profile near the angle chart's (a, b) (clipped to [0, pi/2]^2): a 3 x 3 pattern search."""
@@ -76,7 +74,7 @@ def _pitchfork(x, direction, kw, dps, h="1e-9"):
 def ends_mp(window, *, gamma, eps=0.0, d, L, dps=30) -> dict:
     """{"lo": mpf or None, "hi": mpf or None}: the ends of ``window`` (a :class:`~slr_verify.landscape.Window`, whose
     float ends, mechanisms and records -- the competitor's chart, the direction of the lost curvature -- start the
-    refinement) at ``dps`` digits (see the module)."""
+    refinement) at ``dps`` digits (see the module). `docs/MATH.md` §§13, 17."""
     kw = {"gamma": float(gamma), "eps": float(eps), "d": int(d), "L": int(L)}
     out = {}
     with mpmath.workdps(dps + 10):

@@ -24,20 +24,6 @@ from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 from .trs import profile, solve_trs, trs_matrices
 
-__all__ = [
-    "angle_chart",
-    "below_oracle",
-    "circle_minimum",
-    "coarse_grid",
-    "float_global_minimum",
-    "GlobalMinimiser",
-    "local_minimum",
-    "minimise_profile",
-    "minimiser_diagram",
-    "oracle_is_global",
-    "TIE_RTOL",
-]
-
 
 @keywords_checked
 def angle_chart(a, b):
@@ -93,7 +79,7 @@ def local_minimum(chart, *, lam, gamma, eps=0.0, d, L):
 class GlobalMinimiser:
     """The global minimiser of R_lam in float64 (tier numeric; :func:`minimise_profile`): ``risk``, ``overlaps``
     (kappa, nu, theta, eta, rho) of the representative with kappa, eta >= 0, ``chart`` (a, b), ``is_oracle`` and the
-    other local minima of the profile found (``candidates``: (risk, kappa, eta), sorted)."""
+    other local minima of the profile found (``candidates``: (risk, kappa, eta), sorted). `docs/MATH.md` §17."""
 
     risk: float
     overlaps: tuple
@@ -173,7 +159,8 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     ``seeds`` best grid local minima of m on a ``grid`` of the angle chart, refined together by :func:`_zoom`,
     and the oracle. A candidate within ``TIE_RTOL`` (relative) of the oracle's risk is a tie that
     float64 cannot break (the flat valley nu = 1, where m - R(k*, v*) is 1e-15 to 1e-44): the oracle
-    is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously."""
+    is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously.
+    `docs/MATH.md` §17."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     kw = p.kw()
     na, nb = chart_grid(grid)
@@ -255,7 +242,7 @@ def float_global_minimum(*, lam, gamma, eps=0.0, d, L, starts=None):
     its symmetry orbit, kappa, eta >= 0; the risk includes eps^2), through the float64 profile
     (:func:`minimise_profile`; landscape layer, tier numeric; proved: :func:`slr_verify.certify.global_minimiser`).
     ``starts`` (the stationary-point route's keyword) is accepted and ignored: the profile needs no random starts.
-    ``gamma2=`` may replace ``gamma=``."""
+    ``gamma2=`` may replace ``gamma=``. `docs/MATH.md` §17."""
     if starts is not None:
         V.integer("starts", starts, 1, 100_000, why="ignored by the profile route")
     g = minimise_profile(lam=lam, gamma=gamma, eps=eps, d=d, L=L)

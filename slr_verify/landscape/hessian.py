@@ -35,8 +35,6 @@ from ..kernels.landscape import fixed_point_kernels, riemannian_kernels
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 
-__all__ = ["realise", "orbit_dimension", "partials", "overlaps_of", "riemannian_parts", "riemannian_spectrum", "SNAP"]
-
 #: squared lengths below this are taken as 0 when a tuple is realised (a boundary point found by
 #: a float64 root finder sits within round-off of the boundary, on either side)
 SNAP = 1e-12

@@ -15,19 +15,12 @@ from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, check_params, keywords_checked
 from .window import Window
 
-__all__ = [
-    "ends_change_sign",
-    "mechanism_values",
-    "phase_diagram",
-    "window_scaling",
-]
-
 
 @accepts_gamma2
 def mechanism_values(lam, *, gamma, d, L):
     """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
     functions (an independent check; they assume the mechanisms). ``lam``, ``d``, ``L`` broadcast together; the model's
-    ranges are :func:`slr_verify.model.check_params`' (``ValueError`` naming the parameter)."""
+    ranges are :func:`slr_verify.model.check_params`' (``ValueError`` naming the parameter). `docs/MATH.md` §13."""
     shape = V.broadcast(lam=lam, d=d, L=L)
     lam, gamma, _, d, L = check_params(lam, gamma, 0.0, d, L)
     d, L = (x if x.ndim else V.count_value(x) for x in (d, L))
@@ -103,7 +96,7 @@ def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), 
     (d, L). ``status`` is ``"ok"``; ``"open above"`` when the candidate set reaches the scan's upper
     end (hi is then the scan limit, a lower bound); ``"unresolved"`` when the candidate set is not one
     interval in float64 (at L = 1, det B decays to round-off size ~1e-14 above lam ~ 1 and its sign
-    is noise; the lower end is still reported when the crossing mechanism brackets it)."""
+    is noise; the lower end is still reported when the crossing mechanism brackets it). `docs/MATH.md` §13."""
     import xarray as xr
 
     grid = V.integer("grid", grid, 3, 10**7, why="mechanism evaluations per (d, L)")

@@ -47,9 +47,6 @@ from ..model import validation as VAL
 from ..model.multilocation import validate_locations
 from ..model.params import accepts_gamma2, keywords_checked
 
-__all__ = ["AlignedPoint", "heads_from_gram", "multihead_aligned", "multihead_global_minimum", "multihead_minima",
-           "pgd_map_spectrum", "RiskOnSpheres"]
-
 
 class RiskOnSpheres:
     """The multi-head risk of heads ``W`` (2H, D) (rows k_1..k_H, v_1..v_H, unit) against fixed
@@ -140,7 +137,7 @@ class AlignedPoint:
     ``risk``; ``grad_norm`` (Riemannian gradient, 0 iff stationary); ``span_eigs`` (the Hessian
     on the 2K(2K-1) tangent directions inside the targets' span) and ``orth_eigs`` (the 2H x 2H
     block repeated for each of the d - 2K orthogonal directions); ``index`` (negative eigenvalues,
-    with multiplicity), ``flat`` (|eigenvalue| <= ``tol`` times the largest, with multiplicity)."""
+    with multiplicity), ``flat`` (|eigenvalue| <= ``tol`` times the largest, with multiplicity). `docs/MATH.md` §19."""
 
     risk: float
     grad_norm: float
@@ -207,7 +204,7 @@ def multihead_aligned(K_star, V_star, *, lam, gamma, eps=0.0, L, tol=1e-7):
     """The aligned configuration (head j = (k*_j, v*_j), H = K) at ``lam``: its risk, Riemannian
     gradient norm and Hessian (index and flat directions with their multiplicities in R^d);
     returns an :class:`AlignedPoint` (module docstring). Numeric: the Hessian to about 1e-10
-    relative (finite differences of the exact gradient)."""
+    relative (finite differences of the exact gradient). `docs/MATH.md` §19."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
     K = K_star.shape[0]
     H = K
@@ -288,7 +285,8 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, 
     risk reached from each start, its Riemannian gradient norm and the smallest eigenvalue of its
     Riemannian Hessian over the largest in absolute value (>= 0 up to rounding at a local minimum;
     the rotation symmetry gives exact zeros), in the order: standard starts, ``starts``, ``start_grams``.
-    H >= 1 heads with 2K + 2H <= d; n_random in [0, 100000] random starts besides the standard ones."""
+    H >= 1 heads with 2K + 2H <= d; n_random in [0, 100000] random starts besides the standard ones.
+    `docs/MATH.md` §19."""
     K_star, V_star, p = _validate(K_star, V_star, lam, gamma, eps, L)
     K = K_star.shape[0]
     H = VAL.integer("H", H, 1, max(1, (K_star.shape[1] - 2 * K) // 2),
@@ -334,7 +332,7 @@ def multihead_minima(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, 
 def multihead_global_minimum(K_star, V_star, *, H, lam, gamma, eps=0.0, L, n_random=40, seed=0, starts=None):
     """The smallest multi-head risk found by the sampled search of :func:`multihead_minima`
     (sampled, not proved global): returns ``(risk, K, V)`` with heads K, V of shape (H, d); the
-    risk is that of (K, V) through :func:`slr_verify.multihead_risk`."""
+    risk is that of (K, V) through :func:`slr_verify.multihead_risk`. `docs/MATH.md` §19."""
     found, Q, _ = multihead_minima(K_star, V_star, H=H, lam=lam, gamma=gamma, eps=eps, L=L, n_random=n_random, seed=seed,
                                 starts=starts)
     W = found[0].W @ Q.T

@@ -11,8 +11,6 @@ from ..model import validation as V
 from ..model.params import accepts_gamma2, keywords_checked
 from .multihead import multihead_aligned, multihead_minima, pgd_map_spectrum
 
-__all__ = ["aligned_gram", "aligned_risks", "realise_targets", "run_ends"]
-
 
 @keywords_checked
 def aligned_gram(G, H, K):

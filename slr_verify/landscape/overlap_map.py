@@ -10,8 +10,6 @@ from ..kernels.landscape import fixed_point_kernels
 from ..model import validation as V
 from ..model.params import keywords_checked
 
-__all__ = ["pgd_map", "cycle_point", "real_eigenbasis", "realisable_states"]
-
 
 @keywords_checked
 def pgd_map(o, sigma, *, lam, gamma, d, L, alpha):

@@ -44,8 +44,6 @@ from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
-__all__ = ["StationaryPoint", "stationary_points", "newton", "refine", "classify", "canonical", "SYMMETRIES"]
-
 #: the sign patterns of (kappa, nu, theta, eta, rho) under the discrete symmetries of R
 SYMMETRIES = np.array([[1, 1, 1, 1, 1], [-1, -1, -1, -1, 1], [1, 1, -1, -1, -1], [-1, -1, 1, 1, -1]], dtype=float)
 #: step size of the map whose fixed points are sought (any alpha > 0 gives the same points)
@@ -97,7 +95,7 @@ class StationaryPoint:
 @keywords_checked
 def canonical(o, decimals=9):
     """The representative of the orbit of ``o`` under :data:`SYMMETRIES`: the lexicographically
-    largest image (compared after rounding to ``decimals``)."""
+    largest image (compared after rounding to ``decimals``). `docs/MATH.md` §13."""
     o = np.asarray(o, dtype=float)
     imgs = o[None, :] * SYMMETRIES
     keys = [tuple(np.round(x, decimals) + 0.0) for x in imgs]
@@ -255,7 +253,7 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     ``progress``: a stream for a bar over the refined candidates (``"auto"``: stderr if a terminal).
     ``extra`` of each point: ``found_in_round`` and ``rejected_candidates`` (the float64 roots the
     whole search rejected: not realisable, not refined, or not stationary at ``dps`` digits; the
-    same number on every point)."""
+    same number on every point). `docs/MATH.md` §13."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     if d < 4:

@@ -30,8 +30,6 @@ from ..kernels.profile import trs_kernels
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2, keywords_checked
 
-__all__ = ["Profile", "profile", "profile_mp", "trs_matrices", "solve_trs"]
-
 
 def _check_disk(kappa, eta, d):
     kappa = np.asarray(kappa, dtype=float)
@@ -65,7 +63,7 @@ def trs_matrices(kappa, eta, r, lam, gamma, eps, d, L):
 class Profile:
     """The profile at each (kappa, eta): ``risk`` (m), ``mu`` (the optimal multiplier), ``x`` (v's
     coordinates on (k*, v*, e, e'), shape (..., 4)), ``overlaps`` (kappa, nu, theta, eta, rho) of the
-    minimiser (stacked on the last axis), ``hard`` (True where the hard case holds)."""
+    minimiser (stacked on the last axis), ``hard`` (True where the hard case holds). `docs/MATH.md` §17."""
 
     risk: np.ndarray
     mu: np.ndarray

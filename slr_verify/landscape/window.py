@@ -44,16 +44,6 @@ from .float_minimiser import (
 )
 from .stationary import stationary_points
 
-__all__ = [
-    "diagram_against_window",
-    "EndPoints",
-    "MECHANISMS",
-    "float_window",
-    "oracle_beaten_inside",
-    "Window",
-]
-
-
 MECHANISMS = {
     "pitchfork": "the oracle stops being a local minimum (a curvature of the profile at k* crosses 0: a pitchfork)",
     "crossing": "the risk of a minimiser away from k* crosses the oracle's",
@@ -78,7 +68,7 @@ class Window(EndPoints):
     """The oracle's window in float64 (tier numeric): ``lo``, ``hi`` (floats; ``lo_mp``, ``hi_mp``: mpf, the
     30-digit roots of the mechanism functions on the closed-form route of :mod:`.mechanisms`, the float ends as mpf on
     the profile route), the mechanism at each end (keys of :data:`MECHANISMS`; None for an end of the scanned range),
-    and the verification records (lam, oracle risk, global minimum risk, its overlaps)."""
+    and the verification records (lam, oracle risk, global minimum risk, its overlaps). `docs/MATH.md` §§13, 17."""
 
     lo: float
     hi: float

@@ -1,9 +1,27 @@
 """The model's vocabulary, below every other layer: validated parameters (:class:`Params`), the five
-overlaps (:class:`Overlaps`), the paper's experiment settings (:mod:`.settings`), and the law of the
-data (:mod:`.sampling`). NumPy only: no SymPy, no kernels."""
-from . import validation
-from .overlaps import NAMES as OVERLAP_NAMES
-from .overlaps import Overlaps
-from .params import D_MIN, Params, check_params
+overlaps (:class:`Overlaps`), the paper's experiment settings (:data:`FIGURES`), and the law of the
+data (:func:`sample_slr`, `docs/MATH.md` §1). NumPy only: no SymPy, no kernels.
 
-__all__ = ["validation", "Overlaps", "OVERLAP_NAMES", "Params", "check_params", "D_MIN"]
+The public names are those of ``__all__`` (the API reference's page); the modules below (``params``,
+``validation``, ``sampling``, ...) are the suite's internals, importable but not promised."""
+# imported, not exported (internal names, importable from here as before): check_params (the validator), D_MIN
+from . import overlaps, settings
+from .intervals import clopper_pearson
+from .multilocation import random_heads, random_locations, sample_multi
+from .overlaps import Overlaps
+from .params import D_MIN, ParamBox, Params, check_params  # noqa: F401
+from .sampling import draw_problem, initial_overlaps, random_instance, random_unit, sample_slr
+from .settings import Setting
+
+#: the five overlaps' names, in the order every function takes them (`docs/MATH.md` §3): kappa = <k, k*>,
+#: nu = <v, v*>, theta = <k, v*>, eta = <v, k*>, rho = <k, v>
+OVERLAP_NAMES = overlaps.NAMES
+#: the paper's experiment settings by figure ('4a', '4b', '5', '7a', '7b', ...): :class:`Setting` values, defined once
+#: (Section 5 and Appendix E; `docs/MATH.md` §11)
+FIGURES = settings.FIGURES
+#: gamma^2 = 1/2, the relevant token's variance in every experiment of the paper (Section 5, Appendix E)
+PAPER_GAMMA2 = settings.PAPER_GAMMA2
+
+__all__ = ["Params", "ParamBox", "Overlaps", "OVERLAP_NAMES", "Setting", "FIGURES", "PAPER_GAMMA2", "sample_slr",
+           "random_instance", "random_unit", "draw_problem", "initial_overlaps", "sample_multi", "random_heads",
+           "random_locations", "clopper_pearson"]

@@ -6,8 +6,6 @@ import os
 
 from .params import keywords_checked
 
-__all__ = ["TIME_LIMIT", "available_memory", "memory_budget", "time_budget"]
-
 #: the longest computation a call starts without being asked explicitly (seconds)
 TIME_LIMIT = 3600.0
 

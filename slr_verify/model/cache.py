@@ -6,8 +6,6 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["cache_dir"]
-
 
 def cache_dir(sub=None) -> Path:
     """The cache folder: ``$SLR_VERIFY_CACHE``, default ``~/.cache/slr-verify``, created if needed (a per-user folder

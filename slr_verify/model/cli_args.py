@@ -13,9 +13,6 @@ import argparse
 from . import validation as V
 from .params import D_MIN, SUPPORTED_MAX
 
-__all__ = ["RefuseGamma", "refuse_gamma", "integer_option", "SETTING_KEYS", "add_model_options", "parse_setting",
-           "check_setting", "setting_from_args"]
-
 #: the keys of a model setting, as the paper states them (gamma^2, not gamma)
 SETTING_KEYS = ("gamma2", "eps", "d", "L")
 _HELP = {"gamma2": "gamma^2, the variance of the relevant token's noise (Figure 4b: 0.5)",

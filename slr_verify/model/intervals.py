@@ -5,12 +5,11 @@ from scipy import stats
 
 from .params import keywords_checked
 
-__all__ = ["clopper_pearson"]
-
 
 @keywords_checked
 def clopper_pearson(k, n, level=0.95):
-    """Exact (Clopper-Pearson) two-sided confidence interval for a binomial proportion k/n."""
+    """Exact (Clopper-Pearson) two-sided confidence interval for a binomial proportion k/n.
+    The statistical tier, `docs/MATH.md` §14."""
     if not (0 <= k <= n and n >= 1):
         raise ValueError(f"k, n must satisfy 0 <= k <= n, n >= 1, got k={k!r}, n={n!r}")
     a = 1 - level

@@ -20,9 +20,6 @@ from . import budgets as B
 from . import validation as V
 from .params import keywords_checked
 
-__all__ = ["validate_heads", "validate_locations", "draw_positions", "draw_multi_full", "draw_multi_projected",
-           "sample_multi", "random_locations", "random_heads", "random_instance"]
-
 
 def _unit_rows(name, x):
     arr = V.as_finite(name, x)
@@ -99,7 +96,7 @@ def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L
 @keywords_checked
 def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     """n samples of multiple-location regression in full dimension, ``(X, J, Y)`` (all in memory;
-    the Monte Carlo route draws the same blocks chunk by chunk)."""
+    the Monte Carlo route draws the same blocks chunk by chunk). `docs/MATH.md` §15."""
     from .sampling import BLOCK, STREAM_FULL, generators, scalar
 
     K_star, V_star = validate_locations(K_star, V_star)
@@ -131,7 +128,7 @@ def random_locations(K: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
 
 @keywords_checked
 def random_heads(H: int, d: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """H heads (k_h, v_h), all independent and uniform on the sphere of R^d (H >= 1, d >= 1)."""
+    """H heads (k_h, v_h), all independent and uniform on the sphere of R^d (H >= 1, d >= 1). `docs/MATH.md` §15."""
     H, d = V.integer("H", H, 1), V.integer("d", d, 1)
     x = rng.standard_normal((2, H, d))
     x /= np.linalg.norm(x, axis=2, keepdims=True)

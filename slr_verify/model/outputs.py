@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import tempfile
 
-__all__ = ["check_output_path", "write_atomic"]
-
 
 def check_output_path(out, name="--out") -> str:
     """The absolute output path, or ``ValueError`` (naming ``name``) saying why it cannot be

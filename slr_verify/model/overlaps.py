@@ -13,13 +13,11 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Overlaps", "NAMES"]
-
 NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 
 class Overlaps(NamedTuple):
-    """(kappa, nu, theta, eta, rho): numbers or arrays of one batch shape."""
+    """(kappa, nu, theta, eta, rho): numbers or arrays of one batch shape. `docs/MATH.md` §3."""
 
     kappa: object
     nu: object

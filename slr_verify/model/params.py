@@ -26,9 +26,6 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["Params", "ParamBox", "accepts_gamma2", "keywords_checked",
-           "check_params", "gamma_of", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
-
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
 D_MIN = 2
 

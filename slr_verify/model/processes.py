@@ -13,6 +13,7 @@ import os
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
+
 def cores() -> int:
     """The machine's cores, at most 64 (what the command line asks for)."""
     return min(os.cpu_count() or 1, 64)

@@ -20,10 +20,6 @@ from . import validation as V
 from .overlaps import Overlaps
 from .params import accepts_gamma2, keywords_checked
 
-__all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "generators", "law", "instance",
-           "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
-           "initial_overlaps", "initial_overlaps_exact", "sample_full", "scalar"]
-
 #: Samples per independently seeded block (the unit of reproducibility).
 BLOCK = 1 << 15
 # stream ids inside the seed tree: distinct purposes never share random numbers
@@ -132,7 +128,7 @@ def sample_full(k_star, v_star, gamma, eps, L, n, seed, cdf, stream):
 
 @keywords_checked
 def random_unit(d, seed) -> np.ndarray:
-    """A uniformly distributed unit vector of R^d (normalised Gaussian)."""
+    """A uniformly distributed unit vector of R^d (normalised Gaussian). `docs/MATH.md` §1."""
     d = V.integer("d", d, 1, floats=True)
     B.memory_budget("d", 8.0 * d, f"a vector of R^{d}")
     g = np.random.default_rng(V.integer("seed", seed, 0))
@@ -145,7 +141,8 @@ def random_unit(d, seed) -> np.ndarray:
 
 @keywords_checked
 def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
-    """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2."""
+    """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2.
+    The paper's Section 2, `docs/MATH.md` §1."""
     d = V.integer("d", d, 2, floats=True)
     B.memory_budget("d", 32.0 * d, f"two vectors of R^{d} and their QR factorisation")
     g = np.random.default_rng(V.integer("seed", seed, 0))
@@ -157,10 +154,11 @@ def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     return k_star, v_star
 
 
+@keywords_checked
 def draw_problem(rng, runs, d, on_M):
     """Per run: k* orthogonal to v* (uniform), and (k0, v0) uniform on the sphere, or uniform on
     M (k0 in span(k*, w1), v0 in span(v*, w2), w1, w2 orthogonal to everything else).
-    Returns an array (4, runs, d): k0, v0, k*, v*."""
+    Returns an array (4, runs, d): k0, v0, k*, v*. The paper's Section 5, `docs/MATH.md` §11."""
     out = np.zeros((4, runs, d))
     for r in range(runs):
         q, _ = np.linalg.qr(rng.standard_normal((d, 4)))
@@ -175,8 +173,10 @@ def draw_problem(rng, runs, d, on_M):
     return out
 
 
+@keywords_checked
 def initial_overlaps(seed, runs, d, on_M=False) -> Overlaps:
-    """The overlaps of :func:`draw_problem`'s initial points (seeded), arrays of shape (runs,)."""
+    """The overlaps of :func:`draw_problem`'s initial points (seeded), arrays of shape (runs,).
+    The paper's Section 5, `docs/MATH.md` §11."""
     return Overlaps.from_vectors(*draw_problem(np.random.default_rng(seed), runs, d, on_M))
 
 

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from .params import Params
 
-__all__ = ["Setting", "FIGURES", "PAPER_GAMMA2", "PAPER_GAMMA", "decreasing"]
-
 #: gamma^2 = 1/2, the relevant token's variance in every experiment of the paper (Section 5, Appendix E)
 PAPER_GAMMA2 = 0.5
 #: gamma = sqrt(1/2), as a float 0.7071067811865476
@@ -42,6 +40,11 @@ class decreasing:
 
 @dataclass(frozen=True)
 class Setting:
+    """One experiment of the paper (Section 5, Appendix E; `docs/MATH.md` §11): runs of PGD (or SGD on batches of
+    ``batch`` samples) from random (k*, v*, k0, v0), initialised on the sphere or on M, in dimension ``d`` with ``L``
+    tokens, gamma^2 = ``gamma2``, label noise ``eps``, step ``alpha`` for ``steps`` steps; lam constant or decreasing
+    from ``lam0`` (lam_t = lam0 / (1 + 1e-4 t)). The figures' settings are :data:`FIGURES`."""
+
     figure: str
     init: str          # "sphere" or "M"
     d: int

@@ -2,8 +2,6 @@
 the command line and the result objects (``.tier``) use these strings."""
 from __future__ import annotations
 
-__all__ = ["SYMBOLIC", "BALL", "CITED", "NUMERIC", "STATISTICAL", "SAMPLED", "NOT_PROVED", "TIERS", "certified"]
-
 #: an identity or a sign proved by SymPy
 SYMBOLIC = "proved (symbolic)"
 #: an inequality or an enclosure proved on arb balls

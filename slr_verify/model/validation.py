@@ -20,27 +20,6 @@ import numbers
 
 import numpy as np
 
-__all__ = [
-    "GRAM_TOL",
-    "as_finite",
-    "positive",
-    "nonnegative",
-    "integer",
-    "real",
-    "at_most",
-    "choice",
-    "interval",
-    "schedule_values",
-    "gram",
-    "broadcast",
-    "gram_matrix",
-    "schur_eigenvalues",
-    "overlaps",
-    "probability_vector",
-    "unit_vectors",
-    "count_value",
-]
-
 #: Tolerance on the smallest eigenvalue of the Gram matrix (and on unit norms). Overlaps
 #: computed in float64 from random unit vectors are PSD to ~1e-16; 1e-10 leaves room for
 #: overlaps that went through a few float64 operations while still rejecting anything that is

@@ -33,15 +33,13 @@ from ..routes.bayes import (
     softmax_excess,
 )
 
-__all__ = ["LAW_NAMES", "PAPER_FIGURES", "Comparison", "bayes_rate", "compare_predictors", "corollary2_path", "erf_best_lam",
-           "paper_record", "paper_settings", "softmax_best_lam"]
-
 LAW_NAMES = ("erf", "softmax", "linear", "bayes")
 
 
 class Comparison(NamedTuple):
     """One setting: per predictor the log excess over eps^2 and its relative error (:class:`LogMCResult`), and
-    the two parts of the erf predictor's gap (``erf_loss`` = R_lam(k*, v*) - R_B, ``irreducible`` = R_B - eps^2)."""
+    the two parts of the erf predictor's gap (``erf_loss`` = R_lam(k*, v*) - R_B, ``irreducible`` = R_B - eps^2).
+    `docs/MATH.md` §18."""
 
     lam: float
     gamma: float
@@ -83,7 +81,8 @@ def _difference(big: LogMCResult, small: LogMCResult) -> LogMCResult:
 
 @accepts_gamma2
 def compare_predictors(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0) -> Comparison:
-    """The four predictors at one setting (module docstring), the Monte Carlo ones with n samples (seeded)."""
+    """The four predictors at one setting (module docstring), the Monte Carlo ones with n samples (seeded).
+    `docs/MATH.md` §18."""
     lam = scalar(V.positive, "lam", lam)
     gamma = scalar(V.positive, "gamma", gamma)
     eps = scalar(V.nonnegative, "eps", eps)
@@ -117,7 +116,8 @@ def corollary2_path(*, a, gamma, L, ds, eps=0.0, n=DEFAULT_N, seed=0, progress=F
 @accepts_gamma2
 def bayes_rate(gamma) -> float:
     """The exponential rate of R_B - eps^2 in d: -log(R_B - eps^2)/d -> 1/(4(1 + gamma^2)) + log((1 + gamma^2)/(2 gamma))
-    (twice the per-token Bhattacharyya distance; the pair estimator's expectation is only polynomial in d)."""
+    (twice the per-token Bhattacharyya distance; the pair estimator's expectation is only polynomial in d).
+    `docs/MATH.md` §18."""
     gamma = scalar(V.positive, "gamma", gamma)
     return -2.0 * log_chernoff(gamma, 1.0)
 
@@ -160,6 +160,7 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     the objective is a smooth function of lam) is minimised (grid + Brent on log lam); the reported lam is the
     mean of the batch minimisers and its standard error their standard deviation / sqrt(batches). The excess at
     that lam is re-estimated on fresh samples (batches x n), so it carries no selection bias.
+    `docs/MATH.md` §18.
     """
     gamma = scalar(V.positive, "gamma", gamma)
     d = V.integer("d", d, D_MIN, floats=True)

@@ -18,8 +18,6 @@ from ..model import validation as V
 from ..model.params import accepts_gamma2, keywords_checked
 from ..routes import quad_bayes_gap
 
-__all__ = ["path_point", "log_gap_path", "quad_log_gap", "decay_slope"]
-
 
 @keywords_checked
 def path_point(*, a, b, d) -> tuple:

@@ -69,20 +69,6 @@ from slr_verify.routes.montecarlo import (
     samples_per_chunk,
 )
 
-__all__ = [
-    "DEFAULT_N",
-    "METHODS",
-    "LogMCResult",
-    "bayes_excess",
-    "bayes_risk",
-    "bayes_risk_full",
-    "log_bayes_excess_bound",
-    "log_chernoff",
-    "softmax_excess",
-    "softmax_risk",
-    "tilted_token_law",
-]
-
 #: ``'importance'``: the tilted estimators above (relative accuracy at any size); ``'direct'``: plain sampling
 #: of the model's law (an independent check where the excess is not tiny).
 METHODS = ("importance", "direct")
@@ -411,6 +397,7 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memor
     Tokens X in R^{L x d} from the Monte Carlo route's full-dimensional draws (k*, v* given), the posterior
     P(J0 = l | X) from the two d-dimensional Gaussian log-densities evaluated on the whole vectors (no reduction to
     projections, no chi-square), and the squared error (Y - E[Y | X])^2 with the label noise included.
+    `docs/MATH.md` §18.
     """
     k_star, v_star = instance(k_star, v_star)
     d = k_star.shape[0]

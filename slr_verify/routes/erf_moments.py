@@ -13,8 +13,6 @@ import mpmath
 from ..model import validation as V
 from ..model.params import keywords_checked
 
-__all__ = ["quad_erf_moment"]
-
 
 def _expectation(a, b, j, p, n):
     """d^n/da^n E[Z^j erf(a + bZ)^p] (n <= 1) at the current mpmath precision, differentiated under the integral

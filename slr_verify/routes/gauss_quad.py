@@ -8,9 +8,6 @@ import mpmath
 
 from ..model.params import keywords_checked
 
-__all__ = ["gauss_expectation", "even_expectation", "breakpoints", "integrate", "normal_pdf_times",
-           "erf_features", "erfc", "one_minus_signed", "SHARP_WIDTH", "ERFC_ZERO"]
-
 mp = mpmath.mp
 
 #: A feature narrower than this (in units of the standard normal variable) gets extra split points.
@@ -169,7 +166,6 @@ def one_minus_signed(alpha, x):
     if x >= 0:
         return (alpha - 1) + erfc(x)
     return (alpha + 1) - erfc(-x)
-
 
 
 @keywords_checked

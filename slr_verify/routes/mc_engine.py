@@ -15,8 +15,6 @@ from slr_verify.model.sampling import generators as _generators
 
 from ..model.params import keywords_checked
 
-__all__ = ["DEFAULT_MEMORY", "MCResult", "check_memory", "samples_per_chunk", "run_blocks"]
-
 #: Default memory budget for one chunk, in bytes (1 GiB).
 DEFAULT_MEMORY = 1 << 30
 

@@ -44,12 +44,7 @@ from scipy.special import erf
 from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
 from slr_verify.model.params import check_params
-from slr_verify.model.sampling import (
-    BLOCK,
-    random_instance,
-    random_unit,
-    sample_slr,
-)
+from slr_verify.model.sampling import BLOCK, random_instance, random_unit, sample_slr  # noqa: F401  (re-exported)
 from slr_verify.model.sampling import (
     STREAM_FULL as _STREAM_FULL,
 )
@@ -73,34 +68,16 @@ from slr_verify.model.sampling import (
 )
 
 from ..model.params import accepts_gamma2
-from .mc_engine import DEFAULT_MEMORY, MCResult, check_memory, run_blocks, samples_per_chunk
-from .projections import ProjectionSampler, projection_factor, projection_law, run_projections, sample_projections
-
-#: its own names, and re-exported: the samplers of :mod:`slr_verify.model.sampling`, the driver (:mod:`.mc_engine`) and
-#: the d-free sampler (:mod:`.projections`)
-__all__ = [
-    "BLOCK",
-    "DEFAULT_MEMORY",
-    "PREDICTORS",
-    "MCResult",
-    "LinearFit",
-    "mc_risk",
-    "mc_risk_overlaps",
-    "sample_slr",
-    "sample_projections",
-    "projection_factor",
-    "fit_linear_risk",
-    "random_instance",
-    "random_unit",
-    "ProjectionSampler",
-    "projection_law",
-    "run_blocks",
-    "samples_per_chunk",
-    "check_memory",
-]
+from .mc_engine import (
+    DEFAULT_MEMORY,
+    MCResult,  # noqa: F401  (re-exported)
+    check_memory,
+    run_blocks,
+    samples_per_chunk,
+)
+from .projections import ProjectionSampler, projection_factor, projection_law, run_projections, sample_projections  # noqa: F401  (re-exported)
 
 PREDICTORS = ("erf", "softmax", "oracle", "linear")
-
 
 
 class LinearFit(NamedTuple):

@@ -25,8 +25,6 @@ from slr_verify.routes.projections import projection_factor
 
 from ..model.params import accepts_gamma2, keywords_checked
 
-__all__ = ["mc_multihead_risk", "quad_head_pair", "ROUTES"]
-
 ROUTES = ("full", "projected")
 
 

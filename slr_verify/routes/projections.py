@@ -21,9 +21,6 @@ from slr_verify.model.sampling import scalar as _scalar
 from ..model.params import accepts_gamma2, keywords_checked
 from .mc_engine import run_blocks
 
-__all__ = ["projection_factor", "ProjectionSampler", "projection_law", "sample_projections", "run_projections"]
-
-
 
 @keywords_checked
 def projection_factor(G, *, rtol: float = 1e-13) -> np.ndarray:

@@ -57,16 +57,6 @@ from ..model.params import accepts_gamma2, keywords_checked
 from .gauss_quad import QuadratureError, erf_features, erfc, even_expectation, gauss_expectation, one_minus_signed
 from .token_laws import null_token_mean, null_token_second_moment, relevant_token_moments
 
-__all__ = [
-    "quad_zeta",
-    "quad_risk",
-    "quad_oracle_risk",
-    "quad_manifold_risk",
-    "quad_bayes_gap",
-    "quad_risk_gradient",
-    "claimed_digits",
-]
-
 mp = mpmath.mp
 
 #: Guard digits added to the caller's ``dps`` for the internal working precision.

@@ -10,9 +10,6 @@ from ..model import validation as V
 from ..model.params import keywords_checked
 from .gauss_quad import erf_features, even_expectation, gauss_expectation, one_minus_signed
 
-__all__ = ["relevant_token_law", "condition_on_first", "null_token_mean", "null_token_second_moment",
-           "relevant_token_moments"]
-
 
 @keywords_checked
 def relevant_token_law(kappa, nu, theta, eta, rho, gamma, d):

@@ -7,8 +7,6 @@ from ..model.cli_args import refuse_gamma
 from ..model.processes import cores
 from .grid import Grid, parse_values
 
-__all__ = ["add_sweep_parser"]
-
 
 def _run(args) -> int:
     from .run import sweep

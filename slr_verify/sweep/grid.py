@@ -17,8 +17,6 @@ from ..dynamics.trajectory import check_cost, check_run_args
 from ..model import validation as V
 from ..model.params import SUPPORTED_MAX, Params, keywords_checked
 
-__all__ = ["AXES", "Grid", "parse_values"]
-
 AXES = ("lam", "d", "L", "gamma2", "alpha")
 SCHEDULES = ("constant", "decreasing")
 
@@ -54,7 +52,7 @@ class Grid:
     """The settings crossed (each axis a tuple), ``runs`` per setting, ``steps`` of PGD (lam constant,
     or lam_t = lam/(1 + 1e-4 t) with ``schedule="decreasing"``), then, if ``converge_tol`` > 0,
     constant-lam continuation (at the last lam) until the tangent gradient is below it or
-    ``max_steps`` more steps; ``seed`` of the SeedSequence; ``eps`` (risk values only)."""
+    ``max_steps`` more steps; ``seed`` of the SeedSequence; ``eps`` (risk values only). `docs/MATH.md` §13."""
 
     lam: tuple
     d: tuple

@@ -37,8 +37,6 @@ from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
 
-__all__ = ["run_point", "run_chunk", "sweep", "open_sweep", "VARIABLES"]
-
 #: continuation steps between two convergence checks: a run's ``steps`` is exact to this many
 CONVERGE_CHUNK = 1000
 
@@ -48,7 +46,7 @@ _NAMES = ("kappa", "nu", "theta", "eta", "rho")
 
 @keywords_checked
 def run_point(grid: Grid, i: int) -> dict:
-    """The runs of grid point i (see the module's docstring): arrays of shape (runs,)."""
+    """The runs of grid point i (see the module's docstring): arrays of shape (runs,). `docs/MATH.md` §13."""
     p = grid.point(i)
     gamma = float(np.sqrt(p["gamma2"]))
     d, L, lam0, alpha = int(p["d"]), int(p["L"]), float(p["lam"]), float(p["alpha"])
@@ -142,7 +140,7 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=1, progress=None,
     """Run the sweep into the Zarr store ``out`` (created, or resumed if it holds the same sweep).
     Returns the number of chunks computed in this call. ``scheduler``, ``workers``: see the module (the default: in
     this process). ``stop_after``: stop after that many chunks (tests of resumption). ``progress``: a stream for the
-    progress bar (None: quiet)."""
+    progress bar (None: quiet). `docs/MATH.md` §13."""
     from tqdm import tqdm
 
     if not isinstance(grid, Grid):
@@ -259,7 +257,7 @@ def _disconnect(client, cluster):
 
 @keywords_checked
 def open_sweep(path):
-    """The sweep store as an ``xarray.Dataset`` (dims point, run; the grid axes as coordinates)."""
+    """The sweep store as an ``xarray.Dataset`` (dims point, run; the grid axes as coordinates). `docs/MATH.md` §13."""
     import xarray as xr
 
     ds = xr.open_zarr(str(path), consolidated=False)

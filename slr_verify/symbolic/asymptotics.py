@@ -15,8 +15,6 @@ from ..model.params import keywords_checked
 from .risk import S
 from .zeta import zeta, zeta_at_zero, zetac
 
-__all__ = ["SYM", "identities", "leading_orders", "null_part_exponent", "relevant_part"]
-
 #: the exponents and the variables of the asymptotic statements
 SYM = dict(lam=sp.Symbol("lambda", positive=True), a=sp.Symbol("a", positive=True), b=sp.Symbol("b", positive=True),
            d=sp.Symbol("d", positive=True), A=sp.Symbol("A", positive=True))

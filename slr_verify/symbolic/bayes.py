@@ -21,16 +21,6 @@ import sympy as sp
 
 from ..model.params import keywords_checked
 
-__all__ = [
-    "bound_identities",
-    "chernoff_factors",
-    "identities",
-    "log_chernoff_expr",
-    "log_chernoff_value",
-    "posterior_identities",
-    "softmax_tilt_identity",
-]
-
 u, w, C, s, x = sp.symbols("u w C s x", real=True)
 gamma, mu, d, theta, t = sp.symbols("gamma mu d theta t", positive=True)
 

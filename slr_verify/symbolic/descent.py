@@ -38,9 +38,6 @@ from . import fixed_points as sfix
 from .lemmas import lemma16_proofs
 from .risk import S
 
-__all__ = ["ALPHA", "BRACKET_ARGS", "NORM_ARGS", "bracket", "operator_norm", "gradient", "hessian", "k_map", "dk", "saddle_eigen",
-           "descent_proofs", "k_map_proofs", "norm_proofs"]
-
 ALPHA = sdyn.A
 #: the bracket's arguments: alpha, G (a bound of |g_i|), H (a bound of the Hessian's norm)
 BRACKET_ARGS = sp.symbols("alpha G H", positive=True)

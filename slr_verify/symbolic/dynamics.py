@@ -37,31 +37,6 @@ from . import risk as srisk
 from .lemmas import is_zero
 from .stored import stored
 
-__all__ = [
-    "A",
-    "PARTIALS",
-    "gram",
-    "inner",
-    "update_vectors",
-    "overlap_map",
-    "overlap_map_numerators",
-    "on_M",
-    "manifold_gradient",
-    "reduced_map",
-    "reduced_map_numerators",
-    "reduced_map_spec",
-    "lemma4_identities",
-    "lemma7_identities",
-    "lemma14_identities",
-    "definition1_identities",
-    "step_norm_identities",
-    "pgd_identities",
-    "tangent_norms_sq",
-    "overlap_map_jacobian",
-    "SIGN_PATTERNS",
-    "sigma_equivariance_proofs",
-]
-
 S = srisk.S
 #: the step size
 A = sp.Symbol("alpha", positive=True)

@@ -18,8 +18,6 @@ from .risk import S, oracle_point, theorem1_gradient, theorem1_risk
 from .stored import stored
 from .zeta import zeta
 
-__all__ = ["off_M_family", "family_hessian", "family_gap"]
-
 
 @lru_cache(maxsize=None)
 def off_M_family():

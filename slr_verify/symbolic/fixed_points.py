@@ -25,9 +25,6 @@ from . import dynamics as sdyn
 from .risk import S
 from .stored import stored
 
-__all__ = ["POINTS", "CORNERS", "structure", "stationary_point_proofs", "reduced_map_exprs", "reduced_jacobian",
-           "manifold_hessian", "gradient_bounds"]
-
 CORNERS = [(1, 1), (-1, -1), (1, -1), (-1, 1)]
 #: the five stationary points of Proposition 9
 POINTS = [(0, 0)] + CORNERS

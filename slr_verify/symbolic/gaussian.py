@@ -42,8 +42,6 @@ import sympy as sp
 from .zeta import erf_mean, zeta
 from .zeta2 import zeta2
 
-__all__ = ["Smooth", "SmoothPair", "ERF", "ERF2", "ERF_PAIR", "ONE", "GaussianVector"]
-
 
 @dataclass(frozen=True)
 class Smooth:

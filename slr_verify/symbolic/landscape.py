@@ -24,9 +24,6 @@ import sympy as sp
 from .risk import S, oracle_point, theorem1_gradient, theorem1_hessian
 from .stored import stored
 
-__all__ = ["chart_derivatives", "chain_rule", "generic_riemannian", "GENERIC", "chart_hessian",
-           "oracle_hessian", "oracle_offM_block", "oracle_structure", "oracle_det", "basis", "LAM_PARAMS"]
-
 #: the parameters of the mechanism functions (eps cancels in both)
 LAM_PARAMS = (S.lam, S.gamma, S.d, S.L)
 

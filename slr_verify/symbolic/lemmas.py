@@ -36,9 +36,6 @@ from .gaussian import ERF, ERF2, GaussianVector
 from .stored import stored
 from .zeta import dzeta_dt, erf_mean, zeta, zeta_at_zero
 
-__all__ = ["U", "is_zero", "LEMMA16_C", "lemma16_proofs", "lemma16_sides", "lemma17_proofs", "ERF_PRIME", "LEMMA18",
-           "lemma18_rhs", "lemma18_proofs"]
-
 #: Lemma 16's variable, u >= 0
 U = sp.Symbol("u", nonnegative=True)
 

@@ -28,9 +28,6 @@ from ..model.params import keywords_checked
 from .gaussian import GaussianVector
 from .risk import S
 
-__all__ = ["p", "l", "identities", "token_blocks", "token_weight", "token_term", "linear_risk_expr", "linear_risk_nonneg_expr",
-           "nonneg_form_identity", "linear_risk_uniform", "normal_equations", "solve_full_system"]
-
 p = sp.IndexedBase("p", real=True)
 l = sp.Idx("l")
 _pl = sp.Symbol("p_l", nonnegative=True)

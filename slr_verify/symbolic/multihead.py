@@ -45,9 +45,6 @@ from .gaussian import ERF, ERF2, ERF_PAIR, GaussianVector
 from .risk import OVERLAPS, S
 from .stored import stored
 
-__all__ = ["FUNCTIONAL_ARGS", "functionals", "assemble", "risk_from_overlaps", "gram_symbols", "multihead_risk_expr",
-           "risk_gradient_exprs", "theorem1_substitution"]
-
 #: Local symbols of the token functionals: means (mu_*), variance scale s2, correlations (r_*).
 _sym = lambda names: sp.symbols(names, real=True)
 F = SimpleNamespace(

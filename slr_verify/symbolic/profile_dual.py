@@ -16,22 +16,6 @@ from .profile_trs import COEF_NAMES, R_SYM, ball_form, coefficients, opaque_coef
 from .risk import S
 from .stored import stored
 
-__all__ = [
-    "MU",
-    "DUAL_ARGS",
-    "dual_bound_generic",
-    "dual_bound",
-    "dual_proofs",
-    "dual_algebra",
-    "BETA",
-    "DET_M",
-    "det_m",
-    "dual_line_algebra",
-    "dual_line_proofs",
-    "pd_criterion_proofs",
-]
-
-
 #: the multiplier of the dual bound
 MU = sp.Symbol("mu", real=True)
 #: the arguments of the dual-bound kernels

@@ -14,14 +14,6 @@ from .profile_trs import R_SYM, trs
 from .risk import S, theorem1_risk
 from .stored import stored
 
-__all__ = [
-    "oracle_risk_and_slope",
-    "oracle_risk_form_proofs",
-    "T_CHART",
-    "oracle_curvature",
-    "oracle_curvature_proofs",
-]
-
 
 def oracle_risk_and_slope() -> list:
     """[R(k*, v*), dR(k*, v*)/dlam] in (lam, gamma, eps, d, L), from the complement form of the oracle

@@ -44,25 +44,6 @@ import sympy as sp
 
 from .risk import TAU, S, risk_parts, theorem1_risk
 
-__all__ = [
-    "R_SYM",
-    "X",
-    "TRS_ARGS",
-    "coefficients",
-    "trs",
-    "ball_form",
-    "trs_entries",
-    "proofs",
-    "ANGLES",
-    "chart",
-    "COEF_NAMES",
-    "frame_proofs",
-    "COEF_SYMS",
-    "reduced_coefficients",
-    "opaque_coefficients",
-]
-
-
 #: r = |k - kappa k* - eta v*| = sqrt(1 - kappa^2 - eta^2), an argument of its own in the kernels
 R_SYM = sp.Symbol("r", nonnegative=True)
 #: v's coordinates on (k*, v*, e, e')

@@ -17,15 +17,6 @@ from .profile_trs import ball_form, coefficients, opaque_coefficients
 from .risk import S, theorem1_risk
 from .stored import stored
 
-__all__ = [
-    "valley_mu",
-    "valley_curvature",
-    "valley_algebra",
-    "eta_linear_proofs",
-    "circle_algebra",
-    "circle_proofs",
-]
-
 
 def valley_mu() -> sp.Expr:
     """mu(kappa) = a0 + p_nu/2: the TRS multiplier on the valley eta = 0, where v* solves the TRS

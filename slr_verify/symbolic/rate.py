@@ -26,8 +26,6 @@ from . import fixed_points as sfix
 from .risk import S, manifold_point, theorem1_risk
 from .zeta import erf_mean, zeta, zetac
 
-__all__ = ["MU", "PHI", "PSI", "rate_algebra", "rate_proofs"]
-
 #: the Lojasiewicz constant of the ratio test, and the corner's angle coordinates
 MU = sp.Symbol("mu", positive=True)
 PHI, PSI = sp.symbols("phi psi", real=True)

@@ -33,24 +33,6 @@ from .gaussian import ERF, ERF2, ONE, GaussianVector
 from .stored import stored
 from .zeta import zeta, zeta_at_zero, zetac
 
-__all__ = [
-    "S",
-    "OVERLAPS",
-    "PARAMS",
-    "TAU",
-    "token_moments",
-    "risk_parts",
-    "theorem1_risk",
-    "theorem1_gradient",
-    "theorem1_hessian",
-    "risk_given_location",
-    "oracle_point",
-    "manifold_point",
-    "oracle_risk_spec",
-    "lemma6_spec",
-    "bayes_gap_expr",
-]
-
 #: The symbols of the project, named as in the spec.
 S = SimpleNamespace(
     kappa=sp.Symbol("kappa", real=True),

@@ -21,8 +21,6 @@ import sympy as sp
 
 from ..model.cache import cache_dir
 
-__all__ = ["stored", "source_digest"]
-
 
 @functools.cache
 def source_digest() -> str:

@@ -28,8 +28,6 @@ import sympy as sp
 
 from ..model.params import keywords_checked
 
-__all__ = ["zeta", "zetac", "dzeta_dt", "zeta_at_zero", "zeta_at_zero_value", "erf_mean"]
-
 
 def erf_mean(t, g):
     r""":math:`\mathbb E[\operatorname{erf}(t + gZ)] = \operatorname{erf}(t/\sqrt{1+2g^2})` (`docs/MATH.md` §4)."""
@@ -106,7 +104,6 @@ class zeta(_Zeta):
         if t.is_zero:
             return zeta_at_zero(g)
         return None
-
 
 
 class zetac(_Zeta):

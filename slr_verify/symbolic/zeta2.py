@@ -41,8 +41,6 @@ import sympy as sp
 
 from .zeta import erf_mean, zeta
 
-__all__ = ["zeta2", "dzeta2_dt1", "dzeta2_ds12"]
-
 
 def dzeta2_dt1(t1, t2, s11, s22, s12):
     r""":math:`\partial_{t_1}\zeta_2` in closed form (the tilted-law formula above)."""
