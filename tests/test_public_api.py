@@ -1,4 +1,4 @@
-"""Conventions every public function keeps (issue 29): eps defaults to 0, and an unknown keyword is
+"""Conventions every public function keeps: eps defaults to 0, and an unknown keyword is
 refused, never dropped.
 
 The public API walked here is the public surface (tests/surface.py): the ``__all__`` of the modules docs/api
@@ -59,8 +59,8 @@ def test_eps_defaults_to_zero_everywhere():
 
 
 def test_eps_default_is_the_noiseless_model():
-    """Compared at the same setting without eps, the oracle's risk and the global minimum agree (the
-    issue: one defaulted to 0 while the other required it; lam = 0.3 is inside Figure 4b's window)."""
+    """Compared at the same setting without eps, the oracle's risk and the global minimum agree (both default eps to
+    0: neither requires it nor defaults it otherwise; lam = 0.3 is inside Figure 4b's window)."""
     import math
 
     import slr_verify as slr
@@ -131,7 +131,7 @@ PLAIN = {
 
 
 def test_every_public_function_refuses_with_a_value_error():
-    """Issue 29: an unknown keyword is a ValueError naming it. Every public function is decorated
+    """An unknown keyword is a ValueError naming it. Every public function is decorated
     (accepts_gamma2 or keywords_checked) or validates its keywords itself, except those in PLAIN."""
     plain = {n for n, o in PUBLIC if not inspect.isclass(o) and n not in OWN_VALUE_ERROR
              and getattr(o, "__code__", None) not in _DECORATED and n not in CATCH_ALLS}
