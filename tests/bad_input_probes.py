@@ -458,6 +458,10 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
                         lambda: S.reduced_pgd(np.full(3, 0.5), np.full(2, 0.5), d=400, **run)))
     out.append(_refused("pgd(k0 (3, d), v0 (2, d))", "v0", lambda: S.pgd(k3, k2, ks, vs, **run)))
     out.append(_refused("sgd(k0 (3, d), v0 (2, d))", "v0", lambda: sgd(k3, k2, ks, vs, batch=2, seed=0, **run)))
+    from slr_verify.dynamics import converge
+
+    out.append(_refused("converge(ov: kappa (3,), nu (2,))", "ov", lambda: converge(
+        [np.full(3, 0.5), np.full(2, 0.5), 0.0, 0.0, 0.0], lam=0.1, gamma=g, d=400, L=10, alpha=4e-3, max_steps=10)))
     # a number of steps beyond the machine, named as steps (not as the repetitions it is multiplied by)
     from slr_verify.model.settings import FIGURES
 

@@ -60,6 +60,12 @@ def converge(ov, *, lam, gamma, d, L, alpha, tol=1e-9, max_steps=2_000_000, chun
     tol = V.real("tol", tol, minimum=0.0)
     max_steps = V.integer("max_steps", max_steps, 0)
     chunk = V.integer("chunk", chunk, 1)
+    if isinstance(ov, (str, bytes)) or not hasattr(ov, "__len__") or len(ov) != 5:
+        raise ValueError(f"ov must be the five overlaps (kappa, nu, theta, eta, rho), got {ov!r}")
+    try:  # arrays of different lengths: named here, not NumPy's broadcast message from the kernels
+        V.broadcast(**dict(zip(("kappa", "nu", "theta", "eta", "rho"), ov)))
+    except ValueError as exc:
+        raise ValueError(f"ov: {exc}") from None
     ov = [np.atleast_1d(np.asarray(x, dtype=float)) for x in ov]
     steps = 0
     norm, res = tangent_norm(ov, lam=lam, gamma=gamma, d=d, L=L, resolution=True)
