@@ -21,6 +21,7 @@ from __future__ import annotations
 from flint import ctx
 
 from ..checker import replay
+from ..checker.balls import param_balls
 from ..checker.dynamics import family_values
 from ..kernels.balls import outward, widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
@@ -39,7 +40,7 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     prec = A.precision(prec)
     _, proofs = theta_star_arb()
     with ctx.workprec(int(prec)):
-        th = family_values(widened(lam), widened(gamma), d, L)["theta_star"][eta]
+        th = family_values(widened(lam), param_balls(gamma, eps, d, L))["theta_star"][eta]
         proved = all(proofs.values()) and abs(th).upper() < 1
         return {"proved": bool(proved), "theta_star": outward(th), "proofs": proofs}
 
@@ -54,7 +55,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     prec = A.precision(prec)
     proofs = {**theta_star_arb()[1], **family_hessian_arb()[1]}
     with ctx.workprec(int(prec)):
-        v = family_values(widened(lam), widened(gamma), d, L)
+        v = family_values(widened(lam), param_balls(gamma, eps, d, L))
         proved = all(proofs.values()) and all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0 \
             and all(abs(t).upper() < 1 for t in v["theta_star"].values())
     cert = off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None

@@ -18,6 +18,7 @@ import numpy as np
 from flint import arb, ctx
 
 from ..checker import replay
+from ..checker.balls import param_balls
 from ..checker.dynamics import KINDS_OF_POINTS, hessian_kinds_hold
 from ..kernels.balls import ball, geometric_pieces, outward, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
@@ -39,7 +40,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     prec, ratio = A.precision(prec), A.ratio(ratio)
     t0 = time.perf_counter()
     Hs = hessians_arb()
-    par = (widened(gamma), arb(int(d)), arb(int(L)))
+    par = param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L")
     tree = SplitTree(((lo, hi),), names=("lam",))
     with ctx.workprec(int(prec)):
         pieces = geometric_pieces(lo, hi, ratio)
@@ -48,7 +49,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
         while todo and failure is None:
             i = todo.pop()
             (a, b), = tree.boxes[i]
-            if all(hessian_kinds_hold(Hs[pt](ball(a, b), *par), pt) for pt in KINDS_OF_POINTS):
+            if all(hessian_kinds_hold(Hs[pt](ball(a, b), **par), pt) for pt in KINDS_OF_POINTS):
                 tree.leaf(i, {"test": "signs"})
                 n += 1
             elif b - a > 1e-9 * b:
@@ -66,7 +67,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
 def _alpha_attract_ball(lam, gamma, d, L, prec) -> arb:
     """2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|) as an arb ball (lam, gamma one ulp wide; checked arguments)."""
     with ctx.workprec(int(prec)):
-        gk, gn = corner_gradient_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
+        gk, gn = corner_gradient_arb()(lam=widened(lam), **param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L"))
         m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
         if m is None:
             raise ArithmeticError("the larger of |g_kappa|, |g_nu| at (1, 1) is not decided at this precision")
@@ -90,7 +91,7 @@ def _det_positive(D, alpha, lam, par, budget):
         i = stack.pop()
         b = tree.boxes[i]
         n += 1
-        if D(ball(*b[0]), ball(*b[1]), *par, ball(*b[2]))[0].lower() > 0:
+        if D(ball(*b[0]), ball(*b[1]), alpha=ball(*b[2]), **par)[0].lower() > 0:
             tree.leaf(i, {"test": "det-positive"})
             continue
         w = [b[0][1] - b[0][0], b[1][1] - b[1][0], (b[2][1] - b[2][0]) / alpha]
@@ -125,7 +126,7 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     D = reduced_map_det_arb()
     best, boxes, upper, proof = 0.0, 0, None, None
     with ctx.workprec(int(prec)):
-        par = (widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
+        par = dict(lam=widened(lam), **param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L"))
         for k in range(1, 7):
             a = alpha_numeric * (1 - 10.0**-k)
             ok, n, tree = _det_positive(D, a, lam, par, budget)
@@ -135,7 +136,7 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
             best, proof = a, tree
         a_up, at = alpha_numeric * (1 + 1e-6), _most_negative(lam, gamma, d, L, alpha_numeric * (1 + 1e-6))
         for k, n in (at, (0.0, 0.0)):
-            if D(arb(k), arb(n), *par, arb(a_up))[0].upper() < 0:
+            if D(arb(k), arb(n), alpha=arb(a_up), **par)[0].upper() < 0:
                 upper, at = a_up, [k, n]
                 break
     extra = {"alpha_upper": upper} if upper is None else {"alpha_upper": upper, "upper_at": at}

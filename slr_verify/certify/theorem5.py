@@ -21,9 +21,10 @@ import numpy as np
 from flint import arb, ctx
 
 from ..checker import replay
+from ..checker.balls import param_balls
 from ..checker.generated import descent as K
 from ..checker.theorem5 import norm_upper
-from ..kernels.balls import ball, geometric_pieces, midpoint, outward, widened
+from ..kernels.balls import ball, geometric_pieces, midpoint, outward
 from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
@@ -36,7 +37,7 @@ __all__ = ["theorem5_step"]
 def _sup(f, n, lb, par, *extra) -> float:
     """max over an n x n grid of [-1, 1]^2 of the upper ends of f's enclosures at lam ball ``lb``."""
     xs = np.linspace(-1.0, 1.0, n)
-    return max(outward(f(arb(k), arb(v), lb, *par, *extra))[1] for k in xs for v in xs)
+    return max(outward(f(arb(k), arb(v), lb, *extra, **par))[1] for k in xs for v in xs)
 
 
 def _alpha_8(Gk, Gn, H) -> float:
@@ -53,12 +54,12 @@ def _alpha_8(Gk, Gn, H) -> float:
 
 def _targets(lam, par, margin, grid=33):
     lb = ball(*lam)
-    grad = lambda i: (lambda k, v, l_, *p: abs(K.gradient(k, v, l_, *p)[i]))
+    grad = lambda i: (lambda k, v, l_, **p: abs(K.gradient(k, v, l_, **p)[i]))
     Gk, Gn = (_sup(grad(i), grid, lb, par) * (1 + margin) for i in (0, 1))
-    H = _sup(lambda k, v, l_, *p: norm_upper(K.hessian(k, v, l_, *p)), grid, lb, par) * (1 + margin)
+    H = _sup(lambda k, v, l_, **p: norm_upper(K.hessian(k, v, l_, **p)), grid, lb, par) * (1 + margin)
     a8 = _alpha_8(Gk, Gn, H)
-    M = max(_sup(lambda k, v, l_, *p: norm_upper(K.dk(k, v, l_, *p)), grid, lb, par, arb(a)) for a in (0.0, a8))
-    mu_plus = outward(K.saddle(lb, *par)[0])[1]
+    M = max(_sup(lambda k, v, l_, a_, **p: norm_upper(K.dk(k, v, l_, alpha=a_, **p)), grid, lb, par, arb(a)) for a in (0.0, a8))
+    mu_plus = outward(K.saddle(lb, **par)[0])[1]
     a12 = (1 - margin) / (M * (1 + margin))
     return {"Gk": Gk, "Gn": Gn, "H": H, "alpha_8": a8, "alpha_12": a12, "mu_plus": mu_plus}
 
@@ -72,13 +73,13 @@ def _close(tree, i, t, par, budget):
         k, v, a, lam = tree.boxes[j]
         n += 1
         kb, vb, lb = ball(*k), ball(*v), ball(*lam)
-        gk, gn = K.gradient(kb, vb, lb, *par)
-        H = norm_upper(K.hessian(kb, vb, lb, *par))
+        gk, gn = K.gradient(kb, vb, lb, **par)
+        H = norm_upper(K.hessian(kb, vb, lb, **par))
         bounded = abs(gk) < t["Gk"] and abs(gn) < t["Gn"] and H < t["H"]
         stable = True
         if bounded and a[0] < t["alpha_12"]:
             ab = ball(*a)
-            stable = bool(ab * norm_upper(K.dk(kb, vb, lb, *par, ab)) < 1)
+            stable = bool(ab * norm_upper(K.dk(kb, vb, lb, alpha=ab, **par)) < 1)
         if bounded and stable:
             tree.leaf(j, {"test": "bounds"})
             continue
@@ -195,7 +196,7 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     pieces = geometric_pieces(lo, hi, ratio)
     rows, boxes, failure = [], 0, None
     with ctx.workprec(int(prec)):
-        par = (widened(gamma), arb(int(d)), arb(int(L)))
+        par = param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L")
         targets = [_targets(p, par, margin) for p in pieces]
         cap = max(t["alpha_12"] for t in targets)
         tree = SplitTree(((-1.0, 1.0), (-1.0, 1.0), (0.0, cap), (lo, hi)), names=("kappa", "nu", "alpha", "lam"))
