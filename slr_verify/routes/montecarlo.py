@@ -43,7 +43,7 @@ from scipy.special import erf
 
 from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
-from slr_verify.model.params import check_params
+from slr_verify.model.params import checked
 from slr_verify.model.sampling import (
     BLOCK,
     random_instance,
@@ -139,7 +139,7 @@ def _common(lam, gamma, eps, L, n, p):
     gamma = _scalar(V.positive, "gamma", gamma)
     eps = _scalar(V.nonnegative, "eps", eps)
     L = V.integer("L", L, 1, floats=True)
-    check_params(lam, gamma, eps, 2, L)  # the supported ranges
+    checked(lam=lam, gamma=gamma, eps=eps, L=L)  # the supported ranges
     n = V.integer("n", n, 2, floats=True)
     p, cdf = _law(p, L)
     return lam, gamma, eps, L, n, p, cdf
@@ -238,7 +238,7 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed,
     gamma = _scalar(V.positive, "gamma", gamma)
     eps = _scalar(V.nonnegative, "eps", eps)
     L = V.integer("L", L, 1, floats=True)
-    check_params(1.0, gamma, eps, 2, L)
+    checked(gamma=gamma, eps=eps, L=L)
     p, cdf = _law(p, L)  # an L too large for memory is refused naming L, before n_train's minimum L d
     n_train = V.integer("n_train", n_train, L * d, floats=True)
     n_test = V.integer("n_test", n_test, 2, floats=True)
