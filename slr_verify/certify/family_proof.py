@@ -25,7 +25,7 @@ from ..checker.balls import param_balls
 from ..checker.dynamics import family_values
 from ..kernels.balls import outward, widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, require_d
 from . import args as A
 from .certificate import SplitTree, document
 
@@ -50,8 +50,7 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs", "certificate"} for
     the point k = v*, theta = theta* (see the module; the certificate: :func:`off_M_certificate`); d >= 4."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
-    if d < 4:  # the minors of the Hessian in (kappa, nu, theta, eta, rho) need k, v off span(k*, v*): d >= 4
-        raise ValueError(f"d must be >= 4 for the off-M family's minimality (the Hessian's minors), got d = {d}")
+    require_d(d, "landscape")  # the minors of the Hessian in (kappa, nu, theta, eta, rho): k, v off span(k*, v*)
     prec = A.precision(prec)
     proofs = {**theta_star_arb()[1], **family_hessian_arb()[1]}
     with ctx.workprec(int(prec)):

@@ -25,7 +25,7 @@ from ..checker.balls import param_balls
 from ..checker.generated import descent as K
 from ..checker.theorem5 import norm_upper
 from ..kernels.balls import ball, geometric_pieces, midpoint, outward
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, require_d
 from . import args as A
 from .certificate import SplitTree, document
 from .manifold import stationary_points_on_M
@@ -162,8 +162,7 @@ def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate
     """:func:`theorem5_step`'s arguments, checked before any box is searched (ValueError naming the first bad one)."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
-    if d < 4:
-        raise ValueError(f"d must be at least 4 for a certificate (the checker's model), got {d}")
+    require_d(d, "certificate")
     if not (proposition9 is None or isinstance(proposition9, (tuple, list)) and len(proposition9) == 2
             and all(isinstance(x, dict) for x in proposition9)):
         raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
