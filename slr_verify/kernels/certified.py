@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 import sympy as sp
 
@@ -11,6 +12,16 @@ from .arb import generate_arb
 
 __all__ = ["manifold_gradient_arb", "manifold_sign_system_arb", "reduced_map_det_arb", "hessians_arb", "corner_gradient_arb",
            "bayes_gap_arb", "risk_arb", "oracle_hessian_arb"]
+
+
+class OracleHessian(NamedTuple):
+    """The Riemannian Hessian at the oracle on arb balls (:func:`oracle_hessian_arb`): ``H(lam, gamma, d, L)``, the
+    chart's coordinate ``names``, the entries identically ``zero`` and the SymPy ``proofs``."""
+
+    H: Callable
+    names: tuple
+    zero: tuple
+    proofs: dict
 
 
 def _committed(premise):
@@ -104,8 +115,6 @@ def oracle_hessian_arb():
     Theorem 1's 5 + 25 partials, and those are the committed kernel ``grad_hess`` of the premise ``pgd-map``
     (:mod:`slr_verify.checker.generated.pgd_map`) at the oracle's overlaps (1, 1, 0, 0, 0), exact, with eps = 0 (eps adds
     eps^2 to the risk and moves no derivative)."""
-    from types import SimpleNamespace
-
     from flint import arb
 
     from ..symbolic import landscape as sland
@@ -121,4 +130,4 @@ def oracle_hessian_arb():
         return chain(*partials(one, one, zero, zero, zero, lam, gamma, zero, d, L))
 
     zeros = tuple((i, j) for i in range(4) for j in range(4) if sp.expand(M[i, j]) == 0)
-    return SimpleNamespace(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros, proofs=dict(sland.oracle_structure()))
+    return OracleHessian(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros, proofs=dict(sland.oracle_structure()))
