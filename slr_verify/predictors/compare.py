@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 from ..kernels import api
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import D_MIN, accepts_gamma2, keywords_checked
+from ..model.params import D_MIN, Params, accepts_gamma2, keywords_checked
 from ..model.sampling import scalar
 from ..model.settings import FIGURES, PAPER_GAMMA
 from ..routes.bayes import (
@@ -84,11 +84,8 @@ def _difference(big: LogMCResult, small: LogMCResult) -> LogMCResult:
 @accepts_gamma2
 def compare_predictors(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0) -> Comparison:
     """The four predictors at one setting (module docstring), the Monte Carlo ones with n samples (seeded)."""
-    lam = scalar(V.positive, "lam", lam)
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
-    d = V.integer("d", d, 2, floats=True)
-    L = V.integer("L", L, 1, floats=True)
+    p = Params(lam, gamma, eps, d, L)  # lam and the model's setting, one validated value
+    lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     seed = V.integer("seed", seed, 0)
     erf = LogMCResult(float(api.log_bayes_gap(lam=lam, gamma=gamma, eps=eps, d=d, L=L)), 0.0)
     lin = float(api.linear_risk(gamma=gamma, eps=0.0, L=L))
