@@ -50,6 +50,7 @@ from ..kernels.balls import midpoint, outward
 from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64
 from ..kernels.taylor import terms
 from ..landscape.trs import profile
+from ..model.params import ModelSetting
 
 __all__ = ["Evaluator", "Box", "Outcome", "choose_beta", "value_test", "strip_test", "Risk", "oracle_U", "constant_U",
            "range_over"]
@@ -64,6 +65,7 @@ class Evaluator:
         self.S = SettingBalls(gamma, eps, d, L)
         self.P = self.S.P  # the setting's balls (ParamBalls: gamma, eps, d, L)
         self.kw = {"gamma": self.gamma, "eps": self.eps, "d": self.d, "L": self.L}
+        self.setting = ModelSetting(**self.kw)  # the certificates' setting
         self.K = dual_kernels()
         self.count = 0
 

@@ -71,4 +71,4 @@ def off_M_certificate(*, lam, gamma, eps=0.0, d, L, prec=128) -> dict:
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
     tree = SplitTree(((lam, lam),), names=("lam",))
     tree.leaf(tree.root, {"test": "family-minimum"})
-    return document("off-M-minimum", (gamma, eps, d, L), tree, prec=A.precision(prec))
+    return document("off-M-minimum", A.setting(gamma=gamma, eps=eps, d=d, L=L), tree, prec=A.precision(prec))

@@ -196,7 +196,7 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         out = Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
                           time.perf_counter() - t0, steps, failure)
         if proved:
-            out.certificate = C.document("manifold-stationary-points", (gamma, eps, d, L), tree, prec=prec,
+            out.certificate = C.document("manifold-stationary-points", A.setting(gamma=gamma, eps=eps, d=d, L=L), tree, prec=prec,
                                          extra={"r": r, "pieces": records}, search={"boxes": out.n_boxes})
     if proved and check:
         out.replay = replay(out.certificate)

@@ -56,7 +56,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
                 todo += list(tree.split(i, 0))
             else:
                 failure = f"no sign for lam in [{a}, {b}]"
-    doc = None if failure else document("manifold-hessian-signs", (gamma, 0.0, d, L), tree, prec=prec)
+    doc = None if failure else document("manifold-hessian-signs", A.setting(gamma=gamma, d=d, L=L), tree, prec=prec)
     if doc is not None:  # what is proved is what the checker accepts
         r = replay(doc)
         doc, failure = (doc, None) if r.accepted else (None, f"the checker rejects the certificate: {r.reason}")
@@ -140,7 +140,7 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
                 upper, at = a_up, [k, n]
                 break
     extra = {"alpha_upper": upper} if upper is None else {"alpha_upper": upper, "upper_at": at}
-    doc = None if proof is None else document("reduced-map-diffeomorphism", (gamma, 0.0, d, L), proof, prec=prec,
+    doc = None if proof is None else document("reduced-map-diffeomorphism", A.setting(gamma=gamma, d=d, L=L), proof, prec=prec,
                                               extra=extra)
     if doc is not None and not replay(doc).accepted:  # what is proved is what the checker accepts
         doc, best, upper = None, 0.0, None

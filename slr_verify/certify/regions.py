@@ -4,14 +4,15 @@ contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` c
 the radius and the pieces; the checker (:mod:`.replay_dynamics`) evaluates every bound again."""
 from __future__ import annotations
 
-from ..model.params import keywords_checked
+from ..model.params import ModelSetting, keywords_checked
 from .certificate import SplitTree, document
 
 __all__ = ["capture_certificate", "tube_certificate"]
 
 
-def _setting(params):
-    return params["gamma"], 0.0, params["d"], params["L"]
+def _setting(params) -> ModelSetting:
+    """The certificate's setting of a PGD region: eps = 0 (PGD on the population risk does not depend on it)."""
+    return ModelSetting(gamma=params["gamma"], d=params["d"], L=params["L"])
 
 
 @keywords_checked

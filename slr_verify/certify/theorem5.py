@@ -228,7 +228,7 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
             row["mu"], row["delta"] = mus.get(piece), deltas.get(piece)
         if field is not None:
             extra["rate"] = field
-        doc = document("theorem-5", (gamma, 0.0, d, L), tree, prec=prec,
+        doc = document("theorem-5", A.setting(gamma=gamma, d=d, L=L), tree, prec=prec,
                        extra={"pieces": rows, "stationary": embed[0], "signs": embed[1], **extra},
                        search={"margin": margin, "ratio": ratio, "boxes": boxes})
         r = replay(doc)
