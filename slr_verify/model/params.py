@@ -34,7 +34,8 @@ import numpy as np
 
 from . import validation as V
 
-__all__ = ["ModelSetting", "D_MINIMUMS", "require_d", "checked", "Params", "ParamBox", "accepts_gamma2", "keywords_checked",
+__all__ = ["ModelSetting", "D_MINIMUMS", "require_d", "checked", "scalars", "GAMMA2_MEANING",
+           "Params", "ParamBox", "accepts_gamma2", "keywords_checked",
            "check_params", "gamma_of", "params_ok_scalar", "D_MIN", "SUPPORTED_MAX"]
 
 #: k* and v* are orthonormal (Assumption 1): they exist only when d >= 2.
@@ -71,6 +72,17 @@ def checked(**values) -> tuple:
     for name, x in zip(values, out):
         V.at_most(name, x, SUPPORTED_MAX[name], _WHY)
     return out
+
+
+def scalars(**values) -> tuple:
+    """The parameters given (by name, as :func:`checked`) as single Python numbers: floats, d and L ints;
+    ``ValueError`` naming the parameter and its constraint, or naming one given as an array."""
+    out = []
+    for name, x in zip(values, checked(**values)):
+        if x.ndim != 0:
+            raise ValueError(f"{name} must be a single number, got shape {x.shape}")
+        out.append(int(x) if name in ("d", "L") else float(x))
+    return tuple(out)
 
 
 def _check_model(gamma, eps, d, L) -> tuple:

@@ -18,7 +18,7 @@ import numpy as np
 from . import budgets as B
 from . import validation as V
 from .overlaps import Overlaps
-from .params import accepts_gamma2, keywords_checked
+from .params import accepts_gamma2, keywords_checked, scalars
 
 __all__ = ["BLOCK", "STREAM_FULL", "STREAM_PROJ", "STREAM_TRAIN", "STREAM_TILTED", "generators", "law", "instance",
            "draw_locations", "draw_full", "sample_slr", "random_unit", "random_instance", "draw_problem",
@@ -102,9 +102,7 @@ def sample_slr(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None):
     n (or L) whose samples would not fit is refused naming it.
     """
     k_star, v_star = instance(k_star, v_star)
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
-    L = V.integer("L", L, 1, floats=True)
+    gamma, eps, L = scalars(gamma=gamma, eps=eps, L=L)
     _, cdf = law(p, L)
     n = V.integer("n", n, 1, floats=True)
     d = k_star.shape[0]
