@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
@@ -78,10 +79,10 @@ def scalars(**values) -> tuple:
     """The parameters given (by name, as :func:`checked`) as single Python numbers: floats, d and L ints;
     ``ValueError`` naming the parameter and its constraint, or naming one given as an array."""
     out = []
-    for name, x in zip(values, checked(**values)):
+    for (name, v), x in zip(values.items(), checked(**values)):
         if x.ndim != 0:
             raise ValueError(f"{name} must be a single number, got shape {x.shape}")
-        out.append(int(x) if name in ("d", "L") else float(x))
+        out.append((int(v) if isinstance(v, numbers.Integral) else int(x)) if name in ("d", "L") else float(x))
     return tuple(out)
 
 

@@ -144,7 +144,7 @@ def random_unit(d, seed) -> np.ndarray:
 @keywords_checked
 def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2."""
-    d = V.integer("d", d, 2, floats=True)
+    (d,) = scalars(d=d)
     B.memory_budget("d", 32.0 * d, f"two vectors of R^{d} and their QR factorisation")
     g = np.random.default_rng(V.integer("seed", seed, 0))
     Q, R = np.linalg.qr(g.standard_normal((d, 2)))
@@ -189,7 +189,7 @@ def initial_overlaps_exact(seed, runs, d) -> Overlaps:
     k_perp = v_perp = 0 (d = 2). ``seed``: an integer or a ``numpy.random.SeedSequence``.
     """
     runs = V.integer("runs", runs, 1)
-    d = V.count_value(V.integer("d", d, 2, floats=True))  # beyond int64 a float (chi^2 of huge df)
+    d = V.count_value(scalars(d=d)[0])  # beyond int64 a float (chi^2 of huge df)
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((2, runs))
     h = rng.standard_normal((2, runs))

@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 from ..kernels import api
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import D_MIN, Params, accepts_gamma2, keywords_checked
+from ..model.params import Params, accepts_gamma2, keywords_checked, scalars
 from ..model.sampling import scalar
 from ..model.settings import FIGURES, PAPER_GAMMA
 from ..routes.bayes import (
@@ -115,7 +115,7 @@ def corollary2_path(*, a, gamma, L, ds, eps=0.0, n=DEFAULT_N, seed=0, progress=F
 def bayes_rate(gamma) -> float:
     """The exponential rate of R_B - eps^2 in d: -log(R_B - eps^2)/d -> 1/(4(1 + gamma^2)) + log((1 + gamma^2)/(2 gamma))
     (twice the per-token Bhattacharyya distance; the pair estimator's expectation is only polynomial in d)."""
-    gamma = scalar(V.positive, "gamma", gamma)
+    (gamma,) = scalars(gamma=gamma)
     return -2.0 * log_chernoff(gamma, 1.0)
 
 
@@ -131,7 +131,7 @@ class BestLam(NamedTuple):
 def erf_best_lam(*, gamma, d, L, bounds=(1e-4, 50.0)) -> BestLam:
     """argmin over lam of R_lam(k*, v*) (Theorem 1's kernel, exact): a log-spaced grid, then Brent's method on
     log lam to xtol 1e-10 in the neighbouring bracket. ``standard_error`` is 0 (deterministic objective)."""
-    gamma = scalar(V.positive, "gamma", gamma)
+    (gamma,) = scalars(gamma=gamma)
 
     def f(t):
         return float(api.log_bayes_gap(lam=math.exp(t), gamma=gamma, eps=0.0, d=d, L=L))
@@ -158,8 +158,7 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     mean of the batch minimisers and its standard error their standard deviation / sqrt(batches). The excess at
     that lam is re-estimated on fresh samples (batches x n), so it carries no selection bias.
     """
-    gamma = scalar(V.positive, "gamma", gamma)
-    d = V.integer("d", d, D_MIN, floats=True)
+    gamma, d = scalars(gamma=gamma, d=d)
     batches = V.integer("batches", batches, 2, 10_000, floats=True, why="independent minimisations, each of n samples")
     seed = V.integer("seed", seed, 0)
     mu = math.sqrt(d / 2.0)
