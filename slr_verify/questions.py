@@ -41,26 +41,37 @@ def _setting_args(p, lam=False):
 
 
 def _setting(a, lam=False) -> dict:
-    """The setting from the arguments: {gamma2, gamma, eps, d, L[, lam], source}; ValueError naming what is missing."""
-    from .model.params import Params
+    """The setting from the arguments: {gamma2, gamma, eps, d, L[, lam], source}. ``--figure`` is the figure's model
+    whole: with any of ``--gamma2 --eps --d --L`` it is refused (the output would name a figure whose setting it is
+    not); ``--lam`` may replace a figure's constant lam (the output states lam). ValueError naming what is missing."""
+    from .model.cli_args import SETTING_KEYS, model_setting
     from .model.settings import FIGURES
 
+    given = {k: getattr(a, k, None) for k in SETTING_KEYS}
     out = {}
     if a.figure:
+        own = [f"--{k}" for k, v in given.items() if v is not None]
+        if own:
+            raise ValueError(f"--figure {a.figure} fixes gamma^2, eps, d and L: drop {', '.join(own)} (or --figure, and "
+                             "give all four)")
         f = FIGURES[a.figure]
-        out = {"gamma2": f.gamma2, "eps": f.eps, "d": f.d, "L": f.L}
+        model = f.model
         if lam and f.schedule == "constant":
             out["lam"] = f.lam0
-    for name in ("gamma2", "eps", "d", "L") + (("lam",) if lam else ()):
-        v = getattr(a, name, None)
-        if v is not None:
-            out[name] = v
-    missing = [f"--{n}" for n in ("gamma2", "eps", "d", "L") + (("lam",) if lam else ()) if n not in out]
+    else:
+        model = None
+    if lam and getattr(a, "lam", None) is not None:
+        out["lam"] = a.lam
+    missing = ([] if model else [f"--{k}" for k, v in given.items() if v is None]) + (["--lam"] if lam and "lam" not in out
+                                                                                      else [])
     if missing:
         raise ValueError(f"{', '.join(missing)} required (no silent default: give the setting, or --figure 4b for the "
                          "paper's gamma^2 = 0.5, eps = 0, d = 400, L = 10)")
-    p = Params(lam=out.get("lam", 1.0), gamma2=out["gamma2"], eps=out["eps"], d=out["d"], L=out["L"])
-    out.update(gamma=p.gamma, d=p.d, L=p.L, source=f"Figure {a.figure}" if a.figure else "given")
+    model = model or model_setting(given, options=True)
+    if "lam" in out:
+        model.at(out["lam"])  # lam validated with the setting's ranges
+    out.update(gamma2=model.gamma2, gamma=model.gamma, eps=model.eps, d=model.d, L=model.L, model=model,
+               source=f"Figure {a.figure}" if a.figure else "given")
     return out
 
 
@@ -91,15 +102,16 @@ def _public(s):
     return {k: s[k] for k in ("gamma2", "eps", "d", "L", "lam", "source") if k in s}
 
 
-def _risk_ball(ov, *, lam, gamma, eps, d, L):
-    """Theorem 1's risk at the overlaps ``ov`` as an arb ball (128 bits; lam, gamma, eps one ulp wide)."""
+def _risk_ball(ov, lam, model):
+    """Theorem 1's risk at the overlaps ``ov`` as an arb ball (128 bits; lam one ulp wide, the setting's balls)."""
     from flint import arb, ctx
 
     from .kernels.balls import widened
     from .kernels.certified import risk_arb
 
+    names = ("kappa", "nu", "theta", "eta", "rho")
     with ctx.workprec(128):
-        return risk_arb()(*(arb(x) for x in ov), widened(lam), widened(gamma), widened(eps), arb(d), arb(L))[0]
+        return risk_arb()(**{n: arb(x) for n, x in zip(names, ov)}, lam=widened(lam), **model.balls().kw())[0]
 
 
 def _risk(a) -> int:
@@ -114,7 +126,7 @@ def _risk(a) -> int:
     # at the oracle, the API's R(k*, v*) (oracle_risk: the closed form of MATH.md section 5, full relative accuracy);
     # Theorem 1's general formula there rounds differently in the last digit
     value = float(oracle_risk(**kw) if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else risk(*ov, **kw))
-    lo, hi = outward(_risk_ball(ov, **kw))  # the reported enclosure: its ends rounded outward, not to nearest
+    lo, hi = outward(_risk_ball(ov, s["lam"], s["model"]))  # the reported enclosure: its ends rounded outward, not to nearest
     name = "R(k*, v*)" if ov == [1.0, 1.0, 0.0, 0.0, 0.0] else f"R at (kappa, nu, theta, eta, rho) = {tuple(ov)}"
     results = [{"name": name, "value": value, "text": f"{value!r}", "tier": TIERS["exact"]},
                {"name": "enclosure", "value": [lo, hi], "text": f"[{lo!r}, {hi!r}] (contains the float64 value: "

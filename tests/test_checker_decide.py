@@ -19,7 +19,7 @@ from flint import arb, ctx
 
 from slr_verify.checker import contraction as C
 from slr_verify.checker import decide as D
-from slr_verify.checker.balls import ball, widened
+from slr_verify.checker.balls import ball, param_balls, widened
 
 #: a ball straddling 0 (arb rounds a radius up, so a ball's end is never exactly a chosen float: the boundary cases
 #: below are exact points, the ball cases straddle the boundary)
@@ -66,7 +66,7 @@ def test_the_hessian_sign_pattern(H, pt, expected):
 
 # --------------------------------------------------------------------------- the contraction and tube bounds
 LAM, GAMMA, D_, L_, ALPHA = 0.5, math.sqrt(0.5), 400, 10, 4e-3
-PAR = (widened(LAM), widened(GAMMA), arb(0), arb(D_), arb(L_))
+PAR = dict(lam=widened(LAM), **param_balls(GAMMA, 0.0, D_, L_).kw())
 
 
 def _pgd_jacobian_f64(x):
@@ -127,7 +127,7 @@ def test_tube_piece_bounds_are_above_sampled_values():
     a, b, m, delta = 0.95, 0.96, 0.01, 0.02
     T = np.diag([1.0, 4.0, 0.25, 2.0]) + 0.05 * rng.normal(size=(4, 4))
     groups = ((0,), (1, 2), (3,))
-    par = (widened(0.15), widened(GAMMA), arb(0), arb(D_), arb(L_))
+    par = dict(lam=widened(0.15), **param_balls(GAMMA, 0.0, D_, L_).kw())
     global LAM
     lam_saved, LAM = LAM, 0.15
     try:
@@ -168,13 +168,13 @@ def test_mean_value_enclosures_hold_sampled_values():
     from slr_verify.checker.manifold import _mean_value
 
     rng = np.random.default_rng(9)
-    par = (widened(GAMMA), arb(D_), arb(L_))
+    par = param_balls(GAMMA, 0.0, D_, L_).kw("gamma", "d", "L")
     with ctx.workprec(128), mpmath.workdps(30):
         for _ in range(12):
             k0, n0 = rng.uniform(-1, 0.9, size=2)
             w = 10.0 ** rng.uniform(-3, -0.5)
             k1, n1, lam = min(k0 + w, 1.0), min(n0 + 2 * w, 1.0), float(rng.uniform(0.02, 1.0))
-            h = _mean_value(ball(k0, k1), ball(n0, n1), arb(lam), par)
+            h = _mean_value(ball(k0, k1), ball(n0, n1), dict(par, lam=arb(lam)))
             for _ in range(8):
                 kappa, nu = rng.uniform(k0, k1), rng.uniform(n0, n1)
                 for enc, val in zip(h, _H_mp(kappa, nu, lam, GAMMA, D_)):

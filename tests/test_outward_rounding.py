@@ -21,10 +21,11 @@ from flint import arb, ctx
 from slr_verify.certify import alpha_attract, off_M_family_minimality, off_M_family_point
 from slr_verify.certify.corollary2 import _log_gap_ball, compare_log_bayes_gap, log_bayes_gap_enclosure
 from slr_verify.certify.reduced_map import _alpha_attract_ball
+from slr_verify.checker.balls import param_balls
 from slr_verify.checker.dynamics import family_values
 from slr_verify.cli import main
 from slr_verify.kernels.balls import midpoint, outward, widened
-from slr_verify.model.params import Params
+from slr_verify.model.params import ModelSetting
 from slr_verify.questions import _risk_ball
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -141,12 +142,12 @@ def nearest_lies_inside(b, prec):
 def test_risk_question_enclosure_holds_the_ball(capsys):
 
     ov, own = [0.3, 0.5, 0.2, 0.9, 0.4], dict(gamma2=0.8, eps=0.1, d=200, L=6)
-    gamma, old_inside = Params(lam=1.0, **own).gamma, []
+    model, old_inside = ModelSetting(**own), []
     for lam in LAMS[:2]:
         assert main(["risk", "--gamma2", "0.8", "--eps", "0.1", "--d", "200", "--L", "6", "--lam", str(lam),
                      "--overlaps", ",".join(map(str, ov)), "--json"]) == 0
         lo, hi = json.loads(capsys.readouterr().out)["results"][1]["value"]
-        b = _risk_ball(ov, lam=lam, gamma=gamma, eps=0.1, d=200, L=6)
+        b = _risk_ball(ov, lam, model)
         assert encloses((lo, hi), b), (lam, lo, hi, b)
         old_inside.append(nearest_lies_inside(b, 128))
     assert any(old_inside), "no point where rounding to nearest failed: choose lams that exercise it"
@@ -179,7 +180,7 @@ def test_off_M_family_enclosures_hold_their_balls():
     old_inside = []
     for lam in LAMS:
         with ctx.workprec(128):
-            v = family_values(widened(lam), widened(G4B), 400, 10)
+            v = family_values(widened(lam), param_balls(G4B, 0.0, 400, 10))
         for eta in (1, -1):
             r = off_M_family_point(lam=lam, gamma=G4B, d=400, L=10, eta=eta)
             assert encloses(r["theta_star"], v["theta_star"][eta]), (lam, eta, r["theta_star"])  # proved or not
@@ -187,7 +188,7 @@ def test_off_M_family_enclosures_hold_their_balls():
     assert any(old_inside), "no point where rounding to nearest failed: choose lams that exercise it"
     m = off_M_family_minimality(lam=0.1, gamma=G4B, d=400, L=10)  # at lam = 0.05 |theta*| > 1: the minors are nan
     with ctx.workprec(128):
-        v = family_values(widened(0.1), widened(G4B), 400, 10)
+        v = family_values(widened(0.1), param_balls(G4B, 0.0, 400, 10))
     assert m["proved"] and encloses(m["minus_mu_k"], v["minus_mu_k"])
     assert all(encloses(pair, b) for pair, b in zip(m["minors"], v["minors"], strict=True))
 

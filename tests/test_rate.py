@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import math
-from types import SimpleNamespace
 
 import mpmath
 import numpy as np
@@ -15,11 +14,12 @@ from flint import arb, ctx
 from slr_verify.certify.rate import lojasiewicz
 from slr_verify.checker.fields import Rejected
 from slr_verify.checker.premises import kernels
+from slr_verify.checker.profile import SettingBalls
 from slr_verify.checker.rate import check_rate
 
 GAMMA, D, L = 0.5**0.5, 400, 10  # Figure 4b's model (gamma^2 = 1/2)
 PIECE = (0.1, 0.1005)
-S = SimpleNamespace(gamma=GAMMA, d=D, L=L)
+S = SettingBalls(GAMMA, 0.0, D, L)  # the checker's setting (R1 does not depend on eps)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ branch-and-bound budget, and the model's parameters (scalars)."""
 from __future__ import annotations
 
 from ..model import validation as V
-from ..model.params import SUPPORTED_MAX, check_params
+from ..model.params import SUPPORTED_MAX, ModelSetting
 
 
 def lam_interval(lam) -> tuple:
@@ -37,15 +37,19 @@ def budget(n, name="budget") -> int:
 EXACT_MAX = 2**53
 
 
-def model(lam=1.0, gamma=1.0, eps=0.0, d=2, L=1):
-    """Scalar model parameters (``check_params``), d and L at most :data:`EXACT_MAX`; returns them as Python numbers."""
-    out = check_params(lam, gamma, eps, d, L)
-    for name, x in zip(("lam", "gamma", "eps", "d", "L"), out):
-        if x.ndim:
-            raise ValueError(f"{name} must be a single number, got shape {x.shape}")
-    lam, gamma, eps, d, L = (float(x) for x in out)
-    for name, x in (("d", d), ("L", L)):
+def setting(*, gamma, eps=0.0, d, L) -> ModelSetting:
+    """The model's setting of a proof: a :class:`~slr_verify.model.params.ModelSetting` (its checks) with d and L at
+    most :data:`EXACT_MAX`."""
+    s = ModelSetting(gamma=gamma, eps=eps, d=d, L=L)
+    for name, x in (("d", s.d), ("L", s.L)):
         if x > EXACT_MAX:
             raise ValueError(f"{name} must be at most 2^53 = {EXACT_MAX} for a proof (a certificate's integers are exact "
                              f"floats), got {x:g}")
-    return lam, gamma, eps, int(d), int(L)
+    return s
+
+
+def model(lam, gamma, eps, d, L) -> tuple:
+    """(lam, gamma, eps, d, L) as Python numbers: the setting (:func:`setting`) and lam > 0 within its range (a single
+    number)."""
+    s = setting(gamma=gamma, eps=eps, d=d, L=L)
+    return s.at(lam).lam, s.gamma, s.eps, int(s.d), int(s.L)

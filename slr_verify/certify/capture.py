@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..checker.balls import outward
+from ..checker.balls import outward, param_balls
 from ..checker.contraction import ball_bounds, group_norm
 from ..kernels.balls import widened
 from ..kernels.landscape import sigma_equivariance_proofs
@@ -127,7 +127,7 @@ class CaptureBall:
 def _attempt(c, sigma, T, groups, s, kw, alpha, prec):
     """(proved, q, r0) for the ball of radius s (see the module), evaluated by
     :func:`~slr_verify.checker.contraction.ball_bounds` (q, r0 as floats rounded up)."""
-    par = (widened(kw["lam"]), widened(kw["gamma"]), arb(0), arb(kw["d"]), arb(kw["L"]))
+    par = dict(lam=widened(kw["lam"]), **param_balls(kw["gamma"], 0.0, kw["d"], kw["L"]).kw())  # PGD: eps = 0 (no eps)
     with ctx.workprec(prec):
         q, r0 = ball_bounds(c, sigma, T, groups, s, par, alpha)
         return bool(r0 + q < 1), outward(q)[1], outward(r0)[1]

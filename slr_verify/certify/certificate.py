@@ -17,6 +17,7 @@ from ..checker import FORMAT, Rejected, statement
 from ..checker.premises import premise_hash
 from ..checker.registry import KINDS, required_premises
 from ..model import outputs
+from ..model.params import ModelSetting
 
 
 class SplitTree:
@@ -103,12 +104,15 @@ def _premises(kind, doc) -> list:
     return [{"name": n, "hash": premise_hash(n)} for n in required_premises(kind, doc)]
 
 
-def document(kind, setting, tree, *, witness=None, prec=128, search=None, extra=None) -> dict:
-    """The certificate of ``kind`` (a key of :data:`slr_verify.checker.registry.KINDS`) at ``setting`` (gamma, eps, d,
-    L) from a closed :class:`SplitTree`; ``witness``: {"a", "b", "x"} for an enclosure; ``search``: free-form facts
-    about the run (not read by the checker). Its statement is the checker's (:func:`slr_verify.checker.statement`)."""
+def document(kind, setting: ModelSetting, tree, *, witness=None, prec=128, search=None, extra=None) -> dict:
+    """The certificate of ``kind`` (a key of :data:`slr_verify.checker.registry.KINDS`) at ``setting`` (a
+    :class:`~slr_verify.model.params.ModelSetting`: its gamma, eps, d, L are the document's) from a closed
+    :class:`SplitTree`; ``witness``: {"a", "b", "x"} for an enclosure; ``search``: free-form facts about the run (not
+    read by the checker). Its statement is the checker's (:func:`slr_verify.checker.statement`)."""
+    if not isinstance(setting, ModelSetting):
+        raise ValueError(f"setting must be a ModelSetting, got {setting!r}")
     nodes, leaves = tree.serialise()
-    g, e, d, L = float(setting[0]), float(setting[1]), int(setting[2]), int(setting[3])
+    g, e, d, L = float(setting.gamma), float(setting.eps), int(setting.d), int(setting.L)
     domain = dict(zip(KINDS[kind].coordinates, map(list, tree.boxes[tree.root])))
     doc = {"format": FORMAT, "kind": kind, "statement": None,
            "setting": {"gamma": g, "eps": e, "d": d, "L": L}, "domain": domain, "prec": int(prec),

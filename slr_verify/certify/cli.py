@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import sys
 
-from ..model.cli_args import refuse_gamma
+from ..model.cli_args import SETTING_KEYS, add_model_options, model_setting
 from ..model.processes import cores
 
 
@@ -37,14 +37,9 @@ def _lam(text):
     return (vals[0], vals[-1])
 
 
-def _setting(a):
-    for name in ("gamma2", "eps", "d", "L"):
-        if getattr(a, name) is None:
-            raise ValueError(f"--{name} is required (the setting has no default; Figure 4b is --gamma2 0.5 --eps 0 "
-                             "--d 400 --L 10)")
-    if not (a.gamma2 > 0 and math.isfinite(a.gamma2)):
-        raise ValueError(f"--gamma2 must be a positive number, got {a.gamma2!r}")
-    return dict(gamma=math.sqrt(a.gamma2), eps=a.eps, d=a.d, L=a.L)
+def _setting(a) -> dict:
+    """gamma, eps, d, L (the searches' keywords) of the setting ``--gamma2 --eps --d --L`` (:func:`model_setting`)."""
+    return model_setting({k: getattr(a, k) for k in SETTING_KEYS}, options=True).kw()
 
 
 def _replay(a) -> int:
@@ -217,11 +212,7 @@ def _print_step_sizes(bracket, stable):
 
 
 def _setting_args(s):
-    s.add_argument("--gamma2", type=float, help="gamma^2, the signal's variance (Figure 4b: 0.5)")
-    refuse_gamma(s)
-    s.add_argument("--eps", type=float, help="the noise's standard deviation (Figure 4b: 0)")
-    s.add_argument("--d", type=int, help="the dimension (Figure 4b: 400; at least 4)")
-    s.add_argument("--L", type=int, help="the number of tokens (Figure 4b: 10)")
+    add_model_options(s, extra={"d": "at least 4"})
     s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
     s.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

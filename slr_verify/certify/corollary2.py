@@ -6,6 +6,7 @@ import time
 
 from flint import arb, ctx
 
+from ..checker.balls import param_balls
 from ..kernels import api
 from ..kernels.balls import outward, widened
 from ..kernels.certified import bayes_gap_arb
@@ -16,7 +17,7 @@ from . import args as A
 def _log_gap_ball(lam, gamma, d, L, prec) -> arb:
     """log(R_lam(k*, v*) - eps^2) as an arb ball (lam, gamma one ulp wide; checked arguments)."""
     with ctx.workprec(int(prec)):
-        gap = bayes_gap_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))[0]
+        gap = bayes_gap_arb()(lam=widened(lam), **param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L"))[0]
         if not gap.lower() > 0:
             raise ArithmeticError(f"the gap enclosure {gap} does not exclude 0 at {prec} bits")
         return gap.log()

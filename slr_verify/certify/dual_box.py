@@ -50,6 +50,7 @@ from ..kernels.balls import midpoint, outward
 from ..kernels.profile import dual_kernels, oracle_arb, oracle_f64
 from ..kernels.taylor import terms
 from ..landscape.trs import profile
+from ..model.params import ModelSetting
 
 
 class Evaluator:
@@ -59,9 +60,9 @@ class Evaluator:
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = float(gamma), float(eps), int(d), int(L)
         self.S = SettingBalls(gamma, eps, d, L)
-        self.P = self.S.P
-        self.G, self.E, self.D, self.Lb = self.P
+        self.P = self.S.P  # the setting's balls (ParamBalls: gamma, eps, d, L)
         self.kw = {"gamma": self.gamma, "eps": self.eps, "d": self.d, "L": self.L}
+        self.setting = ModelSetting(**self.kw)  # the certificates' setting
         self.K = dual_kernels()
         self.count = 0
 
@@ -279,7 +280,7 @@ class Risk:
 
 def oracle_U(ev):
     """The oracle's risk R(k*, v*)(lam) and its slope."""
-    return Risk(lambda lam: tuple(oracle_arb()(lam, ev.G, ev.E, ev.D, ev.Lb)),
+    return Risk(lambda lam: tuple(oracle_arb()(lam, **ev.P.kw())),
                  lambda lam: oracle_f64()(lam, ev.gamma, ev.eps, ev.d, ev.L)[0], ev.S.oracle_model)
 
 

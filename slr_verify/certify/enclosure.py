@@ -115,7 +115,7 @@ def _enclosure_result(ev, lo, hi, g, tree, keep, lows, status, state, deadline, 
     if proved:
         wit = {k: where[k] for k in ("a", "b", "x")}
         circle = _circle(ev, lo, keep, deadline)
-        doc = C.document("global-minimum-enclosure", (ev.gamma, ev.eps, ev.d, ev.L), tree, witness=wit, prec=ctx.prec,
+        doc = C.document("global-minimum-enclosure", ev.setting, tree, witness=wit, prec=ctx.prec,
                          search={"boxes": ev.count, "seconds": time.time() - t0, "witness_updates": updates},
                          extra={"circle": circle} if circle else None)
     return GlobalCertificate(proved, reason, risk, [{"lam": (lo, hi), "overlaps": ov}], ev.count, time.time() - t0, (lo, hi),

@@ -21,10 +21,11 @@ from __future__ import annotations
 from flint import ctx
 
 from ..checker import replay
+from ..checker.balls import param_balls
 from ..checker.dynamics import family_values
 from ..kernels.balls import outward, widened
 from ..kernels.family_kernels import family_hessian_arb, theta_star_arb
-from ..model.params import accepts_gamma2
+from ..model.params import accepts_gamma2, require_d
 from . import args as A
 from .certificate import SplitTree, document
 
@@ -37,7 +38,7 @@ def off_M_family_point(*, lam, gamma, eps=0.0, d, L, eta=1, prec=128):
     prec = A.precision(prec)
     _, proofs = theta_star_arb()
     with ctx.workprec(int(prec)):
-        th = family_values(widened(lam), widened(gamma), d, L)["theta_star"][eta]
+        th = family_values(widened(lam), param_balls(gamma, eps, d, L))["theta_star"][eta]
         proved = all(proofs.values()) and abs(th).upper() < 1
         return {"proved": bool(proved), "theta_star": outward(th), "proofs": proofs}
 
@@ -47,12 +48,11 @@ def off_M_family_minimality(*, lam, gamma, eps=0.0, d, L, prec=128):
     """{"proved", "minors" (enclosures of the 5 leading principal minors), "minus_mu_k", "proofs", "certificate"} for
     the point k = v*, theta = theta* (see the module; the certificate: :func:`off_M_certificate`); d >= 4."""
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
-    if d < 4:  # the minors of the Hessian in (kappa, nu, theta, eta, rho) need k, v off span(k*, v*): d >= 4
-        raise ValueError(f"d must be >= 4 for the off-M family's minimality (the Hessian's minors), got d = {d}")
+    require_d(d, "landscape")  # the minors of the Hessian in (kappa, nu, theta, eta, rho): k, v off span(k*, v*)
     prec = A.precision(prec)
     proofs = {**theta_star_arb()[1], **family_hessian_arb()[1]}
     with ctx.workprec(int(prec)):
-        v = family_values(widened(lam), widened(gamma), d, L)
+        v = family_values(widened(lam), param_balls(gamma, eps, d, L))
         proved = all(proofs.values()) and all(m > 0 for m in v["minors"]) and v["minus_mu_k"] > 0 \
             and all(abs(t).upper() < 1 for t in v["theta_star"].values())
     cert = off_M_certificate(lam=lam, gamma=gamma, eps=eps, d=d, L=L, prec=prec) if proved else None
@@ -69,4 +69,4 @@ def off_M_certificate(*, lam, gamma, eps=0.0, d, L, prec=128) -> dict:
     lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
     tree = SplitTree(((lam, lam),), names=("lam",))
     tree.leaf(tree.root, {"test": "family-minimum"})
-    return document("off-M-minimum", (gamma, eps, d, L), tree, prec=A.precision(prec))
+    return document("off-M-minimum", A.setting(gamma=gamma, eps=eps, d=d, L=L), tree, prec=A.precision(prec))

@@ -23,7 +23,7 @@ from flint import ctx
 
 from ..landscape.float_minimiser import minimise_profile
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2
+from ..model.params import accepts_gamma2
 from ..model.processes import refuse_in_bootstrap
 from . import args as A
 from .bisection import Progress
@@ -47,10 +47,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     enclosures reported are the checker's; ``workers``: processes sharing the lam pieces of an oracle proof (the
     certificate is the same tree whatever the number; 1: in this process; above 1, a script must call this under
     ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`)."""
-    lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
-    Params(lam=lo, gamma=gamma, eps=eps, d=d, L=L)
-    Params(lam=hi, gamma=gamma, eps=eps, d=d, L=L)
-    A.model(lo, gamma, eps, d, L)  # d, L exact in the certificate
+    lo, hi = A.lam_interval(lam)
+    setting = A.setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
     if kappa0 is not None:
         kappa0 = V.real("kappa0", kappa0, minimum=0.0, strict_min=True, maximum=1.0)
         if kappa0 == 1.0:
@@ -61,8 +59,6 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
     min_width = V.real("min_width", min_width, minimum=0.0, strict_min=True)
     risk_tol = V.real("risk_tol", risk_tol, minimum=0.0, strict_min=True)
-    if int(d) < 4:
-        raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
     workers = V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
@@ -72,7 +68,7 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     bar = Progress(progress, "global minimiser")
     try:
         with ctx.workprec(int(prec)):
-            ev = Evaluator(gamma, eps, d, L)
+            ev = Evaluator(**setting.kw())
             mids = [lo, hi, 0.5 * (lo + hi)]
             at = [minimise_profile(lam=x, **ev.kw) for x in mids]
             if all(g.is_oracle for g in at):

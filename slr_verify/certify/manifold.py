@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..kernels.balls import ball, geometric_pieces, midpoint, widened
+from ..checker.balls import param_balls
+from ..kernels.balls import ball, geometric_pieces, midpoint
 from ..kernels.certified import manifold_sign_system_arb
 from ..model.params import accepts_gamma2
 from . import args as A
@@ -94,9 +95,9 @@ def _mean_value(G, J, K, N, lam, par):
     """Enclosures of (g_kappa, g_nu) on the box K x N: the natural one intersected with the
     mean-value form g(m) + J(box) (box - m)."""
     mk, mn = arb(K.mid()), arb(N.mid())
-    g = G(K, N, lam, *par)
-    gm = G(mk, mn, lam, *par)
-    Jb = J(K, N, lam, *par)
+    g = G(K, N, lam, **par)
+    gm = G(mk, mn, lam, **par)
+    Jb = J(K, N, lam, **par)
     mv = [gm[0] + Jb[0] * (K - mk) + Jb[1] * (N - mn), gm[1] + Jb[2] * (K - mk) + Jb[3] * (N - mn)]
     return [g[i].intersection(mv[i]) if g[i].is_finite() else mv[i] for i in range(2)]
 
@@ -106,9 +107,9 @@ def _krawczyk(G, J, r, lam, par):
     preconditioner Y as nested float lists)."""
     X = [ball(-r, r), ball(-r, r)]
     zero = arb(0)
-    F0 = G(zero, zero, lam, *par)
-    Jx = J(X[0], X[1], lam, *par)
-    Jm = J(zero, zero, arb(lam.mid()), *par)
+    F0 = G(zero, zero, lam, **par)
+    Jx = J(X[0], X[1], lam, **par)
+    Jm = J(zero, zero, arb(lam.mid()), **par)
     M = np.array([[midpoint(Jm[0]), midpoint(Jm[1])], [midpoint(Jm[2]), midpoint(Jm[3])]])  # a preconditioner: estimates
     Y = np.linalg.inv(M)
     Ya = arb_mat([[arb(Y[0, 0]), arb(Y[0, 1])], [arb(Y[1, 0]), arb(Y[1, 1])]])
@@ -121,7 +122,7 @@ def _prove_lam_piece(G, J, L_, par, r, budget, tree, node, counts):
     """Cases 2-4 on the lam ball ``L_``: (ok2, ok3, ok4k, ok4, Y, edges); grows ``tree`` at ``node``, adds to ``counts``."""
     one, zero = arb(1), arb(0)
     # case 2: kappa = +-1 and g_nu(+-1; lam) = 0 is impossible
-    ok2 = all(_excludes_zero(G(s * one, zero, L_, *par)[1]) for s in (1, -1))
+    ok2 = all(_excludes_zero(G(s * one, zero, L_, **par)[1]) for s in (1, -1))
     # case 3: nu = +-1 and g_kappa(kappa, +-1; lam) = 0 is impossible on [-1, 1]
     ok3, edges = True, {}
     for s in (1, -1):
@@ -167,7 +168,7 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         if not all(sign_proofs.values()):
             return Certificate(False, [], [], (lo, hi), prec, 0, time.perf_counter() - t0, {"symbolic": sign_proofs},
                                failure="the factorisation g_kappa = P H_0, g_nu = c_n H_1 (P > 0, c_n < 0) is not proved")
-        par = (widened(gamma), arb(int(d)), arb(int(L)))
+        par = param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L")
         counts = {"kappa=+-1, g_nu != 0": 0, "nu=+-1, g_kappa != 0": 0, "Krawczyk (0, 0)": 0, "g_kappa = g_nu = 0 only in X": 0}
         tree = C.SplitTree(((-1.0, 1.0), (-1.0, 1.0), (lo, hi)), names=("kappa", "nu", "lam"))
         pieces = geometric_pieces(lo, hi, ratio)
@@ -193,7 +194,7 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         out = Certificate(proved, points if proved else [], boxes if proved else [], (lo, hi), prec, sum(counts.values()),
                           time.perf_counter() - t0, steps, failure)
         if proved:
-            out.certificate = C.document("manifold-stationary-points", (gamma, eps, d, L), tree, prec=prec,
+            out.certificate = C.document("manifold-stationary-points", A.setting(gamma=gamma, eps=eps, d=d, L=L), tree, prec=prec,
                                          extra={"r": r, "pieces": records}, search={"boxes": out.n_boxes})
     if proved and check:
         out.replay = replay(out.certificate)

@@ -143,7 +143,7 @@ def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, wo
               "line through each kappa is above M's edge, which decreases to the oracle) and weak-duality bounds above "
               "the oracle's risk for kappa <= kappa0")
     ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
-    doc = C.document("oracle-global-minimiser", (ev.gamma, ev.eps, ev.d, ev.L), tree, prec=ctx.prec,
+    doc = C.document("oracle-global-minimiser", ev.setting, tree, prec=ctx.prec,
                      search={"boxes": ev.count, "seconds": time.time() - t0, "workers": workers})
     return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
 

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import time
 
-from flint import arb, ctx
+from flint import ctx
 
+from ..checker.balls import param_balls
 from ..kernels.balls import outward, widened
 from ..kernels.certified import corner_gradient_arb, oracle_hessian_arb
 from ..model.params import accepts_gamma2
@@ -92,12 +93,12 @@ def _enclose(K, lam, gamma, d, L, prec):
     """The result of :func:`alpha_stable` at ``prec`` bits (see the module's docstring), with ``rel_width`` the relative
     half-width of 2/lambda_max; None if lambda_max is not proved > 0 there."""
     with ctx.workprec(int(prec)):
-        par = (widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
-        h = K.H(*par)
+        par = dict(lam=widened(lam), **param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L"))
+        h = K.H(**par)
         H = [h[4 * i:4 * i + 4] for i in range(4)]
         a, c, b = H[0][0], H[2][2], (H[0][2] + H[2][0]) / 2  # the true Hessian is symmetric: the mean encloses it
         b_plus, b_minus = _sym2(a, b, c)
-        gk, gn = corner_gradient_arb()(*par)  # |g_kappa|, |g_nu| at (1, 1): -R_kappa, -R_nu at the oracle
+        gk, gn = corner_gradient_arb()(**par)  # |g_kappa|, |g_nu| at (1, 1): -R_kappa, -R_nu at the oracle
         if not (H[1][1].overlaps(gk) and H[3][3].overlaps(gn) and H[1][3].contains(0) and H[3][1].contains(0)):
             raise ArithmeticError("the chain rule's orthogonal block does not meet diag(|g_kappa|, |g_nu|) of Lemma 6's "
                                   "gradient at (1, 1)")

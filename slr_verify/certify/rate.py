@@ -18,8 +18,9 @@ from flint import arb, ctx
 from ..checker.decide import at_most, negative, positive
 from ..checker.fields import Rejected
 from ..checker.premises import kernels
+from ..checker.profile import SettingBalls
 from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
-from ..kernels.balls import ball, midpoint, outward, widened
+from ..kernels.balls import ball, midpoint, outward
 from ..model.params import accepts_gamma2
 
 _MIN_WIDTH = 2.0**-50
@@ -27,11 +28,6 @@ _MIN_WIDTH = 2.0**-50
 
 class _Fail(Exception):
     pass
-
-
-class _Setting:
-    def __init__(self, gamma, d):
-        self.gamma, self.d = gamma, d
 
 
 def _leaf(box, test):
@@ -64,9 +60,9 @@ class _Search:
         K = kernels("lojasiewicz")
         B = [ball(*iv) for iv in box]
         if at_most(G.lower() + self.delta, 0) or not positive(G + self.delta):
-            out = K.ratio(*B, *self.par, arb(self.mu))
+            out = K.ratio(*B, **self.par, mu=arb(self.mu))
         else:
-            out = K.saddle(*B, *self.par)
+            out = K.saddle(*B, **self.par)
         wide = [i for i in range(3) if box[i][1] - box[i][0] >= _MIN_WIDTH * max(1.0, abs(box[i][0]))]
         term = lambda i: (0.0 if positive(out[i + 1]) or negative(out[i + 1]) else
                           outward(abs(out[i + 1]))[1] * (box[i][1] - box[i][0]) if out[i + 1].is_finite() else math.inf)
@@ -143,15 +139,15 @@ def _estimate(par, lam, delta, n=41):
     best = math.inf
     for lm in lam:
         L = arb(lm)
-        a, _, e = K.corner_hessian(arb(0), arb(0), L, *par)
+        a, _, e = K.corner_hessian(arb(0), arb(0), L, **par)
         best = min(best, 2 * midpoint(a), 2 * midpoint(e))
         for i in range(n):
             for j in range(n):
                 k, v = arb(i / (n - 1)), arb(-1 + 2 * j / (n - 1))
-                if midpoint(K.saddle(k, v, L, *par)[0] + delta) > 0:
+                if midpoint(K.saddle(k, v, L, **par)[0] + delta) > 0:
                     continue
-                pg2 = K.ratio(k, v, L, *par, arb(0))[0]
-                gap = pg2 - K.ratio(k, v, L, *par, arb(1))[0]
+                pg2 = K.ratio(k, v, L, **par, mu=arb(0))[0]
+                gap = pg2 - K.ratio(k, v, L, **par, mu=arb(1))[0]
                 if midpoint(gap) > 0:
                     best = min(best, midpoint(pg2 / gap))
     return best
@@ -184,7 +180,7 @@ def _check_args(pieces, gamma, d, L, prec, budget, delta_fraction):
 def _piece(par, ip, lo, hi, delta_fraction, budget, opts):
     """One piece: (node, mu, delta, boxes, failure, facts); node None when it does not close within ``budget``."""
     K = kernels("lojasiewicz")
-    gap0 = -K.saddle(arb(1), arb(1), ball(lo, hi), *par)[0]  # R(0, 0) - R* over the piece
+    gap0 = -K.saddle(arb(1), arb(1), ball(lo, hi), **par)[0]  # R(0, 0) - R* over the piece
     delta = outward(gap0 * delta_fraction)[0]
     if not delta > 0:
         return None, None, None, 0, f"piece {ip}: R(0, 0) - R* is not certified > 0", {}
@@ -242,7 +238,8 @@ def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction
     t0, old = time.perf_counter(), ctx.prec
     ctx.prec = prec
     try:
-        par = (widened(gamma), arb(d))
+        S = SettingBalls(gamma, 0.0, d, L)  # R1 does not depend on eps (nor on L: it cancels)
+        par = S.P.kw("gamma", "d")
         mus, deltas, subtrees, boxes, facts = [], [], [], 0, []
         for ip, (lo, hi) in enumerate(pieces):
             tp = time.perf_counter()
@@ -262,7 +259,7 @@ def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction
         rate = {"lam": [pieces[0][0], pieces[-1][1]], "tree": tree, "leaves": leaves}
         doc = [{"lam": p, "mu": m, "delta": dl} for p, m, dl in zip(pieces, mus, deltas)]
         try:
-            area = [a["area_fraction"] for a in check_rate(rate, _Setting(gamma, d), doc)]
+            area = [a["area_fraction"] for a in check_rate(rate, S, doc)]
         except Rejected as e:  # the search and the checker disagree: not proved
             return _out(False, None, mus, deltas, [], boxes, t0, f"the checker rejects the search's field: {e}", facts)
         return _out(True, rate, mus, deltas, area, boxes, t0, None, facts)

@@ -18,6 +18,7 @@ import numpy as np
 from flint import arb, ctx
 
 from ..checker import replay
+from ..checker.balls import param_balls
 from ..checker.dynamics import KINDS_OF_POINTS, hessian_kinds_hold
 from ..kernels.balls import ball, geometric_pieces, outward, widened
 from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_det_arb
@@ -37,7 +38,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     prec, ratio = A.precision(prec), A.ratio(ratio)
     t0 = time.perf_counter()
     Hs = hessians_arb()
-    par = (widened(gamma), arb(int(d)), arb(int(L)))
+    par = param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L")
     tree = SplitTree(((lo, hi),), names=("lam",))
     with ctx.workprec(int(prec)):
         pieces = geometric_pieces(lo, hi, ratio)
@@ -46,14 +47,14 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
         while todo and failure is None:
             i = todo.pop()
             (a, b), = tree.boxes[i]
-            if all(hessian_kinds_hold(Hs[pt](ball(a, b), *par), pt) for pt in KINDS_OF_POINTS):
+            if all(hessian_kinds_hold(Hs[pt](ball(a, b), **par), pt) for pt in KINDS_OF_POINTS):
                 tree.leaf(i, {"test": "signs"})
                 n += 1
             elif b - a > 1e-9 * b:
                 todo += list(tree.split(i, 0))
             else:
                 failure = f"no sign for lam in [{a}, {b}]"
-    doc = None if failure else document("manifold-hessian-signs", (gamma, 0.0, d, L), tree, prec=prec)
+    doc = None if failure else document("manifold-hessian-signs", A.setting(gamma=gamma, d=d, L=L), tree, prec=prec)
     if doc is not None:  # what is proved is what the checker accepts
         r = replay(doc)
         doc, failure = (doc, None) if r.accepted else (None, f"the checker rejects the certificate: {r.reason}")
@@ -64,7 +65,7 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
 def _alpha_attract_ball(lam, gamma, d, L, prec) -> arb:
     """2 / max(|g_kappa(1, 1)|, |g_nu(1, 1)|) as an arb ball (lam, gamma one ulp wide; checked arguments)."""
     with ctx.workprec(int(prec)):
-        gk, gn = corner_gradient_arb()(widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
+        gk, gn = corner_gradient_arb()(lam=widened(lam), **param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L"))
         m = gk if gk.lower() > gn.upper() else gn if gn.lower() > gk.upper() else None
         if m is None:
             raise ArithmeticError("the larger of |g_kappa|, |g_nu| at (1, 1) is not decided at this precision")
@@ -88,7 +89,7 @@ def _det_positive(D, alpha, lam, par, budget):
         i = stack.pop()
         b = tree.boxes[i]
         n += 1
-        if D(ball(*b[0]), ball(*b[1]), *par, ball(*b[2]))[0].lower() > 0:
+        if D(ball(*b[0]), ball(*b[1]), alpha=ball(*b[2]), **par)[0].lower() > 0:
             tree.leaf(i, {"test": "det-positive"})
             continue
         w = [b[0][1] - b[0][0], b[1][1] - b[1][0], (b[2][1] - b[2][0]) / alpha]
@@ -123,7 +124,7 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
     D = reduced_map_det_arb()
     best, boxes, upper, proof = 0.0, 0, None, None
     with ctx.workprec(int(prec)):
-        par = (widened(lam), widened(gamma), arb(int(d)), arb(int(L)))
+        par = dict(lam=widened(lam), **param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L"))
         for k in range(1, 7):
             a = alpha_numeric * (1 - 10.0**-k)
             ok, n, tree = _det_positive(D, a, lam, par, budget)
@@ -133,11 +134,11 @@ def alpha_diffeo(*, lam, gamma, d, L, alpha_numeric, prec=128, budget=200_000):
             best, proof = a, tree
         a_up, at = alpha_numeric * (1 + 1e-6), _most_negative(lam, gamma, d, L, alpha_numeric * (1 + 1e-6))
         for k, n in (at, (0.0, 0.0)):
-            if D(arb(k), arb(n), *par, arb(a_up))[0].upper() < 0:
+            if D(arb(k), arb(n), alpha=arb(a_up), **par)[0].upper() < 0:
                 upper, at = a_up, [k, n]
                 break
     extra = {"alpha_upper": upper} if upper is None else {"alpha_upper": upper, "upper_at": at}
-    doc = None if proof is None else document("reduced-map-diffeomorphism", (gamma, 0.0, d, L), proof, prec=prec,
+    doc = None if proof is None else document("reduced-map-diffeomorphism", A.setting(gamma=gamma, d=d, L=L), proof, prec=prec,
                                               extra=extra)
     if doc is not None and not replay(doc).accepted:  # what is proved is what the checker accepts
         doc, best, upper = None, 0.0, None

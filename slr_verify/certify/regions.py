@@ -4,12 +4,13 @@ contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` c
 the radius and the pieces; the checker (:mod:`slr_verify.checker.dynamics`) evaluates every bound again."""
 from __future__ import annotations
 
-from ..model.params import keywords_checked
+from ..model.params import ModelSetting, keywords_checked
 from .certificate import SplitTree, document
 
 
-def _setting(params):
-    return params["gamma"], 0.0, params["d"], params["L"]
+def _setting(params) -> ModelSetting:
+    """The certificate's setting of a PGD region: eps = 0 (PGD on the population risk does not depend on it)."""
+    return ModelSetting(gamma=params["gamma"], d=params["d"], L=params["L"])
 
 
 @keywords_checked

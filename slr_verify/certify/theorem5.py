@@ -21,10 +21,11 @@ import numpy as np
 from flint import arb, ctx
 
 from ..checker import replay
+from ..checker.balls import param_balls
 from ..checker.generated import descent as K
 from ..checker.theorem5 import norm_upper
-from ..kernels.balls import ball, geometric_pieces, midpoint, outward, widened
-from ..model.params import accepts_gamma2
+from ..kernels.balls import ball, geometric_pieces, midpoint, outward
+from ..model.params import accepts_gamma2, require_d
 from . import args as A
 from .certificate import SplitTree, document
 from .manifold import stationary_points_on_M
@@ -34,7 +35,7 @@ from .reduced_map import hessian_signs
 def _sup(f, n, lb, par, *extra) -> float:
     """max over an n x n grid of [-1, 1]^2 of the upper ends of f's enclosures at lam ball ``lb``."""
     xs = np.linspace(-1.0, 1.0, n)
-    return max(outward(f(arb(k), arb(v), lb, *par, *extra))[1] for k in xs for v in xs)
+    return max(outward(f(arb(k), arb(v), lb, *extra, **par))[1] for k in xs for v in xs)
 
 
 def _alpha_8(Gk, Gn, H) -> float:
@@ -51,12 +52,12 @@ def _alpha_8(Gk, Gn, H) -> float:
 
 def _targets(lam, par, margin, grid=33):
     lb = ball(*lam)
-    grad = lambda i: (lambda k, v, l_, *p: abs(K.gradient(k, v, l_, *p)[i]))
+    grad = lambda i: (lambda k, v, l_, **p: abs(K.gradient(k, v, l_, **p)[i]))
     Gk, Gn = (_sup(grad(i), grid, lb, par) * (1 + margin) for i in (0, 1))
-    H = _sup(lambda k, v, l_, *p: norm_upper(K.hessian(k, v, l_, *p)), grid, lb, par) * (1 + margin)
+    H = _sup(lambda k, v, l_, **p: norm_upper(K.hessian(k, v, l_, **p)), grid, lb, par) * (1 + margin)
     a8 = _alpha_8(Gk, Gn, H)
-    M = max(_sup(lambda k, v, l_, *p: norm_upper(K.dk(k, v, l_, *p)), grid, lb, par, arb(a)) for a in (0.0, a8))
-    mu_plus = outward(K.saddle(lb, *par)[0])[1]
+    M = max(_sup(lambda k, v, l_, a_, **p: norm_upper(K.dk(k, v, l_, alpha=a_, **p)), grid, lb, par, arb(a)) for a in (0.0, a8))
+    mu_plus = outward(K.saddle(lb, **par)[0])[1]
     a12 = (1 - margin) / (M * (1 + margin))
     return {"Gk": Gk, "Gn": Gn, "H": H, "alpha_8": a8, "alpha_12": a12, "mu_plus": mu_plus}
 
@@ -70,13 +71,13 @@ def _close(tree, i, t, par, budget):
         k, v, a, lam = tree.boxes[j]
         n += 1
         kb, vb, lb = ball(*k), ball(*v), ball(*lam)
-        gk, gn = K.gradient(kb, vb, lb, *par)
-        H = norm_upper(K.hessian(kb, vb, lb, *par))
+        gk, gn = K.gradient(kb, vb, lb, **par)
+        H = norm_upper(K.hessian(kb, vb, lb, **par))
         bounded = abs(gk) < t["Gk"] and abs(gn) < t["Gn"] and H < t["H"]
         stable = True
         if bounded and a[0] < t["alpha_12"]:
             ab = ball(*a)
-            stable = bool(ab * norm_upper(K.dk(kb, vb, lb, *par, ab)) < 1)
+            stable = bool(ab * norm_upper(K.dk(kb, vb, lb, alpha=ab, **par)) < 1)
         if bounded and stable:
             tree.leaf(j, {"test": "bounds"})
             continue
@@ -159,8 +160,7 @@ def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate
     """:func:`theorem5_step`'s arguments, checked before any box is searched (ValueError naming the first bad one)."""
     lo, hi = A.lam_interval(lam)
     _, gamma, _, d, L = A.model(lo, gamma, 0.0, d, L)
-    if d < 4:
-        raise ValueError(f"d must be at least 4 for a certificate (the checker's model), got {d}")
+    require_d(d, "certificate")
     if not (proposition9 is None or isinstance(proposition9, (tuple, list)) and len(proposition9) == 2
             and all(isinstance(x, dict) for x in proposition9)):
         raise ValueError("proposition9 must be None or a pair (stationary, signs) of certificate documents")
@@ -193,7 +193,7 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     pieces = geometric_pieces(lo, hi, ratio)
     rows, boxes, failure = [], 0, None
     with ctx.workprec(int(prec)):
-        par = (widened(gamma), arb(int(d)), arb(int(L)))
+        par = param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L")
         targets = [_targets(p, par, margin) for p in pieces]
         cap = max(t["alpha_12"] for t in targets)
         tree = SplitTree(((-1.0, 1.0), (-1.0, 1.0), (0.0, cap), (lo, hi)), names=("kappa", "nu", "alpha", "lam"))
@@ -226,7 +226,7 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
             row["mu"], row["delta"] = mus.get(piece), deltas.get(piece)
         if field is not None:
             extra["rate"] = field
-        doc = document("theorem-5", (gamma, 0.0, d, L), tree, prec=prec,
+        doc = document("theorem-5", A.setting(gamma=gamma, d=d, L=L), tree, prec=prec,
                        extra={"pieces": rows, "stationary": embed[0], "signs": embed[1], **extra},
                        search={"margin": margin, "ratio": ratio, "boxes": boxes})
         r = replay(doc)

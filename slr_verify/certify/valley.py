@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..checker.balls import outward
+from ..checker.balls import outward, param_balls
 from ..checker.contraction import group_norm, transition_bound, tube_piece_bounds
 from ..kernels.balls import widened
 from ..kernels.landscape import fixed_point_kernels, valley_tube_proofs
@@ -171,7 +171,7 @@ def valley_tube(*, lam, gamma, d, L, alpha, kappa_a=(0.5, 0.8), prec=128, deltas
     if rho >= 1:
         return fail(f"the edge repels: the transverse Jacobian at the oracle has spectral radius {rho:.6g} >= 1 "
                     f"(alpha above 2 / the largest Riemannian Hessian eigenvalue there)")
-    par = (widened(p.lam), widened(p.gamma), arb(0), arb(p.d), arb(p.L))
+    par = dict(lam=widened(p.lam), **param_balls(p.gamma, 0.0, p.d, p.L).kw())  # PGD does not depend on eps: 0
     K = fixed_point_kernels()
     last = "no kappa_a"
     with ctx.workprec(int(prec)):

@@ -35,10 +35,10 @@ from ..landscape.float_minimiser import angle_chart, local_minimum
 from ..landscape.window import EndPoints
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import accepts_gamma2, check_params
+from ..model.params import accepts_gamma2
 from ..model.processes import refuse_in_bootstrap
 from . import certificate as C
-from .args import model as exact_model
+from .args import setting as exact_setting
 from .enclosure import certified_pair
 from .globalmin import global_minimiser
 
@@ -114,7 +114,7 @@ def _end(side, x, mech, record, h, S, kw):
     enc = [out, x + h] if side == "lo" else [x - h, out]
     if mech == "crossing":
         w, R = _witness(out, S, kw, record["chart"])
-        U = oracle_arb()(arb(out), *S.P)[0]
+        U = oracle_arb()(arb(out), **S.P.kw())[0]
         if not R < U:
             raise RuntimeError(f"the competitor at lam = {out!r} is not certified below the oracle ({R} vs {U}): the "
                                f"float end {x!r} is not within {h:g} of W's {side} end")
@@ -139,10 +139,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     process; above 1, a script must call this under ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`;
     ``slr-verify certify window`` uses every core);
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
-    check_params(1.0, gamma, eps, d, L)
-    exact_model(1.0, gamma, eps, d, L)  # d, L exact in the certificate
-    if int(d) < 4:
-        raise ValueError(f"d must be >= 4 for the profile's four-dimensional TRS, got {d!r}")
+    setting = exact_setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")  # d, L exact in the certificate
     h = V.real("half_width", half_width, minimum=0.0, strict_min=True, maximum=5e-7, why="the ends' half-widths")
     prec = V.integer("prec", prec, 53, 4096, why="bits of the ball arithmetic")
     time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
@@ -151,7 +148,7 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
     t0 = time.time()
-    kw = {"gamma": float(gamma), "eps": float(eps), "d": int(d), "L": int(L)}
+    kw = {"gamma": setting.gamma, "eps": setting.eps, "d": int(setting.d), "L": int(setting.L)}
     w = window if window is not None else float_window(lam_range=lam_range, **kw)
     S = SettingBalls(*kw.values())
     fail = lambda why, **more: WindowEnclosure(None, None, False, (w.mechanism_lo, w.mechanism_hi), seconds=time.time() - t0,

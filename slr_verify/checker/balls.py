@@ -1,8 +1,8 @@
 r"""The ball-arithmetic conventions of every proof and of the checker, in one place (`docs/MATH.md` §14).
 
-* **Parameters to balls** (:func:`widened`): a float setting parameter (gamma, eps, lam of a point) is the ball one
-  ulp wide either side, which holds the real number the float rounds (gamma = 0.7071067811865476 covers
-  gamma^2 = 1/2 exactly); integers (d, L) and box end points are exact (:func:`ball`).
+* **Parameters to balls**: :func:`param_balls`, the one function that turns the model's setting into balls (its
+  convention per parameter: gamma and eps one ulp wide either side, :func:`widened`, which holds the real number the
+  float rounds, gamma = 0.7071067811865476 covering gamma^2 = 1/2; d and L exact); lam of a point :func:`widened`.
 * **Boxes**: :func:`ball` (the hull of two exact floats), :func:`centre_radius` (a float centre and a radius rounded
   up so that the centred box holds the box).
 * **Balls to floats** (:func:`outward`): the only place where a ball becomes floats; its ends rounded outward.
@@ -10,8 +10,21 @@ r"""The ball-arithmetic conventions of every proof and of the checker, in one pl
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from flint import arb
+
+
+class ParamBalls(NamedTuple("ParamBalls", [("gamma", arb), ("eps", arb), ("d", arb), ("L", arb)])):
+    """The setting (gamma, eps, d, L) as balls (:func:`param_balls`); ``kw(*names)``: some (all) as a kernel's keywords."""
+
+    def kw(self, *names) -> dict:
+        return {n: getattr(self, n) for n in names or self._fields}
+
+
+def param_balls(gamma, eps, d, L) -> ParamBalls:
+    """The setting's balls, the one place of their convention: gamma, eps one ulp wide either side, d and L exact."""
+    return ParamBalls(widened(gamma), widened(eps), arb(d), arb(L))
 
 
 def ball(lo, hi=None) -> arb:

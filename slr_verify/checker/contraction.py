@@ -69,7 +69,7 @@ def _finite(M, rows, cols) -> bool:
 def _pgd_jacobian(X, par, A):
     """DPhi = dF/do + dF/dR . Hess R over the overlap balls X (a 5 x 5 arb matrix)."""
     K = kernels("pgd-map")
-    gh = K.grad_hess(*X, *par)
+    gh = K.grad_hess(*X, **par)
     P, H = gh[:5], arb_mat(5, 5, gh[5:])
     m = K.pgd_map(*X, *P, A)
     Do = arb_mat([[m[5 + 10 * i + j] for j in range(5)] for i in range(5)])
@@ -80,12 +80,12 @@ def _pgd_jacobian(X, par, A):
 def ball_bounds(c, sigma, T, groups, s, par, alpha):
     """(q, r0), balls, for the ball of radius ``s`` around the exact float point ``c`` in y = T^{-1}(x - c) (``T``:
     5 x 5 floats, ``groups``: tuples of coordinates), G = sigma o Phi (``sigma``: five signs), ``par``: the balls
-    (lam, gamma, eps, d, L), ``alpha``: the step. q is not finite where a Jacobian entry is not."""
+    {lam, gamma, eps, d, L} (keywords), ``alpha``: the step. q is not finite where a Jacobian entry is not."""
     K = kernels("pgd-map")
     A, Tm = arb(alpha), arb_mat([[arb(x) for x in row] for row in T])
     Tinv = Tm.inv()
     cb = [arb(x) for x in c]
-    m = K.pgd_map(*cb, *K.grad_hess(*cb, *par)[:5], A)
+    m = K.pgd_map(*cb, *K.grad_hess(*cb, **par)[:5], A)
     r0 = group_norm(Tinv * arb_mat([[sigma[i] * m[i] - cb[i]] for i in range(5)]), groups) / arb(s)
     X = Tm * arb_mat([[arb(0, s)] for _ in range(5)])
     D = _pgd_jacobian([cb[i] + X[i, 0] for i in range(5)], par, A)
@@ -109,7 +109,7 @@ def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
         inf = arb("inf")
         return inf, inf, False, inf
     q, C = _operator(M, groups, groups), _operator(R, ((0,),), groups)
-    gk = kernels("pgd-map").grad_hess(kap, arb(1), arb(0), arb(0), arb(0), *par)[0]
+    gk = kernels("pgd-map").grad_hess(kap, arb(1), arb(0), arb(0), arb(0), **par)[0]
     sgn = 2 * kap * kap - 1
     edge_ok = at_most(sgn, 0) or below(A * abs(gk) * sgn, 2 * lo)
     return q, C, edge_ok, upper(upper(A * abs(gk)) + C * arb(delta))

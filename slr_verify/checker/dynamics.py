@@ -60,10 +60,10 @@ def _hessian(pt):
 
 
 def check_signs(doc, kind, S, domain, boxes):
-    par = (widened(S.gamma), arb(S.d), arb(S.L))
+    par = S.P.kw("gamma", "d", "L")
     for leaf, (lam,) in zip(doc["leaves"], boxes):
         keys(leaf, "signs leaf", ("box", "test"))
-        bad = [pt for pt in KINDS_OF_POINTS if not hessian_kinds_hold(_hessian(pt)(ball(*lam), *par), pt)]
+        bad = [pt for pt in KINDS_OF_POINTS if not hessian_kinds_hold(_hessian(pt)(ball(*lam), **par), pt)]
         if bad:
             raise Rejected(f"signs leaf {lam}: the Hessian's signs at {bad[0]} are not those of a {KINDS_OF_POINTS[bad[0]]}")
     return {}, ""
@@ -71,19 +71,18 @@ def check_signs(doc, kind, S, domain, boxes):
 
 def check_diffeomorphism(doc, kind, S, domain, boxes):
     K = kernels("reduced-map")
-    lam = widened(domain[3][0])
-    par = (widened(S.gamma), arb(S.d), arb(S.L))
+    par = dict(lam=widened(domain[3][0]), **S.P.kw("gamma", "d", "L"))
     for leaf, (k, n, a, _) in zip(doc["leaves"], boxes):
         keys(leaf, "det-positive leaf", ("box", "test"))
-        if not positive(K.det_jacobian(ball(*k), ball(*n), lam, *par, ball(*a))[0]):
+        if not positive(K.det_jacobian(ball(*k), ball(*n), alpha=ball(*a), **par)[0]):
             raise Rejected(f"det-positive leaf {leaf['box']}: det J does not exclude values <= 0")
     values = {"domain_alpha": domain[2]}
     U, at = upper_bound(doc, domain[2][1])
     if U is not None:
-        if not negative(K.det_jacobian(arb(at[0]), arb(at[1]), lam, *par, arb(U))[0]):
+        if not negative(K.det_jacobian(arb(at[0]), arb(at[1]), alpha=arb(U), **par)[0]):
             raise Rejected(f"alpha_upper {U!r}: det J({at[0]!r}, {at[1]!r}) is not < 0 there")
         values["alpha_upper"], values["upper_at"] = U, at
-    gk, gn = K.corner_gradient(lam, *par)
+    gk, gn = K.corner_gradient(**par)
     m = gk if below(gn, gk) else gn if below(gk, gn) else None
     if m is None:
         return values, ""
@@ -92,11 +91,11 @@ def check_diffeomorphism(doc, kind, S, domain, boxes):
                     f"in [{values['alpha_attract'][0]!r}, {values['alpha_attract'][1]!r}]")
 
 
-def family_values(lam, g, d, L) -> dict:
-    """The off-M family's enclosures: theta*(+1), theta*(-1), the 5 leading minors and -mu_k at eta = 1."""
+def family_values(lam, P) -> dict:
+    """The off-M family's enclosures at lam and the setting's balls P: theta*(+-1), the 5 leading minors, -mu_k at eta = 1."""
     K = kernels("off-M-family")
-    th = {eta: K.theta_star(arb(eta), lam, g, arb(d))[0] for eta in (1, -1)}
-    out = K.family_hessian(th[1], lam, g, arb(d), arb(L))
+    th = {eta: K.theta_star(arb(eta), lam=lam, **P.kw("gamma", "d"))[0] for eta in (1, -1)}
+    out = K.family_hessian(th[1], lam=lam, **P.kw("gamma", "d", "L"))
     M = arb_mat(5, 5, out[:25])
     minors = [arb_mat(k, k, [M[i, j] for i in range(k) for j in range(k)]).det() for k in range(1, 6)]
     return {"theta_star": th, "minors": minors, "minus_mu_k": out[25]}
@@ -104,7 +103,7 @@ def family_values(lam, g, d, L) -> dict:
 
 def check_family(doc, kind, S, domain, boxes):
     keys(doc["leaves"][0], "family-minimum leaf", ("box", "test"))
-    v = family_values(widened(domain[0][0]), widened(S.gamma), S.d, S.L)
+    v = family_values(widened(domain[0][0]), S.P)
     if not all(below(abs(t), 1) for t in v["theta_star"].values()):
         raise Rejected(f"family-minimum: |theta*| < 1 is not shown ({v['theta_star']})")
     if not (all(positive(m) for m in v["minors"]) and positive(v["minus_mu_k"])):
@@ -121,11 +120,11 @@ def _groups(x, n, what):
 
 
 def _pgd_par(S, domain):
-    """The balls (lam, gamma, eps, d, L) and alpha of the two PGD kinds, whose coordinates end with (lam, alpha)."""
+    """The balls {lam, gamma, eps, d, L} and alpha of the two PGD kinds, whose coordinates end with (lam, alpha)."""
     lam, alpha = domain[-2][0], domain[-1][0]
     if not (lam > 0 and alpha > 0):
         raise Rejected(f"lam and alpha must be > 0, got {lam!r}, {alpha!r}")
-    return (widened(lam), widened(S.gamma), widened(S.eps), arb(S.d), arb(S.L)), alpha
+    return dict(lam=widened(lam), **S.P.kw()), alpha
 
 
 def check_contraction(doc, kind, S, domain, boxes):

@@ -18,20 +18,20 @@ from __future__ import annotations
 
 from flint import arb, arb_series
 
-from .balls import ball, centre_radius, outward, widened
+from .balls import ball, centre_radius, outward, param_balls
 from .decide import negative, positive
 from .fields import Rejected, interval, keys, number
 from .parallel import map_spans
 from .premises import kernels
-from .taylor import TaylorModel
+from .taylor import TaylorModel, series_coef
 
 
 class SettingBalls:
-    """The setting (gamma, eps, d, L) as balls: gamma and eps one ulp wide either side, d and L exact."""
+    """The setting (gamma, eps, d, L): the floats, and ``P`` their balls (:func:`.balls.param_balls`)."""
 
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = gamma, eps, d, L
-        self.P = (widened(gamma), widened(eps), arb(d), arb(L))
+        self.P = param_balls(gamma, eps, d, L)
 
     def coefficient_models(self, K, Lam) -> list:
         """Taylor models over K x Lam of the eight coefficients and det M: value and gradient at the centre, remainder
@@ -40,13 +40,13 @@ class SettingBalls:
         coef = kernels("quadratic-in-v").coefficients
         (kc, rk), (lc, rl) = centre_radius(*K), centre_radius(*Lam)
         Kc, Lc = arb(kc), arb(lc)
-        at_k = coef(arb_series([Kc, 1], prec=2), Lc, *self.P)
-        at_l = coef(Kc, arb_series([Lc, 1], prec=2), *self.P) if rl else None
-        seg = coef(arb_series([ball(*K), arb(0, rk)], prec=3), arb_series([ball(*Lam), arb(0, rl)], prec=3), *self.P)
+        at_k = coef(arb_series([Kc, 1], prec=2), Lc, **self.P.kw())
+        at_l = coef(Kc, arb_series([Lc, 1], prec=2), **self.P.kw()) if rl else None
+        seg = coef(arb_series([ball(*K), arb(0, rk)], prec=3), arb_series([ball(*Lam), arb(0, rl)], prec=3), **self.P.kw())
         out = []
         for i, (a, s) in enumerate(zip(at_k, seg)):
-            gl = _coef(at_l[i], 1) if at_l is not None else arb(0)
-            out.append(TaylorModel(_coef(a, 0), (_coef(a, 1), gl), _coef(s, 2), (rk, rl)))
+            gl = series_coef(at_l[i], 1) if at_l is not None else arb(0)
+            out.append(TaylorModel(series_coef(a, 0), (series_coef(a, 1), gl), series_coef(s, 2), (rk, rl)))
         return out + [kernels("dual-bound").det_m(*out)[0]]
 
     def kappa_model(self, K, Lam) -> TaylorModel:
@@ -57,16 +57,9 @@ class SettingBalls:
         """R(k*, v*) over Lam as a model in lam (mean-value form at Lam's centre; premise ``oracle-risk``)."""
         oracle = kernels("oracle-risk").oracle
         lc, rl = centre_radius(*Lam)
-        u, du = oracle(arb(lc), *self.P)
-        rem = (oracle(ball(*Lam), *self.P)[1] - du) * arb(0, rl) if rl else arb(0)
+        u, du = oracle(arb(lc), **self.P.kw())
+        rem = (oracle(ball(*Lam), **self.P.kw())[1] - du) * arb(0, rl) if rl else arb(0)
         return TaylorModel(u, (arb(0), du), rem, r)
-
-
-def _coef(s, k):
-    if not isinstance(s, arb_series):
-        return s if k == 0 else arb(0)
-    c = s.coeffs()
-    return c[k] if k < len(c) else arb(0)
 
 
 def pair_risk(S, lam, a, b, x) -> arb:
@@ -77,7 +70,7 @@ def pair_risk(S, lam, a, b, x) -> arb:
     nx = sum((t * t for t in xs), arb(0)).sqrt()
     x1, x2, x3, x4 = (t / nx for t in xs)
     c, a0, h11, h12, h13, h22, h23, h33, g1, g2, g3 = kernels("quadratic-in-v").trs_entries(
-        B.cos() * A.cos(), B.cos() * A.sin(), B.sin(), lam, *S.P)
+        B.cos() * A.cos(), B.cos() * A.sin(), B.sin(), lam, **S.P.kw())
     quad = h11 * x1 * x1 + h22 * x2 * x2 + h33 * x3 * x3 + 2 * (h12 * x1 * x2 + h13 * x1 * x3 + h23 * x2 * x3) + a0 * x4 * x4
     return c + quad - 2 * (g1 * x1 + g2 * x2 + g3 * x3)
 
@@ -99,7 +92,7 @@ def witness_risk(S, lam, w, what) -> arb:
 def edge_bound(S, K, Lam) -> arb:
     """min over s in [kappa_0, 1], lam in Lam of P(s) erfc(c2 s), divided by 1 + kappa_1 (a ball whose lower end the
     valley-edge test uses; premise ``valley-edge``)."""
-    v = kernels("valley-edge").valley_edge(ball(K[0], 1.0), ball(*Lam), S.P[0], S.P[2])[0]
+    v = kernels("valley-edge").valley_edge(ball(K[0], 1.0), ball(*Lam), **S.P.kw("gamma", "d"))[0]
     return arb(v.lower()) / (1 + arb(K[1]))
 
 

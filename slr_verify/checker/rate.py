@@ -29,7 +29,7 @@ import bisect
 
 from flint import arb
 
-from .balls import ball, outward, widened
+from .balls import ball, outward
 from .coverage import check_coverage
 from .decide import at_most, negative, positive
 from .fields import Rejected, interval, keys
@@ -54,7 +54,7 @@ def _mean_value(fn, box, args):
     Also returns the natural enclosures of the three partials."""
     B = [ball(*iv) for iv in box]
     M = [arb(b.mid()) for b in B]
-    nat, mid = fn(*B, *args), fn(*M, *args)
+    nat, mid = fn(*B, **args), fn(*M, **args)
     mv = mid[0] + sum(nat[i + 1] * (B[i] - M[i]) for i in range(3))
     return (nat[0].intersection(mv) if nat[0].is_finite() else mv), nat[1:]
 
@@ -77,7 +77,7 @@ def leaf_enclosures(box, par, mu=None):
     """Over a box with kappa >= 0: (G_low, G_high, F_low), balls holding a least value of G = R - R(0, 0), a greatest
     value of G, and a least value of F = |Pg|^2 - mu (R - R*) on the box (:func:`bound`; F_low is None without mu)."""
     K = kernels("lojasiewicz")
-    F = None if mu is None else bound(K.ratio, box, (*par, arb(mu)), 1)
+    F = None if mu is None else bound(K.ratio, box, dict(par, mu=arb(mu)), 1)
     return bound(K.saddle, box, par, 1), bound(K.saddle, box, par, -1), F
 
 
@@ -85,7 +85,7 @@ def corner_matrix(box, par, mu):
     """(q11, q12, q22): the interval matrix H1^2 - mu H2 / 2 over the angle box of the corner box (kappa >= 0)."""
     (k0, _), (n0, _) = box[0], box[1]
     P, S = (outward(arb(x).acos())[1] for x in (k0, n0))
-    a, c, e = kernels("lojasiewicz").corner_hessian(ball(-P, P), ball(-S, S), ball(*box[2]), *par)
+    a, c, e = kernels("lojasiewicz").corner_hessian(ball(-P, P), ball(-S, S), ball(*box[2]), **par)
     m = arb(mu)
     return a * a + c * c - m * a / 2, c * (a + e) - m * c / 2, c * c + e * e - m * e / 2
 
@@ -128,7 +128,7 @@ def check_rate(rate, S, pieces) -> list:
     a, b = interval(rate["lam"], "rate lam")
     inside = _pieces(pieces, a, b)
     boxes = check_coverage(((-1.0, 1.0), (-1.0, 1.0), (a, b)), rate["tree"], rate["leaves"], NAMES)
-    par = (widened(S.gamma), arb(S.d))
+    par = S.P.kw("gamma", "d")
     starts = [p["lam"][0] for p in inside]
     cells = [dict() for _ in inside]  # per piece: {(l0, l1): area of inside leaves}
     for k, (leaf, box) in enumerate(zip(rate["leaves"], boxes)):

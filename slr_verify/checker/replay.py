@@ -53,10 +53,9 @@ class Replay:
 def _setting(doc) -> tuple:
     s = keys(doc["setting"], "setting", ("gamma", "eps", "d", "L"))
     g, e = number(s["gamma"], "setting gamma"), number(s["eps"], "setting eps")
-    d, L = integer(s["d"], "setting d", 4, _COUNT_MAX), integer(s["L"], "setting L", 1, _COUNT_MAX)
     if not (g > 0 and e >= 0):
         raise Rejected(f"setting outside the model: gamma = {g!r}, eps = {e!r} (gamma > 0, eps >= 0)")
-    return g, e, d, L
+    return g, e, integer(s["d"], "setting d", 4, _COUNT_MAX), integer(s["L"], "setting L", 1, _COUNT_MAX)
 
 
 def _domain(doc, kind) -> dict:

@@ -53,7 +53,6 @@ def ball_ipow(b, n):
 def _unary(name, monotone):
     """The function ``name`` of arb and arb_series; on a ball of positive radius the hull of its two ends if
     ``monotone``."""
-
     method = getattr(arb, name)
 
     def f(x):

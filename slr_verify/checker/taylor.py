@@ -21,7 +21,7 @@ into R (it needs v + U away from 0). The generated kernels take Taylor models wh
 """
 from __future__ import annotations
 
-from flint import arb
+from flint import arb, arb_series
 
 _PM1 = arb(0, 1)  # [-1, 1]
 
@@ -128,3 +128,11 @@ class TaylorModel:
 
     def __repr__(self):
         return f"TaylorModel(v={self.v}, g={self.g}, R={self.R}, r={self.r})"
+
+
+def series_coef(s, k) -> arb:
+    """The coefficient k of the arb_series s (a ball that is not a series: itself for k = 0, else 0)."""
+    if not isinstance(s, arb_series):
+        return s if k == 0 else arb(0)
+    c = s.coeffs()
+    return c[k] if k < len(c) else arb(0)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from flint import arb
 
-from .balls import ball, outward, widened
+from .balls import ball, outward
 from .decide import at_most, below, negative
 from .fields import Rejected, interval, keys, number
 from .premises import kernels
@@ -70,20 +70,20 @@ def _piece_of(pieces, lo, hi) -> int:
 def check_theorem5(doc, kind, S, domain, boxes):
     K = kernels("descent")
     pieces = read_pieces(doc, domain[3], domain[2][1])
-    par = (widened(S.gamma), arb(S.d), arb(S.L))
+    par = S.P.kw("gamma", "d", "L")
     acc = [{"Gk": None, "Gn": None, "H": None, "M": None} for _ in pieces]
     for j, (leaf, (k, n, a, lam)) in enumerate(zip(doc["leaves"], boxes)):
         keys(leaf, "bounds leaf", ("box", "test"))
         i = _piece_of(pieces, *lam)
         kb, nb, lb = ball(*k), ball(*n), ball(*lam)
-        gk, gn = K.gradient(kb, nb, lb, *par)
-        H = norm_upper(K.hessian(kb, nb, lb, *par))
+        gk, gn = K.gradient(kb, nb, lb, **par)
+        H = norm_upper(K.hessian(kb, nb, lb, **par))
         s = acc[i]
         for key, x in (("Gk", abs(gk)), ("Gn", abs(gn)), ("H", H)):
             s[key] = x if s[key] is None else s[key].union(x)
         if a[0] < pieces[i]["alpha_12"]:
             ab = ball(*a)
-            D = norm_upper(K.dk(kb, nb, lb, *par, ab))
+            D = norm_upper(K.dk(kb, nb, lb, alpha=ab, **par))
             if not below(ab * D, 1):
                 raise Rejected(f"bounds leaf {j} {leaf['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
                                f"{pieces[i]['alpha_12']!r})")
@@ -97,7 +97,7 @@ def check_theorem5(doc, kind, S, domain, boxes):
         if not all(at_most(arb(1) / 2, K.bracket(a8, G, H)[0]) for G in (Gk, Gn)):
             raise Rejected(f"piece {i}: B(alpha_8 = {p['alpha_8']!r}, G, H) >= 1/2 is not shown (G_kappa <= {Gk}, "
                            f"G_nu <= {Gn}, H <= {H})")
-        mu_plus, det = K.saddle(ball(*p["lam"]), *par)
+        mu_plus, det = K.saddle(ball(*p["lam"]), **par)
         if not (negative(det) and below(arb(p["alpha_5"]) * mu_plus, 1)):
             raise Rejected(f"piece {i}: det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 are not shown (mu_+ in {mu_plus})")
         rows.append({**p, "G_kappa": outward(Gk)[1], "G_nu": outward(Gn)[1], "H": outward(H)[1], "area_fraction": None,

@@ -14,14 +14,13 @@ W is closed, so its connected component containing [A, B] is [lo, hi] with lo in
 """
 from __future__ import annotations
 
-import math
-
 from flint import arb, arb_series, ctx
 
 from .decide import below, negative, positive
 from .fields import Rejected, interval, keys
 from .premises import kernels
 from .profile import witness_risk
+from .taylor import series_coef
 
 #: the two directions of the chart around k* (`docs/MATH.md` §17): their index in the closed form
 DIRECTIONS = {"v*": 0, "e": 1}
@@ -55,28 +54,18 @@ def ends_of(doc, lam) -> dict:
 
 def curvature_at(S, lam, direction):
     """The profile's second derivative at k* along ``direction`` and the two gaps at the float ``lam``, as balls: the
-    closed form at the float setting plus its gradient in (gamma, eps) over their one-ulp balls times the ulp (a
+    closed form at the float setting plus its gradient in (gamma, eps) over their balls S.P times S.P - the floats (a
     centred form: on the balls directly the closed form's cancellations widen it 1e4-fold). 128 bits at least."""
     f = kernels("oracle-curvature").oracle_curvature
     with ctx.workprec(max(128, ctx.prec)):
-        lam_b, g, e, d, L = arb(lam), arb(S.gamma), arb(S.eps), arb(S.d), arb(S.L)
-        point = f(lam_b, g, e, d, L)
-        dg = f(lam_b, arb_series([S.P[0], 1], prec=2), e if not S.eps else S.P[1], d, L)
-        de = f(lam_b, S.P[0], arb_series([S.P[1], 1], prec=2), d, L) if S.eps else None
-        out = []
-        for i, v in enumerate(point):
-            w = _c1(dg[i]) * arb(0, math.ulp(S.gamma))
-            if de is not None:
-                w += _c1(de[i]) * arb(0, math.ulp(S.eps))
-            out.append(v + w)
+        P, lam_b, g, e = S.P, arb(lam), arb(S.gamma), arb(S.eps)
+        point = f(lam_b, gamma=g, eps=e, d=P.d, L=P.L)
+        dg = f(lam_b, gamma=arb_series([P.gamma, 1], prec=2), eps=P.eps if S.eps else e, d=P.d, L=P.L)
+        de = f(lam_b, gamma=P.gamma, eps=arb_series([P.eps, 1], prec=2), d=P.d, L=P.L) if S.eps else None
+        w = [series_coef(dg[i], 1) * (P.gamma - g) + (0 if de is None else series_coef(de[i], 1) * (P.eps - e))
+             for i in range(len(point))]
+        out = [v + x for v, x in zip(point, w)]
     return out[DIRECTIONS[direction]], out[2], out[3]
-
-
-def _c1(s):
-    if not isinstance(s, arb_series):
-        return arb(0)
-    c = s.coeffs()
-    return c[1] if len(c) > 1 else arb(0)
 
 
 def check_ends(doc, S, lam) -> dict:
@@ -92,7 +81,7 @@ def check_ends(doc, S, lam) -> dict:
         out = values[side][0] if side == "lo" else values[side][1]
         if values[f"mechanism_{side}"] == "crossing":
             R = witness_risk(S, out, e["witness"], f"end {side}'s witness")
-            U = kernels("oracle-risk").oracle(arb(out), *S.P)[0]
+            U = kernels("oracle-risk").oracle(arb(out), **S.P.kw())[0]
             if not below(R, U):
                 raise Rejected(f"end {side}: the witness's risk {R} is not below the oracle's {U} at lam = {out!r}")
             values[f"witness_{side}"] = {"risk": outward(R), "oracle_risk": outward(U)}

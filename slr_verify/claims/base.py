@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Callable
 
-from ..model.params import keywords_checked
+from ..model.params import ModelSetting, keywords_checked
 from .vocabulary import TIERS, verdict
 
 #: a claim of the paper, or a finding of this suite beyond the paper
@@ -74,16 +74,20 @@ class ClaimSetting:
     L: int | None = None
     source: str = "user"
     note: str = ""
+    #: the value (:class:`~slr_verify.model.params.ModelSetting`), None when the claim spans several settings
+    model: ModelSetting | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self):
         if self.source not in SOURCES:
             raise ValueError(f"source must be one of {SOURCES}, got {self.source!r}")
         values = (self.gamma2, self.eps, self.d, self.L)
         if self.source == "user" or any(v is not None for v in values):
-            from ..model.cli_args import check_setting
+            from ..model.cli_args import model_setting
 
-            for k, v in check_setting(dict(zip(("gamma2", "eps", "d", "L"), values))).items():
-                object.__setattr__(self, k, v)
+            m = model_setting(dict(zip(("gamma2", "eps", "d", "L"), values)))
+            for k in ("gamma2", "eps", "d", "L"):
+                object.__setattr__(self, k, getattr(m, k))
+            object.__setattr__(self, "model", m)
 
     @classmethod
     def of_figure(cls, figure, note=None) -> "ClaimSetting":
@@ -101,14 +105,11 @@ class ClaimSetting:
 
     @property
     def gamma(self) -> float:
-        return math.sqrt(self.gamma2)
+        return self.model.gamma
 
     def kw(self, *, eps=True) -> dict:
         """gamma, eps, d, L as keyword arguments of the public functions (without eps when ``eps=False``)."""
-        out = dict(gamma=self.gamma, eps=self.eps, d=self.d, L=self.L)
-        if not eps:
-            out.pop("eps")
-        return out
+        return self.model.kw(eps=eps)
 
     @property
     def text(self) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..certify.corollary2 import compare_log_bayes_gap
 from ..kernels import api
-from ..model.params import Params
+from ..model.params import ModelSetting
 from ..model.settings import PAPER_GAMMA, PAPER_GAMMA2
 from ..predictors import oracle_paths as OP
 from ..routes import montecarlo as mc
@@ -145,7 +145,7 @@ _P3 = dict(p=[0.6, 0.3, 0.1], gamma=PAPER_GAMMA, eps=0.1, L=3, d=6)
     where="Proposition 3",
     statement="the best linear predictor is w_l = p_l gamma^2/(1 - p_l + p_l gamma^2) v*, with the stated risk",
     domain=lambda s: (
-        f"L = 3, any p (SymPy); p = {_P3['p']}, {Params(lam=1, **{k: _P3[k] for k in ('gamma', 'eps', 'd', 'L')}).label()[6:]} "
+        f"L = 3, any p (SymPy); p = {_P3['p']}, {ModelSetting(**{k: _P3[k] for k in ('gamma', 'eps', 'd', 'L')}).label()} "
         f"(Monte Carlo, {s.samples} samples)"
     ),
     sizes=dict(samples=(50_000, 100_000, 400_000)),

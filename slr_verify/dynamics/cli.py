@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from ..model.cli_args import integer_option, refuse_gamma
+from ..model.cli_args import add_model_options, integer_option
 from ..model.outputs import check_output_path, write_atomic
 
 
@@ -22,12 +22,8 @@ def add_pgd_parser(subparsers):
     p = subparsers.add_parser("pgd", help="run PGD from random starts: a figure of the paper, or any setting and schedule "
                               "(`docs/MATH.md` §11)", allow_abbrev=False)
     p.add_argument("--figure", choices=sorted(FIGURES), help="the paper's setting of that figure (the others: your own)")
-    p.add_argument("--gamma2", type=float, help="gamma^2 (without --figure: required)")
-    refuse_gamma(p)
-    p.add_argument("--eps", type=float, help="the label noise (without --figure: required; PGD on the population risk "
-                   "does not depend on it)")
-    p.add_argument("--d", type=int, help="the dimension (without --figure: required)")
-    p.add_argument("--L", type=int, help="the number of tokens (without --figure: required)")
+    add_model_options(p, note="without --figure: required",
+                      extra={"eps": "PGD on the population risk does not depend on it"})
     p.add_argument("--lam", type=float, help="a constant inverse temperature (without --figure: this or --lam0)")
     p.add_argument("--lam0", type=float, help="the decreasing schedule lam_t = lam0 / (1 + 1e-4 t) (Figures 4a, 5)")
     p.add_argument("--alpha", type=float, help="the step size (without --figure: required). From sphere starts the oracle "
@@ -47,7 +43,7 @@ def add_pgd_parser(subparsers):
 def _setting(args):
     """The figure's :class:`~slr_verify.model.settings.Setting`, or the user's from the options (ValueError naming
     what is missing)."""
-    from ..model.params import Params
+    from ..model.params import ModelSetting
     from ..model.settings import FIGURES, Setting
 
     own = [n for n in ("gamma2", "eps", "d", "L", "lam", "lam0", "alpha") if getattr(args, n) is not None]
@@ -63,11 +59,12 @@ def _setting(args):
     if missing:
         raise ValueError(f"without --figure, {', '.join(missing)} required (no silent default)")
     lam = args.lam if args.lam is not None else args.lam0
-    Params(lam=lam, gamma2=args.gamma2, eps=args.eps, d=args.d, L=args.L)
+    model = ModelSetting(gamma2=args.gamma2, eps=args.eps, d=args.d, L=args.L)
+    model.at(lam)  # lam validated with the setting's ranges
     if not (args.alpha > 0 and np.isfinite(args.alpha)):
         raise ValueError(f"--alpha must be a positive number, got {args.alpha!r}")
-    return Setting("own", args.init, args.d, args.L, args.gamma2, lam, "constant" if args.lam is not None else "decreasing",
-                   args.alpha, args.steps, runs=args.repeats, eps=args.eps)
+    return Setting("own", args.init, model, lam, "constant" if args.lam is not None else "decreasing",
+                   args.alpha, args.steps, runs=args.repeats)
 
 
 def run_pgd(args):

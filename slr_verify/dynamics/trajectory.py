@@ -8,7 +8,7 @@ from ..kernels.codegen import coefficient_array
 from ..model import budgets as B
 from ..model import validation as V
 from ..model.overlaps import NAMES
-from ..model.params import SUPPORTED_MAX, check_params
+from ..model.params import SUPPORTED_MAX, checked
 
 FIELDS = ("step", "kappa", "nu", "theta", "eta", "rho", "risk")
 
@@ -105,7 +105,9 @@ def check_run_args(alpha, steps, every, gamma, L, d=None, eps=0.0):
     steps = V.integer("steps", steps, 0, floats=True)
     every = V.integer("every", every, 1, floats=True)
     every = min(every, max(steps, 1))  # every > steps records step 0 and the last step only
-    lam_ok, gamma, eps, d_ok, L = check_params(1.0, gamma, eps, 2 if d is None else d, L)
+    given = dict(gamma=gamma, eps=eps, L=L) if d is None else dict(gamma=gamma, eps=eps, L=L, d=d)
+    gamma, eps, L, *d_ok = checked(**given)  # d only where the run has one (no dummy)
+    d_ok = d_ok[0] if d_ok else None
     for name, x in (("gamma", gamma), ("L", L), ("eps", eps), ("d", d_ok)):
         if np.ndim(x) != 0:
             raise ValueError(f"{name} must be a single number, got shape {np.shape(x)}")

@@ -36,7 +36,7 @@ from ..dynamics.trajectory import progress_stream
 from ..model import budgets as B
 from ..model import validation as V
 from ..model.multilocation import random_locations
-from ..model.params import keywords_checked
+from ..model.params import gamma_of, keywords_checked
 
 _F32 = "float32 overflows beyond it"
 
@@ -250,7 +250,7 @@ def _samplers(s):
     import jax.numpy as jnp
 
     L, d, K = s["L"], s["d"], s["K"]
-    gamma, eps = math.sqrt(s["gamma2"]), math.sqrt(s["eps2"])
+    gamma, eps = gamma_of(gamma2=s["gamma2"]), math.sqrt(s["eps2"])  # eps2: this experiment states eps^2
     shift = math.sqrt(d / 2.0)
     dt = np.float64 if s["dtype"] == "float64" else np.float32
     lo_u = np.nextafter(np.array(-1.0, dt), np.array(0.0, dt), dtype=dt)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import validation as V
-from ..model.params import accepts_gamma2, check_params, keywords_checked, params_ok_scalar
+from ..model.params import accepts_gamma2, check_params, checked, keywords_checked, params_ok_scalar
 from . import generated as G
 from . import special
 
@@ -119,7 +119,7 @@ LINEAR_GAMMA_MIN = 1e-150
 @accepts_gamma2
 def linear_risk(*, gamma, eps=0.0, L, p=None):
     """Proposition 3: the risk of the best linear predictor, for the law p of J0 (uniform if None)."""
-    _, gamma, eps, _, L_arr = check_params(1.0, gamma, eps, 2, L)
+    gamma, eps, L_arr = checked(gamma=gamma, eps=eps, L=L)
     if np.any(gamma < LINEAR_GAMMA_MIN):
         raise ValueError(f"gamma = {float(np.min(gamma)):.3g} is outside linear_risk's supported range gamma >= "
                          f"{LINEAR_GAMMA_MIN:g} (gamma^2 underflows float64 below it)")

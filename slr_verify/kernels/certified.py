@@ -2,12 +2,23 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 import sympy as sp
 
 from ..symbolic import fixed_points as sfix
 from ..symbolic.risk import S
 from .arb import generate_arb
+
+
+class OracleHessian(NamedTuple):
+    """The Riemannian Hessian at the oracle on arb balls (:func:`oracle_hessian_arb`): ``H(lam, gamma, d, L)``, the
+    chart's coordinate ``names``, the entries identically ``zero`` and the SymPy ``proofs``."""
+
+    H: Callable
+    names: tuple
+    zero: tuple
+    proofs: dict
 
 
 def _committed(premise):
@@ -101,8 +112,6 @@ def oracle_hessian_arb():
     Theorem 1's 5 + 25 partials, and those are the committed kernel ``grad_hess`` of the premise ``pgd-map``
     (:mod:`slr_verify.checker.generated.pgd_map`) at the oracle's overlaps (1, 1, 0, 0, 0), exact, with eps = 0 (eps adds
     eps^2 to the risk and moves no derivative)."""
-    from types import SimpleNamespace
-
     from flint import arb
 
     from ..symbolic import landscape as sland
@@ -118,4 +127,4 @@ def oracle_hessian_arb():
         return chain(*partials(one, one, zero, zero, zero, lam, gamma, zero, d, L))
 
     zeros = tuple((i, j) for i in range(4) for j in range(4) if sp.expand(M[i, j]) == 0)
-    return SimpleNamespace(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros, proofs=dict(sland.oracle_structure()))
+    return OracleHessian(H=H, names=("a2", "a3", "b1", "b3"), zero=zeros, proofs=dict(sland.oracle_structure()))

@@ -14,6 +14,8 @@ Everything numeric that comes from a formula is generated here, from the live ex
 """
 from __future__ import annotations
 
+from typing import Callable, NamedTuple
+
 import numpy as np
 import sympy as sp
 from scipy import special as sc
@@ -22,6 +24,18 @@ from sympy.printing.pycode import MpmathPrinter, PythonCodePrinter
 
 from ..symbolic.zeta import zeta
 from . import special
+
+
+class KernelForms(NamedTuple):
+    """One set of expressions as kernels in the forms generated for it (None where a form is not): ``f64`` (NumPy),
+    ``mp`` (mpmath), ``arb`` (arb balls), ``series`` (arb_series), and ``proofs`` (the SymPy statements they rest
+    on)."""
+
+    f64: Callable | None = None
+    mp: Callable | None = None
+    arb: Callable | None = None
+    series: Callable | None = None
+    proofs: dict | None = None
 
 
 class LogZetac(sp.Function):

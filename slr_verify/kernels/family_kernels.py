@@ -4,13 +4,12 @@ theta* in float64, mpmath and arb, and the Riemannian Hessian at the point on ar
 from __future__ import annotations
 
 from functools import lru_cache
-from types import SimpleNamespace
 
 import sympy as sp
 
 from ..symbolic import family_algebra as sfam
 from ..symbolic.risk import S
-from .codegen import generate, generate_mp
+from .codegen import KernelForms, generate, generate_mp
 
 _THETA_ARGS = (S.eta, S.lam, S.gamma, S.d)
 
@@ -21,7 +20,7 @@ def theta_star_kernels():
     ``f64`` (NumPy), ``mp`` (mpmath at the working precision); ``proofs`` the SymPy proofs that the
     family is stationary exactly there."""
     theta_star, proofs = sfam.off_M_family()
-    return SimpleNamespace(f64=generate(_THETA_ARGS, theta_star), mp=generate_mp(_THETA_ARGS, theta_star), proofs=proofs)
+    return KernelForms(f64=generate(_THETA_ARGS, theta_star), mp=generate_mp(_THETA_ARGS, theta_star), proofs=proofs)
 
 
 @lru_cache(maxsize=None)

@@ -10,6 +10,7 @@ Argument order of the five-parameter kernels: ``(kappa, nu, theta, eta, rho, lam
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 import numpy as np
 import sympy as sp
@@ -25,6 +26,15 @@ from .codegen import (
 )
 
 _ARGS = risk.OVERLAPS + risk.PARAMS
+
+
+class ScalarKernels(NamedTuple):
+    """Theorem 1's risk, risk and gradient, the oracle's risk and the risk on M for Python floats (:func:`scalar_kernels`)."""
+
+    risk: Callable
+    risk_and_gradient: Callable
+    oracle: Callable
+    manifold: Callable
 
 
 @lru_cache(maxsize=None)
@@ -100,10 +110,8 @@ def linear_uniform_kernel():
 def scalar_kernels():
     """The same expressions as :func:`risk_kernel`, :func:`risk_and_gradient_kernel`,
     :func:`oracle_kernel` and :func:`manifold_kernel`, generated for one set of Python floats."""
-    from types import SimpleNamespace
-
     on_M = risk.theorem1_risk().subs(risk.manifold_point())
-    return SimpleNamespace(
+    return ScalarKernels(
         risk=generate_scalar(_ARGS, risk.theorem1_risk()),
         risk_and_gradient=generate_scalar(_ARGS, [risk.theorem1_risk(), *risk.theorem1_gradient()]),
         oracle=generate_scalar(risk.PARAMS, risk.S.eps**2 + risk.bayes_gap_expr()),

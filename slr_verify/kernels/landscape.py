@@ -5,14 +5,30 @@ classification at high precision)."""
 from __future__ import annotations
 
 from functools import lru_cache
-from types import SimpleNamespace
+from typing import Callable, NamedTuple
 
 from ..symbolic import dynamics as sdyn
 from ..symbolic import risk as srisk
-from .codegen import generate, generate_mp
+from .codegen import KernelForms, generate, generate_mp
 
 _ARGS = tuple(srisk.OVERLAPS) + tuple(srisk.PARAMS)
 _MAP_ARGS = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS) + (sdyn.A,)
+
+
+class FixedPointKernels(NamedTuple):
+    """The risk with its gradient and Hessian, and the PGD map, in float64 and mpmath (:func:`fixed_point_kernels`)."""
+
+    risk_f64: Callable
+    map_f64: Callable
+    risk_mp: Callable
+    map_mp: Callable
+
+
+class CaptureKernels(NamedTuple):
+    """The checker's committed PGD-map kernels on arb balls (:func:`capture_kernels`)."""
+
+    grad_hess: Callable
+    map: Callable
 
 
 @lru_cache(maxsize=None)
@@ -21,8 +37,8 @@ def fixed_point_kernels():
     partials]; ``map_f64``/``map_mp``: (overlaps, partials, alpha) -> [F (5), dF (5 x 10, row-major)]."""
     r = [srisk.theorem1_risk(), *srisk.theorem1_gradient(), *srisk.theorem1_hessian()]
     m = list(sdyn.overlap_map()) + list(sdyn.overlap_map_jacobian())
-    return SimpleNamespace(risk_f64=generate(_ARGS, r), map_f64=generate(_MAP_ARGS, m),
-                           risk_mp=generate_mp(_ARGS, r, cse=True), map_mp=generate_mp(_MAP_ARGS, m, cse=True))
+    return FixedPointKernels(risk_f64=generate(_ARGS, r), map_f64=generate(_MAP_ARGS, m),
+                             risk_mp=generate_mp(_ARGS, r, cse=True), map_mp=generate_mp(_MAP_ARGS, m, cse=True))
 
 
 @lru_cache(maxsize=None)
@@ -34,7 +50,7 @@ def capture_kernels():
     from ..checker.premises import kernels
 
     K = kernels("pgd-map")
-    return SimpleNamespace(grad_hess=K.grad_hess, map=K.pgd_map)
+    return CaptureKernels(grad_hess=K.grad_hess, map=K.pgd_map)
 
 
 @lru_cache(maxsize=None)
@@ -84,8 +100,8 @@ def window_kernels():
     from .arb import generate_arb
 
     exprs = [sland.oracle_det(), sp.trace(sland.oracle_offM_block()), family_gap()]
-    return SimpleNamespace(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True),
-                           arb=generate_arb(sland.LAM_PARAMS, exprs))
+    return KernelForms(f64=generate(sland.LAM_PARAMS, exprs), mp=generate_mp(sland.LAM_PARAMS, exprs, cse=True),
+                       arb=generate_arb(sland.LAM_PARAMS, exprs))
 
 
 @lru_cache(maxsize=None)
@@ -97,4 +113,4 @@ def riemannian_kernels():
     G = sland.GENERIC
     args = [*G.k0, *G.v0, *[x for t in G.Tk for x in t], *[x for t in G.Tv for x in t], *G.g, *G.h]
     grad, hess = sland.generic_riemannian()
-    return SimpleNamespace(mp=generate_mp(args, grad + hess, cse=True))
+    return KernelForms(mp=generate_mp(args, grad + hess, cse=True))

@@ -5,7 +5,7 @@ of (kappa, eta, r, lam, gamma, eps, d, L), and their partials in (kappa, eta, r,
 from __future__ import annotations
 
 from functools import cache
-from types import SimpleNamespace
+from typing import Callable, NamedTuple
 
 import sympy as sp
 
@@ -14,10 +14,27 @@ from ..symbolic import profile_oracle as poracle
 from ..symbolic import profile_trs as ptrs
 from ..symbolic import profile_valley as pvalley
 from .arb import generate_arb
-from .codegen import generate, generate_mp
+from .codegen import KernelForms, generate, generate_mp
 
 #: the number of entries [c, a0, H (6), g (3)]
 NENTRIES = 11
+
+
+class DualKernels(NamedTuple):
+    """The dual bound's and the valley certificate's kernels (:func:`dual_kernels`): arb or arb_series, and NumPy."""
+
+    coef: Callable
+    dual: Callable
+    valley: Callable
+    dual_line: Callable
+    circle: Callable
+    circle_f64: Callable
+    det_m: Callable
+    coef_f64: Callable
+    dual_f64: Callable
+    valley_f64: Callable
+    dual_line_f64: Callable
+    det_m_f64: Callable
 
 
 @cache
@@ -26,8 +43,7 @@ def trs_kernels():
     use: the ball form is the slow one to generate)."""
     ent = ptrs.trs_entries()
     args = ptrs.TRS_ARGS
-    return SimpleNamespace(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True),
-                           arb=_committed("quadratic-in-v").trs_entries)
+    return KernelForms(f64=generate(args, ent), mp=generate_mp(args, ent, cse=True), arb=_committed("quadratic-in-v").trs_entries)
 
 
 def _committed(premise):
@@ -57,12 +73,12 @@ def dual_kernels():
     vargs = (*ptrs.COEF_SYMS, S.kappa)
     rc, da, va = ptrs.reduced_coefficients(), pdual.dual_algebra(), pvalley.valley_algebra()
     ea, eargs = pdual.dual_line_algebra(), (*ptrs.COEF_SYMS, pdual.DET_M, S.kappa, pdual.BETA)
-    return SimpleNamespace(coef=_committed("quadratic-in-v").coefficients,
-                           dual=generate_arb(dargs, da, series=True), valley=_committed("valley").valley,
-                           dual_line=_committed("dual-bound").dual_line, circle=_committed("circle").circle,
-                           circle_f64=generate(eargs, pvalley.circle_algebra()), det_m=_committed("dual-bound").det_m,
-                           coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va),
-                           dual_line_f64=generate(eargs, ea), det_m_f64=generate(ptrs.COEF_SYMS, [pdual.det_m()]))
+    return DualKernels(coef=_committed("quadratic-in-v").coefficients,
+                       dual=generate_arb(dargs, da, series=True), valley=_committed("valley").valley,
+                       dual_line=_committed("dual-bound").dual_line, circle=_committed("circle").circle,
+                       circle_f64=generate(eargs, pvalley.circle_algebra()), det_m=_committed("dual-bound").det_m,
+                       coef_f64=generate(cargs, rc), dual_f64=generate(dargs, da), valley_f64=generate(vargs, va),
+                       dual_line_f64=generate(eargs, ea), det_m_f64=generate(ptrs.COEF_SYMS, [pdual.det_m()]))
 
 
 @cache
@@ -82,7 +98,7 @@ def oracle_curvature_kernels():
     o = poracle.oracle_curvature()
     ex = [*o.curv, *o.gaps]
     f = _committed("oracle-curvature").oracle_curvature
-    return SimpleNamespace(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True), arb=f, series=f)
+    return KernelForms(f64=generate(PARAMS, ex), mp=generate_mp(PARAMS, ex, cse=True), arb=f, series=f)
 
 
 @cache
@@ -110,7 +126,7 @@ def valley_edge_kernels():
     (``f64``). Its minimum over [kappa, 1] times (1 - kappa) bounds R(kappa, 1, 0, 0, 0) - R(k*, v*) from below: the
     valley-edge test of `docs/MATH.md` §17."""
     args, ex = valley_edge_exprs()
-    return SimpleNamespace(arb=_committed("valley-edge").valley_edge, f64=generate(args, ex))
+    return KernelForms(arb=_committed("valley-edge").valley_edge, f64=generate(args, ex))
 
 
 @cache

@@ -27,6 +27,7 @@ small batch and is used for the recorded risk values.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 import numpy as np
 import sympy as sp
@@ -42,6 +43,33 @@ from .codegen import PolyKernel, bind_levels, generate, generate_mp, hoisted
 S = srisk.S
 #: the five stationary points of Proposition 9 on M (from the symbolic layer)
 POINTS = list(sfix.POINTS)
+
+
+class ReducedMapKernels(NamedTuple):
+    """Float64 kernels of Propositions 9-10 (:func:`reduced_map_kernels`)."""
+
+    F: Callable
+    J: Callable
+    g: Callable
+    H: dict
+    bounds: Callable
+
+
+class TangentNormKernels(NamedTuple):
+    """The squared tangent-gradient norms in float64 and mpmath, and the squared full norms (:func:`tangent_norm_kernels`)."""
+
+    f64: Callable
+    mp: Callable
+    scale: Callable
+
+
+class ChainRuleTables(NamedTuple):
+    """The chain rule's index tables in the basis (k, v, k*, v*) (:func:`chain_rule_tables`)."""
+
+    ov_row: np.ndarray
+    ov_col: np.ndarray
+    cols: list
+    parts: list
 
 
 # --------------------------------------------------------------------------- kappa atoms
@@ -286,12 +314,10 @@ def reduced_map_kernels():
     reduced map, ``J`` its Jacobian (4 entries, row-major), ``g`` (g_kappa, g_nu), all of
     (kappa, nu, lam, gamma, d, L[, alpha]); ``H[point]`` the Hessian at a stationary point and
     ``bounds`` (sup|g_kappa| bound, sup|g_nu|), of (lam, gamma, d, L)."""
-    from types import SimpleNamespace
-
     st = sfix.structure()
     X = (S.kappa, S.nu)
     args = X + _GRAD_PARAMS4 + (sdyn.A,)
-    return SimpleNamespace(
+    return ReducedMapKernels(
         F=generate(args, list(sfix.reduced_map_exprs())),
         J=generate(args, list(sfix.reduced_jacobian())),
         g=generate(X + _GRAD_PARAMS4, [st.gk, st.gn]),
@@ -318,12 +344,10 @@ def tangent_norm_kernels():
     """The squared tangent-gradient norms (:func:`slr_verify.symbolic.dynamics.tangent_norms_sq`) of
     (overlaps, partials): ``f64`` (NumPy, broadcasting) and ``mp`` (mpmath, working precision);
     ``scale`` the squared full gradient norms (:func:`~slr_verify.symbolic.dynamics.gradient_norms_sq`, float64)."""
-    from types import SimpleNamespace
-
     args = tuple(srisk.OVERLAPS) + tuple(sdyn.PARTIALS)
     exprs = list(sdyn.tangent_norms_sq())
-    return SimpleNamespace(f64=generate(args, exprs), mp=generate_mp(args, exprs),
-                           scale=generate(args, list(sdyn.gradient_norms_sq())))
+    return TangentNormKernels(f64=generate(args, exprs), mp=generate_mp(args, exprs),
+                              scale=generate(args, list(sdyn.gradient_norms_sq())))
 
 
 @lru_cache(maxsize=None)
@@ -337,9 +361,7 @@ def chain_rule_tables():
       (:func:`~slr_verify.symbolic.dynamics.update_vectors`' grad_k, grad_v, whose coefficients are
       single partials).
 
-    Returns a namespace of int arrays."""
-    from types import SimpleNamespace
-
+    Returns a :class:`ChainRuleTables` of int arrays."""
     G = sdyn.gram()
     ov = list(srisk.OVERLAPS)
     pos = [next((r, c) for r in (0, 1) for c in range(4) if c != r and G[r, c] == o) for o in ov]
@@ -355,7 +377,7 @@ def chain_rule_tables():
             pj.append(i)
         cols.append(np.array(cj))
         parts.append(np.array(pj))
-    return SimpleNamespace(ov_row=np.array([r for r, _ in pos]), ov_col=np.array([c for _, c in pos]), cols=cols, parts=parts)
+    return ChainRuleTables(ov_row=np.array([r for r, _ in pos]), ov_col=np.array([c for _, c in pos]), cols=cols, parts=parts)
 
 
 def alpha_max_grid(*, lam, gamma, d, L, n=121, alphas=None) -> float:

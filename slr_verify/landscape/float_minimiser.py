@@ -21,7 +21,7 @@ import numpy as np
 
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2, keywords_checked
+from ..model.params import ModelSetting, Params, accepts_gamma2, keywords_checked
 from .trs import profile, solve_trs, trs_matrices
 
 
@@ -70,7 +70,7 @@ def local_minimum(chart, *, lam, gamma, eps=0.0, d, L):
     """The profile's local minimum reached from ``chart`` = (a, b) of the angle chart (a pattern search in float64):
     (m, (a, b)). A crossing end's competitor is followed this way from where it was found
     (``Window.mechanism_records["lo"]["chart"]``)."""
-    p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    p = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam).kw()
     m, a, b = _local_min(float(chart[0]), float(chart[1]), p)
     return m, (a, b)
 
@@ -144,7 +144,7 @@ def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
     it zooms only from grid local minima below the oracle). A grid statement: a basin of m below the
     oracle that no grid point enters is not seen (`docs/MATH.md` §17; the ball-tier decision is
     :func:`slr_verify.certify.global_minimiser`)."""
-    kw = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    kw = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam).kw()
     lam = kw.pop("lam")
     grid = chart_grid(grid)
     for g in dict.fromkeys((coarse_grid(grid), grid)):
@@ -161,7 +161,7 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     float64 cannot break (the flat valley nu = 1, where m - R(k*, v*) is 1e-15 to 1e-44): the oracle
     is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously.
     `docs/MATH.md` §17."""
-    p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    p = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam)
     kw = p.kw()
     na, nb = chart_grid(grid)
     seeds = V.integer("seeds", seeds, 1, 1000)
@@ -226,7 +226,7 @@ def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
     from scipy.optimize import minimize_scalar
 
     n = V.integer("n", n, 3, 10**6, why="profile evaluations")
-    kw = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L).kw()
+    kw = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam).kw()
     a = np.linspace(0.0, np.pi / 2, n)
     m = profile(np.cos(a), np.sin(a), **kw).risk
     i = int(np.argmin(m))

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..kernels.landscape import fixed_point_kernels, riemannian_kernels
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2, keywords_checked
+from ..model.params import D_MINIMUMS, Params, accepts_gamma2, keywords_checked, require_d
 
 #: squared lengths below this are taken as 0 when a tuple is realised (a boundary point found by
 #: a float64 root finder sits within round-off of the boundary, on either side)
@@ -80,7 +80,7 @@ def orbit_dimension(ov, d):
     """Dimension of the orbit of (k, v) under the rotations fixing k* and v*: 2d - 7, d - 3 or 0
     as k_perp, v_perp span a plane, a line or nothing. d an integer >= 4 (k*, v* and the realisation's two further
     directions)."""
-    d = V.count_value(V.integer("d", d, 4, floats=True))
+    d = V.count_value(V.integer("d", d, D_MINIMUMS["landscape"][0], floats=True))
     X = realise(ov)
     a, b, c = X[2, 2], X[3, 2], X[3, 3]
     tol = mpmath.mpf(10) ** (-mpmath.mp.dps // 2)
@@ -174,9 +174,7 @@ def riemannian_spectrum(ov, *, lam, gamma, eps=0.0, d, L):
     of the orthogonal block), ``multiplicity`` (d - 4, of each block eigenvalue), ``flat`` (orbit
     dimension), ``tangent_norm`` (|Riemannian gradient|), ``risk``; all
     eigenvalues as mpmath numbers."""
-    Params(lam=float(lam), gamma=float(gamma), eps=float(eps), d=d, L=L)  # validated: a ValueError names the parameter
-    if d < 4:
-        raise ValueError(f"d must be >= 4 for the landscape (k*, v*, k, v span up to 4 dimensions), got {d!r}")
+    require_d(Params(lam=float(lam), gamma=float(gamma), eps=float(eps), d=d, L=L).d, "landscape")
     P = riemannian_parts(realise(ov), lam=lam, gamma=gamma, eps=eps, d=d, L=L)
     return SimpleNamespace(core=sorted(mpmath.eigsy(P.hess, eigvals_only=True)),
                            block=sorted(mpmath.eigsy(P.block, eigvals_only=True)), multiplicity=int(d) - 4,

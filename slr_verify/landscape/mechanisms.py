@@ -12,7 +12,7 @@ import numpy as np
 
 from ..kernels.landscape import window_kernels
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2, check_params, keywords_checked
+from ..model.params import accepts_gamma2, checked, keywords_checked
 from .window import Window
 
 
@@ -20,9 +20,10 @@ from .window import Window
 def mechanism_values(lam, *, gamma, d, L):
     """(det B, trace B, family gap) at lam (float64 arrays broadcast): the closed-form mechanism
     functions (an independent check; they assume the mechanisms). ``lam``, ``d``, ``L`` broadcast together; the model's
-    ranges are :func:`slr_verify.model.check_params`' (``ValueError`` naming the parameter). `docs/MATH.md` §13."""
+    ranges are the model's (:func:`slr_verify.model.params.checked`, ``ValueError`` naming the parameter). `docs/MATH.md`
+    §13."""
     shape = V.broadcast(lam=lam, d=d, L=L)
-    lam, gamma, _, d, L = check_params(lam, gamma, 0.0, d, L)
+    lam, gamma, d, L = checked(lam=lam, gamma=gamma, d=d, L=L)
     d, L = (x if x.ndim else V.count_value(x) for x in (d, L))
     out = window_kernels().f64(lam, gamma, d, L)
     return tuple(np.broadcast_to(np.asarray(x, dtype=float), shape) for x in out)
@@ -101,8 +102,9 @@ def phase_diagram(d_values, L_values, *, gamma, eps=0.0, lam_range=(1e-4, 1e2), 
 
     grid = V.integer("grid", grid, 3, 10**7, why="mechanism evaluations per (d, L)")
     lam_range = V.interval("lam_range", lam_range, minimum=0, strict_min=True)
-    d_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=x, L=1).d) for x in d_values]
-    L_values = [int(Params(lam=1.0, gamma=gamma, eps=eps, d=2, L=x).L) for x in L_values]
+    checked(gamma=gamma, eps=eps)
+    d_values = [int(checked(d=x)[0]) for x in d_values]
+    L_values = [int(checked(L=x)[0]) for x in L_values]
     shape = (len(d_values), len(L_values))
     lo, hi = np.full(shape, np.nan), np.full(shape, np.nan)
     mlo, mhi, status = (np.full(shape, "", dtype=object) for _ in range(3))

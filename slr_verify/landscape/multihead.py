@@ -45,7 +45,7 @@ from ..kernels import fused as FK
 from ..kernels import multihead as KM
 from ..model import validation as VAL
 from ..model.multilocation import validate_locations
-from ..model.params import accepts_gamma2, keywords_checked
+from ..model.params import accepts_gamma2, keywords_checked, scalars
 
 
 class RiskOnSpheres:
@@ -123,10 +123,8 @@ def _frame(K_star, V_star, extra):
 
 def _validate(K_star, V_star, lam, gamma, eps, L):
     K_star, V_star = validate_locations(K_star, V_star)
-    lam = VAL.real("lam", lam, minimum=0.0, strict_min=True)  # single numbers: an array is refused naming it
-    gamma = VAL.real("gamma", gamma, minimum=0.0, strict_min=True)
-    eps = VAL.real("eps", eps, minimum=0.0)
-    L = VAL.integer("L", L, K_star.shape[0], floats=True)
+    lam, gamma, eps = scalars(lam=lam, gamma=gamma, eps=eps)  # single numbers: an array is refused naming it
+    L = VAL.integer("L", L, K_star.shape[0], floats=True)  # the multi-location model: a token per location at least
     return K_star, V_star, dict(lam=lam, gamma=gamma, eps=eps, d=K_star.shape[1], L=L)
 
 

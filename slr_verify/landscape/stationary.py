@@ -41,7 +41,7 @@ from ..dynamics.trajectory import progress_bar, progress_stream
 from ..kernels.landscape import fixed_point_kernels
 from ..model import sampling
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2, keywords_checked
+from ..model.params import ModelSetting, Params, accepts_gamma2, keywords_checked, require_d
 from .hessian import SNAP, overlaps_of, realise, riemannian_parts, riemannian_spectrum
 
 #: the sign patterns of (kappa, nu, theta, eta, rho) under the discrete symmetries of R
@@ -161,7 +161,7 @@ def refine(o, *, lam, gamma, d, L, dps=40, iters=60):
     eigenvalues are exactly the orbit's. Returns (overlaps as mpmath numbers, tangent-gradient norm)
     or None if it does not converge below 10^-(dps - 12). ``dps`` an integer in [20, 200] (as
     :func:`stationary_points`'), ``iters`` in [1, 10000]; the parameters single numbers in the model's ranges."""
-    Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+    ModelSetting(gamma=gamma, d=d, L=L).at(lam)  # single numbers in the model's ranges (eps does not enter)
     dps = V.integer("dps", dps, 20, 200, why="digits of the mpmath refinement; below 20 it cannot confirm a root")
     iters = V.integer("iters", iters, 1, 10_000, why="Newton steps")
     with mpmath.workdps(dps):
@@ -255,9 +255,8 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, seed=0
     whole search rejected: not realisable, not refined, or not stationary at ``dps`` digits; the
     same number on every point). `docs/MATH.md` §13."""
     p = Params(lam=lam, gamma=gamma, eps=eps, d=d, L=L)
+    require_d(p.d, "landscape")
     lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
-    if d < 4:
-        raise ValueError(f"d must be >= 4 for the landscape, got {d!r}")
     starts = V.integer("starts", starts, 1, 100_000, why="Newton starts per round")
     rounds = V.integer("rounds", rounds, 1, 100)
     seed = V.integer("seed", seed, 0) if not isinstance(seed, np.random.SeedSequence) else seed

@@ -32,7 +32,7 @@ from ..kernels.generated import oracle_kernel
 from ..kernels.profile import oracle_curvature_kernels
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2
+from ..model.params import ModelSetting, accepts_gamma2
 from .float_minimiser import (
     TIE_RTOL,
     below_oracle,
@@ -180,9 +180,8 @@ def float_window(*, gamma, eps=0.0, d, L, lam_range=(1e-4, 1e2), grid=31, verify
     inside the two ends (0: none). ``ValueError`` (naming ``lam_range`` and the setting) where the oracle is never the
     global minimum on the scan, where its set of lam is not one interval there, or where an end cannot be resolved to
     the route's accuracy."""
-    p = Params(lam=1.0, gamma=gamma, eps=eps, d=d, L=L)
+    p = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
     kw = p.kw()
-    kw.pop("lam")
     lo_r, hi_r = V.interval("lam_range", lam_range, minimum=0, strict_min=True)
     grid = V.integer("grid", grid, 3, 100_000, why="one profile minimisation per point")
     verify = V.integer("verify", verify, 0, 1000, why="one stationary-point search each")

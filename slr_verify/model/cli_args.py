@@ -1,4 +1,5 @@
-"""Command-line conventions every subcommand shares: the signal's variance is ``--gamma2`` (the paper's gamma^2), and
+"""Command-line conventions every subcommand shares: the variance of the relevant token's noise is ``--gamma2`` (the
+paper's gamma^2, :data:`.params.GAMMA2_MEANING`: one wording for every command's help), and
 ``--gamma`` is refused with a message naming it (argparse's abbreviations are off, so ``--gamma`` never abbreviates
 ``--gamma2``); an integer option is checked by :func:`integer_option`.
 
@@ -11,11 +12,12 @@ from __future__ import annotations
 import argparse
 
 from . import validation as V
-from .params import D_MIN, SUPPORTED_MAX
+from .params import GAMMA2_MEANING, ModelSetting
 
 #: the keys of a model setting, as the paper states them (gamma^2, not gamma)
 SETTING_KEYS = ("gamma2", "eps", "d", "L")
-_HELP = {"gamma2": "gamma^2, the variance of the relevant token's noise (Figure 4b: 0.5)",
+#: each model option's help, the one wording of every command (``--gamma2``: :data:`.params.GAMMA2_MEANING`)
+MODEL_HELP = {"gamma2": f"{GAMMA2_MEANING} (Figure 4b: 0.5)",
          "eps": "the label noise's standard deviation (Figure 4b: 0)",
          "d": "the token dimension (Figure 4b: 400)",
          "L": "the number of tokens (Figure 4b: 10)"}
@@ -52,13 +54,19 @@ def integer_option(minimum: int):
     return parse
 
 
-def add_model_options(parser):
-    """Add ``--gamma2 --eps --d --L`` (each with help, no default: None when not given) and the refused ``--gamma``."""
-    parser.add_argument("--gamma2", type=float, help=_HELP["gamma2"])
+def add_model_options(parser, note: str = "", extra: dict | None = None):
+    """Add ``--gamma2 --eps --d --L`` (each with its :data:`MODEL_HELP`, then ``note`` and the option's ``extra`` text;
+    no default: None when not given) and the refused ``--gamma``."""
+    extra = extra or {}
+
+    def text(k):
+        return "; ".join(x for x in (MODEL_HELP[k], note, extra.get(k, "")) if x)
+
+    parser.add_argument("--gamma2", type=float, help=text("gamma2"))
     refuse_gamma(parser)
-    parser.add_argument("--eps", type=float, help=_HELP["eps"])
-    parser.add_argument("--d", type=int, help=_HELP["d"])
-    parser.add_argument("--L", type=int, help=_HELP["L"])
+    parser.add_argument("--eps", type=float, help=text("eps"))
+    parser.add_argument("--d", type=int, help=text("d"))
+    parser.add_argument("--L", type=int, help=text("L"))
 
 
 def parse_setting(text: str) -> dict:
@@ -88,11 +96,18 @@ def parse_setting(text: str) -> dict:
 
 
 def check_setting(values: dict, prefix: str = "", *, options: bool = False) -> dict:
-    """The four values of a setting (gamma2, eps, d, L) checked and returned as ``{"gamma2": float, "eps": float,
-    "d": int, "L": int}``: all four present; gamma2 > 0, eps >= 0, d an integer >= 2, L an integer >= 1, each within
-    the supported range (:data:`.params.SUPPORTED_MAX`; gamma2 up to its square). A ``ValueError`` names the first
-    bad or missing key, after ``prefix`` (the option it came from); with ``options`` the keys are named as the
-    options ``--gamma2 --eps --d --L``."""
+    """The four values of a setting (gamma2, eps, d, L) checked (:func:`model_setting`) and returned as
+    ``{"gamma2": float, "eps": float, "d": int, "L": int}``."""
+    m = model_setting(values, prefix, options=options)
+    return {"gamma2": m.gamma2, "eps": m.eps, "d": m.d, "L": m.L}
+
+
+def model_setting(values: dict, prefix: str = "", *, options: bool = False) -> ModelSetting:
+    """The :class:`~.params.ModelSetting` of the four values (gamma2, eps, d, L) a command line gave: all four present
+    (no silent default), each checked by the setting's constructor (gamma2 > 0, eps >= 0, d an integer >= 2, L an
+    integer >= 1, each within the supported range). A ``ValueError`` names the first bad or missing key, after
+    ``prefix`` (the option it came from); with ``options`` the keys are named as the options ``--gamma2 --eps --d
+    --L``."""
     dash = "--" if options else ""
     missing = [dash + k for k in SETTING_KEYS if values.get(k) is None]
     if missing:
@@ -101,14 +116,9 @@ def check_setting(values: dict, prefix: str = "", *, options: bool = False) -> d
                          f"{', '.join(dash + k for k in SETTING_KEYS)} (no silent default; the paper's Figure 4b is "
                          f"{example})")
     try:
-        out = {"gamma2": float(V.positive("gamma2", values["gamma2"])), "eps": float(V.nonnegative("eps", values["eps"])),
-               "d": V.integer("d", values["d"], D_MIN, floats=True), "L": V.integer("L", values["L"], 1, floats=True)}
-        V.at_most("gamma2", out["gamma2"], SUPPORTED_MAX["gamma"] ** 2, "float64 overflows beyond it")
-        for k in ("eps", "d", "L"):
-            V.at_most(k, out[k], SUPPORTED_MAX[k], "float64 overflows beyond it")
+        return ModelSetting(**{k: values[k] for k in SETTING_KEYS})
     except ValueError as exc:
         raise ValueError(f"{prefix}{dash}{exc}") from None
-    return out
 
 
 def setting_from_args(args):

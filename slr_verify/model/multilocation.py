@@ -18,7 +18,7 @@ import numpy as np
 
 from . import budgets as B
 from . import validation as V
-from .params import keywords_checked
+from .params import keywords_checked, scalars
 
 
 def _unit_rows(name, x):
@@ -97,12 +97,11 @@ def draw_multi_projected(gens, m, factor, rel_means, target_index, gamma, eps, L
 def sample_multi(K_star, V_star, *, gamma, eps=0.0, L, n, seed):
     """n samples of multiple-location regression in full dimension, ``(X, J, Y)`` (all in memory;
     the Monte Carlo route draws the same blocks chunk by chunk). `docs/MATH.md` §15."""
-    from .sampling import BLOCK, STREAM_FULL, generators, scalar
+    from .sampling import BLOCK, STREAM_FULL, generators
 
     K_star, V_star = validate_locations(K_star, V_star)
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
-    L = V.integer("L", L, K_star.shape[0], floats=True)
+    gamma, eps = scalars(gamma=gamma, eps=eps)
+    L = V.integer("L", L, K_star.shape[0], floats=True)  # the multi-location model: at least one token per location
     d = K_star.shape[1]
     B.memory_budget("L", 8.0 * L * (d + 1), f"one sample of {L:,} tokens in R^{d}")
     n = V.integer("n", n, 1, floats=True)

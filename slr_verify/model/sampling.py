@@ -18,7 +18,7 @@ import numpy as np
 from . import budgets as B
 from . import validation as V
 from .overlaps import Overlaps
-from .params import accepts_gamma2, keywords_checked
+from .params import accepts_gamma2, keywords_checked, scalars
 
 #: Samples per independently seeded block (the unit of reproducibility).
 BLOCK = 1 << 15
@@ -98,9 +98,7 @@ def sample_slr(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None):
     n (or L) whose samples would not fit is refused naming it.
     """
     k_star, v_star = instance(k_star, v_star)
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
-    L = V.integer("L", L, 1, floats=True)
+    gamma, eps, L = scalars(gamma=gamma, eps=eps, L=L)
     _, cdf = law(p, L)
     n = V.integer("n", n, 1, floats=True)
     d = k_star.shape[0]
@@ -143,7 +141,7 @@ def random_unit(d, seed) -> np.ndarray:
 def random_instance(d, seed) -> tuple[np.ndarray, np.ndarray]:
     """(k*, v*) orthonormal in R^d, uniformly distributed (Gram-Schmidt of two Gaussians), d >= 2.
     The paper's Section 2, `docs/MATH.md` §1."""
-    d = V.integer("d", d, 2, floats=True)
+    (d,) = scalars(d=d)
     B.memory_budget("d", 32.0 * d, f"two vectors of R^{d} and their QR factorisation")
     g = np.random.default_rng(V.integer("seed", seed, 0))
     Q, R = np.linalg.qr(g.standard_normal((d, 2)))
@@ -191,7 +189,7 @@ def initial_overlaps_exact(seed, runs, d) -> Overlaps:
     k_perp = v_perp = 0 (d = 2). ``seed``: an integer or a ``numpy.random.SeedSequence``.
     """
     runs = V.integer("runs", runs, 1)
-    d = V.count_value(V.integer("d", d, 2, floats=True))  # beyond int64 a float (chi^2 of huge df)
+    d = V.count_value(scalars(d=d)[0])  # beyond int64 a float (chi^2 of huge df)
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((2, runs))
     h = rng.standard_normal((2, runs))

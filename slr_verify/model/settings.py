@@ -1,20 +1,25 @@
 """The paper's experiment settings (Section 5 and Appendix E; `docs/MATH.md` §11), defined once.
 
-Each :class:`Setting` carries the initialisation (``"sphere"`` or ``"M"``), d, L, gamma^2, the
-inverse-temperature schedule (constant, or lam_t = lam0 / (1 + 1e-4 t)), the step size alpha, the
-number of steps and repetitions, and for Figure 5 the SGD batch and the label noise eps.
+Each :class:`Setting` carries the initialisation (``"sphere"`` or ``"M"``), the model's setting (a
+:class:`~.params.ModelSetting`: gamma^2, eps, d, L), the inverse-temperature schedule (constant, or
+lam_t = lam0 / (1 + 1e-4 t)), the step size alpha, the number of steps and repetitions, and for Figure 5 the SGD batch.
+The paper's model settings are named instances: :data:`FIGURE_4B` (gamma^2 = 1/2, eps = 0, d = 400, L = 10; also
+Figures 4a, 7a, 7b) and :data:`FIGURE_5` (gamma^2 = 1/2, eps = 0.1, d = 80, L = 10).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from .params import Params
+from .params import ModelSetting, Params
 
 #: gamma^2 = 1/2, the relevant token's variance in every experiment of the paper (Section 5, Appendix E)
 PAPER_GAMMA2 = 0.5
+#: Figure 4b's model (Section 5; Figures 4a, 7a and 7b share it): gamma^2 = 1/2, eps = 0, d = 400, L = 10
+FIGURE_4B = ModelSetting(gamma2=PAPER_GAMMA2, eps=0.0, d=400, L=10)
+#: Figure 5's model (Appendix E): gamma^2 = 1/2, eps = 0.1, d = 80, L = 10
+FIGURE_5 = ModelSetting(gamma2=PAPER_GAMMA2, eps=0.1, d=80, L=10)
 #: gamma = sqrt(1/2), as a float 0.7071067811865476
-PAPER_GAMMA = math.sqrt(PAPER_GAMMA2)
+PAPER_GAMMA = FIGURE_4B.gamma
 
 #: the decay rate of the paper's schedule lam_t = lam0 / (1 + DECAY t)
 DECAY = 1e-4
@@ -47,20 +52,23 @@ class Setting:
 
     figure: str
     init: str          # "sphere" or "M"
-    d: int
-    L: int
-    gamma2: float
+    model: ModelSetting
     lam0: float
     schedule: str      # "constant" or "decreasing"
     alpha: float
     steps: int
     runs: int = 30
-    eps: float = 0.0
     batch: int | None = None  # SGD on sampled batches (Figure 5)
 
-    @property
-    def gamma(self) -> float:
-        return math.sqrt(self.gamma2)
+    def __post_init__(self):
+        if not isinstance(self.model, ModelSetting):
+            raise ValueError(f"model must be a ModelSetting, got {self.model!r}")
+
+    gamma = property(lambda self: self.model.gamma, doc="the model's gamma")
+    gamma2 = property(lambda self: self.model.gamma2, doc="the model's gamma^2")
+    eps = property(lambda self: self.model.eps, doc="the model's eps")
+    d = property(lambda self: self.model.d, doc="the model's d")
+    L = property(lambda self: self.model.L, doc="the model's L")
 
     @property
     def lam(self):
@@ -76,7 +84,7 @@ class Setting:
 
     def params(self, t=0) -> Params:
         """The model parameters at step t (lam = lam_t)."""
-        return Params(lam=self.lam_at(t), gamma=self.gamma, eps=self.eps, d=self.d, L=self.L)
+        return self.model.at(self.lam_at(t))
 
     @property
     def model_text(self) -> str:
@@ -104,9 +112,9 @@ def _count(n) -> str:
 
 #: Section 5 and Appendix E: 30 repetitions each, k*, v*, k0, v0 drawn at random.
 FIGURES = {
-    "4a": Setting("4a", "sphere", 400, 10, PAPER_GAMMA2, 1.0, "decreasing", 4e-3, 120_000),
-    "4b": Setting("4b", "M", 400, 10, PAPER_GAMMA2, 0.1, "constant", 4e-3, 20_000),
-    "5": Setting("5", "sphere", 80, 10, PAPER_GAMMA2, 2.0, "decreasing", 1e-3, 200_000, eps=0.1, batch=5),
-    "7a": Setting("7a", "sphere", 400, 10, PAPER_GAMMA2, 0.9, "constant", 1e-3, 120_000),
-    "7b": Setting("7b", "sphere", 400, 10, PAPER_GAMMA2, 0.1, "constant", 4e-3, 20_000),
+    "4a": Setting("4a", "sphere", FIGURE_4B, 1.0, "decreasing", 4e-3, 120_000),
+    "4b": Setting("4b", "M", FIGURE_4B, 0.1, "constant", 4e-3, 20_000),
+    "5": Setting("5", "sphere", FIGURE_5, 2.0, "decreasing", 1e-3, 200_000, batch=5),
+    "7a": Setting("7a", "sphere", FIGURE_4B, 0.9, "constant", 1e-3, 120_000),
+    "7b": Setting("7b", "sphere", FIGURE_4B, 0.1, "constant", 4e-3, 20_000),
 }

@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 from ..kernels import api
 from ..model import tiers as T
 from ..model import validation as V
-from ..model.params import D_MIN, accepts_gamma2, keywords_checked
+from ..model.params import Params, accepts_gamma2, keywords_checked, scalars
 from ..model.sampling import scalar
 from ..model.settings import FIGURES, PAPER_GAMMA
 from ..routes.bayes import (
@@ -83,11 +83,8 @@ def _difference(big: LogMCResult, small: LogMCResult) -> LogMCResult:
 def compare_predictors(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0) -> Comparison:
     """The four predictors at one setting (module docstring), the Monte Carlo ones with n samples (seeded).
     `docs/MATH.md` §18."""
-    lam = scalar(V.positive, "lam", lam)
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
-    d = V.integer("d", d, 2, floats=True)
-    L = V.integer("L", L, 1, floats=True)
+    p = Params(lam, gamma, eps, d, L)  # lam and the model's setting, one validated value
+    lam, gamma, eps, d, L = p.lam, p.gamma, p.eps, p.d, p.L
     seed = V.integer("seed", seed, 0)
     erf = LogMCResult(float(api.log_bayes_gap(lam=lam, gamma=gamma, eps=eps, d=d, L=L)), 0.0)
     lin = float(api.linear_risk(gamma=gamma, eps=0.0, L=L))
@@ -118,7 +115,7 @@ def bayes_rate(gamma) -> float:
     """The exponential rate of R_B - eps^2 in d: -log(R_B - eps^2)/d -> 1/(4(1 + gamma^2)) + log((1 + gamma^2)/(2 gamma))
     (twice the per-token Bhattacharyya distance; the pair estimator's expectation is only polynomial in d).
     `docs/MATH.md` §18."""
-    gamma = scalar(V.positive, "gamma", gamma)
+    (gamma,) = scalars(gamma=gamma)
     return -2.0 * log_chernoff(gamma, 1.0)
 
 
@@ -134,7 +131,7 @@ class BestLam(NamedTuple):
 def erf_best_lam(*, gamma, d, L, bounds=(1e-4, 50.0)) -> BestLam:
     """argmin over lam of R_lam(k*, v*) (Theorem 1's kernel, exact): a log-spaced grid, then Brent's method on
     log lam to xtol 1e-10 in the neighbouring bracket. ``standard_error`` is 0 (deterministic objective)."""
-    gamma = scalar(V.positive, "gamma", gamma)
+    (gamma,) = scalars(gamma=gamma)
 
     def f(t):
         return float(api.log_bayes_gap(lam=math.exp(t), gamma=gamma, eps=0.0, d=d, L=L))
@@ -162,8 +159,7 @@ def softmax_best_lam(*, gamma, d, L, n=1 << 15, seed=0, batches=8, bounds=None) 
     that lam is re-estimated on fresh samples (batches x n), so it carries no selection bias.
     `docs/MATH.md` §18.
     """
-    gamma = scalar(V.positive, "gamma", gamma)
-    d = V.integer("d", d, D_MIN, floats=True)
+    gamma, d = scalars(gamma=gamma, d=d)
     batches = V.integer("batches", batches, 2, 10_000, floats=True, why="independent minimisations, each of n samples")
     seed = V.integer("seed", seed, 0)
     mu = math.sqrt(d / 2.0)

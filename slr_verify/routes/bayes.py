@@ -46,7 +46,7 @@ from scipy.special import logsumexp
 
 from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
-from slr_verify.model.params import D_MIN, accepts_gamma2
+from slr_verify.model.params import accepts_gamma2, scalars
 from slr_verify.model.sampling import (
     STREAM_FULL,
     STREAM_PROJ,
@@ -122,13 +122,11 @@ def _method(method) -> str:
 
 
 def _setting(gamma, d, L, n, seed, memory, lam=None):
-    gamma = scalar(V.positive, "gamma", gamma)
-    d = V.integer("d", d, D_MIN, floats=True)
-    L = V.integer("L", L, 1, floats=True)
+    gamma, d, L = scalars(gamma=gamma, d=d, L=L)
     n = V.integer("n", n, 2, floats=True)
     B.memory_budget("L", 16.0 * L, f"one sample of L = {L:,} tokens")  # an L too large is L's, not n's
     B.time_budget("n", n * SECONDS_PER_TOKEN * L, f"{n:,} Monte Carlo samples of {L:,} tokens")
-    lam = None if lam is None else scalar(V.positive, "lam", lam)
+    lam = None if lam is None else scalars(lam=lam)[0]
     return gamma, d, L, n, V.integer("seed", seed, 0), check_memory(memory), lam
 
 
@@ -173,9 +171,7 @@ def log_bayes_excess_bound(*, gamma, d, L, p=None) -> float:
     Proof: the pair weight is at most 1/2 (AM-GM) and E_h[(w_l - w_m)^2] = 4 gamma^2/(1 + gamma^2). Since
     log B = -c(gamma) d / 2 + O(1), the Bayes part of Corollary 2's gap vanishes at least like exp(-c(gamma) d).
     -inf when J0 can take one value only (then R_B = eps^2 exactly)."""
-    gamma = scalar(V.positive, "gamma", gamma)
-    d = V.integer("d", d, D_MIN, floats=True)
-    L = V.integer("L", L, 1, floats=True)
+    gamma, d, L = scalars(gamma=gamma, d=d, L=L)
     pi, _ = law(p, L)
     if np.count_nonzero(pi) < 2:
         return -math.inf
@@ -247,7 +243,7 @@ def bayes_risk(*, gamma, eps=0.0, d, L, p=None, n=DEFAULT_N, seed=0, method="imp
 
     eps^2 + :func:`bayes_excess` (the noise part is exact); see there for the arguments.
     """
-    eps = scalar(V.nonnegative, "eps", eps)
+    (eps,) = scalars(eps=eps)
     return _risk(eps, bayes_excess(gamma=gamma, d=d, L=L, p=p, n=n, seed=seed, method=method, tilt=tilt, memory=memory))
 
 
@@ -382,7 +378,7 @@ def softmax_excess(*, lam, gamma, d, L, n=DEFAULT_N, seed=0, method="importance"
 def softmax_risk(*, lam, gamma, eps=0.0, d, L, n=DEFAULT_N, seed=0, method="importance", memory=DEFAULT_MEMORY) -> MCResult:
     """The risk of the softmax attention predictor at (k, v) = (k*, v*) (`docs/MATH.md` §18): eps^2 +
     :func:`softmax_excess`, with its standard error. d-free (only X_l^T k* and X_l^T v* enter)."""
-    eps = scalar(V.nonnegative, "eps", eps)
+    (eps,) = scalars(eps=eps)
     return _risk(eps, softmax_excess(lam=lam, gamma=gamma, d=d, L=L, n=n, seed=seed, method=method, memory=memory))
 
 
@@ -401,9 +397,7 @@ def bayes_risk_full(k_star, v_star, *, gamma, eps=0.0, L, n, seed, p=None, memor
     """
     k_star, v_star = instance(k_star, v_star)
     d = k_star.shape[0]
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
-    L = V.integer("L", L, 1, floats=True)
+    gamma, eps, L = scalars(gamma=gamma, eps=eps, L=L)
     n = V.integer("n", n, 2, floats=True)
     pi, cdf = law(p, L)  # an L too large for memory is refused naming L, before n's time
     B.time_budget("n", n * SECONDS_PER_TOKEN_DIM * L * d, f"{n:,} Monte Carlo samples of {L:,} tokens in R^{d}")

@@ -43,7 +43,7 @@ from scipy.special import erf
 
 from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
-from slr_verify.model.params import check_params
+from slr_verify.model.params import scalars
 from slr_verify.model.sampling import BLOCK, random_instance, random_unit, sample_slr  # noqa: F401  (re-exported)
 from slr_verify.model.sampling import (
     STREAM_FULL as _STREAM_FULL,
@@ -62,9 +62,6 @@ from slr_verify.model.sampling import (
 )
 from slr_verify.model.sampling import (
     sample_full as _sample_full,
-)
-from slr_verify.model.sampling import (
-    scalar as _scalar,
 )
 
 from ..model.params import accepts_gamma2
@@ -112,11 +109,7 @@ SECONDS_PER_TOKEN = 1e-7
 
 
 def _common(lam, gamma, eps, L, n, p):
-    lam = _scalar(V.positive, "lam", lam)
-    gamma = _scalar(V.positive, "gamma", gamma)
-    eps = _scalar(V.nonnegative, "eps", eps)
-    L = V.integer("L", L, 1, floats=True)
-    check_params(lam, gamma, eps, 2, L)  # the supported ranges
+    lam, gamma, eps, L = scalars(lam=lam, gamma=gamma, eps=eps, L=L)
     n = V.integer("n", n, 2, floats=True)
     p, cdf = _law(p, L)
     return lam, gamma, eps, L, n, p, cdf
@@ -212,10 +205,7 @@ def fit_linear_risk(k_star, v_star, *, gamma, eps=0.0, L, n_train, n_test, seed,
     """
     k_star, v_star = _instance(k_star, v_star)
     d = k_star.shape[0]
-    gamma = _scalar(V.positive, "gamma", gamma)
-    eps = _scalar(V.nonnegative, "eps", eps)
-    L = V.integer("L", L, 1, floats=True)
-    check_params(1.0, gamma, eps, 2, L)
+    gamma, eps, L = scalars(gamma=gamma, eps=eps, L=L)
     p, cdf = _law(p, L)  # an L too large for memory is refused naming L, before n_train's minimum L d
     n_train = V.integer("n_train", n_train, L * d, floats=True)
     n_test = V.integer("n_test", n_test, 2, floats=True)

@@ -18,12 +18,12 @@ from scipy.special import erf
 from slr_verify.model import budgets
 from slr_verify.model import validation as V
 from slr_verify.model.multilocation import draw_multi_full, draw_multi_projected, validate_heads
-from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ, scalar
+from slr_verify.model.sampling import STREAM_FULL, STREAM_PROJ
 from slr_verify.routes.mc_engine import DEFAULT_MEMORY, MCResult, check_memory, run_blocks, samples_per_chunk
 from slr_verify.routes.montecarlo import SECONDS_PER_TOKEN, SECONDS_PER_TOKEN_DIM
 from slr_verify.routes.projections import projection_factor
 
-from ..model.params import accepts_gamma2, keywords_checked
+from ..model.params import accepts_gamma2, keywords_checked, scalars
 
 ROUTES = ("full", "projected")
 
@@ -43,9 +43,7 @@ def mc_multihead_risk(K, V_, K_star, V_star, *, lam, gamma, eps=0.0, L, n, seed,
     K, V_, K_star, V_star = validate_heads(K, V_, K_star, V_star)
     if route not in ROUTES:
         raise ValueError(f"route must be one of {ROUTES}, got {route!r}")
-    lam = scalar(V.positive, "lam", lam)
-    gamma = scalar(V.positive, "gamma", gamma)
-    eps = scalar(V.nonnegative, "eps", eps)
+    lam, gamma, eps = scalars(lam=lam, gamma=gamma, eps=eps)
     H, Kloc, d = K.shape[0], K_star.shape[0], K.shape[1]
     L = V.integer("L", L, Kloc, floats=True)
     budgets.memory_budget("L", 8.0 * L * (d if route == "full" else 2 * H + Kloc), f"one sample of {L:,} tokens")

@@ -10,13 +10,12 @@ import numpy as np
 
 from slr_verify.model import budgets as B
 from slr_verify.model import validation as V
-from slr_verify.model.params import D_MIN
+from slr_verify.model.params import scalars
 from slr_verify.model.sampling import BLOCK
 from slr_verify.model.sampling import STREAM_PROJ as _STREAM_PROJ
 from slr_verify.model.sampling import draw_locations as _draw_locations
 from slr_verify.model.sampling import generators as _generators
 from slr_verify.model.sampling import law as _law
-from slr_verify.model.sampling import scalar as _scalar
 
 from ..model.params import accepts_gamma2, keywords_checked
 from .mc_engine import run_blocks
@@ -112,7 +111,7 @@ def projection_law(kappa, nu, theta, eta, rho, d):
     (``validation.overlaps``; ``ValueError`` naming the parameter otherwise): returns ``(d, G, mean)``, d as a
     float, G the 4 x 4 Gram matrix (`docs/MATH.md` §3) and ``mean = sqrt(d/2) (kappa, theta, 1, 0)`` the relevant
     token's mean before the gamma scaling. Exact (closed form)."""
-    d = float(V.integer("d", d, D_MIN, floats=True))
+    d = float(scalars(d=d)[0])
     vals = V.overlaps(kappa, nu, theta, eta, rho, d=d)
     if any(x.ndim != 0 for x in vals):
         raise ValueError("kappa, nu, theta, eta, rho must be scalars")
@@ -144,8 +143,7 @@ def sample_projections(kappa, nu, theta, eta, rho, *, gamma, d, L, n, seed, p=No
     ``P[arange(n), J0, 3]``. Cost O(n L), independent of d. Held in memory at once: an n (or L) whose projections
     would not fit is refused naming it.
     """
-    gamma = _scalar(V.positive, "gamma", gamma)
-    L = V.integer("L", L, 1, floats=True)
+    gamma, L = scalars(gamma=gamma, L=L)
     _, cdf = _law(p, L)
     n = V.integer("n", n, 1, floats=True)
     B.memory_budget("n", 40.0 * n * L, f"the projections of {n:,} samples of {L:,} tokens held at once")

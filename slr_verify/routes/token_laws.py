@@ -7,7 +7,7 @@ import mpmath
 import numpy as np
 
 from ..model import validation as V
-from ..model.params import keywords_checked
+from ..model.params import checked, keywords_checked
 from .gauss_quad import erf_features, even_expectation, gauss_expectation, one_minus_signed
 
 
@@ -33,10 +33,8 @@ def _single(**values):
     for name, x in values.items():
         if np.ndim(x) != 0 or isinstance(x, (str, bytes)):
             raise ValueError(f"{name} must be a single number, got {x!r}")
-        if name == "d":
-            V.integer("d", x, 2, floats=True)
-        elif name in ("gamma", "lam"):
-            V.positive(name, x)
+        if name in ("d", "gamma", "lam"):
+            checked(**{name: x})  # the model's constraint and range (d >= 2, gamma, lam > 0)
         else:
             V.as_finite(name, x)
 

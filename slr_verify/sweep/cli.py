@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from ..model.cli_args import refuse_gamma
+from ..model.params import GAMMA2_MEANING
 from ..model.processes import cores
 from .grid import Grid, parse_values
 
@@ -33,7 +34,7 @@ def add_sweep_parser(sub):
     p.add_argument("--lam", required=True, help="values: a,b,c or start:stop:num[:log] (lam0 of a schedule)")
     p.add_argument("--d", default="400", help="values as for --lam (default: Figure 4b's 400)")
     p.add_argument("--L", default="10", help="values as for --lam (default: Figure 4b's 10)")
-    p.add_argument("--gamma2", default="0.5", help="values of gamma^2 as for --lam (default: Figure 4b's 0.5)")
+    p.add_argument("--gamma2", default="0.5", help=f"values of {GAMMA2_MEANING} as for --lam (default: Figure 4b's 0.5)")
     refuse_gamma(p)
     p.add_argument("--alpha", default="0.004", help="values of the step size as for --lam (default: Figure 4b's 0.004)")
     p.add_argument("--runs", type=int, default=100, help="sphere initialisations per grid point")

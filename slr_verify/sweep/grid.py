@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dynamics.trajectory import check_cost, check_run_args
 from ..model import validation as V
-from ..model.params import SUPPORTED_MAX, Params, keywords_checked
+from ..model.params import ModelSetting, keywords_checked
 
 AXES = ("lam", "d", "L", "gamma2", "alpha")
 SCHEDULES = ("constant", "decreasing")
@@ -78,8 +78,6 @@ class Grid:
         for name in ("lam", "gamma2", "alpha"):
             for x in getattr(self, name):
                 V.real(name, x, minimum=0.0, strict_min=True)
-        for g2 in self.gamma2:
-            V.at_most("gamma2", g2, SUPPORTED_MAX["gamma"] ** 2, "float64 overflows beyond it")
         V.real("eps", self.eps, minimum=0.0)
         V.integer("runs", self.runs, 1)
         V.integer("steps", self.steps, 1)
@@ -88,10 +86,9 @@ class Grid:
         V.real("converge_tol", self.converge_tol, minimum=0.0)
         V.choice("schedule", self.schedule, SCHEDULES)
         for lam, d, L, g2, a in itertools.product(*(getattr(self, ax) for ax in AXES)):
-            Params(lam=lam, gamma=float(np.sqrt(g2)), eps=self.eps, d=d, L=L)
-            if d < 4:
-                raise ValueError(f"d must be >= 4 for sphere-initialised sweeps, got {d!r}")
-            check_run_args(a, self.steps, self.steps, float(np.sqrt(g2)), L, d=d, eps=self.eps)
+            model = ModelSetting(gamma2=g2, eps=self.eps, d=d, L=L).require_d("sphere-sweep")
+            model.at(lam)
+            check_run_args(a, self.steps, self.steps, model.gamma, L, d=d, eps=self.eps)
         if (self.converge_tol > 0) != (self.max_steps > 0):
             raise ValueError("converge_tol and max_steps go together: the continuation runs at most max_steps steps "
                              f"until the tangent gradient is below converge_tol; got converge_tol={self.converge_tol!r}, "

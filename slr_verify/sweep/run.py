@@ -31,7 +31,7 @@ from ..dynamics.runners import overlap_pgd
 from ..kernels.api import risk
 from ..model import validation as V
 from ..model.outputs import check_output_path
-from ..model.params import keywords_checked
+from ..model.params import ModelSetting, keywords_checked
 from ..model.processes import guard_message, refuse_in_bootstrap
 from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
@@ -48,8 +48,8 @@ _NAMES = ("kappa", "nu", "theta", "eta", "rho")
 def run_point(grid: Grid, i: int) -> dict:
     """The runs of grid point i (see the module's docstring): arrays of shape (runs,). `docs/MATH.md` §13."""
     p = grid.point(i)
-    gamma = float(np.sqrt(p["gamma2"]))
-    d, L, lam0, alpha = int(p["d"]), int(p["L"]), float(p["lam"]), float(p["alpha"])
+    model = ModelSetting(gamma2=p["gamma2"], eps=grid.eps, d=p["d"], L=p["L"])
+    gamma, d, L, lam0, alpha = model.gamma, int(model.d), int(model.L), float(p["lam"]), float(p["alpha"])
     ov0 = initial_overlaps_exact(grid.seed_sequence(i), grid.runs, d)
     lam = lam0 if grid.schedule == "constant" else decreasing(lam0)
     tr = overlap_pgd(tuple(ov0), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=grid.steps, every=grid.steps,
