@@ -1,7 +1,6 @@
-"""The model's vocabulary, below every other layer: the model's setting (:class:`ModelSetting`, one validated value; the figures' as :data:`FIGURE_4B`, :data:`FIGURE_5`), a
-setting at one lam (:class:`Params`), the five
-overlaps (:class:`Overlaps`), the paper's experiment settings (:data:`FIGURES`), and the law of the
-data (:func:`sample_slr`, `docs/MATH.md` §1). NumPy only: no SymPy, no kernels.
+"""The model's vocabulary, below every other layer: the model's setting (:class:`ModelSetting`, one validated value;
+the figures' as :data:`FIGURE_4B`, :data:`FIGURE_5`), a setting at one lam (:class:`Params`), the five overlaps
+(:class:`Overlaps`), the paper's experiment settings (:data:`FIGURES`), and the law of the data (:func:`sample_slr`, `docs/MATH.md` §1). NumPy only: no SymPy, no kernels.
 
 The public names are those of ``__all__`` (the API reference's page); the modules below (``params``,
 ``validation``, ``sampling``, ...) are the suite's internals, importable but not promised."""
