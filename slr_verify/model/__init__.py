@@ -1,6 +1,7 @@
 """The model's vocabulary, below every other layer: the model's setting (:class:`ModelSetting`, one validated value;
 the figures' as :data:`FIGURE_4B`, :data:`FIGURE_5`), a setting at one lam (:class:`Params`), the five overlaps
-(:class:`Overlaps`), the paper's experiment settings (:data:`FIGURES`), and the law of the data (:func:`sample_slr`, `docs/MATH.md` §1). NumPy only: no SymPy, no kernels.
+(:class:`Overlaps`), the paper's experiment settings (:data:`FIGURES`), and the law of the data (:func:`sample_slr`,
+`docs/MATH.md` §1). NumPy only: no SymPy, no kernels.
 
 The public names are those of ``__all__`` (the API reference's page); the modules below (``params``,
 ``validation``, ``sampling``, ...) are the suite's internals, importable but not promised."""
@@ -26,6 +27,6 @@ FIGURE_5 = settings.FIGURE_5
 #: gamma^2 = 1/2, the relevant token's variance in every experiment of the paper (Section 5, Appendix E)
 PAPER_GAMMA2 = settings.PAPER_GAMMA2
 
-__all__ = ["ModelSetting", "FIGURE_4B", "FIGURE_5", "Params", "ParamBox", "Overlaps", "OVERLAP_NAMES", "Setting", "FIGURES", "PAPER_GAMMA2", "sample_slr",
-           "random_instance", "random_unit", "draw_problem", "initial_overlaps", "sample_multi", "random_heads",
-           "random_locations", "clopper_pearson"]
+__all__ = ["ModelSetting", "FIGURE_4B", "FIGURE_5", "Params", "ParamBox", "Overlaps", "OVERLAP_NAMES", "Setting", "FIGURES",
+           "PAPER_GAMMA2", "sample_slr", "random_instance", "random_unit", "draw_problem", "initial_overlaps", "sample_multi",
+           "random_heads", "random_locations", "clopper_pearson"]
