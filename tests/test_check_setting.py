@@ -75,12 +75,12 @@ def test_a_bad_setting_exits_2_with_one_line_naming_it(capsys, args, names):
 
 
 def test_outside_its_range_a_parameterised_claim_runs_at_the_papers_and_says_why(capsys):
-    """At d = 2 there is no M with |kappa|, |nu| < 1: Theorem 5 runs at Figure 4b's model, the report gives the reason,
-    and the exit code is 0 (its verdict is the established one)."""
-    code, doc = _check_json(capsys, "--gamma2", "0.8", "--eps", "0.1", "--d", "2", "--L", "6", "--only", "theorem-5")
+    """At d = 2 there is no M with |kappa|, |nu| < 1: Proposition 9 (a claim on M, the cheapest of them) runs at Figure
+    4b's model, the report gives the reason, and the exit code is 0 (its verdict is the established one)."""
+    code, doc = _check_json(capsys, "--gamma2", "0.8", "--eps", "0.1", "--d", "2", "--L", "6", "--only", "proposition-9")
     (c,) = doc["claims"]
     assert code == 0 and c["setting"]["source"] == "paper" and "M needs d >= 4" in c["setting"]["note"]
-    assert doc["coverage"]["outside"] == {"theorem-5": "M needs d >= 4, got d = 2"}
+    assert doc["coverage"]["outside"] == {"proposition-9": "M needs d >= 4, got d = 2"}
 
 
 def test_a_tiny_gamma2_is_outside_the_rates_range_not_an_error(capsys):

@@ -98,6 +98,7 @@ def test_premise_hashes_are_the_files_bytes():
         assert premise_hash(name) == hashlib.sha256(raw).hexdigest()[:32]
 
 
+@pytest.mark.slow  # every premise regenerated and proved: the CI's slow stage and `derive --check` run it
 def test_committed_kernels_are_their_regeneration_and_their_premises_proved():
     """SymPy regenerates every premise's module from the live derivations (the file must be identical) and proves its
     statements, the rewritings for ball evaluation included: every premise's proofs are run here once (the profile's
@@ -169,6 +170,7 @@ def test_the_trusted_base_table_is_current():
     assert trusted_base.main(["--check"]) == 0
 
 
+@pytest.mark.slow  # a fresh interpreter with forked workers: the CI's slow stage
 def test_the_verdict_does_not_depend_on_the_workers(monkeypatch):
     """The same certificate (above the parallel threshold, bound leaves among its 3691) replayed serially here and in
     two forked workers in a fresh interpreter (this one may hold JAX, which rules forking out): the same verdict,

@@ -169,6 +169,7 @@ def test_tube_corrupted_is_rejected(tube):
     _rejected(_restated(d), "gap")
 
 
+@pytest.mark.slow  # a certificate search at a second setting
 def test_cli_step_size_at_another_setting(tmp_path):
     """`slr-verify certify step-size` at gamma^2 = 0.8, d = 200, L = 6, lam = 0.1: exit 0, the certificate on disk is
     accepted, and the float64 det J on a 201^2 grid is > 0 at the bracket's lower end and < 0 somewhere at its upper

@@ -261,6 +261,7 @@ def test_cli_unknown_id_exits_2(capsys):
     assert "no-such-claim" in err and "theorem-1" in err
 
 
+@pytest.mark.slow  # three worker interpreters; the in-process JSON is test_check_setting's
 def test_json_and_markdown_reports():
     """Two worker processes, --only repeated, strict JSON with the expected verdict, displayed tier
     and time of every claim (a claim without its extra: not run, as expected); Markdown tables with

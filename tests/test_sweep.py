@@ -79,6 +79,7 @@ def test_bad_input(tmp_path, sync_store):
         sweep(other, sync_store, scheduler="sync")
 
 
+@pytest.mark.slow  # two fresh interpreters: the CI's slow stage
 def test_cli_sweep(tmp_path):
     out = subprocess.run([sys.executable, "-m", "slr_verify", "sweep", "--lam", "0.1,0.2", "--runs", "3", "--steps", "50",
                           "--scheduler", "sync", "--out", str(tmp_path / "c.zarr"), "--quiet"], capture_output=True, text=True)
