@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from flint import arb
 
 from slr_verify.certify import committed as C
 from slr_verify.checker import Replay, replay
@@ -85,11 +86,15 @@ def test_gamma_moved_by_four_ulp_does_not_bind():
 
 def test_gamma_binds_exactly_within_its_ulp_ball():
     """sqrt(1/2) = 0.70710678118654752... lies below the float 0.7071067811865476 (...757): in the ball of G and of
-    G - 1 ulp, not of G + 1 ulp. Decided in Fraction arithmetic, not by rounding."""
+    G - 1 ulp, not of G + 1 ulp. Decided in Fraction arithmetic, not by rounding, on the ball the checker evaluates:
+    G one ulp wide either side, its radius as arb stores it (a 30-bit magnitude, rounded up: a hair above one ulp)."""
     assert proves(window(gamma=G - U), **W_CLAIM)[0]
     assert not proves(window(gamma=G + U), **W_CLAIM)[0]
     assert not proves(window(gamma=G - 2 * U), **W_CLAIM)[0]
-    top = (Fraction(G) + Fraction(U)) ** 2  # the upper end of the ball of G, squared: inside, and one bit above: not
+    (r, e) = arb(G, U).rad().man_exp()  # the radius arb stores for G's one-ulp ball, exactly
+    rad = Fraction(int(r)) * Fraction(2) ** int(e)
+    assert Fraction(U) <= rad < Fraction(U) * (1 + Fraction(1, 2**28))
+    top = (Fraction(G) + rad) ** 2  # the upper end of the ball of G, squared: inside, and one bit above: not
     assert binds(window().values, **dict(W_CLAIM, setting=dict(PAPER, gamma2=top)))[0]
     assert not binds(window().values, **dict(W_CLAIM, setting=dict(PAPER, gamma2=top + Fraction(1, 2**200))))[0]
 

@@ -1,6 +1,6 @@
 r"""The ball-arithmetic conventions of every proof and of the checker, in one place (`docs/MATH.md` §14).
 
-* **Parameters to balls**: :func:`param_balls`, the one function that turns the model's setting into balls (its
+* **Parameters to balls**: :func:`param_ball`, the one function that turns the model's setting into balls (its
   convention per parameter: gamma and eps one ulp wide either side, :func:`widened`, which holds the real number the
   float rounds, gamma = 0.7071067811865476 covering gamma^2 = 1/2; d and L exact); lam of a point :func:`widened`.
 * **Boxes**: :func:`ball` (the hull of two exact floats), :func:`centre_radius` (a float centre and a radius rounded
@@ -22,9 +22,15 @@ class ParamBalls(NamedTuple("ParamBalls", [("gamma", arb), ("eps", arb), ("d", a
         return {n: getattr(self, n) for n in names or self._fields}
 
 
+def param_ball(name, x) -> arb:
+    """The ball of the setting's parameter ``name`` at the float x, the one place of the convention (a line a parameter):
+    gamma and eps one ulp wide either side, d and L exact. The searches, the checker and binding all read it here."""
+    return {"gamma": widened, "eps": widened, "d": arb, "L": arb}[name](x)
+
+
 def param_balls(gamma, eps, d, L) -> ParamBalls:
-    """The setting's balls, the one place of their convention: gamma, eps one ulp wide either side, d and L exact."""
-    return ParamBalls(widened(gamma), widened(eps), arb(d), arb(L))
+    """The setting's balls (:func:`param_ball` for each parameter)."""
+    return ParamBalls(*(param_ball(n, x) for n, x in zip(ParamBalls._fields, (gamma, eps, d, L))))
 
 
 def ball(lo, hi=None) -> arb:

@@ -13,12 +13,13 @@ What binds, in order (the reason names the first field that does not):
    statement does not name eps: the Hessians on M do not depend on it):
 
    * d and L: integers, equal;
-   * gamma and eps as the checker takes them: a float x is the ball [x - ulp(x), x + ulp(x)] (eps = 0 the exact 0).
+   * gamma and eps as the checker takes them: the ball :func:`.balls.param_ball` makes of the float x (today
+     [x - ulp(x), x + ulp(x)], its radius as arb stores it; eps = 0 the exact 0), its ends read exactly.
      The claim gives ``gamma`` (or ``gamma2``: gamma^2) and ``eps`` as a **float**, which must equal the certificate's
      exactly (a float stands for a real it rounds, which the certificate's ball holds only when the floats are equal),
      or as an **exact real** (``fractions.Fraction`` or ``int``), which must lie in the ball; ``gamma2`` is always an
      exact real (a float gamma2 is read as its exact binary value): gamma^2 = q binds when q is in
-     [max(g - ulp(g), 0)^2, (g + ulp(g))^2]. All in ``Fraction`` arithmetic: nothing is rounded.
+     [max(lo, 0)^2, hi^2] for the ball [lo, hi] of g. All in ``Fraction`` arithmetic: nothing is rounded.
 
 4. **domain**: each coordinate the claim names (``lam``, and ``domain`` for others, e.g. ``alpha``), a point or a
    (lo, hi) interval, must lie inside the set the certificate proves that coordinate over: its domain interval [lo, hi]
@@ -38,6 +39,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from . import balls
 from .fields import Rejected, number
 from .registry import KINDS as _REGISTRY
 
@@ -127,12 +129,11 @@ def _pair(x, what) -> tuple:
     return lo, hi
 
 
-def _ball(x: float) -> tuple:
-    """The checker's ball of the float x, exactly: [x - ulp(x), x + ulp(x)], the exact 0 for x = 0."""
-    if x == 0:
-        return Fraction(0), Fraction(0)
-    u = Fraction(math.ulp(x))
-    return Fraction(x) - u, Fraction(x) + u
+def _ball(b) -> tuple:
+    """The ends of the ball b the checker evaluates (:func:`.balls.param_ball`, :func:`.balls.widened`), exactly."""
+    (m, e), (r, f) = b.mid().man_exp(), b.rad().man_exp()
+    mid, rad = (Fraction(int(a)) * Fraction(2) ** int(b) for a, b in ((m, e), (r, f)))
+    return mid - rad, mid + rad
 
 
 # --------------------------------------------------------------------------- the comparison
@@ -171,7 +172,7 @@ def _parameter(name, got, want) -> str:
             raise _Mismatch(f"{name} {x!r} is not the claim's {name} = {want[name]}")
         return f"{name} = {x}"
     g = _float(got[name], f"setting {name}")
-    lo, hi = _ball(g)
+    lo, hi = _ball(balls.param_ball(name, g))
     if name == "gamma" and "gamma2" in want:
         q = Fraction(want["gamma2"])
         if not (max(lo, Fraction(0)) ** 2 <= q <= hi**2):
@@ -193,7 +194,7 @@ def _coordinate(c, box, x, widened) -> str:
     if widened:
         if box[0] != box[1]:
             raise _Mismatch(f"domain {c} {list(box)} is not a point (the kind's {c} is one)")
-        lo, hi = _ball(box[0])
+        lo, hi = _ball(balls.widened(box[0]))
         proved = f"the one-ulp ball of {c} = {box[0]!r}"
         if isinstance(x, float):
             if x != box[0]:
