@@ -1,7 +1,7 @@
 """Shared pytest configuration: hypothesis profiles.
 
 ``fast`` (default) keeps the default run within minutes on 2 cores; ``thorough`` is selected
-with ``SLR_HYPOTHESIS_PROFILE=thorough`` (the ``slow`` tox env does this).
+with ``SLR_HYPOTHESIS_PROFILE=thorough`` (``tox -e thorough`` does this; CI runs the fast profile).
 """
 import os
 

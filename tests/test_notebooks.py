@@ -1,12 +1,12 @@
 """Every notebook under notebooks/ is valid and its code compiles (default run), and runs
-headless, top to bottom, in quick mode (marker ``slow``: ``tox -e notebooks``).
+headless, top to bottom, in quick mode (marker ``slow``: CI's third stage, ``.ci/run``; ``tox -e notebooks``).
 
 Each notebook is executed with nbclient in a fresh kernel (working directory notebooks/, so
 ``import slr_nb`` works) with ``SLR_QUICK=1`` (fewer repetitions and steps) and
 ``SLR_FIGURES_DIR`` pointing at a temporary folder, so the run does not touch the committed
 figures; any cell error fails the test, and each notebook must write at least one PNG. The
-thirteen executions cost ~100 s of CPU (a kernel each, importing and generating the kernels
-anew), two thirds of the default run's budget: they run in ``tox -e notebooks`` and ``tox -e slow``.
+executions (a kernel each, importing and generating the kernels anew) cost about twice the default
+run's budget: CI runs them after the other slow tests (``.ci/run``; docs/usage.md, "Tests and tox").
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ ids = [p.stem for p in NOTEBOOKS]
 def test_notebooks_exist():
     names = {p.name for p in NOTEBOOKS}
     for n in ("fig3_oracle_vs_linear", "fig4a", "fig4b", "fig5", "fig7a", "fig7b", "phase_portrait", "bayes_gap", "landscape",
-              "fig8_fig10_transformer", "fig9_multihead", "fig1b_probing", "bayes_vs_predictors"):
+              "fig8_fig10_transformer", "fig9_multihead", "fig1b_probing", "bayes_vs_predictors", "dynamics"):
         assert f"{n}.ipynb" in names, f"notebooks/{n}.ipynb is missing"
 
 

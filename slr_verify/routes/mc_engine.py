@@ -1,7 +1,8 @@
 """The chunked Monte Carlo driver shared by the simulation routes (:mod:`.montecarlo`, :mod:`.bayes`,
-:mod:`.multilocation`; `docs/MATH.md` §1): samples drawn in fixed blocks from their own seeded streams, held in
-memory in chunks sized from a budget, block statistics merged in block order (Chan's update), so that the estimate
-and its standard error are bit-for-bit independent of the memory budget."""
+:mod:`~slr_verify.routes.multilocation`, named in full: the model has a ``multilocation`` too; `docs/MATH.md` §1):
+samples drawn in fixed blocks from their own seeded streams, held in memory in chunks sized from a budget, block
+statistics merged in block order (Chan's update), so that the estimate and its standard error are bit-for-bit
+independent of the memory budget."""
 from __future__ import annotations
 
 import math

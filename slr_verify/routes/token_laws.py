@@ -81,7 +81,7 @@ def relevant_token_moments(kappa, nu, theta, eta, rho, lam, gamma, d, *, need_fi
     With ``need_first=False`` the first moment is not integrated (returned as None).
 
     Given a = mu_a + gamma z, with f = erf(lam a), (b, e) has conditional means
-    (mu_b + beta_b z, beta_e z) and covariance C (Schur complement), so
+    (mu_b + beta_b z, beta_e z) and covariance C (Schur complement), so::
 
       E[e - f b | a]      = beta_e z - f (mu_b + beta_b z),
       E[(e - f b)^2 | a]  = Var(e - f b | a) + E[e - f b | a]^2,
