@@ -47,6 +47,7 @@ def test_local_cluster_and_chunking_give_identical_contents(sync_store, tmp_path
         assert np.array_equal(a[v], b[v], equal_nan=v not in ("steps", "converged")), v
 
 
+@pytest.mark.slow  # a sweep killed in a fresh interpreter and resumed: the CI's slow stage
 def test_killed_sweep_resumes(sync_store, tmp_path):
     """Killed after its first chunk (a subprocess stopped by SIGKILL once the first chunk is marked
     done), then rerun with the same arguments: completes and matches."""
