@@ -256,6 +256,7 @@ def test_certified_risk_of_a_pair_encloses_the_quadrature():
     assert float(R.rad()) < 1e-12 and abs(float(R.mid()) - q) < 1e-9
 
 
+@pytest.mark.slow  # a search run to its failure
 def test_a_failing_valley_returns_not_proved():
     """A kappa0 far below the valley's edge (0.01: the valley test fails near kappa = 0.05 at lam = 0.3) makes the
     search fail: it must say so (not proved), not raise while splitting a box one ulp wide (found by the mutation

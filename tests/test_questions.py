@@ -56,6 +56,7 @@ def test_refusals_are_one_line_and_name_the_fix(capsys, argv, words):
         assert w in err, err
 
 
+@pytest.mark.slow  # two float scans of lam
 def test_global_min_and_window_float_routes(capsys):
     code, out, _ = run(capsys, "global-min", "--figure", "4b", "--lam", "0.3", "--json")
     ans = json.loads(out)
@@ -93,6 +94,7 @@ def test_api_gamma2_and_unknown_keywords():
     assert Params(lam=0.3, gamma2=0.8, eps=0.1, d=200, L=6).gamma == math.sqrt(0.8)
 
 
+@pytest.mark.slow  # PGD runs to their ends; the basins claim accounts for them in the default run
 def test_basins_table_accounts_for_every_run(capsys):
     """Every run is in one row; each row's 95% interval holds its rate; the oracle's PGD stability is stated against
     2 / lambda_max (at alpha = 4e-3 and this setting the oracle's largest Hessian eigenvalue is ~274)."""
@@ -141,6 +143,7 @@ def test_pgd_at_your_own_setting(capsys, tmp_path):
     assert code == 2 and "--figure fixes the setting" in err
 
 
+@pytest.mark.slow  # every question once
 def test_results_carry_their_tier():
     """The result objects say what they rest on, in the suite's tier vocabulary (slr_verify.model.tiers)."""
     from slr_verify import landscape as LS

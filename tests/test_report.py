@@ -316,6 +316,7 @@ def test_shared_work_goes_to_one_worker_within_its_share():
     assert all(len(u) == 1 for u in runner._tasks(few, times, 2))  # 15 s of 16 s: more than half, split
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_python_m_without_arguments_prints_help():
     out = subprocess.run([sys.executable, "-m", "slr_verify"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "usage" in out.stdout and "check" in out.stdout
@@ -401,6 +402,7 @@ def test_law_of_J0_check_bites(mutate):
     assert _verdict(RC.law_of_J0) == "fail"
 
 
+@pytest.mark.slow  # each mutation regenerates every kernel (the 1e-6 factor's stays in the default run)
 def test_monte_carlo_alone_bites(mutate):
     """Dropping the null-null cross term (L-1)(L-2) m0^2 is seen by Monte Carlo too."""
     m = srisk.token_moments()
