@@ -210,7 +210,8 @@ CONNECT_TIMEOUT = 10
 
 def _connect(scheduler, workers):
     """A Dask client: on a new local cluster (``None``/"local"), or on the scheduler at an address.
-    The local cluster's processes ignore Ctrl-C (this process handles it and shuts them down)."""
+    The local cluster's processes never see Ctrl-C (this process handles it and shuts them down, also when it comes
+    while the cluster starts)."""
     import logging
     import signal
 
@@ -220,16 +221,26 @@ def _connect(scheduler, workers):
     if scheduler in (None, "local"):
         # the workers inherit the environment: their Dask loggers say errors only (no warnings about
         # tasks cancelled when the sweep is interrupted)
-        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the workers at start
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
+        # Ctrl-C blocked, not ignored, while the cluster starts: the workers inherit the mask (Ctrl-C is this
+        # process's to handle), and one pressed meanwhile stays pending here instead of being discarded
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        cluster = None
         try:
-            try:
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            except RuntimeError as exc:  # "Nanny failed to start": e.g. a script without the guard, re-run by each
-                raise RuntimeError(guard_message("slr_verify.sweep.sweep", "workers", workers)) from exc
-            return Client(cluster), cluster
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        except RuntimeError as exc:  # "Nanny failed to start": e.g. a script without the guard, re-run by each
+            raise RuntimeError(guard_message("slr_verify.sweep.sweep", "workers", workers)) from exc
         finally:
-            signal.signal(signal.SIGINT, old)
+            interrupted = signal.SIGINT in signal.sigpending()
+            if interrupted:
+                signal.sigwait({signal.SIGINT})  # consumed here; the interrupt is raised below, the cluster closed first
+                if cluster is not None:
+                    cluster.close()
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        if interrupted:
+            raise KeyboardInterrupt
+        return client, cluster
     try:
         return Client(scheduler, timeout=CONNECT_TIMEOUT), None
     except (OSError, ValueError, TypeError) as exc:
