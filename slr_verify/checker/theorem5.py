@@ -71,6 +71,15 @@ def check_theorem5(doc, kind, S, domain, boxes):
     K = kernels("descent")
     pieces = read_pieces(doc, domain[3], domain[2][1])
     par = S.P.kw("gamma", "d", "L")
+    got = []  # R1 first (the cheaper tree): a piece stating a rate the rate field does not decide is rejected early
+    if doc.get("rate") is not None:
+        from .rate import check_rate
+
+        with_rate = [p for p in pieces if p["mu"] is not None]
+        if len(got := check_rate(doc["rate"], S, with_rate)) != len(with_rate):  # it decides those in its interval
+            raise Rejected(f"{len(with_rate)} pieces state a rate, the rate field covers {len(got)} of them")
+    elif any(p["mu"] is not None for p in pieces):
+        raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
     acc = [{"Gk": None, "Gn": None, "H": None, "M": None} for _ in pieces]
     for j, (leaf, (k, n, a, lam)) in enumerate(zip(doc["leaves"], boxes)):
         keys(leaf, "bounds leaf", ("box", "test"))
@@ -102,16 +111,8 @@ def check_theorem5(doc, kind, S, domain, boxes):
             raise Rejected(f"piece {i}: det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 are not shown (mu_+ in {mu_plus})")
         rows.append({**p, "G_kappa": outward(Gk)[1], "G_nu": outward(Gn)[1], "H": outward(H)[1], "area_fraction": None,
                      "M": None if s["M"] is None else outward(s["M"])[1], "mu_plus": outward(mu_plus)})
-    if doc.get("rate") is not None:
-        from .rate import check_rate
-
-        with_rate = [p for p in pieces if p["mu"] is not None]
-        if len(got := check_rate(doc["rate"], S, with_rate)) != len(with_rate):  # it decides those in its interval
-            raise Rejected(f"{len(with_rate)} pieces state a rate, the rate field covers {len(got)} of them")
-        for row, res in zip((r for r in rows if r["mu"] is not None), got):
-            row["area_fraction"] = res["area_fraction"]
-    elif any(p["mu"] is not None for p in pieces):
-        raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
+    for row, res in zip((r for r in rows if r["mu"] is not None), got):
+        row["area_fraction"] = res["area_fraction"]
     a5 = min(r["alpha_5"] for r in rows)
     return ({"pieces": rows, "alpha_5_min": a5},
             f" (alpha_5 >= {a5!r} on every piece; {len(rows)} pieces, {len(boxes)} leaves)")
