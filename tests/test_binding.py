@@ -367,7 +367,7 @@ def test_the_diagram_refuses_a_certificate_at_another_d(forged_folder, monkeypat
     _not_proved(e, "d 80 is not the claim's d = 400")
 
 
-@pytest.mark.parametrize("found_by", ["content", "name"])
+@pytest.mark.parametrize("found_by", ["content", pytest.param("name", marks=pytest.mark.slow)])  # the same replay
 def test_proposition9_fails_on_a_forged_certificate(forged_folder, monkeypatch, found_by):
     forged_folder("proposition9_fig4b.json.gz", forged("proposition9_fig4b.json.gz"))
     forged_folder("hessian_signs_fig4b.json.gz", C.load_committed("hessian_signs_fig4b.json.gz", folder=REAL))

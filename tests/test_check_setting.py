@@ -106,7 +106,7 @@ def test_run_claims_at_a_setting_from_python():
     assert r.verdict == "pass" and r.setting == ClaimSetting(**USER) and r.setting.user
     (runs,) = [e for e in r.evidence if "setting" in e.details]  # the sampled runs at the user's setting
     assert runs.details["setting"] == dict(USER, source="user")
-    (p,) = run_claims(mode="fast", only={"theorem-5"})
+    (p,) = run_claims(mode="fast", only={"proposition-10"})  # a parameterised claim, no setting given: the paper's
     assert not p.setting.user and p.setting.d == 400
     with pytest.raises(ValueError, match="d must be an integer >= 2"):
         run_claims(mode="fast", only={"theorem-5"}, setting=dict(USER, d=1))
