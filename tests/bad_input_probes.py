@@ -736,6 +736,9 @@ def special_probes(tmp):
         ("Ctrl-C in pgd", lambda: run_interrupt(["pgd", "--figure", "7a", "--out", out + ".npz"])),
         ("Ctrl-C in sweep", lambda: run_interrupt(["sweep", "--lam", "0.1", "--steps", "20000000", "--out", out + ".zarr"],
                                                   after=8)),
+        # while the local cluster starts: an interrupt then was discarded (SIGINT ignored) and the sweep ran on
+        ("Ctrl-C in sweep's cluster start", lambda: run_interrupt(["sweep", "--lam", "0.1", "--steps", "20000000", "--out",
+                                                                   out + "-start.zarr"], after=2.5)),
         ("Ctrl-C in experiment", lambda: run_interrupt(["experiment", "transformer", "--out", out + ".json"], after=8)),
         ("derive --check installed", lambda: run_installed_derive_check(tmp)),
         ("sweep rerun after a failed first call", lambda: run_sweep_rerun(tmp)),
