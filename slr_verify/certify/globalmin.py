@@ -36,7 +36,8 @@ from .replay import replay
 
 @accepts_gamma2
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
-                     time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1) -> GlobalCertificate:
+                     time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1,
+                     partial=False) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:
     chosen per lam piece by :func:`.oracle_proof._kappa0`); ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget;
@@ -46,7 +47,9 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     independent checker (:func:`slr_verify.certify.replay.replay`); ``proved`` then requires its acceptance and the
     enclosures reported are the checker's; ``workers``: processes sharing the lam pieces of an oracle proof (the
     certificate is the same tree whatever the number; 1: in this process; above 1, a script must call this under
-    ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`)."""
+    ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`); ``partial``: an oracle proof stopped by a
+    failed lam piece or the time limit, after its first pieces closed, returns the certificate of that first part
+    [lo, x] (``proved`` stays False; ``details["proved_to"]`` is x; the checker's statement says exactly that)."""
     lo, hi = A.lam_interval(lam)
     setting = A.setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
     if kappa0 is not None:
@@ -61,6 +64,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     risk_tol = V.real("risk_tol", risk_tol, minimum=0.0, strict_min=True)
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
+    if not isinstance(partial, bool):
+        raise ValueError(f"partial must be True or False, got {partial!r}")
     workers = V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
     refuse_in_bootstrap("certify.global_minimiser", "workers", workers)
     t0 = time.time()
@@ -72,7 +77,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
             mids = [lo, hi, 0.5 * (lo + hi)]
             at = [minimise_profile(lam=x, **ev.kw) for x in mids]
             if all(g.is_oracle for g in at):
-                out = prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, workers)
+                out = prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, workers,
+                                   partial=bool(partial))
             else:
                 out = enclose(ev, lo, hi, at, int(max_boxes), float(min_width), float(risk_tol), deadline, t0, bar)
             if check and out.certificate is not None:

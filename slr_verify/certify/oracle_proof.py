@@ -23,7 +23,7 @@ import time
 import numpy as np
 from flint import ctx
 
-from ..kernels.balls import uniform_pieces
+from ..kernels.balls import geometric_pieces, uniform_pieces
 from ..kernels.profile import valley_proofs
 from ..model.processes import spawn_guard
 from . import certificate as C
@@ -95,7 +95,9 @@ def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers
     if workers <= 1 or len(pieces) == 1:
         out = []
         for x in args:
-            out.append(_prove_piece(*x[:-2], max(1.0, deadline - time.time()), x[-1]))
+            if time.time() >= deadline:
+                break
+            out.append(_prove_piece(*x[:-2], deadline - time.time(), x[-1]))
             bar.update(out[-1]["boxes"])
             if not out[-1]["ok"]:
                 break
@@ -118,34 +120,57 @@ def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers
         return out
 
 
-def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, workers=1):
+def lam_pieces(lo, hi, ratio=0.05):
+    """The lam pieces of an oracle proof: of width ``ratio`` x 0.1 below lam = 0.1, of relative width ``ratio`` above (a
+    piece's boxes cost about the same at every lam above it: an interval up to 1e4 is some 240 pieces, not the 2e5 of
+    equal pieces)."""
+    if hi <= 0.1:
+        return uniform_pieces(lo, hi, ratio)
+    low = uniform_pieces(lo, 0.1, ratio) if lo < 0.1 else []
+    return low + geometric_pieces(max(lo, 0.1), hi, ratio)
+
+
+def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, workers=1, partial=False):
+    """(k*, v*) the unique global minimiser for every lam of [lo, hi], piece by piece (:func:`lam_pieces`). With
+    ``partial``, when a piece fails or the time runs out after the first pieces closed, the certificate of the proved
+    first part [lo, x] is returned (``proved`` False, ``details["proved_to"]`` = x, the reason what stopped it)."""
     proofs = valley_proofs()
     if not all(proofs.values()):
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
-    pieces = uniform_pieces(lo, hi)  # near a window's end the boxes split in lam themselves, to 1e-12
-    res = _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers)
-    n1, n2 = sum(r["strip_boxes"] for r in res), sum(r["value_boxes"] for r in res)
-    ev.count = sum(r["boxes"] for r in res)
-    details = {"strip_boxes": n1, "value_boxes": n2, "kappa0": [r["kappa0"] for r in res], "pieces": len(pieces),
+    pieces = lam_pieces(lo, hi)  # near a window's end the boxes split in lam themselves, to 1e-12
+    res = list(_run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers))
+    res += [None] * (len(pieces) - len(res))  # a piece never started (after a failure, or past the deadline): None
+    ran = [r for r in res if r is not None]
+    ev.count = sum(r["boxes"] for r in ran)
+    details = {"strip_boxes": sum(r["strip_boxes"] for r in ran), "value_boxes": sum(r["value_boxes"] for r in ran),
+               "kappa0": [r["kappa0"] for r in ran], "pieces": len(pieces), "pieces_proved": sum(r["ok"] for r in ran),
                "workers": workers}
-    bad = [r for r in res if not r["ok"]]
-    if bad or len(res) < len(pieces):
-        return GlobalCertificate(False, bad[0]["reason"] if bad else "stopped", (math.nan, math.nan), [], ev.count,
-                                 time.time() - t0, (lo, hi), True, details)
-    tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, hi)))
-    for node, r in zip(tree.grid(tree.root, 2, [a for a, _ in pieces[1:]]), res):
+    n = next((i for i, r in enumerate(res) if r is None or not r["ok"]), len(pieces))  # the proved first pieces
+    why = ""
+    if n < len(pieces):
+        bad = [r for r in ran if not r["ok"]]
+        why = bad[0]["reason"] if bad else f"the time limit ended the search before lam = {pieces[n][0]!r}"
+        if not (partial and n > 0):
+            return GlobalCertificate(False, why, (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
+                                     details)
+        details["proved_to"] = pieces[n - 1][1]
+    top = pieces[n - 1][1]
+    tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (lo, top)))
+    for node, r in zip(tree.grid(tree.root, 2, [a for a, _ in pieces[1:n]]), res[:n]):
         tree.graft(node, r["nodes"], r["leaves"])
-    R = range_over(oracle_U(ev), lo, hi)
+    R = range_over(oracle_U(ev), lo, top)
     ks = [k for *_, k in details["kappa0"]]
     reason = ("(k*, v*) is the unique global minimiser up to the symmetries for every lam of the interval: the valley "
               f"certificate on kappa in [kappa0, 1] (kappa0 in [{min(ks):.3g}, {max(ks):.3g}] by lam piece) (Q > 0: the "
               "line through each kappa is above M's edge, which decreases to the oracle) and weak-duality bounds above "
               "the oracle's risk for kappa <= kappa0")
-    ov = [{"lam": (lo, hi), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
+    if why:
+        reason = f"proved on [{lo!r}, {top!r}] only (of [{lo!r}, {hi!r}]): {why}"
+    ov = [{"lam": (lo, top), "overlaps": ((1, 1), (1, 1), (0, 0), (0, 0), (0, 0))}]
     doc = C.document("oracle-global-minimiser", ev.setting, tree, prec=ctx.prec,
                      search={"boxes": ev.count, "seconds": time.time() - t0, "workers": workers})
-    return GlobalCertificate(True, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
+    return GlobalCertificate(not why, reason, R, ov, ev.count, time.time() - t0, (lo, hi), True, details, doc)
 
 
 def _value_ok(ev, box, U):

@@ -45,10 +45,13 @@ from .globalmin import global_minimiser
 
 @dataclass
 class WindowEnclosure(EndPoints):
-    """``lo``, ``hi``: (lower, upper) enclosures of W's end points (``hi`` None: no upper end on the scanned range);
-    ``proved``: the certificate was accepted by the checker (the statement, ``statement``, holds: the oracle is a
-    global minimiser on the closed interval between the ends, the unique one on ``unique``); ``mechanisms``: each end's,
-    as its proof identifies it; ``certificate``, ``replay``; ``boxes``, ``seconds``; ``details``."""
+    """``lo``, ``hi``: (lower, upper) enclosures of W's end points (``hi`` None: no upper end on the scanned range, or
+    not reached); ``proved``: the certificate was accepted by the checker and covers the whole window found (both ends,
+    or the lower end and the scanned range's end): the oracle is a global minimiser on the closed interval between the
+    ends, the unique one on ``unique``; ``statement``: the checker's conclusion of an accepted certificate, also of a
+    partial one (``proved`` False, the time limit or a failed lam piece stopped the search at ``unique[1]``:
+    ``details["reason"]`` says what is not proved); ``mechanisms``: each end's, as its proof identifies it;
+    ``certificate``, ``replay``; ``boxes``, ``seconds``; ``details``."""
 
     lo: tuple | None
     hi: tuple | None
@@ -138,6 +141,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound (1: in this
     process; above 1, a script must call this under ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`;
     ``slr-verify certify window`` uses every core);
+    ``time_limit``: seconds for the whole call; when it ends the branch and bound, the lam pieces proved so far (from
+    the lower end up) make a partial certificate and statement (:class:`WindowEnclosure`), never a silent overrun;
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
     setting = exact_setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")  # d, L exact in the certificate
     h = V.real("half_width", half_width, minimum=0.0, strict_min=True, maximum=5e-7, why="the ends' half-widths")
@@ -167,15 +172,23 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
             return fail(str(e))
         A = ends["lo"]["enclosure"][1]  # the ends as refined by their proofs, not the float scan's
         B = ends["hi"]["enclosure"][0] if "enclosure" in ends["hi"] else w.hi
-        g = global_minimiser(lam=(A, B), prec=prec, workers=workers, check=False, progress=progress,
-                             time_limit=max(1.0, time_limit - (time.time() - t0)), **kw)
+        # the boxes near an end split in lam down to ~h: the valley's corner at (kappa, lam) = (1, hi) closes only there
+        g = global_minimiser(lam=(A, B), prec=prec, workers=workers, check=False, progress=progress, min_width=h / 8,
+                             time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True, **kw)
         details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
-        if not g.proved:
+        if g.certificate is None:
             return fail(f"the branch and bound over [{A!r}, {B!r}] did not close: {g.reason}", search=g.details)
+        if not g.proved:  # its first part [A, x] closed: the statement is about that part only
+            B = g.details["proved_to"]
+            ends["hi"] = {"mechanism": "none"}
+            words["hi"] = (f"not reached: proved up to lam = {B!r} only (the float scan's upper end: {w.hi!r}, "
+                           f"{w.mechanism_hi or 'the range end'})")
+            details["reason"] = (f"W is proved on [{A!r}, {B!r}] only; not proved: lam in ({B!r}, {w.hi!r}] and the upper "
+                                 f"end. {g.reason}")
         doc = C.as_window(g.certificate, ends)
     r = replay(doc) if check else None
     ok = bool(r is not None and r.accepted)
     lo = tuple(ends["lo"]["enclosure"])
     hi = tuple(ends["hi"]["enclosure"]) if "enclosure" in ends["hi"] else None
-    return WindowEnclosure(lo, hi, ok, (words["lo"], words["hi"]), (A, B), r.conclusion if ok else None, doc, r,
-                           g.boxes, time.time() - t0, details)
+    return WindowEnclosure(lo, hi, ok and g.proved, (words["lo"], words["hi"]), (A, B), r.conclusion if ok else None,
+                           doc, r, g.boxes, time.time() - t0, details)

@@ -21,21 +21,34 @@ def oracle_risk_and_slope() -> list:
     lam-derivative (:func:`oracle_risk_form_proofs`)."""
     from .risk import bayes_gap_expr
 
-    R = S.eps**2 + bayes_gap_expr()
-    return [R, sp.diff(R, S.lam)]
+    R = _arcsine_once(S.eps**2 + bayes_gap_expr())
+    return [R, _radicands_factored(sp.diff(R, S.lam))]
+
+
+def _arcsine_once(expr) -> sp.Expr:
+    r"""asin(2 lam^2/(1 + 2 lam^2)) -> asin(1 - 1/(1 + 2 lam^2)): lam once in the argument. On a ball of lam the
+    quotient's two occurrences of lam widen it past 1 near lam ~ 5 (the arcsine's ball is then NaN); the form with one
+    occurrence is monotone in lam and stays below 1 (`docs/MATH.md` §17)."""
+    return expr.replace(sp.asin, lambda a: sp.asin(1 - 1 / sp.cancel(1 / (1 - a))))
+
+
+def _radicands_factored(expr) -> sp.Expr:
+    """Every square root's radicand put over one denominator and factored: the arcsine's derivative
+    u'/sqrt(1 - u^2) becomes 4 lam/((1 + 2 lam^2) sqrt(1 + 4 lam^2)) (no 1 - u^2 to cancel on a ball)."""
+    return expr.replace(lambda x: x.is_Pow and x.exp.is_Rational and x.exp.q == 2,
+                        lambda x: sp.factor(sp.together(x.base)) ** x.exp)
 
 
 def _oracle_rewrite(expr) -> sp.Expr:
     r"""zetac(t, g) -> 1 - 2 erf(t/sqrt(1 + 2g^2)) + zeta(t, g) and zeta(0, g) -> (2/pi) arcsin(2g^2/(1 + 2g^2))
-    (`docs/MATH.md` §4; :mod:`slr_verify.symbolic.zeta`), then radicands factored (sqrt((1 + 2 lam^2)^2) ->
-    1 + 2 lam^2 for lam > 0), expanded."""
+    (`docs/MATH.md` §4; :mod:`slr_verify.symbolic.zeta`), then each arcsine's argument and each radicand over one
+    denominator and factored (sqrt((1 + 2 lam^2)^2) -> 1 + 2 lam^2 for lam > 0), expanded."""
     from .zeta import zeta, zetac
 
     e = expr.replace(zetac, lambda t, g: zetac(t, g).rewrite(zeta))
     e = e.replace(zeta, lambda t, g: zeta(t, g).rewrite(sp.asin))
-    e = e.replace(lambda x: x.is_Pow and x.exp.is_Rational and x.exp.q == 2,
-                  lambda x: sp.factor(sp.together(x.base)) ** x.exp)
-    return sp.expand(e)
+    e = e.replace(sp.asin, lambda a: sp.asin(sp.factor(sp.together(a))))
+    return sp.expand(_radicands_factored(e))
 
 
 def _oracle_forms_agree(a, b) -> bool:

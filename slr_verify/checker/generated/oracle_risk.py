@@ -27,22 +27,21 @@ def oracle(lam, gamma, eps, d, L):
     x4 = lam*gamma
     x5 = ball_ipow(lam, 2)
     x6 = 2*x5
-    x7 = x6 + 1
-    x8 = ball_ipow(x7, -1)
-    x9 = ball_ipow(arb.pi(), -1)
-    x10 = 2*x9*(L - 1)
-    x11 = ball_ipow(x7, -2)
-    x12 = x0*x6 + 1
-    x13 = (1/ball_sqrt(x12))
-    x14 = ball_ipow(x12, -1)
-    x15 = ((arb(1)/2))*d*x14*x5
-    x16 = ball_exp(-x15)
-    x17 = x16/ball_sqrt(arb.pi())
-    x18 = 4*x13*x17
-    x19 = 4*x5
-    x20 = x0*x19 + 1
-    x21 = (1/ball_sqrt(x20))
-    x22 = ball_erf(x13*x21*x3)
-    x23 = x1*x17/ball_pow(x12, (arb(3)/2))
-    return [ball_ipow(eps, 2) + x0*ball_zetac(x3, x4) + x10*ball_asin(x6*x8),
-            x0*(gamma*(gamma*x19*x23 + x4*(-4*lam*x22*x23 + 8*x14*x16*x21*x9*ball_exp(-x15/x20))) + x2*(x18*x22 - x18)) + x10*(-8*ball_ipow(lam, 3)*x11 + 4*lam*x8)/ball_sqrt(-4*ball_ipow(lam, 4)*x11 + 1)]
+    x7 = ball_ipow(x6 + 1, -1)
+    x8 = ball_ipow(arb.pi(), -1)
+    x9 = x8*(L - 1)
+    x10 = 4*x5
+    x11 = x0*x6 + 1
+    x12 = (1/ball_sqrt(x11))
+    x13 = ball_ipow(x11, -1)
+    x14 = ((arb(1)/2))*d*x13*x5
+    x15 = ball_exp(-x14)
+    x16 = x15/ball_sqrt(arb.pi())
+    x17 = 4*x16
+    x18 = x12*x17
+    x19 = x0*x10 + 1
+    x20 = (1/ball_sqrt(x19))
+    x21 = ball_erf(x12*x20*x3)
+    x22 = x1/ball_pow(x11, (arb(3)/2))
+    return [ball_ipow(eps, 2) + x0*ball_zetac(x3, x4) - 2*x9*ball_asin(x7 - 1),
+            8*lam*x7*x9/ball_sqrt(x10 + 1) + x0*(gamma*(gamma*x10*x16*x22 + x4*(-lam*x17*x21*x22 + 8*x13*x15*x20*x8*ball_exp(-x14/x19))) + x2*(x18*x21 - x18))]
