@@ -11,6 +11,10 @@ import io
 import json
 import math
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -206,3 +210,118 @@ def test_the_label_is_a_file_name_per_setting():
     names = {G.label(g2, d, L, e) for g2 in (0.3, 0.30000000000000004) for d in (50, 400) for L in (3,) for e in (0.0,)}
     assert len(names) == 4 and all("/" not in n and " " not in n for n in names)
     assert committed  # the committed certificates' module: the stand-in's certificate is one of them
+
+
+# ------------------------------------------------------------------------------------------ end to end (slow)
+#: two cheap settings (no upper end of W below lam = 0.5: the branch and bound runs to the scan's end)
+CHEAP = ["--gamma2", "1.5", "--d", "20,50", "--L", "20", "--eps", "0", "--lam-max", "0.5"]
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    return env
+
+
+def _cli(args, **kw):
+    return subprocess.run([sys.executable, "-m", "slr_verify", "certify", "window-grid", *args], capture_output=True,
+                          text=True, env=_env(), timeout=kw.pop("timeout", 600), **kw)
+
+
+def _check_against_independent_routes(out, settings):
+    """Each stored setting against the float window (the profile route, to 1e-9) and the checker's replay of its file."""
+    from slr_verify.landscape import float_window
+
+    ds = open_window_grid(out)
+    for g2, d, L in settings:
+        at = ds.sel(gamma2=g2, d=d, L=L, eps=0.0)
+        assert bool(at["done"]) and bool(at["proved"]), str(at["reason"].values)
+        w = float_window(gamma=math.sqrt(g2), d=d, L=L, lam_range=(1e-4, 0.5))
+        lo = (float(at["lo_lower"]), float(at["lo_upper"]))
+        assert lo[0] - 1e-9 <= w.lo <= lo[1] + 1e-9 and lo[1] - lo[0] <= 1e-12
+        assert str(at["mechanism_lo"].values) == w.mechanism_lo == "crossing"
+        assert str(at["mechanism_hi"].values) == "none" and w.mechanism_hi is None
+        assert math.isnan(float(at["hi_lower"])) and float(at["unique_lo"]) == lo[1] and float(at["unique_hi"]) == 0.5
+        path = Path(out) / "certificates" / str(at["certificate_file"].values)
+        assert G.file_digest(path) == str(at["certificate"].values)
+        r = replay(load(str(path)))
+        assert r.accepted and r.conclusion == str(at["statement"].values) and r.leaves == int(at["leaves"])
+
+
+@pytest.mark.slow  # a local cluster of two workers proving two settings
+def test_a_local_cluster_proves_two_settings(tmp_path):
+    out = tmp_path / "grid.zarr"
+    run = _cli([*CHEAP, "--workers", "2", "--out", str(out)])
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "2 of 2 settings proved (2 computed now, 0 kept)" in run.stdout
+    assert "window grid (settings)" in run.stderr and "2/2" in run.stderr
+    _check_against_independent_routes(out, [(1.5, 20, 20), (1.5, 50, 20)])
+    rerun = _cli([*CHEAP, "--workers", "2", "--out", str(out), "--quiet"])
+    assert rerun.returncode == 0 and "(0 computed now, 2 kept)" in rerun.stdout and rerun.stderr == ""
+
+
+@pytest.mark.slow  # a grid killed after its first setting is stored, then resumed
+def test_a_killed_grid_resumes_with_the_unfinished_settings_only(tmp_path):
+    import zarr
+
+    out = tmp_path / "grid.zarr"
+    cmd = [sys.executable, "-m", "slr_verify", "certify", "window-grid", *CHEAP, "--workers", "1", "--out", str(out),
+           "--quiet"]
+    proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        t0 = time.time()
+        while time.time() - t0 < 300:
+            if proc.poll() is not None:
+                break
+            try:  # the store may be still being created
+                if np.asarray(zarr.open_group(str(out), mode="r")["done"][:]).sum() >= 1:
+                    break
+            except (KeyError, FileNotFoundError, ValueError):
+                pass
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    ds = open_window_grid(out)
+    assert list(np.asarray(ds["done"].values).ravel()) == [True, False], "killed before or after the first setting"
+    first = str(ds["certificate"].values.ravel()[0])
+    rerun = _cli([*CHEAP, "--workers", "1", "--out", str(out), "--quiet"])
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert "2 of 2 settings proved (1 computed now, 1 kept)" in rerun.stdout
+    assert str(open_window_grid(out)["certificate"].values.ravel()[0]) == first
+    _check_against_independent_routes(out, [(1.5, 20, 20), (1.5, 50, 20)])
+
+
+@pytest.mark.slow  # `dask scheduler` and `dask worker` started here, the grid run through --scheduler
+def test_a_grid_through_a_running_scheduler(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                              env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        time.sleep(2)
+        procs.append(subprocess.Popen(["dask", "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard"],
+                                      env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        out = tmp_path / "grid.zarr"
+        run = _cli(["--gamma2", "1.5", "--d", "20", "--L", "20", "--lam-max", "0.5", "--scheduler", address, "--out",
+                    str(out)])
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert "1 of 1 settings proved (1 computed now, 0 kept)" in run.stdout
+        _check_against_independent_routes(out, [(1.5, 20, 20)])
+    finally:
+        for p in procs[::-1]:
+            p.terminate()
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    # the scheduler gone: the same command names --scheduler's value and leaves no store
+    gone = _cli(["--gamma2", "1.5", "--d", "20", "--L", "20", "--lam-max", "0.5", "--scheduler", address, "--out",
+                 str(tmp_path / "other.zarr")], timeout=120)
+    assert gone.returncode == 2 and f"scheduler {address!r}" in gone.stderr and not (tmp_path / "other.zarr").exists()
