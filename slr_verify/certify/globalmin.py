@@ -21,6 +21,7 @@ import time
 
 from flint import ctx
 
+from ..kernels.balls import uniform_pieces
 from ..landscape.float_minimiser import minimise_profile
 from ..model import validation as V
 from ..model.engine import Engine, resolve
@@ -88,8 +89,9 @@ def minimise(engine, *, lam, gamma, eps, d, L, kappa0=None, prec=64, max_boxes=2
             at = [minimise_profile(lam=x, **ev.kw) for x in mids]
             if all(g.is_oracle for g in at):
                 own = engine is None
-                if own:
-                    engine = Engine(scheduler, workers, name="certify.global_minimiser")
+                if own:  # one lam piece: in this process, no cluster to start
+                    one = len(uniform_pieces(lo, hi)) == 1
+                    engine = Engine("sync" if one else scheduler, workers, name="certify.global_minimiser")
                 try:
                     out = prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, engine)
                 finally:
