@@ -97,8 +97,17 @@ def _square_after(x, seconds):
     return x * x
 
 
+def _touch_then(folder, i, fail_at):
+    """A task that leaves a file named i (it started), then fails at ``fail_at`` at once or succeeds after 0.3 s."""
+    (folder / str(i)).touch()
+    if i == fail_at:
+        return {"ok": False}
+    time.sleep(0.3)
+    return {"ok": True}
+
+
 @pytest.mark.slow  # a Dask local cluster of two processes
-def test_a_local_cluster_runs_every_task_and_cancels_the_rest():
+def test_a_local_cluster_runs_every_task_and_cancels_the_rest(tmp_path):
     with E.Engine("local", 2, name="test") as eng:
         assert eng.threads == 2 and eng.cluster is not None
         got = dict(eng.run(_square_after, [(i, 0.05) for i in range(6)]))
@@ -110,4 +119,13 @@ def test_a_local_cluster_runs_every_task_and_cancels_the_rest():
         # at most two were in flight: nothing else is left on the cluster once they are cancelled
         time.sleep(0.5)
         assert not eng.client.processing() or all(not v for v in eng.client.processing().values())
+        # the proofs' rule: after the first failure no new task starts (those in flight, two at most, are cancelled)
+        results = eng.run(_touch_then, [(tmp_path, i, 2) for i in range(10)])
+        for i, r in results:
+            if not r["ok"]:
+                break
+        results.close()
+        time.sleep(1.0)
+        started = sorted(int(p.name) for p in tmp_path.iterdir())
+        assert i == 2 and started[:3] == [0, 1, 2] and set(started) <= {0, 1, 2, 3}, started
     assert eng.client is None

@@ -101,8 +101,8 @@ class Engine:
                     i = flight.pop(f)
                     out = f.result()
                     self.running.pop(i, None)
-                    submit()
                     yield i, out
+                    submit()  # after the caller has seen the result: a caller that stops here starts nothing new
         finally:
             if flight:
                 self.client.cancel(list(flight))
