@@ -325,3 +325,25 @@ def test_a_grid_through_a_running_scheduler(tmp_path):
     gone = _cli(["--gamma2", "1.5", "--d", "20", "--L", "20", "--lam-max", "0.5", "--scheduler", address, "--out",
                  str(tmp_path / "other.zarr")], timeout=120)
     assert gone.returncode == 2 and f"scheduler {address!r}" in gone.stderr and not (tmp_path / "other.zarr").exists()
+
+
+def test_a_setting_that_raises_is_recorded_and_the_grid_goes_on(tmp_path, monkeypatch):
+    """prove_setting around oracle_window (window_on, replaced here): an error is that setting's reason, not the
+    grid's end; the others are stored as computed."""
+    from slr_verify.certify.window import WindowEnclosure
+
+    def fake(engine, *, gamma, eps, d, L, lam_range, time_limit, half_width):
+        if d == 400:
+            raise RuntimeError("no competitor found")
+        return WindowEnclosure((0.1, 0.1 + 8e-13), None, False, ("crossing", "none"), (0.1 + 8e-13, lam_range[1]),
+                               details={"reason": "the branch and bound did not close"}, boxes=5)
+
+    monkeypatch.setattr(G, "window_on", fake)
+    out = tmp_path / "grid.zarr"
+    assert _run(out, G.prove_setting, gamma2="0.5") == {"computed": 2, "skipped": 0}
+    ds = open_window_grid(out)
+    bad, ok = ds.sel(d=400).squeeze(), ds.sel(d=50).squeeze()
+    assert str(bad["reason"].values) == "RuntimeError: no competitor found" and not bool(bad["proved"])
+    assert str(ok["reason"].values) == "the branch and bound did not close" and int(ok["boxes"]) == 5
+    assert float(ok["unique_hi"]) == 2.0 and math.isnan(float(ok["lo_lower"]))  # no certificate: no exact end
+    assert str(ok["certificate"].values) == "" and not list((out / "certificates").glob("*.json.gz"))

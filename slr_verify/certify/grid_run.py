@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import itertools
 import math
 import pathlib
 import sys
@@ -30,6 +31,7 @@ from ..model.params import D_MINIMUMS, ModelSetting, keywords_checked
 from ..model.processes import refuse_in_bootstrap
 from . import certificate as C
 from . import grid_store as S
+from .args import setting as exact_setting
 from .replay import load, replay
 from .window import window_on
 
@@ -70,9 +72,8 @@ def axes_of(gamma2, d, L, eps, prefix="") -> dict:
             "d": axis(prefix + "d", d, integer=True, minimum=D_MINIMUMS["profile"][0]),
             "L": axis(prefix + "L", L, integer=True, minimum=2),
             "eps": axis(prefix + "eps", eps, minimum=0.0)}
-    for g2 in axes["gamma2"]:
-        for e in axes["eps"]:
-            ModelSetting(gamma2=g2, eps=e, d=axes["d"][0], L=axes["L"][0])
+    for g2, d_, L_, e in itertools.product(*(axes[a] for a in S.AXES)):  # the searches' own checks, before any work
+        exact_setting(gamma=ModelSetting(gamma2=g2, eps=e, d=d_, L=L_).gamma, eps=e, d=d_, L=L_).require_d("profile")
     return axes
 
 
@@ -86,8 +87,13 @@ def prove_setting(g2, d, L, eps, lam_max, time_limit, half_width, engine=None) -
     pieces on ``engine`` (None: in this process)."""
     t0 = time.time()
     gamma = ModelSetting(gamma2=g2, eps=eps, d=d, L=L).gamma
-    w = window_on(engine, gamma=gamma, eps=eps, d=int(d), L=int(L), lam_range=(LAM_MIN, lam_max), time_limit=time_limit,
-                  half_width=half_width)
+    try:
+        w = window_on(engine, gamma=gamma, eps=eps, d=int(d), L=int(L), lam_range=(LAM_MIN, lam_max),
+                      time_limit=time_limit, half_width=half_width)
+    except Exception as exc:  # recorded as not proved (computed afresh on resume); the grid goes on
+        row = {v: S.VARIABLES[v][1] for v in S.ROW}
+        row.update(reason=f"{type(exc).__name__}: {exc}", seconds=time.time() - t0)
+        return row, None
     doc, r = w.certificate, w.replay
     ends = doc.get("ends", {}) if doc is not None else {}
     enc = {s: ends.get(s, {}).get("enclosure") or (math.nan, math.nan) for s in ("lo", "hi")}
