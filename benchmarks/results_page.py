@@ -211,7 +211,8 @@ SOURCES = [
            "d = 400, L = 10): both ends' enclosures and mechanisms, whether the certificate was accepted, boxes of the "
            "branch and bound, leaves of the certificate, seconds and calibration units (the number of workers is not "
            "recorded; the script's default is 2).",
-           "python benchmarks/window_grid.py --out benchmarks/results/window_grid.csv --certificates DIR --calibration S",
+           "python benchmarks/window_grid.py table --gamma2 G --d D --L L --store DIR/g.zarr --append "
+           "--out benchmarks/results/window_grid.csv --calibration S",
            _window_grid),
     Source("window_ends_mp.csv", "The proved window ends against the mpmath profile",
            "Each end proved in `window_grid.csv` against the 30-digit end of the mpmath profile alone "

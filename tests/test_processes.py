@@ -96,6 +96,10 @@ def test_oracle_window_from_an_unguarded_script(tmp_path):
     ('from slr_verify.claims import run_claims\nrun_claims(mode="fast", only={"lemma-16", "lemma-17"}, jobs=2)', "jobs"),
     ("from slr_verify.sweep import Grid, sweep\nsweep(Grid(lam=(0.1,), d=(400,), L=(10,), gamma2=(0.5,), "
      "alpha=(4e-3,), runs=2, steps=5), 'store.zarr', workers=2)", "workers"),
+    ("from slr_verify import certify\ncertify.oracle_window(gamma2=1.5, d=20, L=20, lam_range=(1e-4, 0.5), workers=2)",
+     "workers"),
+    ("from slr_verify import certify\ncertify.window_grid(gamma2=1.5, d=20, L=20, lam_max=0.5, out='g.zarr', workers=2)",
+     "workers"),
 ])
 def test_workers_asked_for_without_the_guard_name_it(tmp_path, call, param):
     """A plain script that asks for two workers: the last line of its error is one RuntimeError naming the guard and

@@ -15,6 +15,8 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
   them as certificates; :func:`classify_runs`, :func:`sample_basins`: every run accounted for by them.
 * :func:`oracle_window`: enclosures of the end points of the oracle's window (the profile route,
   `docs/MATH.md` §17): certified witnesses outside each end.
+* :func:`window_grid`, :func:`open_window_grid`: W proved at every setting of a grid (gamma^2, d, L, eps) on Dask,
+  into a resumable Zarr store with the certificates beside it (`docs/MATH.md` §§13, 17, 21).
 * :func:`global_minimiser`: the weak-duality branch and bound over the profile's quarter disk and a
   lam interval (`docs/MATH.md` §17); it writes a certificate (`docs/certificates.md`).
 * :func:`log_bayes_gap_enclosure`: an enclosure of log(R_lam(k*, v*) - eps^2), Corollary 2's gap (`docs/MATH.md` §6).
@@ -33,6 +35,8 @@ from .corollary2 import log_bayes_gap_enclosure
 from .family_proof import off_M_certificate, off_M_family_minimality, off_M_family_point
 from .global_result import GlobalCertificate
 from .globalmin import global_minimiser
+from .grid_run import window_grid
+from .grid_store import open_window_grid
 from .manifold import Certificate, stationary_points_on_M
 from .oracle_stability import alpha_stable
 from .rate import lojasiewicz
@@ -48,4 +52,4 @@ __all__ = ["stationary_points_on_M", "Certificate", "hessian_signs", "alpha_attr
            "valley_tube", "ValleyTube", "capture_certificate", "tube_certificate", "classify_runs", "sample_basins",
            "Classification", "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate",
            "log_bayes_gap_enclosure", "lojasiewicz", "theorem5_step", "load_committed", "replay_committed",
-           "find_committed"]
+           "find_committed", "window_grid", "open_window_grid"]

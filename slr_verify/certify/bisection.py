@@ -1,9 +1,7 @@
 """The branch and bound's engine, shared by the searches of :mod:`.global_minimiser` (`docs/MATH.md` §14): a stack of
-boxes bisected until each passes its test, within a budget of boxes and seconds; a progress line; a pool worker
-that ends with its parent."""
+boxes bisected until each passes its test, within a budget of boxes and seconds; a progress line."""
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -50,18 +48,3 @@ def bisect(boxes, test, min_width, deadline, max_boxes, bar, skip=None, axes=(0,
         except ValueError:  # the box is one ulp wide along that axis: it cannot be split
             failed.append(box)
     return failed, n, "done"
-
-
-def watch_parent():
-    """A pool worker's initializer: a daemon thread that ends the worker once its parent is gone (killed: the worker
-    is re-parented), busy or idle, rather than leave it computing for nobody."""
-    import threading
-
-    parent = os.getppid()
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()

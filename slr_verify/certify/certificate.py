@@ -147,9 +147,14 @@ def check_output_path(path) -> Path:
     return Path(outputs.check_output_path(str(p), name="out"))
 
 
+def compact(doc) -> bytes:
+    """The bytes :func:`write` stores (before gzip): compact, deterministic JSON."""
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
 def write(doc, path) -> Path:
     """Store ``doc`` as JSON (gzip when the name ends in .gz; compact, deterministic), atomically."""
     p = check_output_path(path)
-    raw = json.dumps(doc, separators=(",", ":")).encode()
+    raw = compact(doc)
     outputs.write_atomic(str(p), lambda fh: fh.write(gzip.compress(raw, mtime=0) if p.name.endswith(".gz") else raw))
     return p

@@ -7,6 +7,9 @@
 * ``minimum ... --lam X --out FILE``: the certified enclosure of the global minimum at a point lam.
 * ``window --gamma2 G --eps E --d D --L L --out FILE``: W's two ends enclosed to 8e-13 and the oracle's global
   minimality between them (:func:`slr_verify.certify.oracle_window`); exit 0 iff proved.
+* ``window-grid --gamma2 0.3:1.5:5 --d 50,80 --L 3,10 --eps 0 --out PATH``: the same at every setting of a grid, on
+  Dask (:func:`slr_verify.certify.window_grid`), into a resumable Zarr store with the certificates beside it; exit 0
+  iff every setting is proved.
 * ``step-size --gamma2 G --d D --L L --lam X --out FILE``: Proposition 10's bracket of alpha_max at lam = X (det J of
   the reduced map > 0 on the square below it; :func:`slr_verify.certify.alpha_diffeo`, started from the float grid's
   alpha_max); exit 0 iff the bracket is proved (both ends). Beside it, each labelled with its dynamics, the enclosure
@@ -22,7 +25,7 @@ from __future__ import annotations
 import math
 import sys
 
-from ..model.cli_args import SETTING_KEYS, add_model_options, model_setting
+from ..model.cli_args import SETTING_KEYS, add_model_options, model_setting, refuse_gamma
 from ..model.processes import cores
 
 
@@ -89,7 +92,7 @@ def _window(a) -> int:
     out = check_output_path(a.out)
     if not (a.lam_max > 1e-4 and math.isfinite(a.lam_max)):
         raise ValueError(f"--lam-max must be a number > 1e-4, got {a.lam_max!r}")
-    w = oracle_window(lam_range=(1e-4, a.lam_max), workers=a.workers, time_limit=a.time_limit,
+    w = oracle_window(lam_range=(1e-4, a.lam_max), workers=a.workers, scheduler=a.scheduler, time_limit=a.time_limit,
                       progress=None if a.quiet else True, **_setting(a))
     if w.certificate is not None:
         write(w.certificate, out)
@@ -100,6 +103,24 @@ def _window(a) -> int:
         print(f"certificate: {out} ({len(w.certificate['leaves'])} leaves; checker: "
               f"{w.replay.reason if w.replay else 'not run'})")
     return 0 if w.proved else 1
+
+
+def _window_grid(a) -> int:
+    from .grid_run import LAM_MAX, axes_of, window_grid
+    from .grid_store import open_window_grid
+
+    axes_of(a.gamma2, a.d, a.L, a.eps, prefix="--")  # the options' names in the errors
+    if not (1e-4 < a.lam_max <= LAM_MAX):
+        raise ValueError(f"--lam-max must be a number in (1e-4, {LAM_MAX:g}], got {a.lam_max!r}")
+    if not a.time_limit > 0:
+        raise ValueError(f"--time-limit must be > 0 (seconds per setting), got {a.time_limit!r}")
+    n = window_grid(gamma2=a.gamma2, d=a.d, L=a.L, eps=a.eps, out=a.out, lam_max=a.lam_max, time_limit=a.time_limit,
+                    scheduler=a.scheduler, workers=a.workers, progress=None if a.quiet else sys.stderr)
+    ds = open_window_grid(a.out)
+    proved, total = int(ds["proved"].sum()), int(ds["proved"].size)
+    print(f"{proved} of {total} settings proved ({n['computed']} computed now, {n['skipped']} kept); {a.out} "
+          "(slr_verify.certify.open_window_grid, xarray.open_zarr)")
+    return 0 if proved == total else 1
 
 
 def _step_size(a) -> int:
@@ -211,6 +232,11 @@ def _print_step_sizes(bracket, stable):
         print("  whether the oracle is a local minimum of R_lam here is not decided at this precision")
 
 
+def _scheduler_arg(s):
+    s.add_argument("--scheduler", default=None, help="'sync', 'local' or the address of a running Dask scheduler "
+                   "(default: a local cluster of --workers processes, in this process with --workers 1)")
+
+
 def _setting_args(s):
     add_model_options(s, extra={"d": "at least 4"})
     s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
@@ -239,7 +265,25 @@ def add_certify_parser(sub):
     s.add_argument("--workers", type=int, default=cores(), help="processes of the branch and bound (default: one per "
                    f"core, {cores()} here)")
     s.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the search (default 1800)")
+    _scheduler_arg(s)
     s.set_defaults(func=_window)
+    s = cs.add_parser("window-grid", help="W's ends proved at every setting of a grid (gamma^2 x d x L x eps) on Dask, "
+                      "into a resumable Zarr store", allow_abbrev=False)
+    for name, what in (("gamma2", "gamma^2"), ("d", "d (integers >= 4)"), ("L", "L (integers >= 2)"), ("eps", "eps")):
+        s.add_argument(f"--{name}", required=name != "eps", default="0" if name == "eps" else None,
+                       help=f"values of {what}: a,b,c or start:stop:num[:log]" + (" (default 0)" if name == "eps" else ""))
+    refuse_gamma(s)
+    s.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned range of lam, at most 1e4 "
+                   "(default 100)")
+    s.add_argument("--time-limit", type=float, default=1800.0, help="seconds per setting (default 1800)")
+    s.add_argument("--workers", type=int, default=cores(), help=f"workers of the local cluster (default: one per core, "
+                   f"{cores()} here; 1: in this process)")
+    s.add_argument("--scheduler", default=None, help="'sync' (no Dask), 'local', or the address of a running scheduler "
+                   "(`dask scheduler`, with `dask worker ADDRESS`); default a local cluster of --workers processes")
+    s.add_argument("--out", required=True, help="the Zarr store (created, or resumed if it holds the same grid); the "
+                   "certificates go to OUT/certificates/")
+    s.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    s.set_defaults(func=_window_grid)
     s = cs.add_parser("step-size", help="Proposition 10: a certified bracket of alpha_max (det J of the reduced map > 0 "
                       "on the square below it: reduced PGD on M) at a point lam; beside it 2/lambda_max enclosed, the "
                       "step above which the oracle repels PGD on the spheres (Definition 1)", allow_abbrev=False)

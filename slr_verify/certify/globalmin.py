@@ -23,6 +23,7 @@ from flint import ctx
 
 from ..landscape.float_minimiser import minimise_profile
 from ..model import validation as V
+from ..model.engine import Engine, resolve
 from ..model.params import accepts_gamma2
 from ..model.processes import refuse_in_bootstrap
 from . import args as A
@@ -30,14 +31,14 @@ from .bisection import Progress
 from .dual_box import Evaluator
 from .enclosure import enclose
 from .global_result import GlobalCertificate
-from .oracle_proof import prove_oracle
+from .oracle_proof import lam_pieces, prove_oracle
 from .replay import replay
 
 
 @accepts_gamma2
 def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
                      time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1,
-                     partial=False) -> GlobalCertificate:
+                     scheduler=None, partial=False) -> GlobalCertificate:
     """Certified global minimisation of R_lam over S^{d-1} x S^{d-1} for every lam of ``lam = (lo, hi)``
     (see the module). ``kappa0``: the valley certificate covers kappa in [kappa0, 1], the value test the rest (None:
     chosen per lam piece by :func:`.oracle_proof._kappa0`); ``max_boxes``, ``time_limit`` (seconds), ``min_width``: the budget;
@@ -45,11 +46,24 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     (a first pass at max(risk_tol, 1e-10), then the kept boxes at ``risk_tol``: see :func:`enclose`);
     ``progress``: a file (or True for stderr) for a tqdm progress line; ``check``: replay the certificate with the
     independent checker (:func:`slr_verify.certify.replay.replay`); ``proved`` then requires its acceptance and the
-    enclosures reported are the checker's; ``workers``: processes sharing the lam pieces of an oracle proof (the
-    certificate is the same tree whatever the number; 1: in this process; above 1, a script must call this under
-    ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`); ``partial``: an oracle proof stopped by a
-    failed lam piece or the time limit, after its first pieces closed, returns the certificate of that first part
-    [lo, x] (``proved`` stays False; ``details["proved_to"]`` is x; the checker's statement says exactly that)."""
+    enclosures reported are the checker's; ``workers``, ``scheduler``: where the lam pieces of an oracle proof run (the
+    certificate is the same tree whatever they are): ``scheduler`` None -- a local Dask cluster of ``workers``
+    processes when ``workers`` > 1, else this process (the default); "sync" -- this process; "local" -- a local
+    cluster; any other string -- the address of a running Dask scheduler (`docs/usage.md`, "Worker processes"); with a
+    local cluster a script must call this under ``if __name__ == "__main__":`` (:mod:`slr_verify.model.processes`).
+    ``partial``: an oracle proof stopped by a failed lam piece or the time limit, after its first pieces closed, returns
+    the certificate of that first part [lo, x] (``proved`` stays False; ``details["proved_to"]`` is x; the checker's
+    statement says exactly that). `docs/MATH.md` §17."""
+    return minimise(None, lam=lam, gamma=gamma, eps=eps, d=d, L=L, kappa0=kappa0, prec=prec, max_boxes=max_boxes,
+                    min_width=min_width, time_limit=time_limit, risk_tol=risk_tol, progress=progress, check=check,
+                    workers=workers, scheduler=scheduler, partial=partial)
+
+
+def minimise(engine, *, lam, gamma, eps, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
+             time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1, scheduler=None,
+             partial=False):
+    """:func:`global_minimiser` on an open :class:`~slr_verify.model.engine.Engine` (None: one opened from
+    ``scheduler`` and ``workers`` for an oracle proof, and closed after it)."""
     lo, hi = A.lam_interval(lam)
     setting = A.setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
     if kappa0 is not None:
@@ -67,7 +81,8 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
     if not isinstance(partial, bool):
         raise ValueError(f"partial must be True or False, got {partial!r}")
     workers = V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
-    refuse_in_bootstrap("certify.global_minimiser", "workers", workers)
+    if engine is None and resolve(scheduler, workers) == "local":
+        refuse_in_bootstrap("certify.global_minimiser", "workers", workers)
     t0 = time.time()
     deadline = t0 + float(time_limit)
     bar = Progress(progress, "global minimiser")
@@ -77,8 +92,16 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
             mids = [lo, hi, 0.5 * (lo + hi)]
             at = [minimise_profile(lam=x, **ev.kw) for x in mids]
             if all(g.is_oracle for g in at):
-                out = prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, workers,
-                                   partial=bool(partial))
+                own = engine is None
+                if own:  # one lam piece: in this process, no cluster to start
+                    one = len(lam_pieces(lo, hi)) == 1
+                    engine = Engine("sync" if one else scheduler, workers, name="certify.global_minimiser")
+                try:
+                    out = prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, engine,
+                                       partial=bool(partial))
+                finally:
+                    if own:
+                        engine.close()
             else:
                 out = enclose(ev, lo, hi, at, int(max_boxes), float(min_width), float(risk_tol), deadline, t0, bar)
             if check and out.certificate is not None:

@@ -25,9 +25,9 @@ from flint import ctx
 
 from ..kernels.balls import geometric_pieces, uniform_pieces
 from ..kernels.profile import valley_proofs
-from ..model.processes import spawn_guard
+from ..model.engine import Engine
 from . import certificate as C
-from .bisection import Progress, bisect, watch_parent
+from .bisection import Progress, bisect
 from .dual_box import Box, Evaluator, oracle_U, range_over, strip_test, value_test
 from .global_result import GlobalCertificate
 
@@ -87,37 +87,33 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
         return out
 
 
-def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers):
-    """:func:`_prove_piece` on every piece, in ``workers`` processes (spawned: the parent may hold JAX's threads);
-    stops at the first failure. Returns the pieces' outcomes in order."""
-    args = [((ev.gamma, ev.eps, ev.d, ev.L), a, b, kappa0, max_boxes, min_width, max(1.0, deadline - time.time()),
-             ctx.prec) for a, b in pieces]
-    if workers <= 1 or len(pieces) == 1:
-        out = []
-        for x in args:
-            if time.time() >= deadline:
-                break
-            out.append(_prove_piece(*x[:-2], deadline - time.time(), x[-1]))
-            bar.update(out[-1]["boxes"])
-            if not out[-1]["ok"]:
-                break
-        return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def _piece_until(deadline, setting, a, b, kappa0, max_boxes, min_width, prec):
+    """:func:`_prove_piece` with the seconds left until ``deadline`` when the piece starts; None (not started) past it."""
+    left = deadline - time.time()
+    return _prove_piece(setting, a, b, kappa0, max_boxes, min_width, left, prec) if left > 0 else None
 
-    with spawn_guard("the branch and bound (certify.global_minimiser, certify.oracle_window)", "workers", workers), \
-            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=watch_parent) as pool:
-        futures = [pool.submit(_prove_piece, *x) for x in args]
-        out = []
-        for f in futures:
-            out.append(f.result())
-            bar.update(out[-1]["boxes"])
-            if not out[-1]["ok"]:
-                for g in futures:
-                    g.cancel()
+
+def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, engine):
+    """:func:`_prove_piece` on every piece, on the engine (:class:`slr_verify.model.engine.Engine`: a piece per Dask
+    task, or in this process; None: in this process). Returns one entry per piece, in piece order: its outcome, or
+    None for a piece not run or cancelled (or not started before the deadline). After the first failed piece no piece
+    is started and those in flight are
+    cancelled (those finished keep their outcomes)."""
+    engine = engine if engine is not None else Engine()
+    out = [None] * len(pieces)
+    args = [(deadline, (ev.gamma, ev.eps, ev.d, ev.L), a, b, kappa0, max_boxes, min_width, ctx.prec) for a, b in pieces]
+    results = engine.run(_piece_until, args)
+    try:
+        for i, r in results:
+            if r is None:  # the time limit: no more pieces
                 break
-        return out
+            out[i] = r
+            bar.update(r["boxes"])
+            if not r["ok"]:
+                break
+    finally:
+        results.close()  # cancels the pieces in flight
+    return out
 
 
 def lam_pieces(lo, hi, ratio=0.05):
@@ -130,7 +126,7 @@ def lam_pieces(lo, hi, ratio=0.05):
     return low + geometric_pieces(max(lo, 0.1), hi, ratio)
 
 
-def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, workers=1, partial=False):
+def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, engine=None, partial=False):
     """(k*, v*) the unique global minimiser for every lam of [lo, hi], piece by piece (:func:`lam_pieces`). With
     ``partial``, when a piece fails or the time runs out after the first pieces closed, the certificate of the proved
     first part [lo, x] is returned (``proved`` False, ``details["proved_to"]`` = x, the reason what stopped it)."""
@@ -139,8 +135,8 @@ def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, wo
         return GlobalCertificate(False, f"the valley facts are not proved: {proofs}", (math.nan, math.nan), [], 0,
                                  time.time() - t0, (lo, hi), True)
     pieces = lam_pieces(lo, hi)  # near a window's end the boxes split in lam themselves, to 1e-12
-    res = list(_run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, workers))
-    res += [None] * (len(pieces) - len(res))  # a piece never started (after a failure, or past the deadline): None
+    res = _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, engine)  # None: a piece not run
+    workers = engine.threads if engine is not None else 1
     ran = [r for r in res if r is not None]
     ev.count = sum(r["boxes"] for r in ran)
     details = {"strip_boxes": sum(r["strip_boxes"] for r in ran), "value_boxes": sum(r["value_boxes"] for r in ran),

@@ -35,12 +35,13 @@ from ..landscape.float_minimiser import angle_chart, local_minimum
 from ..landscape.window import EndPoints
 from ..model import tiers as T
 from ..model import validation as V
+from ..model.engine import resolve
 from ..model.params import accepts_gamma2
 from ..model.processes import refuse_in_bootstrap
 from . import certificate as C
 from .args import setting as exact_setting
 from .enclosure import certified_pair
-from .globalmin import global_minimiser
+from .globalmin import minimise
 
 
 @dataclass
@@ -135,21 +136,33 @@ def _end(side, x, mech, record, h, S, kw):
 
 @accepts_gamma2
 def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=1,
-                  time_limit=1800.0, progress=None, check=True, window=None) -> WindowEnclosure:
+                  time_limit=1800.0, progress=None, check=True, window=None, scheduler=None) -> WindowEnclosure:
     """W's two ends enclosed to 2 ``half_width`` each and proved, with the oracle's global minimality between them (see
     the module): one certificate (kind ``oracle-window``), replayed by the checker when ``check``. ``lam_range``: the
-    float scan's range (an end of it is not an end of W); ``workers``: processes of the branch and bound (1: in this
-    process; above 1, a script must call this under ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`;
+    float scan's range (an end of it is not an end of W); ``workers``, ``scheduler``: where the branch and bound's lam
+    pieces run, as for :func:`~slr_verify.certify.global_minimiser` (the default: in this process; with a local
+    cluster a script must call this under ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`;
     ``slr-verify certify window`` uses every core);
     ``time_limit``: seconds for the whole call; when it ends the branch and bound, the lam pieces proved so far (from
     the lower end up) make a partial certificate and statement (:class:`WindowEnclosure`), never a silent overrun;
-    ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr)."""
+    ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr).
+    `docs/MATH.md` §§13, 17."""
+    return window_on(None, gamma=gamma, eps=eps, d=d, L=L, half_width=half_width, lam_range=lam_range, prec=prec,
+                     workers=workers, time_limit=time_limit, progress=progress, check=check, window=window,
+                     scheduler=scheduler)
+
+
+def window_on(engine, *, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=1,
+              time_limit=1800.0, progress=None, check=True, window=None, scheduler=None) -> WindowEnclosure:
+    """:func:`oracle_window` with its lam pieces on an open :class:`~slr_verify.model.engine.Engine` (None: one opened
+    from ``scheduler`` and ``workers`` for the branch and bound)."""
     setting = exact_setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")  # d, L exact in the certificate
     h = V.real("half_width", half_width, minimum=0.0, strict_min=True, maximum=5e-7, why="the ends' half-widths")
     prec = V.integer("prec", prec, 53, 4096, why="bits of the ball arithmetic")
     time_limit = V.real("time_limit", time_limit, minimum=0.0, strict_min=True)
     workers = V.integer("workers", workers, 1, 64, why="processes of the branch and bound")
-    refuse_in_bootstrap("certify.oracle_window", "workers", workers)
+    if engine is None and resolve(scheduler, workers) == "local":
+        refuse_in_bootstrap("certify.oracle_window", "workers", workers)
     if not isinstance(check, bool):
         raise ValueError(f"check must be True or False, got {check!r}")
     t0 = time.time()
@@ -173,8 +186,8 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
         A = ends["lo"]["enclosure"][1]  # the ends as refined by their proofs, not the float scan's
         B = ends["hi"]["enclosure"][0] if "enclosure" in ends["hi"] else w.hi
         # the boxes near an end split in lam down to ~h: the valley's corner at (kappa, lam) = (1, hi) closes only there
-        g = global_minimiser(lam=(A, B), prec=prec, workers=workers, check=False, progress=progress, min_width=h / 8,
-                             time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True, **kw)
+        g = minimise(engine, lam=(A, B), prec=prec, workers=workers, scheduler=scheduler, check=False, min_width=h / 8,
+                     progress=progress, time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True, **kw)
         details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
         if g.certificate is None:
             return fail(f"the branch and bound over [{A!r}, {B!r}] did not close: {g.reason}", search=g.details)

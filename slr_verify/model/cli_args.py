@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 from . import validation as V
 from .params import GAMMA2_MEANING, ModelSetting
 
@@ -136,3 +138,36 @@ def setting_from_args(args):
     if all(v is None for v in given.values()):
         return None
     return check_setting(given, options=True)
+
+
+def parse_values(name, text, integer=False):
+    """'0.1,0.2' or 'start:stop:num' (linear) or 'start:stop:num:log' -> list of numbers (``integer``: integers, a
+    range's values within 1e-9 of one rounded to it); a ``ValueError`` naming ``name`` otherwise. The sweep's and the
+    window grid's axes."""
+    try:
+        if ":" in text:
+            parts = text.split(":")
+            if len(parts) not in (3, 4):
+                raise ValueError
+            a, b, n = float(parts[0]), float(parts[1]), int(parts[2])
+            if not 1 <= n <= 1_000_000:
+                raise ValueError
+            log = len(parts) == 4 and parts[3] == "log"
+            if len(parts) not in (3, 4) or (len(parts) == 4 and not log):
+                raise ValueError
+            vals = np.geomspace(a, b, n) if log else np.linspace(a, b, n)
+            vals = [float(x) for x in vals]
+        else:
+            vals = [float(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"{name} must be a comma-separated list or start:stop:num[:log] (1 <= num <= 1e6), "
+                         f"got {text!r}") from None
+    if not all(np.isfinite(vals)):
+        raise ValueError(f"{name} must be finite numbers, got {text!r}")
+    if integer:
+        if ":" in text:  # a range's values rounded where float arithmetic missed an integer (20:2000:3:log)
+            vals = [float(round(x)) if abs(x - round(x)) <= 1e-9 * abs(x) else x for x in vals]
+        if any(x != int(x) for x in vals):
+            raise ValueError(f"{name} must be integers, got {text!r}")
+        vals = [int(x) for x in vals]
+    return vals

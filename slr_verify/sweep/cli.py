@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import sys
 
-from ..model.cli_args import refuse_gamma
+from ..model.cli_args import parse_values, refuse_gamma
 from ..model.params import GAMMA2_MEANING
 from ..model.processes import cores
-from .grid import Grid, parse_values
+from .grid import Grid
 
 
 def _run(args) -> int:

@@ -15,36 +15,11 @@ import numpy as np
 
 from ..dynamics.trajectory import check_cost, check_run_args
 from ..model import validation as V
-from ..model.params import ModelSetting, keywords_checked
+from ..model.cli_args import parse_values  # noqa: F401  (its home is the model layer; the sweep's name for it)
+from ..model.params import ModelSetting
 
 AXES = ("lam", "d", "L", "gamma2", "alpha")
 SCHEDULES = ("constant", "decreasing")
-
-
-@keywords_checked
-def parse_values(name, text, integer=False):
-    """'0.1,0.2' or 'start:stop:num' (linear) or 'start:stop:num:log' -> list of numbers."""
-    try:
-        if ":" in text:
-            parts = text.split(":")
-            a, b, n = float(parts[0]), float(parts[1]), int(parts[2])
-            if not 1 <= n <= 1_000_000:
-                raise ValueError
-            log = len(parts) == 4 and parts[3] == "log"
-            if len(parts) not in (3, 4) or (len(parts) == 4 and not log):
-                raise ValueError
-            vals = np.geomspace(a, b, n) if log else np.linspace(a, b, n)
-            vals = [float(x) for x in vals]
-        else:
-            vals = [float(x) for x in text.split(",")]
-    except ValueError:
-        raise ValueError(f"{name} must be a comma-separated list or start:stop:num[:log] (1 <= num <= 1e6), "
-                         f"got {text!r}") from None
-    if integer:
-        if any(x != int(x) for x in vals):
-            raise ValueError(f"{name} must be integers, got {text!r}")
-        vals = [int(x) for x in vals]
-    return vals
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,11 @@
   region of the Zarr store and then sets its ``done`` flag (so a killed sweep never leaves a chunk
   marked done without its data); rerun with the same arguments, a sweep computes only the chunks
   not marked done.
-* **Schedulers**: "local" -- a ``distributed.LocalCluster`` (one process per worker); "sync" -- in this process, no
-  Dask; ``None`` -- "local" when ``workers`` > 1, else "sync" (the default: in this process; ``slr-verify sweep``
-  uses every core); any other string -- the address of a running scheduler. A script that starts a local cluster
-  must make its calls under ``if __name__ == "__main__":`` (:mod:`slr_verify.model.processes`).
+* **Schedulers**: those of the suite's engine (:mod:`slr_verify.model.engine`): "local" -- a
+  ``distributed.LocalCluster`` (one process per worker); "sync" -- in this process, no Dask; ``None`` -- "local" when
+  ``workers`` > 1, else "sync" (the default: in this process; ``slr-verify sweep`` uses every core); any other string
+  -- the address of a running scheduler. A script that starts a local cluster must make its calls under
+  ``if __name__ == "__main__":`` (:mod:`slr_verify.model.processes`).
 
 The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, tangent_norm, steps
 (per run: ``steps`` plus the continuation steps at which that run first met the tolerance, to
@@ -20,7 +21,6 @@ The store holds dims (point, run): variables kappa, nu, theta, eta, rho, risk, t
 """
 from __future__ import annotations
 
-import os
 import pathlib
 import shutil
 
@@ -30,9 +30,9 @@ from ..dynamics.convergence import converge, tangent_norm
 from ..dynamics.runners import overlap_pgd
 from ..kernels.api import risk
 from ..model import validation as V
+from ..model.engine import Engine
 from ..model.outputs import check_output_path
 from ..model.params import ModelSetting, keywords_checked
-from ..model.processes import guard_message, refuse_in_bootstrap
 from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
 from .grid import AXES, Grid
@@ -149,17 +149,10 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=1, progress=None,
     workers = V.integer("workers", workers, 1)
     if stop_after is not None:
         stop_after = V.integer("stop_after", stop_after, 0)
-    if scheduler is not None and not isinstance(scheduler, str):
-        raise ValueError(f"scheduler must be None, 'local', 'sync' or a scheduler address, got {scheduler!r}")
-    if scheduler is None:
-        scheduler = "local" if workers > 1 else "sync"
-    if scheduler == "local":
-        refuse_in_bootstrap("slr_verify.sweep.sweep", "workers", workers)
     gj = grid.to_json()
     existed = pathlib.Path(out).exists()
-    client = cluster = None
-    if scheduler != "sync":  # connect first: an unreachable scheduler must not leave a store behind
-        client, cluster = _connect(scheduler, workers)
+    # connect first: an unreachable scheduler must not leave a store behind
+    engine = Engine(scheduler, workers, name="slr_verify.sweep.sweep")
     computed = 0
     bar = None
     try:
@@ -169,21 +162,10 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=1, progress=None,
         if stop_after is not None:
             todo = todo[: int(stop_after)]
         bar = tqdm(total=len(done), initial=int(done.sum()), desc="sweep (chunks)", file=progress, disable=progress is None)
-        if client is None:
-            for c in todo:
-                _, data = run_chunk(gj, c, chunk)
-                _write(root, c, chunk, data)
-                computed += 1
-                _tick(bar, computed == len(todo))
-        else:
-            from distributed import as_completed
-
-            futures = [client.submit(run_chunk, gj, c, chunk, pure=False) for c in todo]
-            for fut in as_completed(futures):
-                c, data = fut.result()
-                _write(root, c, chunk, data)
-                computed += 1
-                _tick(bar, computed == len(todo))
+        for _, (c, data) in engine.run(run_chunk, [(gj, c, chunk) for c in todo]):
+            _write(root, c, chunk, data)
+            computed += 1
+            _tick(bar, computed == len(todo))
     except BaseException:
         if not existed and computed == 0:  # a store this call created and never filled: leave no trace
             shutil.rmtree(out, ignore_errors=True)
@@ -191,7 +173,7 @@ def sweep(grid: Grid, out, *, chunk=1, scheduler=None, workers=1, progress=None,
     finally:
         if bar is not None:
             bar.close()
-        _disconnect(client, cluster)
+        engine.close()
     return computed
 
 
@@ -203,67 +185,6 @@ def _tick(bar, last):
     else:
         bar.update(1)
 
-
-#: seconds to wait for a scheduler given by address before saying it is unreachable
-CONNECT_TIMEOUT = 10
-
-
-def _connect(scheduler, workers):
-    """A Dask client: on a new local cluster (``None``/"local"), or on the scheduler at an address.
-    The local cluster's processes never see Ctrl-C (this process handles it and shuts them down, also when it comes
-    while the cluster starts)."""
-    import logging
-    import signal
-
-    from distributed import Client, LocalCluster
-
-    logging.getLogger("distributed").setLevel(logging.ERROR)
-    if scheduler in (None, "local"):
-        # the workers inherit the environment: their Dask loggers say errors only (no warnings about
-        # tasks cancelled when the sweep is interrupted)
-        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
-        # Ctrl-C blocked, not ignored, while the cluster starts: the workers inherit the mask (Ctrl-C is this
-        # process's to handle), and one pressed meanwhile stays pending here instead of being discarded
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        cluster = None
-        try:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-        except RuntimeError as exc:  # "Nanny failed to start": e.g. a script without the guard, re-run by each
-            raise RuntimeError(guard_message("slr_verify.sweep.sweep", "workers", workers)) from exc
-        finally:
-            interrupted = signal.SIGINT in signal.sigpending()
-            if interrupted:
-                signal.sigwait({signal.SIGINT})  # consumed here; the interrupt is raised below, the cluster closed first
-                if cluster is not None:
-                    cluster.close()
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        if interrupted:
-            raise KeyboardInterrupt
-        return client, cluster
-    try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT), None
-    except (OSError, ValueError, TypeError) as exc:
-        raise ValueError(f"scheduler {scheduler!r} is not 'sync', 'local' or the address of a scheduler reachable within "
-                         f"{CONNECT_TIMEOUT} s (host:port, e.g. tcp://127.0.0.1:8786): {' '.join(str(exc).split())}") from None
-
-
-def _disconnect(client, cluster):
-    """Close the client and the local cluster quietly (no Dask warnings after a Ctrl-C)."""
-    import contextlib
-    import io
-    import logging
-
-    if client is None:
-        return
-    for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
-    with contextlib.redirect_stderr(io.StringIO()):
-        with contextlib.suppress(Exception):
-            client.close()
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.close()
 
 
 @keywords_checked
