@@ -258,9 +258,12 @@ def strip_test(ev, box):
     if all(ok):
         box.close({"test": "valley"})
         return True, None
-    if all(ok[1:]) and k1 > 0.5 and out[0].range() + edge_bound(ev.S, (k0, k1), (l0, l1)) > 0:
-        box.close({"test": "valley-edge"})  # Q < 0 near k*, compensated by the slope of R along the edge nu = 1
-        return True, None
+    if all(ok[1:]) and k1 > 0.5:
+        if out[0].range() + edge_bound(ev.S, (k0, k1), (l0, l1)) > 0:
+            box.close({"test": "valley-edge"})  # Q < 0 near k*, compensated by the slope of R along the edge nu = 1
+            return True, None
+        if rk <= rl:  # Q + E ~ c2/2 near (1, a pitchfork end): Q's own kappa-slope would split kappa down to an ulp
+            return False, 2
     return False, _split_axis(out[ok.index(False)], rk, rl, lc)
 
 

@@ -40,6 +40,7 @@ from ..model.params import accepts_gamma2
 from ..model.processes import refuse_in_bootstrap
 from . import certificate as C
 from .args import setting as exact_setting
+from .dual_box import Box, Evaluator, strip_test
 from .enclosure import certified_pair
 from .globalmin import minimise
 
@@ -111,6 +112,12 @@ def _curvature_root(S, x, direction, h, side):
     return 0.5 * (a + b)
 
 
+#: the largest half-width a pitchfork end's enclosure may widen to (its width stays below 1e-10)
+MAX_HALF_WIDTH = 3.2e-11
+#: near an end the boxes split in lam down to (the ends' smaller half-width) / (2 CORNER)
+CORNER = 32
+
+
 def _end(side, x, mech, record, h, S, kw):
     """The record of one end (`docs/certificates.md`) and its mechanism in words; raises RuntimeError if the outer
     point cannot be shown outside W."""
@@ -124,7 +131,17 @@ def _end(side, x, mech, record, h, S, kw):
                                f"float end {x!r} is not within {h:g} of W's {side} end")
         return {"enclosure": enc, "mechanism": "crossing", "witness": w}, _describe(w)
     direction = record.get("direction", "v*")
-    x = _curvature_root(S, x, direction, h, side)
+    x0, ev = x, Evaluator(**kw)
+    while True:
+        x = _curvature_root(S, x0, direction, h, side)
+        inner = x + h if side == "lo" else x - h
+        # the valley's corner at (kappa, lam) = (1, inner) closes only where its test passes on a box of lam-width
+        # h / CORNER there (the branch and bound's boxes stop at half that): the curvature is ~ slope x h at the inner
+        # point, and the test's enclosure carries the parameters' ulp balls (~1e-14); else the half-width doubles
+        near = (inner, inner + h / CORNER) if side == "lo" else (inner - h / CORNER, inner)
+        if strip_test(ev, Box((1.0 - h, 1.0), (0.0, 1.0), near))[0] or 2 * h > MAX_HALF_WIDTH:
+            break
+        h *= 2
     out = x - h if side == "lo" else x + h
     enc = [out, x + h] if side == "lo" else [x - h, out]
     c2, g1, g3 = curvature_at(S, out, direction)
@@ -137,12 +154,13 @@ def _end(side, x, mech, record, h, S, kw):
 @accepts_gamma2
 def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e2), prec=64, workers=1,
                   time_limit=1800.0, progress=None, check=True, window=None, scheduler=None) -> WindowEnclosure:
-    """W's two ends enclosed to 2 ``half_width`` each and proved, with the oracle's global minimality between them (see
-    the module): one certificate (kind ``oracle-window``), replayed by the checker when ``check``. ``lam_range``: the
-    float scan's range (an end of it is not an end of W); ``workers``, ``scheduler``: where the branch and bound's lam
-    pieces run, as for :func:`~slr_verify.certify.global_minimiser` (the default: in this process; with a local
-    cluster a script must call this under ``if __name__ == "__main__":``, see :mod:`slr_verify.model.processes`;
-    ``slr-verify certify window`` uses every core);
+    """W's two ends enclosed to 2 ``half_width`` each (a pitchfork end's half-width doubled, up to
+    :data:`MAX_HALF_WIDTH`, while the valley's corner just inside does not pass its test) and proved, with the oracle's
+    global minimality between them (see the module): one certificate (kind ``oracle-window``), replayed by the checker
+    when ``check``. ``lam_range``: the float scan's range (an end of it is not an end of W); ``workers``,
+    ``scheduler``: where the branch and bound's lam pieces run, as for :func:`~slr_verify.certify.global_minimiser` (the
+    default: in this process; with a local cluster a script must call this under ``if __name__ == "__main__":``, see
+    :mod:`slr_verify.model.processes`; ``slr-verify certify window`` uses every core);
     ``time_limit``: seconds for the whole call; when it ends the branch and bound, the lam pieces proved so far (from
     the lower end up) make a partial certificate and statement (:class:`WindowEnclosure`), never a silent overrun;
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr).
@@ -186,7 +204,9 @@ def window_on(engine, *, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4
         A = ends["lo"]["enclosure"][1]  # the ends as refined by their proofs, not the float scan's
         B = ends["hi"]["enclosure"][0] if "enclosure" in ends["hi"] else w.hi
         # the boxes near an end split in lam down to ~h: the valley's corner at (kappa, lam) = (1, hi) closes only there
-        g = minimise(engine, lam=(A, B), prec=prec, workers=workers, scheduler=scheduler, check=False, min_width=h / 8,
+        h = min(abs(e["enclosure"][1] - e["enclosure"][0]) / 2 for e in ends.values() if "enclosure" in e)
+        g = minimise(engine, lam=(A, B), prec=prec, workers=workers, scheduler=scheduler, check=False,
+                     min_width=h / (2 * CORNER),
                      progress=progress, time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True, **kw)
         details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
         if g.certificate is None:

@@ -22,6 +22,7 @@ mechanisms, :mod:`.mechanisms`. The claim ``oracle-window`` compares them.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import mpmath
@@ -159,13 +160,18 @@ def _end(lam_in, lam_out, kw, rtol):
         x = brentq(lambda lam: F(lam)[0], min(lam_in, lam_out), max(lam_in, lam_out), xtol=1e-15, rtol=1e-15)
         return x, "crossing", {"competitor": g.overlaps, "at": lam_out, "chart": (a, b)}
     # it merges into k* at lam_in: the oracle stops being a local minimum
-    for direction in (0, 1):  # the direction whose curvature changes sign: towards v* or towards e
-        if _resolved(lam_in, kw, direction) > 0 > _resolved(lam_out, kw, direction):
-            break
-    else:
-        raise RuntimeError(f"no curvature of the profile at k* changes sign in [{lam_in}, {lam_out}]")
-    x = _curvature_root(direction, lam_in, lam_out, kw)
-    return x, "pitchfork", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
+    inner = lam_in
+    while abs(math.log(inner / lam_out)) <= 0.5:
+        for direction in (0, 1):  # the direction whose curvature changes sign: towards v* or towards e
+            if _resolved(inner, kw, direction) > 0 > _resolved(lam_out, kw, direction):
+                x = _curvature_root(direction, inner, lam_out, kw)
+                return x, "pitchfork", {"direction": ("v*", "e")[direction], "competitor": g.overlaps, "at": lam_out}
+        # near a supercritical pitchfork the branch's risk is the oracle's to O((lam - end)^2): the status bisection
+        # can stop on the far side of the curvature's root (at gamma^2 = 3/2, d = 20, L = 3 both its ends were past
+        # it); the bracket widens into W, its log-width doubled, up to a factor e^0.5
+        inner = inner * (inner / lam_out)
+    raise RuntimeError(f"no curvature of the profile at k* changes sign in [{lam_in}, {lam_out}] nor in a bracket "
+                       "widened into W")
 
 
 @accepts_gamma2
