@@ -148,7 +148,7 @@ def plot_window_grid(source, axes=None):
     handles = [Line2D([], [], color=colour[L], lw=2, label=f"L = {L}") for L in Ls]
     handles += [Line2D([], [], ls="", marker=MARKERS["crossing"], color="k", label="end proved: crossing"),
                 Line2D([], [], ls="", marker=MARKERS["pitchfork"], color="k", label="end proved: pitchfork"),
-                Line2D([], [], ls="", marker=MARKERS["none"], color="k", label="no upper end below (proved)"),
+                Line2D([], [], ls="", marker=MARKERS["none"], color="k", label="no upper end below the marker (proved)"),
                 Line2D([], [], ls="", marker="o", color="k", mfc="none",
                        label="setting not proved (hollow; dotted: its proved part)"),
                 Line2D([], [], color="0.4", lw=1, ls="-.", label=r"$\sqrt{3}/2$: hi's limit as d grows (measured, §13)"),
