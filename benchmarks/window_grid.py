@@ -17,7 +17,8 @@ Three modes, each writing one CSV (a partial table survives an interruption):
     python benchmarks/window_grid.py scaling --out benchmarks/results/window_grid_scaling.csv
 
 The default grid (``scaling``): gamma^2 in {0.5, 1.5}, L in {3, 10}, d in {20, 50, 100, 400, 1000, 4000}, eps = 0,
-lam up to 10: 24 settings, the figure's data (W over d at two noise levels and two lengths). eps adds eps^2 to every
+lam up to 10: 24 settings, the figure's data (W over d at two noise levels and two lengths;
+``benchmarks/window_figure.py``, `docs/window-grid.md`). eps adds eps^2 to every
 risk: it does not move W.
 """
 import argparse

@@ -37,10 +37,8 @@ def mode_text(runs, steps):
     return f"{'quick mode: ' if QUICK else ''}{runs} runs, {steps:,} steps"
 
 
-def save(fig, name):
-    """Write ``FIGDIR/name.png`` and show it in the notebook (nothing is shown by Agg itself)."""
-    FIGDIR.mkdir(parents=True, exist_ok=True)
-    path = FIGDIR / f"{name}.png"
+def write_png(fig, path):
+    """Write ``fig`` to ``path`` as the committed figures are written (dpi 100, an 8-bit palette) and close it."""
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
     try:  # an 8-bit palette keeps the committed PNGs small (~3x)
@@ -51,6 +49,13 @@ def save(fig, name):
         small.save(path, optimize=True)
     except Exception:  # pragma: no cover - Pillow missing or too old: keep the RGBA PNG
         pass
+    return path
+
+
+def save(fig, name):
+    """Write ``FIGDIR/name.png`` (:func:`write_png`) and show it in the notebook (nothing is shown by Agg itself)."""
+    FIGDIR.mkdir(parents=True, exist_ok=True)
+    path = write_png(fig, FIGDIR / f"{name}.png")
     try:
         from IPython.display import Image, display
 
