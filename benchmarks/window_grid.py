@@ -1,4 +1,4 @@
-"""The oracle's window W(gamma^2, d, L) proved over a grid of settings (`docs/MATH.md` §§13, 17, 21), by the grid
+"""The oracle's window W(gamma^2, d, L) proved over a grid of settings (`docs/MATH.md` §§13, 17), by the grid
 engine (`slr_verify.certify.window_grid`: a Dask local cluster, a resumable Zarr store, the certificates beside it).
 
 Three modes, each writing one CSV (a partial table survives an interruption):

@@ -69,7 +69,7 @@ def test_axes_lists_and_ranges():
 @pytest.mark.parametrize("kw, message", [
     (dict(d="3,50"), "--d must be integers >= 4"),
     (dict(d="50.5"), "--d must be integers"),
-    (dict(L="1"), "--L must be integers >= 2"),
+    (dict(L="0"), "--L must be integers >= 1"),
     (dict(gamma2="0,0.5"), "--gamma2 must be numbers > 0"),
     (dict(gamma2="nan"), "--gamma2 must be finite"),
     (dict(eps="-0.1"), "--eps must be numbers >= 0"),

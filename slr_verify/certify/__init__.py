@@ -16,7 +16,7 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`oracle_window`: enclosures of the end points of the oracle's window (the profile route,
   `docs/MATH.md` §17): certified witnesses outside each end.
 * :func:`window_grid`, :func:`open_window_grid`: W proved at every setting of a grid (gamma^2, d, L, eps) on Dask,
-  into a resumable Zarr store with the certificates beside it (`docs/MATH.md` §§13, 17, 21).
+  into a resumable Zarr store with the certificates beside it (`docs/MATH.md` §§13, 17).
 * :func:`global_minimiser`: the weak-duality branch and bound over the profile's quarter disk and a
   lam interval (`docs/MATH.md` §17); it writes a certificate (`docs/certificates.md`).
 * :func:`log_bayes_gap_enclosure`: an enclosure of log(R_lam(k*, v*) - eps^2), Corollary 2's gap (`docs/MATH.md` §6).

@@ -1,4 +1,4 @@
-"""The oracle's window proved over a grid of settings (`docs/MATH.md` §§13, 17, 21; `docs/usage.md`, "The window over
+"""The oracle's window proved over a grid of settings (`docs/MATH.md` §§13, 17; `docs/usage.md`, "The window over
 a grid"), on the suite's engine (:mod:`slr_verify.model.engine`), into the dataset of :mod:`.grid_store`.
 
 * **A setting** (gamma^2, d, L, eps): :func:`slr_verify.certify.oracle_window` (W's ends enclosed and proved, one
@@ -70,7 +70,7 @@ def axes_of(gamma2, d, L, eps, prefix="") -> dict:
     """The grid's four axes, validated (each setting as :class:`slr_verify.model.ModelSetting` takes it)."""
     axes = {"gamma2": axis(prefix + "gamma2", gamma2, minimum=0.0, strict=True),
             "d": axis(prefix + "d", d, integer=True, minimum=D_MINIMUMS["profile"][0]),
-            "L": axis(prefix + "L", L, integer=True, minimum=2),
+            "L": axis(prefix + "L", L, integer=True, minimum=1),
             "eps": axis(prefix + "eps", eps, minimum=0.0)}
     for g2, d_, L_, e in itertools.product(*(axes[a] for a in S.AXES)):  # the searches' own checks, before any work
         exact_setting(gamma=ModelSetting(gamma2=g2, eps=e, d=d_, L=L_).gamma, eps=e, d=d_, L=L_).require_d("profile")

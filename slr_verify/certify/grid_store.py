@@ -1,4 +1,4 @@
-"""The window grid's dataset (`docs/MATH.md` §§13, 17, 21; `docs/usage.md`, "The window over a grid"): a Zarr store
+"""The window grid's dataset (`docs/MATH.md` §§13, 17; `docs/usage.md`, "The window over a grid"): a Zarr store
 that xarray reads, written setting by setting.
 
 Dims ``gamma2``, ``d``, ``L``, ``eps`` (coordinates: the grid's values). Per setting: the ends' exact enclosures

@@ -2,7 +2,7 @@
 
 Its users: the sweep (a chunk of grid points per task, `docs/MATH.md` §13), the branch and bound of the oracle's
 global minimality (a lam piece per task, §17) and the window grid (a setting per task, or a setting's lam pieces;
-§§13, 17, 21).
+§§13, 17).
 
 * **Schedulers**: ``"sync"`` -- in this process, no Dask; ``"local"`` -- a ``distributed.LocalCluster`` of
   ``workers`` single-threaded processes; ``None`` -- ``"local"`` when ``workers`` > 1, else ``"sync"``; any other
