@@ -222,7 +222,7 @@ def window_grid(*, gamma2, d, L, eps=0.0, out, lam_max=100.0, time_limit=1800.0,
     ``scheduler``, ``workers``: the engine's (None: a local Dask cluster of ``workers`` processes when ``workers`` > 1,
     else this process; "sync"; "local"; or a scheduler's address). ``progress``: a stream (None: quiet). Returns
     {"computed", "skipped"}: settings computed in this call and settings kept from the store. `docs/MATH.md` §§13,
-    17, 21."""
+    17."""
     axes = axes_of(gamma2, d, L, eps)
     lam_max = V.real("lam_max", lam_max, minimum=LAM_MIN, strict_min=True, maximum=LAM_MAX,
                      why="the end of the scanned range of lam")
