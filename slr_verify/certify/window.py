@@ -161,8 +161,9 @@ def oracle_window(*, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4, 1e
     ``scheduler``: where the branch and bound's lam pieces run, as for :func:`~slr_verify.certify.global_minimiser` (the
     default: in this process; with a local cluster a script must call this under ``if __name__ == "__main__":``, see
     :mod:`slr_verify.model.processes`; ``slr-verify certify window`` uses every core);
-    ``time_limit``: seconds for the whole call; when it ends the branch and bound, the lam pieces proved so far (from
-    the lower end up) make a partial certificate and statement (:class:`WindowEnclosure`), never a silent overrun;
+    ``time_limit``: seconds for the float scan and the search; when it ends the branch and bound, the lam pieces proved
+    so far (from the lower end up) make a partial certificate and statement (:class:`WindowEnclosure`), which the
+    checker replays after it (in at most the search's time: it evaluates only the leaves kept);
     ``window``: a :class:`~slr_verify.landscape.Window` already computed; ``progress``: a file (or True: stderr).
     `docs/MATH.md` §§13, 17."""
     return window_on(None, gamma=gamma, eps=eps, d=d, L=L, half_width=half_width, lam_range=lam_range, prec=prec,
