@@ -306,14 +306,16 @@ def test_a_grid_through_a_running_scheduler(tmp_path):
                               env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:
         time.sleep(2)
-        procs.append(subprocess.Popen(["dask", "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard"],
+        # two workers of two threads each (`dask worker`'s default is a thread per core): the tasks still run one at a
+        # time per worker process (arb's precision is one global of a process)
+        procs.append(subprocess.Popen(["dask", "worker", address, "--nthreads", "2", "--nworkers", "2", "--no-dashboard"],
                                       env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         out = tmp_path / "grid.zarr"
-        run = _cli(["--gamma2", "1.5", "--d", "20", "--L", "20", "--lam-max", "0.5", "--scheduler", address, "--out",
+        run = _cli(["--gamma2", "1.5", "--d", "20,50", "--L", "20", "--lam-max", "0.5", "--scheduler", address, "--out",
                     str(out)])
         assert run.returncode == 0, run.stderr[-3000:]
-        assert "1 of 1 settings proved (1 computed now, 0 kept)" in run.stdout
-        _check_against_independent_routes(out, [(1.5, 20, 20)])
+        assert "2 of 2 settings proved (2 computed now, 0 kept)" in run.stdout
+        _check_against_independent_routes(out, [(1.5, 20, 20), (1.5, 50, 20)])
     finally:
         for p in procs[::-1]:
             p.terminate()

@@ -18,6 +18,7 @@ global minimality (a lam piece per task, §17) and the window grid (a setting pe
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 from .processes import guard_message, refuse_in_bootstrap
@@ -55,10 +56,11 @@ class Engine:
 
     @property
     def threads(self) -> int:
-        """Worker threads: what a unit of work is sized by (1 in this process)."""
+        """Worker processes: what a unit of work is sized by (1 in this process). A worker started with several
+        threads still runs one of these tasks at a time (:func:`_one_at_a_time`)."""
         if self.client is None:
             return 1
-        return max(1, sum(self.client.nthreads().values()))
+        return max(1, len(self.client.nthreads()))
 
     def run(self, fn, args, tick=None, tick_seconds=1.0):
         """``fn(*args[i])`` for each i: yields (i, result) as they complete. ``tick()`` is called every
@@ -81,7 +83,7 @@ class Engine:
 
         def submit():
             for i, a in pending:
-                f = self.client.submit(fn, *a, pure=False)
+                f = self.client.submit(_one_at_a_time, fn, *a, pure=False)
                 flight[f], self.running[i] = i, time.time()
                 return
 
@@ -117,6 +119,17 @@ class Engine:
 
     def __exit__(self, *exc):
         self.close()
+
+
+_TASK_LOCK = threading.Lock()
+
+
+def _one_at_a_time(fn, *args):
+    """A task on a Dask worker, one at a time per worker process: arb's working precision (python-flint's ``ctx``) is
+    one global of the process, which tasks on two threads of one worker (``dask worker`` starts one per core by
+    default) would change under each other."""
+    with _TASK_LOCK:
+        return fn(*args)
 
 
 def connect(scheduler: str, workers: int, name: str = "slr_verify"):
