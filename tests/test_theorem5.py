@@ -207,3 +207,18 @@ def test_a_rate_stated_on_a_piece_the_rate_field_does_not_cover_is_rejected():
     doc = load(str(resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz"))
     doc["pieces"][0]["mu"], doc["pieces"][0]["delta"] = 1000.0, 1e-9
     _rejected(_restated(doc), "state a rate")
+
+
+@pytest.mark.slow  # a local Dask cluster of two workers
+def test_the_pieces_on_two_workers_make_the_same_certificate():
+    """Theorem 5's lam pieces on the engine (`slr_verify.model.engine`): two local workers give the tree and leaves of
+    the in-process search, piece for piece (the split tree does not depend on where a piece ran)."""
+    import json
+
+    from slr_verify.certify.theorem5 import theorem5_step
+
+    kw = dict(lam=(0.1, 0.3), gamma=0.5**0.5, d=400, L=10, rate=False)
+    one, two = theorem5_step(**kw), theorem5_step(workers=2, **kw)
+    assert one["proved"] and two["proved"] and len(one["pieces"]) == 5
+    same = lambda f: json.dumps(one["certificate"][f]) == json.dumps(two["certificate"][f])
+    assert same("tree") and same("leaves") and two["pieces"] == one["pieces"]

@@ -177,7 +177,7 @@ def _theorem5(a) -> int:
             shown[piece] = boxes
             print(f"  R1: {boxes} boxes", file=sys.stderr)
 
-    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=rate,
+    r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=rate, workers=a.workers, scheduler=a.scheduler,
                       rate_options={"progress": rate_progress}, **p)
     if r["certificate"] is not None:
         write(r["certificate"], out)
@@ -304,4 +304,7 @@ def add_certify_parser(sub):
     s.add_argument("--no-rate", action="store_true", help="skip the rate R1 (mu and delta stay null)")
     s.add_argument("--rate-lam-max", type=float, default=None, help="the rate R1 only on the pieces ending at or below "
                    "this lam (its search grows fast with lam: mu falls like erfc(lam sqrt(d/2)))")
+    s.add_argument("--workers", type=int, default=cores(), help="processes sharing the lam pieces (default: one per "
+                   f"core, {cores()} here)")
+    _scheduler_arg(s)
     s.set_defaults(func=_theorem5)

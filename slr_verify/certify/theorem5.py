@@ -25,6 +25,7 @@ from ..checker.balls import param_balls
 from ..checker.generated import descent as K
 from ..checker.theorem5 import norm_upper
 from ..kernels.balls import ball, geometric_pieces, midpoint, outward
+from ..model.engine import Engine
 from ..model.params import accepts_gamma2, require_d
 from . import args as A
 from .certificate import SplitTree, document
@@ -173,8 +174,26 @@ def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate
 
 
 @accepts_gamma2
+def _close_piece(setting, prec, box, names, t, cap, budget):
+    """One lam piece of :func:`theorem5_step` on its own split tree (in this process or on a Dask worker): the targets
+    ``t`` lowered (steps x 0.8, bounds x 1.2) until every leaf closes, at most 8 times. Returns (the targets met, boxes
+    visited, the serialised subtree), or None."""
+    gamma, d, L = setting
+    with ctx.workprec(prec):
+        par = param_balls(gamma, 0.0, d, L).kw("gamma", "d", "L")
+        for _ in range(8):
+            sub = SplitTree(box, names=names)
+            parts = [sub.root] if t["alpha_12"] >= cap else sub.grid(sub.root, 2, [t["alpha_12"]])
+            done = [_close(sub, j, t, par, budget) for j in parts]
+            if None not in done:
+                return t, sum(done), sub.serialise()
+            t = dict(t, alpha_12=0.8 * t["alpha_12"], Gk=1.2 * t["Gk"], Gn=1.2 * t["Gn"], H=1.2 * t["H"])
+            t["alpha_8"] = _alpha_8(t["Gk"], t["Gn"], t["H"])
+    return None
+
+
 def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
-                  proposition9=None, rate=True, rate_options=None):
+                  proposition9=None, rate=True, rate_options=None, workers=1, scheduler=None):
     """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §20): Propositions 8 and 12's
     steps by the module's search, Proposition 9's two certificates embedded (``proposition9``: a pair (stationary,
     signs) of documents over a lam interval holding ``lam``, or None to search them here). Returns {"proved",
@@ -186,9 +205,11 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     least :data:`RATE_CURVATURE` gamma^2), False, a lam (the pieces ending at or below it) or a (lo, hi) interval (the
     pieces inside it: R1's tree must cover consecutive pieces); R1's search grows fast
     with lam, as mu falls like erfc(lam sqrt(d/2)). ``rate_options``: keywords of :func:`.rate.lojasiewicz` (its
-    budget, mu factors, bisection steps)."""
+    budget, mu factors, bisection steps). ``workers``, ``scheduler``: where the lam pieces run
+    (:class:`slr_verify.model.engine.Engine`; the default: in this process; the certificate is the same tree)."""
     (lo, hi), (gamma, d, L), prec, ratio, budget, margin, rate = _arguments(lam, gamma, d, L, prec, ratio, budget, margin,
                                                                             proposition9, rate)
+    workers = A.V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
     t0 = time.perf_counter()
     pieces = geometric_pieces(lo, hi, ratio)
     rows, boxes, failure = [], 0, None
@@ -198,25 +219,27 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
         cap = max(t["alpha_12"] for t in targets)
         tree = SplitTree(((-1.0, 1.0), (-1.0, 1.0), (0.0, cap), (lo, hi)), names=("kappa", "nu", "alpha", "lam"))
         ids = tree.grid(tree.root, 3, [a for a, _ in pieces[1:]]) if len(pieces) > 1 else [tree.root]
-        for m, (i, p, t) in enumerate(zip(ids, pieces, targets)):
-            for _ in range(8):  # lower the steps until the piece closes
-                sub = SplitTree(tree.boxes[i], names=tree.names)
-                parts = [sub.root] if t["alpha_12"] >= cap else sub.grid(sub.root, 2, [t["alpha_12"]])
-                done = [_close(sub, j, t, par, budget) for j in parts]
-                if None not in done:
-                    break
-                t = dict(t, alpha_12=0.8 * t["alpha_12"], Gk=1.2 * t["Gk"], Gn=1.2 * t["Gn"], H=1.2 * t["H"])
-                t["alpha_8"] = _alpha_8(t["Gk"], t["Gn"], t["H"])
-            else:
-                failure = f"the piece lam in [{p[0]}, {p[1]}] does not close within the budget"
-                break
-            boxes += sum(done)
-            tree.graft(i, *sub.serialise())
+        args = [((gamma, d, L), int(prec), tree.boxes[i], tree.names, t, cap, budget) for i, t in zip(ids, targets)]
+        out = [None] * len(pieces)
+        with Engine(scheduler if len(pieces) > 1 else "sync", workers, name="certify.theorem5_step") as engine:
+            results = engine.run(_close_piece, args)
+            try:
+                for m, (k, r) in enumerate(results):
+                    out[k] = r
+                    if r is None:
+                        failure = f"the piece lam in [{pieces[k][0]}, {pieces[k][1]}] does not close within the budget"
+                        break
+                    if progress is not None:
+                        progress(m + 1, len(pieces))
+            finally:
+                results.close()
+        for i, p, r in zip(ids, pieces, out if failure is None else []):
+            t, n, (nodes, leaves) = r
+            boxes += n
+            tree.graft(i, nodes, leaves)
             a5 = min(t["alpha_8"], t["alpha_12"], (1 - margin) / t["mu_plus"])
             rows.append({"lam": list(p), "alpha_8": t["alpha_8"], "alpha_12": t["alpha_12"], "alpha_5": a5,
                          "mu": None, "delta": None})
-            if progress is not None:
-                progress(m + 1, len(pieces))
     doc, rate_failure, extra = None, None, {}
     if failure is None:
         embed, failure = _proposition9((lo, hi), gamma, d, L, proposition9)
