@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from ..model.outputs import check_output_path
+from ..model.outputs import check_output_path, reopen_store
 from ..model.params import keywords_checked
 
 #: the store's format tag (its attribute ``format``)
@@ -64,18 +64,11 @@ def _create(path, axes: dict, attrs: dict):
 def open_or_create(path, axes: dict, attrs: dict):
     """The store at ``path``: created (``path`` checked first, :func:`slr_verify.model.outputs.check_output_path`),
     or reopened when it holds this grid (the same ``attrs``); ``ValueError`` naming ``out`` otherwise."""
-    import zarr
 
     path = pathlib.Path(path)
     want = json.loads(json.dumps({**attrs, "format": FORMAT}))
     if path.exists():
-        try:
-            root = zarr.open_group(str(path), mode="r+")
-            have = dict(root.attrs)
-        except Exception as exc:
-            raise ValueError(f"out: {str(path)!r} exists and is not a window-grid store ({exc})") from None
-        if have.get("format") != FORMAT:
-            raise ValueError(f"out: {str(path)!r} exists and is not a window-grid store")
+        root, have = reopen_store(path, FORMAT, "window-grid store")
         if have != want:
             raise ValueError(f"out: {str(path)!r} holds a different window grid (its values, lam range, time limit or "
                              "half width differ); choose another path")

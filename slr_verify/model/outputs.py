@@ -41,3 +41,18 @@ def write_atomic(path, write):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def reopen_store(path, fmt: str, what: str):
+    """(group, attributes) of the Zarr store at the existing ``path``, opened for writing, whose attribute ``format``
+    is ``fmt``; a ``ValueError`` naming ``out`` when it is anything else (``what``: the kind of store, in words)."""
+    import zarr
+
+    try:
+        root = zarr.open_group(str(path), mode="r+")
+        attrs = dict(root.attrs)
+    except Exception as exc:
+        raise ValueError(f"out: {str(path)!r} exists and is not a {what} ({exc})") from None
+    if attrs.get("format") != fmt:
+        raise ValueError(f"out: {str(path)!r} exists and is not a {what}")
+    return root, attrs

@@ -31,7 +31,7 @@ from ..dynamics.runners import overlap_pgd
 from ..kernels.api import risk
 from ..model import validation as V
 from ..model.engine import Engine
-from ..model.outputs import check_output_path
+from ..model.outputs import check_output_path, reopen_store
 from ..model.params import ModelSetting, keywords_checked
 from ..model.sampling import initial_overlaps_exact
 from ..model.settings import decreasing
@@ -110,17 +110,10 @@ def _create(path, grid, chunk):
 
 
 def _open_or_create(path, grid, chunk):
-    import zarr
 
     path = pathlib.Path(path)
     if path.exists():
-        try:
-            root = zarr.open_group(str(path), mode="r+")
-            attrs = dict(root.attrs)
-        except Exception as exc:
-            raise ValueError(f"out: {str(path)!r} exists and is not a sweep store ({exc})") from None
-        if attrs.get("format") != "slr-verify sweep 1":
-            raise ValueError(f"out: {str(path)!r} exists and is not a sweep store")
+        root, attrs = reopen_store(path, "slr-verify sweep 1", "sweep store")
         if attrs.get("grid") != grid.to_json() or attrs.get("chunk") != int(chunk):
             raise ValueError(f"out: {str(path)!r} holds a different sweep (grid or chunk differ); choose another path")
         return root
