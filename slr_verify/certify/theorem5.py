@@ -173,7 +173,6 @@ def _arguments(lam, gamma, d, L, prec, ratio, budget, margin, proposition9, rate
     return (lo, hi), (gamma, d, L), A.precision(prec), A.ratio(ratio), A.budget(budget), margin, rate
 
 
-@accepts_gamma2
 def _close_piece(setting, prec, box, names, t, cap, budget):
     """One lam piece of :func:`theorem5_step` on its own split tree (in this process or on a Dask worker): the targets
     ``t`` lowered (steps x 0.8, bounds x 1.2) until every leaf closes, at most 8 times. Returns (the targets met, boxes
@@ -192,6 +191,7 @@ def _close_piece(setting, prec, box, names, t, cap, budget):
     return None
 
 
+@accepts_gamma2
 def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
                   proposition9=None, rate=True, rate_options=None, workers=1, scheduler=None):
     """Certify Theorem 5 at an explicit step for every lam of ``lam`` (`docs/MATH.md` §20): Propositions 8 and 12's
