@@ -129,6 +129,14 @@ def _window_grid(fields, rows) -> list:
     return _table(["gamma^2", "d", "L", "proved", "boxes", "leaves", "seconds", "units"], body)
 
 
+def _scaling(fields, rows) -> list:
+    body = [[r["workers"], f"{r['proved']} of {r['settings']}", r["wall_seconds"], r["units"], r["core_minutes"],
+             r["settings_per_core_minute"], r["speedup"], f"{r['calibration_before']}, {r['calibration_after']}"]
+            for r in rows]
+    return _table(["workers", "proved", "wall seconds", "units", "core-minutes", "settings per core-minute",
+                   "speed-up", "calibration before, after"], body)
+
+
 def _ends_mp(fields, rows) -> list:
     inside = sum(r["inside"] == "True" for r in rows)
     worst = max((_num(r["distance_to_midpoint"]) for r in rows), default=float("nan"))
@@ -222,6 +230,12 @@ SOURCES = [
            "python benchmarks/window_grid.py table --gamma2 G --d D --L L --eps 0 --lam-max 10 --store DIR/g.zarr "
            "--out benchmarks/results/window_grid_figure.csv [--calibration S]",
            _window_grid),
+    Source("window_grid_scaling.csv", "The window grid on one and two workers",
+           "The 24-setting grid of `window_grid_figure.csv` proved on a local Dask cluster of 1 and of 2 workers, each on "
+           "a fresh store: wall seconds, calibration units, certified settings per core-minute, speed-up over one "
+           "worker (`certify.window_grid`; the calibration measured before and after).",
+           "python benchmarks/window_grid.py scaling --store DIR --out benchmarks/results/window_grid_scaling.csv",
+           _scaling),
     Source("window_ends_mp.csv", "The proved window ends against the mpmath profile",
            "Each end proved in `window_grid.csv` against the 30-digit end of the mpmath profile alone "
            "(`landscape.ends_mp`: no ball arithmetic, no dual bound): whether it lies inside the enclosure, and its "
