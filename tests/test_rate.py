@@ -22,8 +22,7 @@ PIECE = (0.1, 0.1005)
 S = SettingBalls(GAMMA, 0.0, D, L)  # the checker's setting (R1 does not depend on eps)
 
 
-@pytest.fixture(scope="module")
-def found():
+def _found():
     r = lojasiewicz([PIECE], gamma=GAMMA, d=D, L=L, grid=17, mu_factors=(0.7,), bisect=0)
     assert r["proved"], r["failure"]
     return r
@@ -42,90 +41,84 @@ def _check(rate, pieces):
         ctx.prec = old
 
 
-def test_the_search_passes_the_checker(found):
-    out = _check(found["rate"], _pieces(found))
-    assert out[0]["area_fraction"] == found["area_fraction"][0] > 0.2
-    assert found["mu"][0] > 1e-3 and found["delta"][0] > 0
-    tests = {leaf["test"] for leaf in found["rate"]["leaves"]}
-    assert tests == {"above", "ratio", "corner"}
-
-
-def test_mu_ten_times_larger_is_rejected(found):
-    with pytest.raises(Rejected, match="test fails"):
-        _check(found["rate"], _pieces(found, mu=10 * found["mu"][0]))
-
-
-@pytest.mark.parametrize("delta", [0.0, -0.01, -0.0])
-def test_delta_zero_or_negative_is_rejected(found, delta):
-    with pytest.raises(Rejected, match="delta"):
-        _check(found["rate"], _pieces(found, delta=delta))
-
-
 def _first(rate, test):
     return next(i for i, leaf in enumerate(rate["leaves"]) if leaf["test"] == test)
 
 
-@pytest.mark.parametrize("old,new,words", [("ratio", "above", "above test fails"), ("ratio", "corner", "corner leaf must"),
-                                           ("corner", "above", "above test fails"), ("ratio", "valley", "unknown test")])
-def test_a_changed_test_is_rejected(found, old, new, words):
+def _changed_test(found, old, new):
+    """A leaf's test renamed (a ratio leaf inside S_delta, where an above test cannot pass)."""
     rate = copy.deepcopy(found["rate"])
-    # a ratio leaf inside S_delta (an above test cannot pass there)
     i = next(i for i, leaf in enumerate(rate["leaves"]) if leaf["test"] == old
              and (old != "ratio" or leaf["box"]["kappa"][0] >= 0.5 and leaf["box"]["nu"][0] >= 0.5))
     rate["leaves"][i]["test"] = new
-    with pytest.raises(Rejected, match=words):
-        _check(rate, _pieces(found))
+    return rate, _pieces(found)
 
 
-def test_a_corner_box_without_the_corner_is_rejected(found):
-    """A one-leaf tree over kappa >= 0 whose nu half [-1, 0] is called a corner: it does not hold (1, 1)."""
+def _corner_without_the_corner(found):
+    """The corner test moved to a neighbour of the corner leaf that does not hold (1, 1) (or (-1, -1))."""
     rate = copy.deepcopy(found["rate"])
-    i = _first(rate, "corner")
-    box = rate["leaves"][i]["box"]
-    if box["kappa"][1] == 1.0:  # move the corner leaf's test to a neighbour that is not at the corner
+    box = rate["leaves"][_first(rate, "corner")]["box"]
+    if box["kappa"][1] == 1.0:
         j = next(j for j, leaf in enumerate(rate["leaves"]) if leaf["box"]["kappa"][1] == 1.0 and leaf["box"]["nu"][1] < 1.0
                  and leaf["box"]["nu"][0] > 0)
     else:
         j = next(j for j, leaf in enumerate(rate["leaves"]) if leaf["box"]["kappa"][0] == -1.0 and leaf["box"]["nu"][0] > -1.0
                  and leaf["box"]["nu"][1] < 0)
     rate["leaves"][j]["test"] = "corner"
-    with pytest.raises(Rejected, match="corner leaf must"):
-        _check(rate, _pieces(found))
+    return rate, _pieces(found)
 
 
-def test_a_leaf_outside_its_piece_is_rejected(found):
-    mid = 0.5 * (PIECE[0] + PIECE[1])
-    if not any(leaf["box"]["lam"][0] < mid < leaf["box"]["lam"][1] for leaf in found["rate"]["leaves"]):
-        pytest.skip("no leaf spans the piece's midpoint")
-    two = [{"lam": (PIECE[0], mid), "mu": found["mu"][0], "delta": found["delta"][0]},
-           {"lam": (mid, PIECE[1]), "mu": found["mu"][0], "delta": found["delta"][0]}]
-    with pytest.raises(Rejected, match="not inside one piece"):
-        _check(found["rate"], two)
-
-
-def test_rate_lam_must_be_a_union_of_pieces(found):
-    with pytest.raises(Rejected, match="union of consecutive pieces"):
-        _check(found["rate"], [{"lam": (PIECE[0], 0.2), "mu": found["mu"][0], "delta": found["delta"][0]}])
-
-
-def test_a_tree_with_a_gap_is_rejected(found):
+def _gap(found):
     rate = copy.deepcopy(found["rate"])
     leaf = rate["leaves"][len(rate["leaves"]) // 2]
     lo, hi = leaf["box"]["nu"]
-    leaf["box"]["nu"] = [lo, math.nextafter(hi, -math.inf)]  # one ulp short: a gap
-    with pytest.raises(Rejected, match="gap or an overlap"):
-        _check(rate, _pieces(found))
-    rate = copy.deepcopy(found["rate"])
-    del rate["leaves"][-1]
-    with pytest.raises(Rejected, match="tile"):
-        _check(rate, _pieces(found))
+    leaf["box"]["nu"] = [lo, math.nextafter(hi, -math.inf)]
+    return rate
 
 
-def test_a_leaf_across_kappa_zero_is_rejected(found):
-    rate = {"lam": list(PIECE), "tree": [-1], "leaves": [{"box": {"kappa": [-1.0, 1.0], "nu": [-1.0, 1.0],
-                                                                   "lam": list(PIECE)}, "test": "above"}]}
-    with pytest.raises(Rejected, match="crosses kappa = 0"):
-        _check(rate, _pieces(found))
+def _split_piece(found):
+    """The piece cut at its midpoint, a leaf spanning it."""
+    mid = 0.5 * (PIECE[0] + PIECE[1])
+    assert any(leaf["box"]["lam"][0] < mid < leaf["box"]["lam"][1] for leaf in found["rate"]["leaves"])
+    return found["rate"], [{"lam": (PIECE[0], mid), "mu": found["mu"][0], "delta": found["delta"][0]},
+                           {"lam": (mid, PIECE[1]), "mu": found["mu"][0], "delta": found["delta"][0]}]
+
+
+#: each forgery of a genuine R1 certificate: (what it does, the forged (rate, pieces), the checker's words)
+FORGERIES = [
+    ("mu ten times larger", lambda f: (f["rate"], _pieces(f, mu=10 * f["mu"][0])), "test fails"),
+    *[(f"delta = {x!r}", lambda f, x=x: (f["rate"], _pieces(f, delta=x)), "delta") for x in (0.0, -0.01, -0.0)],
+    *[(f"a {old} leaf called {new}", lambda f, o=old, n=new: _changed_test(f, o, n), words)
+      for old, new, words in [("ratio", "above", "above test fails"), ("ratio", "corner", "corner leaf must"),
+                              ("corner", "above", "above test fails"), ("ratio", "valley", "unknown test")]],
+    ("a corner box without the corner", _corner_without_the_corner, "corner leaf must"),
+    ("a leaf outside its piece", _split_piece, "not inside one piece"),
+    ("the rate's lam not a union of pieces",
+     lambda f: (f["rate"], [{"lam": (PIECE[0], 0.2), "mu": f["mu"][0], "delta": f["delta"][0]}]),
+     "union of consecutive pieces"),
+    ("a leaf one ulp short in nu (a gap)", lambda f: (_gap(f), _pieces(f)), "gap or an overlap"),
+    ("the last leaf deleted", lambda f: (dict(f["rate"], leaves=f["rate"]["leaves"][:-1]), _pieces(f)), "tile"),
+    ("a leaf across kappa = 0", lambda f: ({"lam": list(PIECE), "tree": [-1], "leaves": [{"box": {
+        "kappa": [-1.0, 1.0], "nu": [-1.0, 1.0], "lam": list(PIECE)}, "test": "above"}]}, _pieces(f)), "crosses kappa = 0"),
+]
+
+
+def test_the_rate_found_at_lam_0_1_passes_no_forgery_does_and_pgd_never_beats_it():
+    """One search (built once, in one test worker): the checker accepts its certificate, rejects each of
+    :data:`FORGERIES` for its own reason, and reduced PGD never beats the certified rate (:func:`_never_beaten`)."""
+    found = _found()
+    out = _check(found["rate"], _pieces(found))
+    assert out[0]["area_fraction"] == found["area_fraction"][0] > 0.2
+    assert found["mu"][0] > 1e-3 and found["delta"][0] > 0
+    assert {leaf["test"] for leaf in found["rate"]["leaves"]} == {"above", "ratio", "corner"}
+    for what, forge, words in FORGERIES:
+        try:
+            _check(*forge(found))
+        except Rejected as e:
+            assert words in str(e), (what, str(e))
+        else:
+            pytest.fail(f"forgery accepted: {what}")
+    _never_beaten(found)
 
 
 # ------------------------------------------------------------------------------ references independent of the code
@@ -229,7 +222,7 @@ def _committed_alpha_8(lam):
     return max(p["alpha_8"] for p in doc["pieces"] if p["lam"][0] <= lam <= p["lam"][1])
 
 
-def test_reduced_pgd_from_S_delta_never_beats_the_rate(found):
+def _never_beaten(found):
     """From 100 points of S_delta (uniform in Q, seed 0, kept where the float gap is below R(0, 0) - R* - delta by the
     margin below), reduced PGD at lam = 0.1 and alpha = 1e-3 (below alpha_8 = 0.118 of the committed theorem-5
     certificate's piece [0.084, 0.1], checked below by its replay) satisfies, at every step,

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import xarray as xr
 
 from slr_verify.certify import committed, open_window_grid, window_grid
 from slr_verify.certify import grid_run as G
@@ -117,6 +116,8 @@ def test_the_dataset_is_written_and_read_back(tmp_path):
     out = tmp_path / "grid.zarr"
     assert _run(out, _stub(calls, proved=lambda s: s[1] != 400)) == {"computed": 4, "skipped": 0}
     assert sorted(calls) == [(0.5, 50, 10, 0.0), (0.5, 400, 10, 0.0), (1.5, 50, 10, 0.0), (1.5, 400, 10, 0.0)]
+    import xarray as xr
+
     ds = xr.open_zarr(str(out))
     assert ds.sizes == {"gamma2": 2, "d": 2, "L": 1, "eps": 1}
     assert list(ds["d"].values) == [50, 400] and ds["d"].dtype == np.int64 and ds["gamma2"].dtype == np.float64
