@@ -111,6 +111,7 @@ def test_the_command_line_names_its_options(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------------------ the dataset
+@pytest.mark.slow  # Zarr stores written and read back (the README run's budget)
 def test_the_dataset_is_written_and_read_back(tmp_path):
     calls = []
     out = tmp_path / "grid.zarr"
@@ -159,6 +160,7 @@ def test_values_are_written_before_the_done_flag(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------ resume
+@pytest.mark.slow  # four Zarr writes and replays (the README run's budget)
 def test_resume_keeps_exactly_the_settings_still_proved(tmp_path):
     out = tmp_path / "grid.zarr"
     first = []
@@ -197,6 +199,7 @@ def test_a_different_grid_is_refused_naming_out(tmp_path):
             _run(out, _stub([]), **kw)
 
 
+@pytest.mark.slow  # two Zarr stores (the README run's budget)
 def test_progress_shows_settings_done_of_total(tmp_path):
     stream = io.StringIO()
     _run(tmp_path / "grid.zarr", _stub([]), progress=stream)

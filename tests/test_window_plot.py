@@ -56,6 +56,7 @@ def _table(path):
     return path
 
 
+@pytest.mark.slow  # matplotlib imported and a figure drawn (the README run's budget)
 def test_one_marker_per_end_of_its_mechanism(tmp_path):
     import matplotlib
 
