@@ -197,6 +197,7 @@ def test_bad_input_is_refused_before_the_search(bad):
         theorem5_step(**kw)
 
 
+@pytest.mark.slow  # replays the whole committed theorem-5 certificate (the README run's budget)
 def test_a_rate_stated_on_a_piece_the_rate_field_does_not_cover_is_rejected():
     """The committed certificate with mu and delta put on its first piece, which its rate field (one piece at lam = 0.1)
     does not cover: a forgery the checker accepted before it counted the pieces check_rate decides."""

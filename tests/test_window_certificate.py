@@ -95,6 +95,7 @@ def test_wrong_direction_is_rejected(window_doc):
     rejected(doc, "end hi", "along e")
 
 
+@pytest.mark.slow  # two replays of the window certificate (the README run's budget)
 def test_detached_enclosure_and_bad_witness_are_rejected(window_doc):
     doc = clone(window_doc)
     doc["ends"]["lo"]["enclosure"][1] = math.nextafter(doc["ends"]["lo"]["enclosure"][1], 0)
