@@ -96,7 +96,12 @@ def _window(a) -> int:
                       progress=None if a.quiet else True, **_setting(a))
     if w.certificate is not None:
         write(w.certificate, out)
-    print(f"{'PROVED' if w.proved else 'NOT PROVED'}: {w.statement if w.proved else w.details.get('reason', '')}")
+    if w.proved:
+        print(f"PROVED: {w.statement}")
+    elif w.statement:  # a partial certificate: the time limit (or a failed lam piece) stopped the search
+        print(f"PROVED IN PART: {w.statement}\nNOT PROVED: {w.details.get('reason', '')}")
+    else:
+        print(f"NOT PROVED: {w.details.get('reason', '')}")
     for side, m in zip(("lo", "hi"), w.mechanisms):
         print(f"  {side}: {getattr(w, side)!r} -- {m}")
     if w.certificate is not None:

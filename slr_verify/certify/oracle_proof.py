@@ -146,7 +146,8 @@ def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, en
     why = ""
     if n < len(pieces):
         bad = [r for r in ran if not r["ok"]]
-        why = bad[0]["reason"] if bad else f"the time limit ended the search before lam = {pieces[n][0]!r}"
+        why = (bad[0]["reason"] if bad and time.time() < deadline else
+               f"the time limit ended the search in the lam piece from {pieces[n][0]!r}")
         if not (partial and n > 0):
             return GlobalCertificate(False, why, (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
                                      details)
