@@ -254,6 +254,8 @@ def test_oracle_risk_form_catches_erf_for_erfc():
     assert poracle._oracle_forms_agree(U, R0) and poracle._oracle_forms_agree(dU, sp.diff(R0, S.lam))
     assert not poracle._oracle_forms_agree(bad, R0)
     assert not poracle._oracle_forms_agree(sp.diff(bad, S.lam), sp.diff(R0, S.lam))
+    # the arcsine's argument rewritten once in lam (1 - 1/(1 + 2 lam^2)): a wrong argument is caught too
+    assert not poracle._oracle_forms_agree(U.replace(sp.asin, lambda a: sp.asin(1 - 2 * (1 - a))), R0)
     exprs = [U, R0, bad, dU, sp.diff(R0, S.lam), sp.diff(bad, S.lam)]
     with mpmath.workdps(30):
         u, r, b, du, dr, db = generate_mp(PARAMS, exprs)(mpmath.mpf("0.4"), mpmath.mpf("0.7"), mpmath.mpf("0.1"), 6, 3)

@@ -353,3 +353,29 @@ def test_a_setting_that_raises_is_recorded_and_the_grid_goes_on(tmp_path, monkey
     assert str(ok["reason"].values) == "the branch and bound did not close" and int(ok["boxes"]) == 5
     assert float(ok["unique_hi"]) == 2.0 and math.isnan(float(ok["lo_lower"]))  # no certificate: no exact end
     assert str(ok["certificate"].values) == "" and not list((out / "certificates").glob("*.json.gz"))
+
+
+def test_a_partial_certificate_is_stored_with_its_upper_end_not_reached(monkeypatch):
+    """A time-limited window states its upper end as "none" below the end it reached (the checker's form); the
+    dataset records that end as not reached (""), the proved interval and the statement; a complete window without an
+    upper end keeps "none". (window_on replaced: the row is prove_setting's.)"""
+    from types import SimpleNamespace
+
+    from slr_verify.certify.window import WindowEnclosure
+
+    def fake(complete):
+        def window_on(engine, *, gamma, eps, d, L, lam_range, time_limit, half_width):
+            doc = {"leaves": [0, 0, 0], "ends": {"lo": {"mechanism": "crossing", "enclosure": [0.1, 0.1 + 8e-13]},
+                                                 "hi": {"mechanism": "none"}}}
+            return WindowEnclosure((0.1, 0.1 + 8e-13), None, complete, ("crossing", "none"), (0.1 + 8e-13, 3.0),
+                                   statement="hi >= 3.0", certificate=doc,
+                                   replay=SimpleNamespace(accepted=True, conclusion="hi >= 3.0", reason="accepted"),
+                                   details={"reason": "" if complete else "W is proved on [0.1, 3.0] only"})
+        return window_on
+
+    for complete, mech in ((False, ""), (True, "none")):
+        monkeypatch.setattr(G, "window_on", fake(complete))
+        row, doc = G.prove_setting(0.5, 50, 10, 0.0, 100.0, 10.0, 4e-13)
+        assert row["mechanism_hi"] == mech and row["mechanism_lo"] == "crossing" and row["proved"] is complete
+        assert row["unique_hi"] == 3.0 and row["statement"] == "hi >= 3.0" and row["leaves"] == 3 and doc is not None
+        assert (row["reason"] == "") is complete

@@ -99,7 +99,9 @@ def prove_setting(g2, d, L, eps, lam_max, time_limit, half_width, engine=None) -
     enc = {s: ends.get(s, {}).get("enclosure") or (math.nan, math.nan) for s in ("lo", "hi")}
     accepted = bool(r is not None and r.accepted)
     row = {"lo_lower": enc["lo"][0], "lo_upper": enc["lo"][1], "hi_lower": enc["hi"][0], "hi_upper": enc["hi"][1],
-           "mechanism_lo": ends.get("lo", {}).get("mechanism", ""), "mechanism_hi": ends.get("hi", {}).get("mechanism", ""),
+           "mechanism_lo": ends.get("lo", {}).get("mechanism", ""),
+           # a partial certificate states its upper end as "none" below B': in the dataset that end is not reached
+           "mechanism_hi": ends.get("hi", {}).get("mechanism", "") if w.proved else "",
            "unique_lo": w.unique[0] if w.unique else math.nan, "unique_hi": w.unique[1] if w.unique else math.nan,
            "proved": bool(w.proved and accepted), "statement": r.conclusion if accepted else "",
            "reason": "" if w.proved and accepted else str(w.details.get("reason") or (r.reason if r else "not proved")),

@@ -53,7 +53,8 @@ def _kappa0(ev, lo, hi, margin=0.035):
 
 def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
     """One lam piece [a, b] of :func:`prove_oracle` on its own split tree (run in this process or in a worker):
-    {"ok", "reason", "nodes", "leaves" (the serialised subtree), "boxes", "strip_boxes", "value_boxes", "kappa0"}."""
+    {"ok", "reason", "nodes", "leaves" (the serialised subtree), "boxes", "strip_boxes", "value_boxes", "kappa0",
+    "status" (the last bisection's: "done", or "budget" when its boxes or seconds ran out)}."""
     with ctx.workprec(int(prec)):
         ev = Evaluator(*setting)
         k = kappa0 if kappa0 is not None else _kappa0(ev, a, b)
@@ -67,7 +68,7 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
         out = {"ok": False, "kappa0": (a, b, k), "nodes": None, "leaves": None}
         # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
         failed, n1, st = bisect(strip, lambda bx: strip_test(ev, bx), min_width, deadline, max_boxes, bar, axes=(0, 2))
-        out.update(strip_boxes=n1, value_boxes=0, boxes=ev.count)
+        out.update(strip_boxes=n1, value_boxes=0, boxes=ev.count, status=st)
         if failed:
             f = failed[0]
             out["reason"] = (f"valley certificate not proved ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
@@ -76,7 +77,7 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
         # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
         U = oracle_U(ev)
         failed, n2, st = bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
-        out.update(value_boxes=n2, boxes=ev.count)
+        out.update(value_boxes=n2, boxes=ev.count, status=st)
         if failed:
             f = failed[0]
             out["reason"] = (f"value test failed ({st}; {len(failed)} boxes left, e.g. kappa {f.x}, "
@@ -97,8 +98,7 @@ def _run_pieces(ev, pieces, kappa0, max_boxes, min_width, deadline, bar, engine)
     """:func:`_prove_piece` on every piece, on the engine (:class:`slr_verify.model.engine.Engine`: a piece per Dask
     task, or in this process; None: in this process). Returns one entry per piece, in piece order: its outcome, or
     None for a piece not run or cancelled (or not started before the deadline). After the first failed piece no piece
-    is started and those in flight are
-    cancelled (those finished keep their outcomes)."""
+    is started and those in flight are cancelled (those finished keep their outcomes)."""
     engine = engine if engine is not None else Engine()
     out = [None] * len(pieces)
     args = [(deadline, (ev.gamma, ev.eps, ev.d, ev.L), a, b, kappa0, max_boxes, min_width, ctx.prec) for a, b in pieces]
@@ -146,8 +146,9 @@ def prove_oracle(ev, lo, hi, kappa0, max_boxes, min_width, deadline, t0, bar, en
     why = ""
     if n < len(pieces):
         bad = [r for r in ran if not r["ok"]]
-        why = (bad[0]["reason"] if bad and time.time() < deadline else
-               f"the time limit ended the search in the lam piece from {pieces[n][0]!r}")
+        timed_out = time.time() >= deadline and (not bad or bad[0].get("status") == "budget")
+        why = (f"the time limit ended the search in the lam piece from {pieces[n][0]!r}" if timed_out else
+               bad[0]["reason"])
         if not (partial and n > 0):
             return GlobalCertificate(False, why, (math.nan, math.nan), [], ev.count, time.time() - t0, (lo, hi), True,
                                      details)

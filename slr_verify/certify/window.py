@@ -205,9 +205,9 @@ def window_on(engine, *, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4
         A = ends["lo"]["enclosure"][1]  # the ends as refined by their proofs, not the float scan's
         B = ends["hi"]["enclosure"][0] if "enclosure" in ends["hi"] else w.hi
         # the boxes near an end split in lam down to ~h: the valley's corner at (kappa, lam) = (1, hi) closes only there
-        h = min(abs(e["enclosure"][1] - e["enclosure"][0]) / 2 for e in ends.values() if "enclosure" in e)
+        h_min = min(abs(e["enclosure"][1] - e["enclosure"][0]) / 2 for e in ends.values() if "enclosure" in e)
         g = minimise(engine, lam=(A, B), prec=prec, workers=workers, scheduler=scheduler, check=False,
-                     min_width=h / (2 * CORNER),
+                     min_width=h_min / (2 * CORNER),
                      progress=progress, time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True, **kw)
         details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
         if g.certificate is None:
