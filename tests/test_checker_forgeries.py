@@ -40,6 +40,8 @@ from documents import clone
 
 from slr_verify import checker
 from slr_verify.checker import load, replay
+from slr_verify.checker.premises import premise_hash
+from slr_verify.checker.registry import required_premises
 
 # the committed certificates the forgeries start from (leaves; replay without premise proofs)
 ORACLE = "oracle_d80_lam0.316717.json.gz"  # oracle-global-minimiser, 38 leaves, 0.02 s
@@ -118,10 +120,11 @@ def lam_piece(name, last=False) -> dict:
     elif "ends" in doc:
         del doc["ends"]
         doc["kind"] = "oracle-global-minimiser"
-        doc["premises"] = [p for p in doc["premises"] if p["name"] != "oracle-curvature"]
     if "pieces" in doc:
         doc["pieces"] = [p for p in doc["pieces"] if lam[0] <= p["lam"][0] and p["lam"][1] <= lam[1]]
     doc.pop("search", None)
+    # the premises the piece evaluates (a piece without a valley-edge leaf does not evaluate valley-edge)
+    doc["premises"] = [{"name": n, "hash": premise_hash(n)} for n in required_premises(doc["kind"], doc)]
     return restated(doc)
 
 

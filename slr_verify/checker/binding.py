@@ -1,38 +1,13 @@
-r"""Binding (`docs/certificates.md` "Binding"): does a replayed certificate prove the statement a claim reports?
+r"""Binding (`docs/certificates.md`, "Binding"): does a replayed certificate prove the statement a claim reports?
 
-The checker derives what a certificate proves from the certificate's own kind, setting and domain; a claim that reports
-it must check that this is the claim's statement: an accepted certificate at another gamma, eps, d, L or over another
-lam proves something true, but not the claim. :func:`proves` is the one comparison every claim makes (a replay), and
-:func:`binds` the same on a certificate's fields read without replaying (:func:`slr_verify.certify.committed.find_committed`).
-
-What binds, in order (the reason names the first field that does not):
-
-1. **accepted** by the checker (:func:`proves` only);
-2. **kind**: the claim's kind, or one of its kinds;
-3. **setting**, each parameter the kind's statement is about (all four except ``manifold-hessian-signs``, whose
-   statement does not name eps: the Hessians on M do not depend on it):
-
-   * d and L: integers, equal;
-   * gamma and eps as the checker takes them: the ball :func:`.balls.param_ball` makes of the float x (today
-     [x - ulp(x), x + ulp(x)], its radius as arb stores it; eps = 0 the exact 0), its ends read exactly.
-     The claim gives ``gamma`` (or ``gamma2``: gamma^2) and ``eps`` as a **float**, which must equal the certificate's
-     exactly (a float stands for a real it rounds, which the certificate's ball holds only when the floats are equal),
-     or as an **exact real** (``fractions.Fraction`` or ``int``), which must lie in the ball; ``gamma2`` is always an
-     exact real (a float gamma2 is read as its exact binary value): gamma^2 = q binds when q is in
-     [max(lo, 0)^2, hi^2] for the ball [lo, hi] of g. All in ``Fraction`` arithmetic: nothing is rounded.
-
-4. **domain**: each coordinate the claim names (``lam``, and ``domain`` for others, e.g. ``alpha``), a point or a
-   (lo, hi) interval, must lie inside the set the certificate proves that coordinate over: its domain interval [lo, hi]
-   (exact floats), except the point lam of the dynamics kinds (``reduced-map-diffeomorphism``, ``off-M-minimum``,
-   ``contraction-ball``, ``valley-tube``), which the checker widens to its one-ulp ball like gamma (a float point of the
-   claim must then equal it, an exact real lie in the ball). For ``oracle-window`` the proved lam interval is the
-   domain's [A, B] (the unique global minimiser there; the component [lo, hi] of W around it is the ends' statement).
-5. **ends** (``oracle-window`` only, when the claim gives ``ends``): the certificate states lo in [a, A] and hi in
-   [B, b] (a: its lower end's enclosure's outer point, b: its upper end's); each must lie inside the claim's enclosure
-   of that end (an upper end ``none`` states no upper end: it binds no claim's ``hi``).
-
-Part of the checker: which parameters a kind's statement is about and which coordinates it widens are the kind's
-registry entry (:data:`.registry.KINDS`).
+An accepted certificate at another gamma, eps, d, L or over another lam proves something true, but not the claim.
+:func:`proves` is the one comparison every claim makes (a replay), :func:`binds` the same on a certificate's fields
+read without replaying. In order (the reason names the first field that does not bind): accepted; the kind; each
+setting parameter the kind's statement is about (d, L equal; gamma and eps as the checker's one-ulp balls: a float of
+the claim equal, an exact real inside, gamma2 = q inside [max(lo, 0)^2, hi^2], in ``Fraction`` arithmetic); each
+coordinate the claim names inside what the certificate proves over it (its domain interval, or the one-ulp ball of a
+widened point); an ``oracle-window``'s ends (lo in [a, A], hi in [B, b]) inside the claim's enclosures. What a kind's
+statement is about and widens is its registry entry (:data:`.registry.KINDS`).
 """
 from __future__ import annotations
 

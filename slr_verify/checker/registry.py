@@ -9,6 +9,7 @@ from typing import Callable
 
 from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube, upper_bound
 from .fields import Rejected
+from .premises import closure
 from .manifold import check_manifold
 from .profile import check_profile
 from .theorem5 import check_theorem5, read_pieces
@@ -45,6 +46,9 @@ class Kind:
     widened: tuple = ()
     #: certificates inside this one, checked in full (:func:`.replay.embedded`): field -> kind
     embedded: dict = field(default_factory=dict)
+    #: the admitted precisions of its ball arithmetic (bits): the floor below which its tests are not meant to close
+    #: (every committed certificate of the suite runs at 64 bits or more), the cap that bounds a replay's cost
+    prec: tuple = (64, 256)
 
 
 def _at(s) -> str:
@@ -184,7 +188,8 @@ KINDS = {k.name: k for k in (
 
 def required_premises(kind, doc) -> tuple:
     """The premises a certificate of ``kind`` rests on: the kind's, ``circle`` with a circle test, ``valley-edge`` with a
-    valley-edge leaf, ``lojasiewicz`` with a theorem-5 rate (the writer and the checker both read this)."""
+    valley-edge leaf, ``lojasiewicz`` with a theorem-5 rate, and the premises these evaluate in turn
+    (:data:`.premises.DEPENDS`): the writer and the checker both read this."""
     out = KINDS[kind].premises
     if doc.get("circle") is not None:
         out += ("circle",)
@@ -193,4 +198,4 @@ def required_premises(kind, doc) -> tuple:
     leaves = doc.get("leaves")
     if isinstance(leaves, list) and any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
         out += ("valley-edge",)
-    return out
+    return closure(out)

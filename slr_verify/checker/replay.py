@@ -23,14 +23,14 @@ from flint import ctx
 from .balls import outward  # noqa: F401  (the one place a ball becomes floats)
 from .coverage import check_coverage
 from .fields import Rejected, integer, interval, keys, number
-from .premises import check_named
+from .premises import check_named, session
 from .profile import SettingBalls
 from .reader import Unreadable, load
 from .registry import COMMON, KINDS, required_premises
 from .window import check_ends, ends_text
 
 FORMAT = "slr-verify-certificate/1"
-#: the admitted precisions of the ball arithmetic (bits)
+#: the widest admitted precisions of the ball arithmetic (bits); each kind admits a range inside it (``Kind.prec``)
 PREC = (64, 256)
 _COUNT_MAX = 2 ** 53
 
@@ -126,10 +126,13 @@ def _check(doc, prec):
     bad = {leaf.get("test") for leaf in doc["leaves"]} - set(kind.tests)
     if bad:
         raise Rejected(f"leaf tests {sorted(map(str, bad))} are not admitted by {kind.name} ({kind.tests})")
-    check_named(doc["premises"], required_premises(kind.name, doc))
-    bits = integer(doc["prec"], "prec", *PREC) if prec is None else prec
+    needed = required_premises(kind.name, doc)
+    check_named(doc["premises"], needed)
+    bits = integer(doc["prec"], "prec", *kind.prec)
+    if prec is not None:
+        bits = integer(prec, f"the replay's prec (a {kind.name} certificate)", *kind.prec)
     S = SettingBalls(*setting)
-    with ctx.workprec(bits):
+    with ctx.workprec(bits), session(needed) as served:
         # an oracle-window's ends first: two evaluations, before the leaves' thousands
         ends = check_ends(doc, S, domain["lam"]) if kind.name == "oracle-window" else {}
         values, tail = kind.check(doc, kind.name, S, tuple(domain[c] for c in names), boxes)
@@ -137,8 +140,9 @@ def _check(doc, prec):
     if ends:
         values.update(ends)
         tail = ends_text(values)
-    values.update({"kind": kind.name, "lam": domain["lam"], "domain": domain,
-                   "setting": dict(zip(("gamma", "eps", "d", "L"), setting))})
+    values.update({"kind": kind.name, "lam": domain["lam"], "domain": domain, "prec": bits,
+                   "setting": dict(zip(("gamma", "eps", "d", "L"), setting)),
+                   "premises": {"named": tuple(needed), "evaluated": tuple(n for n in needed if n in served)}})
     return text + tail, values
 
 
@@ -171,7 +175,17 @@ def replay(source=None, **options) -> Replay:
         # a malformed field the tests did not name, or an evaluation that cannot be carried out: never an acceptance
         return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
                       time.time() - t_start)
-    return Replay(True, f"accepted: {n} leaves tile the domain and pass their tests; premises named with the hashes of "
-                  "the committed kernels", conclusion, n, time.time() - t_start, values)
+    return Replay(True, _accepted(doc, n, values), conclusion, n, time.time() - t_start, values)
+
+
+def _accepted(doc, n, values) -> str:
+    """What an acceptance checked, in words."""
+    p = values["premises"]
+    emb = [f for f in KINDS[values["kind"]].embedded if f in doc]
+    return (f"accepted: the fields and the domain of a {values['kind']} certificate read and in range; its statement is "
+            f"the one derived here; {n} leaves tile the domain exactly and pass their tests at {values['prec']} bits"
+            + (f"; the embedded {', '.join(emb)} certificate(s) checked in full" if emb else "")
+            + f"; premises {', '.join(p['named'])} named with the sha256 of the bytes this checker hashed and ran "
+            f"({len(p['evaluated'])} of them evaluated)")
 
 

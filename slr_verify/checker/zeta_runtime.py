@@ -1,11 +1,11 @@
 r"""zeta and zetac as the generated ball kernels call them (`docs/MATH.md` §4): the enclosures of :mod:`.special` on
-balls; zeta on ``arb_series`` (Taylor arithmetic) integrates its closed-form partials (:mod:`.generated.zeta_partials`).
-A module of its own so that the generated partials, which call only :mod:`.runtime`, are not imported in a cycle."""
+balls; zeta on ``arb_series`` (Taylor arithmetic) integrates its closed-form partials (premise ``zeta-partials``,
+served by :func:`.premises.kernels`, so a replay evaluates them only when its certificate names them)."""
 from __future__ import annotations
 
 from flint import arb, arb_series
 
-from .generated.zeta_partials import zeta_partials
+from .premises import kernels
 from .runtime import as_ball
 from .special import zeta_arb, zetac_arb
 
@@ -27,7 +27,7 @@ def ball_zeta(t, g):
     c0 = lambda s: (s.coeffs() or [arb(0)])[0]  # a zero series has no coefficients
     # the coefficients of order < n of zeta(t(s), g(s)) need those of order < n - 1 of the partials only
     short = lambda s: arb_series(s.coeffs()[:n - 1], prec=n - 1)
-    zt, zg = zeta_partials(short(t), short(g))
+    zt, zg = kernels("zeta-partials").zeta_partials(short(t), short(g))
     rest = (zt * t.derivative() + zg * g.derivative()).integral().coeffs()[1:n]
     out = [zeta_arb(c0(t), c0(g))] + list(rest)
     return arb_series(out + [arb(0)] * (n - len(out)), prec=n)
