@@ -98,6 +98,10 @@ FORGERIES = [
      "union of consecutive pieces"),
     ("a leaf one ulp short in nu (a gap)", lambda f: (_gap(f), _pieces(f)), "gap or an overlap"),
     ("the last leaf deleted", lambda f: (dict(f["rate"], leaves=f["rate"]["leaves"][:-1]), _pieces(f)), "tile"),
+    ("S_delta empty: delta = 1e6, mu = 1e300, two above leaves (issue 45)", lambda f: ({"lam": list(PIECE), "tree": [0, -1, -1],
+        "leaves": [{"box": {"kappa": [-1.0, 0.0], "nu": [-1.0, 1.0], "lam": list(PIECE)}, "test": "above"},
+                   {"box": {"kappa": [0.0, 1.0], "nu": [-1.0, 1.0], "lam": list(PIECE)}, "test": "above"}]},
+        _pieces(f, mu=1e300, delta=1e6)), "vacuous"),
     ("a leaf across kappa = 0", lambda f: ({"lam": list(PIECE), "tree": [-1], "leaves": [{"box": {
         "kappa": [-1.0, 1.0], "nu": [-1.0, 1.0], "lam": list(PIECE)}, "test": "above"}]}, _pieces(f)), "crosses kappa = 0"),
 ]

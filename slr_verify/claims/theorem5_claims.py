@@ -335,6 +335,11 @@ def rate_r1(ctx, seed=5):
     k0, v0 = _random_square(20 * ctx.size.runs, seed)
     keep = R(k0, v0) <= r_saddle - delta - 1e-9  # inside S_delta with a margin above float64 rounding
     k0, v0 = k0[keep][: ctx.size.runs], v0[keep][: ctx.size.runs]
+    if not len(k0):  # the checker certifies S_delta's area > 0; a sample missing it is a failure, said as such
+        records.append(Measured(f"{20 * ctx.size.runs} random starts at lam = {FIG4B.lam0:g}", "a start in S_delta",
+                                1.0, 0.0, "a non-empty S_delta holds some of the random starts", unit="starts missing",
+                                details={"delta": delta, "area_fraction": piece.get("area_fraction"), "seed": seed}))
+        return records
     tr = reduced_pgd(k0, v0, alpha=alpha, steps=ctx.size.steps, every=1, **p)
     gap = tr.risk - r_star
     q = 1 - alpha * mu / 2
