@@ -9,8 +9,8 @@ from typing import Callable
 
 from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube, upper_bound
 from .fields import Rejected
-from .premises import closure
 from .manifold import check_manifold
+from .premises import closure
 from .profile import check_profile
 from .theorem5 import check_theorem5, read_pieces
 from .window import ends_of

@@ -140,8 +140,10 @@ def proposition8(ctx, seed=3):
     """Proposition 8 with an explicit step (`docs/MATH.md` §20): the certificate's descent (suprema of |g| and of the
     Hessian's norm enclosed over the square and each lam piece; the bracket B(alpha_8, G, H) >= 1/2), each algebraic
     step a SymPy statement; corroborated by one float64 step of the reduced map from random points."""
-    from ..checker.generated import descent as KD
+    from ..checker.premises import kernels
     from ..symbolic.descent import descent_proofs
+
+    KD = kernels("descent")
 
     rep, _ = _theorem5_certificate(ctx)
     piece, p = _piece_at(rep, FIG4B.lam0), dict(lam=FIG4B.lam0, **model_of(ctx))
