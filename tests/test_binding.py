@@ -194,12 +194,209 @@ def test_malformed_fields_do_not_bind_and_a_claims_bug_raises():
 
 
 def test_every_kind_of_the_checker_has_a_binding_rule():
-    """The rules are the registry's own entries (one place); manifold-hessian-signs's statement names no eps, and the
-    dynamics kinds at a point lam widen it (their statements say 'within one ulp')."""
-    assert set(B.KINDS) == set(CHECKER_KINDS)
-    assert B.KINDS["manifold-hessian-signs"][0] == ("gamma", "d", "L")
-    assert {k for k, (_, w) in B.KINDS.items() if w} == {"reduced-map-diffeomorphism", "off-M-minimum", "contraction-ball",
-                                                         "valley-tube"}
+    """The setting a kind binds is the registry's own ``about`` (manifold-hessian-signs's and theorem-5's statements
+    name no eps); the quantities are binding's table, one entry per registry kind: lam for every kind, its one-ulp
+    ball exactly where the registry widens it (the dynamics' point lam: their statements say 'within one ulp'), a
+    coordinate only if the kind has it, and theorem-5's alpha as alpha_5, not as its tiling's [0, A]."""
+    assert set(B.QUANTITIES) == set(CHECKER_KINDS)
+    assert CHECKER_KINDS["manifold-hessian-signs"].about == CHECKER_KINDS["theorem-5"].about == ("gamma", "d", "L")
+    for name, table in B.QUANTITIES.items():
+        k = CHECKER_KINDS[name]
+        assert table["lam"] == ("ulp" if "lam" in k.widened else "domain"), name
+        assert {c for c, how in table.items() if how == "ulp"} == set(k.widened), name
+        assert all(c in k.coordinates for c, how in table.items() if how in ("domain", "ulp")), name
+        assert set(table.values()) <= {"domain", "ulp", "alpha_5", "ends"}, name
+    assert {k for k, t in B.QUANTITIES.items() if "alpha" in t} == {"theorem-5", "reduced-map-diffeomorphism",
+                                                                     "contraction-ball", "valley-tube"}
+    assert B.QUANTITIES["theorem-5"]["alpha"] == "alpha_5" and [k for k, t in B.QUANTITIES.items() if "ends" in t] == [
+        "oracle-window"]
+
+
+# --------------------------------------------------------------------------- quantity by quantity
+#: the committed theorem-5 certificate as its document states it, read here with the standard library (not the
+#: checker's reader): its pieces' lam intervals and alpha_5 are the expected values of the probes below
+T5_DOC = json.loads(gzip.decompress((REAL / "theorem5_fig4b.json.gz").read_bytes()))
+T5_PIECES = [(tuple(p["lam"]), p["alpha_5"]) for p in T5_DOC["pieces"]]
+T5_A = T5_DOC["domain"]["alpha"][1]
+T5 = dict(kind="theorem-5", setting=PAPER)
+up = lambda x: math.nextafter(x, math.inf)
+down = lambda x: math.nextafter(x, -math.inf)
+
+
+def _t5(alpha, lam=None, values=None):
+    return binds(T5_DOC if values is None else values, **T5, lam=lam, domain={"alpha": alpha})
+
+
+def test_theorem5_document_is_what_the_probes_assume():
+    """Figure 4b's theorem-5 certificate: 26 pieces tiling [0.01, 1], alpha_5 decreasing in lam, the tiling's A above
+    every alpha_5 (so a binding against [0, A] would bind steps the theorem is not proved for)."""
+    assert T5_DOC["kind"] == "theorem-5" and T5_DOC["domain"]["lam"] == [0.01, 1.0] and len(T5_PIECES) == 26
+    assert [lam for lam, _ in T5_PIECES] == sorted(lam for lam, _ in T5_PIECES)
+    assert all(a > b for (_, a), (_, b) in zip(T5_PIECES, T5_PIECES[1:]))
+    assert T5_A > max(a for _, a in T5_PIECES) and T5_DOC["domain"]["alpha"][0] == 0.0
+
+
+def test_theorem5_alpha_without_lam_is_bounded_by_every_pieces_alpha_5():
+    low = min(a for _, a in T5_PIECES)
+    ok, why = _t5(low)
+    assert ok and f"alpha = {low!r} inside (0, alpha_5 = {low!r}] on the 26 lam pieces meeting lam = any lam" in why, why
+    ok, why = _t5(up(low))
+    assert not ok and why.startswith(f"alpha: the claim's alpha = {up(low)!r} is not inside (0, {low!r}]"), why
+    assert _t5((low / 2, low))[0] and not _t5((low / 2, up(low)))[0]
+    assert _t5(Fraction(low))[0] and not _t5(Fraction(low) + Fraction(1, 2**1100))[0]
+
+
+@pytest.mark.parametrize("alpha", [0.0, -0.0, -1e-300, -1.0, (0.0, 1e-3), (-1e-3, 1e-3), Fraction(0), 0])
+def test_theorem5_alpha_must_be_above_0(alpha):
+    """Theorem 5 is for alpha in (0, alpha_5]: a step 0 or below, or an interval reaching it, does not bind."""
+    ok, why = _t5(alpha, lam=0.01)
+    assert not ok and why.startswith("alpha: the claim's alpha = ") and "is not inside (0, " in why, why
+    assert _t5(5e-324, lam=0.01)[0] and _t5((5e-324, 1e-3), lam=0.01)[0]  # the smallest float above 0 does
+
+
+@pytest.mark.parametrize("i", range(26))
+def test_theorem5_alpha_inside_one_piece_binds_its_alpha_5(i):
+    """A lam strictly inside piece i meets that piece only: its alpha_5 binds, the next float above does not."""
+    (lo, hi), a5 = T5_PIECES[i]
+    mid = (lo + hi) / 2
+    assert lo < mid < hi
+    ok, why = _t5(a5, lam=mid)
+    assert ok and f"alpha = {a5!r} inside (0, alpha_5 = {a5!r}] on the 1 lam pieces" in why, why
+    assert not _t5(up(a5), lam=mid)[0] and _t5(down(a5), lam=mid)[0]
+    assert _t5(a5, lam=(up(lo), down(hi)))[0] and not _t5(up(a5), lam=(up(lo), down(hi)))[0]
+
+
+def test_theorem5_a_lam_restricting_to_larger_alpha_5_binds_a_larger_alpha():
+    """The smaller the claim's lam, the larger the step it binds: the first piece's alpha_5 (about 1.557) binds at
+    lam = 0.01 only; a lam interval binds the smallest alpha_5 of the pieces it meets (at a common end: both)."""
+    (lo0, hi0), a0 = T5_PIECES[0]
+    (_, _), a1 = T5_PIECES[1]
+    assert _t5(a0, lam=0.01)[0] and _t5(a0, lam=(0.01, down(hi0)))[0]
+    assert not _t5(a0, lam=(0.01, hi0))[0] and _t5(a1, lam=(0.01, hi0))[0]  # hi0 is also piece 1's lower end
+    assert not _t5(a0, lam=hi0)[0] and _t5(a1, lam=hi0)[0] and not _t5(up(a1), lam=hi0)[0]
+    assert not _t5(a0)[0] and not _t5(a0, lam=(0.01, 1.0))[0]
+    for j in range(1, 26):  # lam in [0.01, the end of piece j - 1]: min over pieces 0..j-1, then over 0..j
+        end = T5_PIECES[j - 1][0][1]
+        assert _t5(T5_PIECES[j - 1][1], lam=(0.01, down(end)))[0]
+        assert not _t5(up(T5_PIECES[j][1]), lam=(0.01, end))[0] and _t5(T5_PIECES[j][1], lam=(0.01, end))[0]
+    (lo, _), last = T5_PIECES[-1]
+    assert _t5(last, lam=1.0)[0] and not _t5(up(last), lam=1.0)[0]
+
+
+def test_theorem5_the_tiling_bound_A_no_longer_binds():
+    """The reviewer's probe: alpha = 1.6 (and the tiling's A = 1.6355) bound before, against [0, A]; neither is a step
+    the theorem is proved for at any lam of the certificate. Stretching the tiling's A (a document's field) does not
+    move what binds either."""
+    for alpha in (1.6, T5_A, (0.0, T5_A), (1e-3, T5_A)):
+        for lam in (None, 0.01, (0.01, 1.0), 1.0):
+            ok, why = _t5(alpha, lam=lam)
+            assert not ok and why.startswith("alpha: the claim's alpha = "), (alpha, lam, why)
+    stretched = dict(T5_DOC, domain=dict(T5_DOC["domain"], alpha=[0.0, 1e300]))
+    assert not _t5(1e299, values=stretched)[0] and not _t5(1.6, lam=0.01, values=stretched)[0]
+    assert _t5(T5_PIECES[0][1], lam=0.01, values=stretched)[0]
+
+
+def test_theorem5_lam_and_malformed_pieces():
+    """The claim's lam is bound first (outside the domain: a lam mismatch); pieces missing, malformed, or none meeting
+    the claim's lam: a mismatch naming them, not an exception."""
+    ok, why = _t5(1e-3, lam=(0.005, 0.02))
+    assert not ok and why.startswith("lam: the claim's lam = [0.005, 0.02] is not inside lam in [0.01, 1.0]"), why
+    bad = dict(T5_DOC, pieces=[dict(p, alpha_5="0.5") if i == 3 else p for i, p in enumerate(T5_DOC["pieces"])])
+    ok, why = _t5(1e-3, values=bad)
+    assert not ok and why.startswith("piece 3 alpha_5 is not a number"), why
+    for pieces in (None, {}, [1, 2], []):
+        ok, why = _t5(1e-3, values=dict(T5_DOC, pieces=pieces))
+        assert not ok and why.startswith("alpha: "), (pieces, why)
+    far = dict(T5_DOC, domain=dict(T5_DOC["domain"], lam=[0.01, 2.0]))
+    ok, why = _t5(1e-3, lam=1.5, values=far)
+    assert not ok and why == "alpha: no lam piece of the certificate meets the claim's lam = 1.5", why
+    assert binds(T5_DOC, **dict(T5, setting=dict(PAPER, eps=0.1)), lam=0.5)[0]  # its statement names no eps
+
+
+@pytest.mark.slow  # replays the whole committed theorem-5 certificate (~10 s; the README run's budget)
+def test_theorem5_alpha_binds_the_replays_alpha_5():
+    """The replay's values bind as the document's fields do: alpha_5 of each piece (the document's), the minimum over
+    the whole lam interval, and not the tiling's A."""
+    rep = C.replay_committed("theorem5_fig4b.json.gz")
+    assert rep.accepted, rep.reason
+    low = min(a for _, a in T5_PIECES)
+    assert rep.values["alpha_5_min"] == low
+    assert proves(rep, **T5, lam=(0.01, 1.0), domain={"alpha": low})[0]
+    assert not proves(rep, **T5, lam=(0.01, 1.0), domain={"alpha": up(low)})[0]
+    assert not proves(rep, **T5, lam=0.01, domain={"alpha": 1.6})[0] and not proves(rep, **T5, domain={"alpha": T5_A})[0]
+    assert not proves(rep, **T5, lam=0.01, domain={"alpha": 0.0})[0]
+    for (lo, hi), a5 in T5_PIECES:
+        mid = (lo + hi) / 2
+        assert proves(rep, **T5, lam=mid, domain={"alpha": a5})[0] and not proves(rep, **T5, lam=mid, domain={"alpha": up(a5)})[0]
+
+
+def test_diffeomorphism_alpha_is_its_domain_from_0():
+    """reduced-map-diffeomorphism proves det J > 0 for every alpha in [0, A]: the committed certificate's A (read off
+    the document here) binds, the next float above does not; alpha = 0 binds, a step below 0 does not."""
+    doc = json.loads(gzip.decompress((REAL / "proposition10_fig4b.json.gz").read_bytes()))
+    (a0, A), lam = doc["domain"]["alpha"], doc["domain"]["lam"][0]
+    claim = dict(kind="reduced-map-diffeomorphism", setting=PAPER, lam=lam)
+    assert a0 == 0.0
+    for alpha in (A, (0.0, A), 0.0, (0.0, 0.0), (A / 2, A), Fraction(A)):
+        assert binds(doc, **claim, domain={"alpha": alpha})[0], alpha
+    for alpha in (up(A), (0.0, up(A)), -5e-324, (-5e-324, A), -1.0, Fraction(A) + Fraction(1, 2**1100)):
+        ok, why = binds(doc, **claim, domain={"alpha": alpha})
+        assert not ok and why.startswith("alpha: the claim's alpha = ") and f"alpha in [0.0, {A!r}]" in why, (alpha, why)
+
+
+@pytest.mark.parametrize("kind", ["contraction-ball", "valley-tube"])
+def test_a_point_alpha_binds_only_itself(kind):
+    """contraction-ball and valley-tube prove their statement at their point alpha, which the checker does not widen
+    (lam: the one-ulp ball): the claim's alpha must equal it exactly, as a float or a real."""
+    a = 4e-3
+    dom = {"lam": (0.5, 0.5), "alpha": (a, a), **({"kappa": (0.5, 1.0)} if kind == "valley-tube" else {})}
+    values = fake(kind, eps=0.0, domain=dom).values
+    claim = dict(kind=kind, setting=PAPER, lam=0.5)
+    assert binds(values, **claim, domain={"alpha": a})[0] and binds(values, **claim, domain={"alpha": Fraction(a)})[0]
+    for alpha in (up(a), down(a), (a, up(a)), (down(a), a), Fraction(1, 250), 0.0, -a):
+        ok, why = binds(values, **claim, domain={"alpha": alpha})
+        assert not ok and why.startswith("alpha: the claim's alpha") and f"alpha in [{a!r}, {a!r}]" in why, (alpha, why)
+    assert binds(values, **claim)[0]  # a claim that names no alpha binds the lam and the setting only
+
+
+def test_the_lam_of_a_domain_binds_up_to_its_ends_and_a_point_lam_its_ulp_ball():
+    """lam as a domain interval: both ends bind, the floats outside do not; lam of a widened point: the ball
+    [x - ulp(x), x + ulp(x)] of the float x binds (arb stores a radius a hair above one ulp), two ulp away does not."""
+    claim = dict(kind="manifold-stationary-points", setting=PAPER)
+    assert binds(prop9().values, **claim, lam=0.01)[0] and binds(prop9().values, **claim, lam=1.0)[0]
+    assert not binds(prop9().values, **claim, lam=down(0.01))[0] and not binds(prop9().values, **claim, lam=up(1.0))[0]
+    x, u = Fraction(0.1), Fraction(math.ulp(0.1))
+    claim = dict(kind="reduced-map-diffeomorphism", setting=PAPER)
+    assert binds(prop10().values, **claim, lam=(x - u, x + u))[0]
+    assert not binds(prop10().values, **claim, lam=x + 2 * u)[0] and not binds(prop10().values, **claim, lam=x - 2 * u)[0]
+    assert not binds(prop10().values, **claim, lam=up(0.1))[0]  # a float of the claim: equal exactly
+
+
+def test_the_window_ends_bind_up_to_the_claims_enclosures():
+    """The claim's enclosures of W's ends exactly the certificate's stated [a, A] and [B, b] bind; one float tighter
+    on either side does not."""
+    (a, A), (B, b) = (window_claims.W_LO[0], W_LAM[0]), (W_LAM[1], window_claims.W_HI[1])
+    assert proves(window(), **dict(W_CLAIM, ends={"lo": (a, A), "hi": (B, b)}))[0]
+    for ends in ({"lo": (up(a), A)}, {"lo": (a, down(A))}, {"hi": (up(B), b)}, {"hi": (B, down(b))}):
+        ok, why = proves(window(), **dict(W_CLAIM, ends=ends))
+        assert not ok and why.startswith("ends: the certificate's "), (ends, why)
+
+
+@pytest.mark.parametrize("kind, domain", [
+    ("theorem-5", {"kappa": (0.0, 1.0)}), ("theorem-5", {"nu": 0.5}), ("oracle-window", {"alpha": 1e-3}),
+    ("oracle-global-minimiser", {"t": (0.0, 1.0)}), ("off-M-minimum", {"alpha": 1e-3}), ("valley-tube", {"kappa": 0.9}),
+    ("manifold-hessian-signs", {"radius": 0.1}), ("contraction-ball", {"region": (0.0, 1.0)}),
+    ("global-minimum-enclosure", {"ends": {"lo": (0.0, 1.0)}}),
+])
+def test_a_quantity_the_kind_does_not_bind_is_a_mismatch(kind, domain):
+    """A quantity the claim names that its kind's table does not list is not silently ignored: the reason names it."""
+    doms = {"theorem-5": T5_DOC["domain"], "valley-tube": {"kappa": (0.5, 1.0), "lam": (0.5, 0.5), "alpha": (4e-3, 4e-3)}}
+    values = T5_DOC if kind == "theorem-5" else fake(kind, domain=doms.get(kind, {"lam": (0.5, 0.5)})).values
+    (name,) = domain
+    claim = dict(kind=kind, setting=PAPER, lam=0.5)
+    ok, why = binds(values, **claim, **({"ends": domain["ends"]} if name == "ends" else {"domain": domain}))
+    assert not ok and why.startswith(f"the claim binds {name}, which a {kind} certificate does not state"), why
+    assert binds(values, **claim)[0], "without it the claim binds"
 
 
 def test_replayed_needs_a_binding_per_replay():
