@@ -177,7 +177,8 @@ def test_the_premise_list_and_its_dependencies_are_read_from_the_sources():
     from slr_verify.kernels.premises import premises
 
     assert set(premises()) == set(NAMES) and len(NAMES) == len(set(NAMES))
-    assert sorted(p.stem for p in (CHECKER / "generated").glob("*.py") if p.stem != "__init__") == sorted(map(module_of, NAMES))
+    files = sorted(p.stem for p in (CHECKER / "generated").glob("*.py") if p.stem != "__init__")
+    assert files == sorted(map(module_of, NAMES))
     assert {n: DEPENDS.get(n, ()) for n in NAMES} == {n: ("zeta-partials",) if _calls_zeta(n) else () for n in NAMES}
 
 

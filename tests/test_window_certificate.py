@@ -120,6 +120,62 @@ def test_ends_changed_without_the_statement_are_rejected(window_doc):
     assert not r.accepted and "statement" in r.reason
 
 
+#: Figure 5's window ends (d = 80) at 30 digits (:func:`slr_verify.landscape.ends_mp`, dps = 30, on
+#: :func:`~slr_verify.landscape.float_window`'s window; recomputed by the slow test below)
+LO80_MP = "0.1722895579433462506630847576"
+HI80_MP = "1.007782222908235811848103894"
+
+
+def _small_window():
+    """A genuine ``oracle-window`` certificate with both ends, small enough for the default run: the committed
+    ``oracle_d80_lam0.316717`` (38 leaves: (k*, v*) the unique global minimiser at lam = A = 0.3167...) with, as its
+    ends, the committed Figure 5 window's (a crossing witness at a = 0.17228..., a pitchfork along v* at b = 1.00778...)
+    stretched to the proved point: lo in [a, A], hi in [A, b]. Both wide, both true (the 30-digit ends lie in them)."""
+    from slr_verify.checker import load
+    from slr_verify.checker.premises import premise_hash
+    from slr_verify.checker.registry import required_premises
+
+    doc = clone(load(str(resources.files("slr_verify.certificates").joinpath("oracle_d80_lam0.316717.json.gz"))))
+    A = doc["domain"]["lam"][0]
+    doc.pop("search", None)
+    doc["kind"] = "oracle-window"
+    doc["ends"] = {"lo": {"enclosure": [0.1722895579429466, A], "mechanism": "crossing", "witness": {
+        "a": 1.5707963232809965, "b": 0.0, "x": [0.8251781764597811, -1.4220578011184453e-08, 0.5648725317224322, 0.0]}},
+                   "hi": {"enclosure": [A, 1.0077822229086608], "mechanism": "pitchfork", "direction": "v*"}}
+    doc["premises"] = [{"name": n, "hash": premise_hash(n)} for n in required_premises(doc["kind"], doc)]
+    return _restated(doc)
+
+
+def test_a_small_window_with_an_upper_end_replays_to_acceptance():
+    """The default run's replay of a window whose upper end is an end of W (not ``none``; the committed windows'
+    replays are slow): accepted (0.03 s), its conclusion's tail states both ends, and each stated enclosure holds the
+    30-digit end of the independent mpmath profile route (:data:`LO80_MP`, :data:`HI80_MP`)."""
+    doc = _small_window()
+    (a, A), (_, b) = doc["ends"]["lo"]["enclosure"], doc["ends"]["hi"]["enclosure"]
+    r = replay(doc)
+    assert r.accepted, r.reason
+    assert r.values["lo"] == (a, A) and r.values["hi"] == (A, b)
+    assert r.conclusion.endswith(f"; W's end lo is in [{a!r}, {A!r}] (width {A - a:.2g}: crossing), its end hi in "
+                                 f"[{A!r}, {b!r}] (width {b - A:.2g}: pitchfork)"), r.conclusion
+    with mpmath.workdps(40):
+        assert mpmath.mpf(a) < mpmath.mpf(LO80_MP) < mpmath.mpf(A) < mpmath.mpf(HI80_MP) < mpmath.mpf(b)
+    bad = clone(doc)  # the upper end's outer point moved inside W (below the 30-digit end): rejected
+    bad["ends"]["hi"]["enclosure"][1] = 1.0077
+    rejected(bad, "end hi", "not < 0")
+
+
+@pytest.mark.slow  # the float window and its 30-digit ends at d = 80 (30 s)
+def test_the_d80_window_ends_are_recomputed():
+    from slr_verify.landscape import float_window
+    from slr_verify.landscape.ends_mp import ends_mp
+
+    kw = dict(gamma=0.5**0.5, eps=0.0, d=80, L=10)
+    e = ends_mp(float_window(**kw), **kw)
+    with mpmath.workdps(40):
+        for side, ref in (("lo", LO80_MP), ("hi", HI80_MP)):
+            assert abs(e[side] - mpmath.mpf(ref)) < 1e-20
+
+
 def test_graft_rebuilds_the_same_tree():
     """A tree searched in pieces and grafted serialises exactly as the tree built in one piece (the boxes are exact
     floats: a midpoint split gives the same float in both)."""
@@ -183,6 +239,8 @@ def test_valley_edge_leaves_are_used_and_checked(edge_certificate):
     assert edge and any(p["name"] == "valley-edge" for p in doc["premises"])
     bad = clone(doc)
     bad["leaves"][edge[-1]]["test"] = "valley"
+    if len(edge) == 1:  # no valley-edge leaf left: the premise is no longer evaluated, and naming it is rejected
+        bad["premises"] = [p for p in bad["premises"] if p["name"] != "valley-edge"]
     r = replay(bad)
     assert not r.accepted and "valley leaf" in r.reason
     bad = clone(doc)
