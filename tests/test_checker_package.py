@@ -149,7 +149,8 @@ def test_a_kernel_edited_on_disk_is_rejected_by_its_hash(tmp_path):
     gen = _checker_copy(tmp_path) / "generated"
     p = gen / "valley.py"
     p.write_text(p.read_text().replace("-x9,", "x9,"))
-    code = "import sys, json; import slr_verify.checker as c; r = c.replay(sys.argv[1]); print(json.dumps([r.accepted, r.reason]))"
+    code = ("import sys, json; import slr_verify.checker as c; r = c.replay(sys.argv[1]); "
+            "print(json.dumps([r.accepted, r.reason]))")
     env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run([sys.executable, "-c", code, _committed("oracle_fig4b_lam0.3.json.gz")], capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True, timeout=600)
