@@ -196,6 +196,116 @@ def test_corner_hessian_agrees_with_mpmath():
         assert _close(ball, r), (ball, r)
 
 
+# ------------------------------------------------------------------------------ the corner test's constants pinned
+
+def _corner_verdict(box, mu, par=None):
+    """The corner leaf test (:func:`slr_verify.checker.rate._corner`) at 128 bits: True if it passes."""
+    from slr_verify.checker.rate import _corner
+
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        _corner(box, par if par is not None else S.P.kw("gamma", "d"), mu, "corner probe")
+        return True
+    except Rejected as e:
+        assert "corner test fails" in str(e)
+        return False
+    finally:
+        ctx.prec = old
+
+
+def test_the_corner_test_is_sharp_at_the_minimum_and_its_outside_is_false():
+    """At the minimum (1, 1) the angle Hessian is diag(a, e), a = -R_k(1, 1), e = -R_n(1, 1) (mpmath quadrature, 30
+    digits: a = 0.01069 < e = 0.953 at lam = 0.1), and |Pg|^2 >= mu (R - R*) holds near it iff mu <= 2 a. On the corner
+    box [1 - 1e-10, 1]^2 x [0.1, 0.1 + ulp] the corner test passes at mu = 2a (1 - 1e-4) and fails at 2a (1 + 1e-4); at
+    the latter the inequality is false at (cos 1e-5, 1), a point of the box (and of S_delta: R - R* = 5e-13 there), by
+    mpmath. Pins the corner matrix's mu a / 2 (mu a / 3 accepts the false case: issue 45) and its 'and'."""
+    with mpmath.workdps(30):
+        lam, g2 = mpmath.mpf(0.1), mpmath.mpf(GAMMA) ** 2
+        A = lam * mpmath.sqrt(mpmath.mpf(D) / 2)
+        b = A / mpmath.sqrt(1 + 2 * lam**2 * g2)
+        # R and R_k on nu = 1 (as in _R_mp, without its second derivatives), R_n(1, 1) = -2 gamma^2 erf(b)
+        R_ = lambda k: g2 * (_zeta_mp(A * k, lam * GAMMA) - 2 * mpmath.erf(b * k))
+        Rk_ = lambda k: g2 * (A * _zeta_mp(A * k, lam * GAMMA, 1) - 4 * b * mpmath.exp(-(b * k) ** 2) / mpmath.sqrt(mpmath.pi))
+        R1, a, e = R_(1), -Rk_(1), 2 * g2 * mpmath.erf(b)
+        assert 0 < a < e
+        phi = mpmath.mpf("1e-5")
+        k = mpmath.cos(phi)
+        Rx, Rkx = R_(k), Rk_(k)
+        out = 2 * a * (1 + mpmath.mpf("1e-4"))
+        F = (1 - k**2) * Rkx**2 - out * (Rx - R1)  # |Pg|^2 - mu (R - R*) at (k, 1): R_n is not needed as 1 - nu^2 = 0
+        assert F < 0 and 0 < Rx - R1 < 1e-12
+    h = 1e-10
+    assert float(k) >= 1 - h
+    box = ((1 - h, 1.0), (1 - h, 1.0), (0.1, math.nextafter(0.1, 1.0)))
+    assert _corner_verdict(box, float(2 * a * (1 - mpmath.mpf("1e-4"))))
+    assert not _corner_verdict(box, float(out))
+
+
+class _Fixed:
+    """A stand-in for the premise's kernels: corner_hessian returns the given (a, c, e) balls."""
+
+    def __init__(self, a, c, e):
+        self.ace = (a, c, e)
+
+    def corner_hessian(self, *args, **kw):
+        return self.ace
+
+
+#: (a, c, e) point Hessians with eigenvalues 1/2 and 1 (rotated by 0.3: c != 0) and with 1/2 and -0.2; mu* = 1 in both
+#: (every matrix H^2 - mu H / 2 with H's eigenvalues lam_i has eigenvalues lam_i (lam_i - mu / 2): PSD iff mu <= 1)
+_ROTATED = [(0.5, 1.0, 0.3), (0.5, -0.2, 1.1)]
+
+
+@pytest.mark.parametrize("l1, l2, th", _ROTATED)
+def test_the_corner_decision_is_the_psd_test_of_h1_squared_minus_mu_h2_over_2(monkeypatch, l1, l2, th):
+    """The corner test's algebra on exact Hessians H (a stand-in kernel): it passes at mu = 0.999 and fails at 1.001
+    where the eigenvalues of H^2 - mu H / 2, computed by mpmath (40 digits) from H's float entries, are >= 0 and < 0.
+    Pins the three entries' constants and the off-diagonal one (c != 0) and the test's three conjuncts."""
+    import slr_verify.checker.rate as rate
+
+    with mpmath.workdps(40):
+        c_, s_ = mpmath.cos(th), mpmath.sin(th)
+        H = [[float(l1 * c_**2 + l2 * s_**2), float((l1 - l2) * c_ * s_)], [0, float(l1 * s_**2 + l2 * c_**2)]]
+        a, c, e = H[0][0], H[0][1], H[1][1]
+        Hm = mpmath.matrix([[a, c], [c, e]])
+        least = lambda mu: min(mpmath.eigsy(Hm * Hm - mpmath.mpf(mu) * Hm / 2)[0])
+        assert least(0.999) > 0 and least(1.001) < 0
+    monkeypatch.setattr(rate, "kernels", lambda name: _Fixed(arb(a), arb(c), arb(e)))
+    box = ((0.5, 1.0), (0.5, 1.0), PIECE)
+    assert _corner_verdict(box, 0.999, par={}) and not _corner_verdict(box, 1.001, par={})
+
+
+def test_the_corner_matrix_holds_every_h1_squared_minus_mu_h2_over_2(monkeypatch):
+    """The interval matrix (q11, q12, q22) contains H1^2 - mu H2 / 2 for H1, H2 symmetric with entries at any ends of
+    the enclosures a, c, e (64 choices, each end moved 1e-25 inwards; mpmath, 50 digits): the mean-value argument's set,
+    H1 and H2 independent. Pins each entry's mu/2 (with /3 the lower end of q11 and q22 or the upper end of q12 misses
+    a matrix of the set)."""
+    import itertools
+
+    import slr_verify.checker.rate as rate
+
+    balls = (arb(0.3, 0.05), arb(0.01, 0.2), arb(0.9, 0.1))  # a, c (around 0, as on a corner box), e
+    mu = 0.7
+    monkeypatch.setattr(rate, "kernels", lambda name: _Fixed(*balls))
+    old = ctx.prec
+    ctx.prec = 128
+    try:
+        q = rate.corner_matrix(((0.5, 1.0), (0.5, 1.0), PIECE), {}, mu)
+    finally:
+        ctx.prec = old
+    with mpmath.workdps(50):
+        ends = []
+        for b in balls:
+            m, r = mpmath.mpf(b.mid().str(60, radius=False)), mpmath.mpf(b.rad().str(60, radius=False))
+            ends.append((m - r * (1 - mpmath.mpf("1e-25")), m + r * (1 - mpmath.mpf("1e-25"))))
+        inside = lambda ball, x: mpmath.mpf(ball.lower().str(60, radius=False)) <= x <= mpmath.mpf(
+            ball.upper().str(60, radius=False))
+        for (a1, c1, e1), (a2, c2, e2) in itertools.product(itertools.product(*ends), repeat=2):
+            M = (a1 * a1 + c1 * c1 - mu * a2 / 2, c1 * (a1 + e1) - mu * c2 / 2, c1 * c1 + e1 * e1 - mu * e2 / 2)
+            assert all(inside(ball, x) for ball, x in zip(q, M)), (a1, c1, e1, a2, c2, e2)
+
+
 # ------------------------------------------------------------------------------ a sound rate is never beaten
 
 def _gap_float(kappa, nu, lam):

@@ -98,3 +98,38 @@ def test_coefficient_and_algebra_models_contain_point_values(box):
                 assert _contains(tm, h, e), (box, h)
     finally:
         ctx.prec = old
+
+
+#: pairs of models with remainders away from 0 (as the coefficients' series remainders are): (v, g, R as (mid, rad));
+#: the second pair has no linear part, so that the product's remainder v1 R2 + v2 R1 + R1 R2 has no slack to hide a term
+_OFFSET = [[(0.7, (0.3, -0.2), (0.01, 0.002)), (-1.3, (0.5, 0.1), (-0.02, 0.001))],
+           [(0.7, (0.0, 0.0), (0.1, 1e-4)), (-1.3, (0.0, 0.0), (-0.2, 1e-4))]]
+
+
+def _members(pair, r):
+    """Members f = v + g . h + rho of the two models of ``pair`` at the corners and centre of the box and at the ends
+    of their remainders, as exact rationals: (h, [f of the first model, f of the second]) for each choice."""
+    F = Fraction
+    for h in [(sx * r[0], sy * r[1]) for sx in (-1, 0, 1) for sy in (-1, 0, 1)]:
+        for rho1 in (-1, 1):
+            for rho2 in (-1, 1):
+                vals = []
+                for (v, g, (m, rad)), rho in zip(pair, (rho1, rho2)):
+                    vals.append(F(v) + F(g[0]) * F(h[0]) + F(g[1]) * F(h[1]) + F(m) + rho * F(rad))
+                yield h, vals
+
+
+@pytest.mark.parametrize("pair", [0, 1])
+@pytest.mark.parametrize("op", ["product", "quotient", "reciprocal", "difference", "negated product"])
+def test_operations_on_models_with_offset_remainders_are_contained(op, pair):
+    """Models whose remainder balls do not hold 0 (the algebra's inputs in the branch and bound; a variable's is 0, so
+    the rational tests above never see the remainder's sign): every exact product, quotient... of members (exact
+    rationals) lies in the result's form. Pins the signs and presence of the product's remainder terms v1 R2, v2 R1,
+    R1 R2 and the reciprocal's -R / v^2 (the signs of L1 L2, L1 R2, L2 R1 are immaterial: L1, L2 are centred at 0)."""
+    r = (0.1, 0.05)
+    x, y = (TaylorModel(arb(v), [arb(t) for t in g], arb(*R), r) for v, g, R in _OFFSET[pair])
+    f = {"product": lambda a, b: a * b, "quotient": lambda a, b: a / b, "reciprocal": lambda a, b: 1 / a,
+         "difference": lambda a, b: a - b, "negated product": lambda a, b: -(a * b) + b}[op]
+    tm = f(x, y)
+    for h, (a, b) in _members(_OFFSET[pair], r):
+        assert _contains(tm, h, f(a, b)), (op, h, a, b)
