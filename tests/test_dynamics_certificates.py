@@ -154,6 +154,27 @@ def test_cycle_corrupted_is_rejected(cycle, change, words):
     _rejected(d, *words)
 
 
+def test_the_contraction_test_is_sharp_at_one(cycle):
+    """The ball's radius raised from the search's until the checker's verdict flips (bisection in log radius, 30
+    replays of 6 ms): on the accepted side r0 + q (the upper ends the checker reports) is within 1e-6 below 1, and the
+    rejected side's reason is r0 + q. Pins the test's constant 1 (Banach: r0 + q < 1); the bounds r0, q themselves are
+    checked against the float map above and in test_basins_capture."""
+    def at(s):
+        d = clone(cycle)
+        d["leaves"][0]["radius"] = s
+        return replay(d)
+
+    s0 = cycle["leaves"][0]["radius"]
+    assert at(s0).accepted and not at(1e3 * s0).accepted
+    lo, hi = math.log(s0), math.log(1e3 * s0)
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if at(math.exp(mid)).accepted else (lo, mid)
+    inside, outside = at(math.exp(lo)), at(math.exp(hi))
+    assert inside.accepted and 1 - 1e-6 < inside.values["r0"] + inside.values["q"] < 1 + 1e-15, inside.values
+    assert not outside.accepted and "r0 + q" in outside.reason, outside.reason
+
+
 def test_tube_corrupted_is_rejected(tube):
     d = clone(tube)
     d["leaves"].pop(len(d["leaves"]) // 2)

@@ -119,6 +119,29 @@ def test_a_corrupted_certificate_is_rejected(proof, how):
         _rejected(doc)
 
 
+def _bracket_root(G, H):
+    """alpha with B(alpha, G, H) = 1/2, B = 1/sqrt(1 + alpha^2 G^2) - alpha G/2 - (alpha H/2)(1 + alpha G/2)^2 as
+    docs/MATH.md states it (Proposition 8), by mpmath at 30 digits (not the generated kernel)."""
+    with mpmath.workdps(30):
+        G, H = mpmath.mpf(G), mpmath.mpf(H)
+        B = lambda a: 1 / mpmath.sqrt(1 + a * a * G * G) - a * G / 2 - (a * H / 2) * (1 + a * G / 2) ** 2
+        return mpmath.findroot(lambda a: B(a) - mpmath.mpf(1) / 2, 1 / (H + G))
+
+
+def test_the_bracket_test_is_sharp_at_one_half(proof):
+    """Each piece's alpha_8 moved to the root of B(alpha, max(G_kappa, G_nu), H) = 1/2 (mpmath, from the G and H the
+    checker reports; B decreases in G), times 1 - 1e-9 on piece 0 and 1 + 1e-9 on piece 1: one replay, which must
+    reject piece 1's bracket (so piece 0's passed: the pieces are checked in order). Pins the test's 1/2. (Its other
+    constant, alpha_5 mu_+ < 1, cannot be pinned: B >= 1/2 gives alpha_8 H < 1, and mu_+ <= H, alpha_5 <= alpha_8.)"""
+    doc = clone(proof["certificate"])
+    for i, f in ((0, 1 - 1e-9), (1, 1 + 1e-9)):
+        p = proof["pieces"][i]
+        doc["pieces"][i]["alpha_8"] = float(_bracket_root(max(p["G_kappa"], p["G_nu"]), p["H"]) * f)
+        assert doc["pieces"][i]["alpha_5"] <= doc["pieces"][i]["alpha_8"]
+    r = _rejected(_restated(doc), "B(alpha_8")
+    assert r.reason.startswith("rejected: piece 1:"), r.reason
+
+
 def test_the_descent_algebra_is_proved_and_a_wrong_bracket_is_not():
     assert all(D.descent_proofs().values()) and all(D.k_map_proofs().values()) and all(D.norm_proofs().values())
     import sympy as sp
