@@ -608,3 +608,17 @@ def test_a_searched_certificate_at_another_gamma_fails_its_claim(monkeypatch, cl
     (e,) = [e for e in ev if e.details.get("certificates")]
     assert e.details["certificates"][0]["accepted"], e.details  # the checker accepts it: only the binding refuses
     _not_proved(e)
+
+
+def test_thorough_mode_binds_the_committed_window_and_checks_the_fresh_search_by_overlap():
+    """Issue 49: a fresh search's enclosures of W's ends differ from the statement's in the last digits, so binding
+    refuses it (the old thorough mode failed); the claim binds the committed certificate and requires the fresh one's
+    enclosures to meet the statement's. The enclosures below: the statement's shifted by 2.7e-14 (as measured, inside),
+    and by 1e-9 (outside)."""
+    near = window(hi=(window_claims.W_HI[0] + 2.72e-14, window_claims.W_HI[1] + 2.72e-14))
+    assert not proves(near, **W_CLAIM)[0]  # the reason the old thorough mode failed
+    assert window_claims._fresh_overlap(near, W_CLAIM["ends"])["overlaps"]
+    far = window(hi=(window_claims.W_HI[1] + 1e-9, window_claims.W_HI[1] + 2e-9))
+    assert not window_claims._fresh_overlap(far, W_CLAIM["ends"])["overlaps"]
+    assert not window_claims._fresh_overlap(window(accepted=False), W_CLAIM["ends"])["overlaps"]
+    assert not window_claims._fresh_overlap(None, W_CLAIM["ends"])["overlaps"]

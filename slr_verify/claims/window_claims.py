@@ -42,6 +42,17 @@ def _committed(kind, setting, lam, **kw) -> list:
     return reps, [proves(r, kind=kind, setting=setting, lam=lam, **kw) for r in reps]
 
 
+def _fresh_overlap(rep, ends) -> dict:
+    """A window certificate searched afresh (thorough mode) as a check on the committed one the claim binds: accepted,
+    and each end's enclosure meeting the claim's (the fresh search's float ends differ in the last digits, so its
+    enclosures are not the statement's: they overlap it)."""
+    v = rep.values if rep is not None and rep.accepted else {}
+    meets = lambda e, c: e is not None and max(e[0], c[0]) <= min(e[1], c[1])
+    out = {"accepted": bool(v), "lo": v.get("lo"), "hi": v.get("hi"), "lam": list(v["lam"]) if v else None}
+    out["overlaps"] = bool(v) and all(meets(v.get(side), ends[side]) for side in ends)
+    return out
+
+
 def _agrees_with_profile(r, lam, d):
     """An accepted certificate that binds the claim at the point ``lam`` and dimension ``d`` (Figure 4b's gamma, eps
     and L) against the float profile there (an independent route): an enclosure holds the profile's global minimum
@@ -82,12 +93,17 @@ def _certified_diagram(ctx):
     if ctx.size.certified:
         found = [[certified_global_minimiser(lam=(lam, lam), eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=d)).replay]
                  for lam, d, _ in at]
-        wins = [window_enclosure(eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=80)).replay] if window else []
-        route = "certify.global_minimiser searched afresh at each lam, each certificate replayed by certify.replay"
+        fresh = [_fresh_overlap(window_enclosure(eps=0.0, progress=ctx.stream, **dict(MODEL_4B, d=80)).replay,
+                                w80["ends"])] if window else []
+        wins = [replay_committed(f) for f in find_committed(**w80)] if window else []
+        route = "certify.global_minimiser searched afresh at each lam, each certificate replayed by certify.replay" + (
+            "; the committed d = 80 window replayed and bound, and searched afresh as a check (its ends' enclosures "
+            "meet the statement's)" if window else "")
         bound = [[proves(r, kind=POINT_KINDS, setting=s, lam=lam) for r in rs if r is not None] for rs, (lam, _, s)
                  in zip(found, at)]
         found = [[r for r in rs if r is not None] for rs in found]
     else:
+        fresh = []
         pairs = [_committed(POINT_KINDS, s, lam) for lam, _, s in at]
         found, bound = [p[0] for p in pairs], [p[1] for p in pairs]
         wins = [replay_committed(f) for f in find_committed(**w80)] if window else []
@@ -101,7 +117,7 @@ def _certified_diagram(ctx):
                if r.accepted and b[0]]
     reps = [r for rs in found for r in rs] + wins
     holds = not missing and len(records) == len(reps) - len(wins) and all(ok for ok, _ in records)
-    holds = holds and (len(wins) == 1 if window else not wins)
+    holds = holds and (len(wins) == 1 if window else not wins) and all(f["overlaps"] for f in fresh)
     # r = 0 is proved wherever the circle test closes; elsewhere only below W (the hard case at k = v*)
     lows = {d: _window_at(d).lo for d in {rec["d"] for _, rec in records if "r" in rec}}
     r_pos = [(rec["lam"], rec["d"]) for _, rec in records if rec.get("r", 0.0) > 0]
@@ -114,7 +130,8 @@ def _certified_diagram(ctx):
                     "float profile's (width <= 1e-12; kappa, eta within 1e-5; r = 0, or r <= 3.1e-5 below W); inside W the "
                     "oracle is proved", reps, binding=[b for bs in bound for b in bs] + win_bound, holds=holds,
                     size={"points": len(points), "r_zero": len(records) - len(r_pos)},
-                    details={"points": [rec for _, rec in records], "r_positive": r_pos, "without_certificate": missing},
+                    details={"points": [rec for _, rec in records], "r_positive": r_pos, "without_certificate": missing,
+                             **({"window80_searched_afresh": fresh[0]} if fresh else {})},
                     why="every box outside the kept ones has a certified lower bound above the witness's risk, evaluated by "
                     "the checker: the global minimum and its location are proved, not sampled, at these lam")
 
@@ -144,10 +161,14 @@ def _window_proof(ctx, w):
     W_HI[0]] and the ends' enclosures W_LO, W_HI; fast: its point lam). Holds when the checker accepts, the certificate
     binds, and its enclosures are <= 1e-12 wide and contain the float route's ends."""
     claim = dict(kind="oracle-window", setting=CLAIM_4B, lam=(W_LO[1], W_HI[0]), ends={"lo": W_LO, "hi": W_HI})
+    fresh = None
     if ctx.size.window == "search":
-        reps = [window_enclosure(progress=ctx.stream, **dict(MODEL_4B, eps=0.0)).replay]
-        route = "certify.oracle_window searched afresh (the float ends, the outer witnesses, the branch and bound in the " \
-                "claim's process), its certificate replayed by certify.replay"
+        fresh = _fresh_overlap(window_enclosure(progress=ctx.stream, **dict(MODEL_4B, eps=0.0)).replay, claim["ends"])
+        reps = [replay_committed(f) for f in find_committed(**claim)]
+        route = f"the committed certificate of W ({', '.join(r.values['file'] for r in reps) or 'none found'}), replayed " \
+                "by certify.replay and bound; certify.oracle_window searched afresh (the float ends, the outer witnesses, " \
+                "the branch and bound in the claim's process), its certificate replayed and its ends' enclosures " \
+                "required to meet the statement's"
     elif ctx.size.window == "committed":
         reps = [replay_committed(f) for f in find_committed(**claim)]
         route = f"the committed certificate of W ({', '.join(r.values['file'] for r in reps) or 'none found'}: found by " \
@@ -169,12 +190,14 @@ def _window_proof(ctx, w):
     ends = [v.get("lo"), v.get("hi")]
     holds = all(e is not None and e[1] - e[0] <= 1e-12 for e in ends)
     holds = holds and v["lo"][0] < w.lo < v["lo"][1] and v["hi"][0] < w.hi < v["hi"][1]
+    holds = holds and (fresh is None or fresh["overlaps"])
     return Replayed(route, "W's ends enclosed to <= 1e-12 and containing the float route's; (k*, v*) the global "
                     "minimiser on the component [lo, hi], unique up to the symmetries between the enclosures", reps,
                     binding=bound, holds=holds, size={"lam": list(v["lam"])},
                     details={"lo": v.get("lo"), "hi": v.get("hi"), "mechanism_lo": v.get("mechanism_lo"),
                              "mechanism_hi": v.get("mechanism_hi"), "witness_lo": v.get("witness_lo"),
-                             "curvature_hi": v.get("curvature_hi"), "float_ends": [w.lo, w.hi]},
+                             "curvature_hi": v.get("curvature_hi"), "float_ends": [w.lo, w.hi],
+                             **({"searched_afresh": fresh} if fresh else {})},
                     why="the checker re-evaluates every leaf in arb, the pair below the oracle just outside the lower "
                     "enclosure and the curvature at k* just outside the upper one; W is closed, so its component "
                     "containing the proved interval ends inside the two enclosures")
