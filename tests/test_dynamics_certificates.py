@@ -156,7 +156,7 @@ def test_cycle_corrupted_is_rejected(cycle, change, words):
 
 def test_the_contraction_test_is_sharp_at_one(cycle):
     """The ball's radius raised from the search's until the checker's verdict flips (bisection in log radius, 30
-    replays of 6 ms): on the accepted side r0 + q (the upper ends the checker reports) is within 1e-6 below 1, and the
+    replays of 2 ms): on the accepted side r0 + q (the upper ends the checker reports) is within 1e-6 below 1, and the
     rejected side's reason is r0 + q. Pins the test's constant 1 (Banach: r0 + q < 1); the bounds r0, q themselves are
     checked against the float map above and in test_basins_capture."""
     def at(s):
@@ -165,14 +165,42 @@ def test_the_contraction_test_is_sharp_at_one(cycle):
         return replay(d)
 
     s0 = cycle["leaves"][0]["radius"]
-    assert at(s0).accepted and not at(1e3 * s0).accepted
-    lo, hi = math.log(s0), math.log(1e3 * s0)
+    assert at(s0).accepted and not at(10 * s0).accepted  # (at 1e3 s0 a replay takes 1.7 s: huge balls)
+    lo, hi = math.log(s0), math.log(10 * s0)
     for _ in range(30):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if at(math.exp(mid)).accepted else (lo, mid)
     inside, outside = at(math.exp(lo)), at(math.exp(hi))
     assert inside.accepted and 1 - 1e-6 < inside.values["r0"] + inside.values["q"] < 1 + 1e-15, inside.values
     assert not outside.accepted and "r0 + q" in outside.reason, outside.reason
+
+
+def test_the_tube_step_test_is_sharp_at_half_the_margin(tube):
+    """The tube's last piece [0.99907, 1] alone (a valley-tube of its own: one leaf, 1 ms a replay), its margin m
+    bisected (30 replays) between 1e-7 (rejected) and the search's 8e-6 (accepted): at the flip the rejected side's
+    reason is the step test and its stated step is m/2 to 1e-6 relative. Pins the test's m/2 (at m/3 the flip would
+    be at m = 3 step). The step's value is the checker's own bound, not an independent one: what is pinned is the
+    constant it is compared with."""
+    import re
+
+    one = clone(tube)
+    one["leaves"], one["tree"] = one["leaves"][-1:], [-1]
+    one["domain"]["kappa"] = list(one["leaves"][0]["box"]["kappa"])
+
+    def at(m):
+        d = clone(one)
+        d["margin"] = m
+        return replay(_restated(d))
+
+    assert at(tube["margin"]).accepted and not at(1e-7).accepted
+    lo, hi = math.log(1e-7), math.log(tube["margin"])
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if at(math.exp(mid)).accepted else (mid, hi)
+    outside = at(math.exp(lo))
+    assert at(math.exp(hi)).accepted and not outside.accepted and "<= m/2 not all shown" in outside.reason
+    step = float(re.search(r"step \[([0-9.e+-]+) ", outside.reason).group(1))
+    assert abs(math.exp(lo) / 2 - step) <= 1e-6 * step, (math.exp(lo), step)
 
 
 def test_tube_corrupted_is_rejected(tube):
