@@ -230,7 +230,7 @@ def premises() -> dict:
         Premise("off-M-family", "off_m_family", "the stationary family k = eta v* off M (MATH.md §12)", _family,
                 (_family_proofs,)),
         Premise("pgd-map", "pgd_map", "the five-overlap PGD map and its symmetries (MATH.md §13)", _pgd_map,
-                (lambda: sdyn.sigma_equivariance_proofs(),),
+                (lambda: sdyn.sigma_equivariance_proofs(), sdyn.transverse_block_proofs),
                 lambda: {"SYMMETRIES": ("the sign patterns sigma with Phi(sigma o) = sigma Phi(o) (STATEMENTS)",
                                         sdyn.SIGN_PATTERNS)}),
         Premise("edge-invariance", "edge_invariance", "the valley nu = 1 is invariant under the reduced map (MATH.md §13)",

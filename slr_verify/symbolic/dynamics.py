@@ -21,10 +21,13 @@ The update :math:`k' = P(k - \alpha (I - k k^\top)\nabla_k R)` (and the same for
 **Symmetries (`docs/MATH.md` §13).** :func:`sigma_equivariance_proofs` proves that the four sign
 patterns :data:`SIGN_PATTERNS` of the risk's discrete symmetries commute with the five-overlap PGD map
 composed with Theorem 1's gradient: Phi(sigma o) = sigma Phi(o) for all parameters.
+:func:`transverse_block_proofs` proves the consequence on M, the fixed set of sigma = (+, +, -, -, -): the Jacobian
+of the map in the overlaps is block diagonal there, diag(D Phi_alpha, T) (`docs/MATH.md` §13, "The transverse
+linearisation").
 
-Identities are *returned* (``{name: bool}``) by :func:`pgd_identities`, :func:`lemma4_identities` and
-:func:`sigma_equivariance_proofs`, never asserted: the claims and the tests check them, also under
-``python -O``.
+Identities are *returned* (``{name: bool}``) by :func:`pgd_identities`, :func:`lemma4_identities`,
+:func:`sigma_equivariance_proofs` and :func:`transverse_block_proofs`, never asserted: the claims and the tests
+check them, also under ``python -O``.
 """
 from __future__ import annotations
 
@@ -312,3 +315,93 @@ def _equivariance(sigma: tuple) -> dict:
         f_ok = f_ok and ok
     out[f"sigma = {lab}: Phi(sigma o) = sigma Phi(o) (composition of grad R's and F's equivariance)"] = g_ok and f_ok
     return out
+
+
+#: the symmetry of M (`docs/MATH.md` §13, "The transverse linearisation"): (k, v) -> (Sk, -Sv), fixing M pointwise
+SIGMA_M = SIGN_PATTERNS[2]
+
+
+def transverse_block_proofs() -> dict:
+    r"""DG on M is block diagonal and its (kappa, nu) block is D Phi_alpha (`docs/MATH.md` §13, "The transverse
+    linearisation"), as exact SymPy statements ({statement: bool}; True is a proof).
+
+    G(o) = F(o, grad R(o), alpha) is the five-overlap PGD map (Definition 1) and DG = dF/do + dF/dP . H its Jacobian
+    in the overlaps, H the 5 x 5 matrix of Theorem 1's second partials (row-major: H[j, c] = d R_j / d o_c). With
+    x = (kappa, nu), y = (theta, eta, rho) and M = {y = 0}:
+
+    * (a) sigma = (+, +, -, -, -) is a symmetry of Theorem 1's risk and of its Hessian (H_ij(sigma o) = s_i s_j
+      H_ij(o)); substituted at y = 0 the derived R_theta, R_eta, R_rho and the twelve mixed second partials R_xy,
+      R_yx expand to 0 (no parity of zeta is needed: zeta enters Theorem 1's risk only as
+      zeta_{lam gamma}(lam sqrt(d/2) kappa) and zeta_lam(0), free of theta, eta, rho, and so do its derivatives);
+    * (b) at y = 0 and R_theta = R_eta = R_rho = 0 (the substitution :func:`on_M`, legitimate by (a)) the entries
+      dF_x/dy, dF_x/dR_y, dF_y/dx and dF_y/dR_x of :func:`overlap_map_jacobian` are 0; hence, with H a matrix of free
+      symbols whose mixed entries are 0 (by (a)), both off-diagonal blocks of dF/do + dF/dP . H are identically 0;
+    * (c) on M the (x, x) block of dF/do and the (x, (R_kappa, R_nu)) block of dF/dP are the Jacobians of
+      :func:`reduced_map` in (kappa, nu) and in (R_kappa, R_nu); Theorem 1's (R_kappa, R_nu) and their (x, x)
+      second partials at y = 0 are the gradient and the Hessian of Lemma 6's R_M (:func:`~.risk.lemma6_spec`); and
+      the chain rule, with g = (g_kappa, g_nu) two undefined functions of (kappa, nu): DG's (x, x) block at
+      (R_kappa, R_nu) = g, H's (x, x) block = Dg equals D[reduced_map(kappa, nu, g(kappa, nu), alpha)]. With
+      g = grad R_M this is D Phi_alpha (Lemma 7's Phi_alpha = reduced_map at grad R_M).
+
+    The conclusion (by composition, no further computation): at every point of M, for all parameters and alpha,
+    DG = diag(D Phi_alpha, T) with T the 3 x 3 (y, y) block, the transverse linearisation.
+    """
+    return {k: bool(v) for k, v in _transverse_block()}
+
+
+@cache
+def _transverse_block() -> tuple:
+    x_idx, y_idx = (0, 1), (2, 3, 4)
+    names = ("kappa", "nu", "theta", "eta", "rho")
+    R, grad, hess = srisk.theorem1_risk(), srisk.theorem1_gradient(), srisk.theorem1_hessian()
+    on_o = {x: s * x for x, s in zip(srisk.OVERLAPS, SIGMA_M)}
+    zero_M = srisk.manifold_point()
+
+    def zero(e) -> bool:
+        return bool(sp.expand(e) == 0)
+
+    out = [
+        ("transverse (a): R(kappa, nu, -theta, -eta, -rho) = R(kappa, nu, theta, eta, rho) (Theorem 1's risk, "
+         "sigma = (+, +, -, -, -))", zero(R.xreplace(on_o) - R)),
+        ("transverse (a): R_ij(sigma o) = s_i s_j R_ij(o) for the 25 second partials of Theorem 1's risk",
+         all(zero(hess[5 * i + j].xreplace(on_o) - SIGMA_M[i] * SIGMA_M[j] * hess[5 * i + j])
+             for i in range(5) for j in range(5))),
+        ("transverse (a): on M (theta = eta = rho = 0) Theorem 1's R_theta, R_eta, R_rho are 0",
+         all(zero(grad[j].subs(zero_M)) for j in y_idx)),
+        ("transverse (a): on M the mixed second partials R_xy, R_yx (x in kappa, nu; y in theta, eta, rho) of "
+         "Theorem 1's risk are 0", all(zero(hess[5 * i + j].subs(zero_M)) and zero(hess[5 * j + i].subs(zero_M))
+                                       for i in x_idx for j in y_idx)),
+    ]
+    J = overlap_map_jacobian().subs(on_M())          # columns: the 5 overlaps, then the 5 partials
+    p_col = lambda j: 5 + j
+    out.append(("transverse (b): on M (theta = eta = rho = 0, R_theta = R_eta = R_rho = 0) dF_x/dy = dF_x/dR_y = 0 "
+                "for x in (kappa, nu), y in (theta, eta, rho)",
+                all(zero(J[i, j]) and zero(J[i, p_col(j)]) for i in x_idx for j in y_idx)))
+    out.append(("transverse (b): on M dF_y/dx = dF_y/dR_x = 0 for y in (theta, eta, rho), x in (kappa, nu)",
+                all(zero(J[j, i]) and zero(J[j, p_col(i)]) for i in x_idx for j in y_idx)))
+    h = sp.Matrix(5, 5, lambda j, c: sp.Symbol(f"H_{names[j]}_{names[c]}", real=True))
+    h0 = sp.Matrix(5, 5, lambda j, c: 0 if (j in x_idx) != (c in x_idx) else h[j, c])
+    DG = J[:, :5] + J[:, 5:] * h0
+    out.append(("transverse (b): on M, DG = dF/do + dF/dP . H (H symbolic, its mixed entries 0) has zero "
+                "(kappa, nu) x (theta, eta, rho) and (theta, eta, rho) x (kappa, nu) blocks: DG is block diagonal",
+                all(zero(DG[i, j]) and zero(DG[j, i]) for i in x_idx for j in y_idx)))
+    X, P2 = (S.kappa, S.nu), PARTIALS[:2]
+    red = sp.Matrix(reduced_map())
+    Jred = red.jacobian([*X, *P2])
+    out.append(("transverse (c): on M the (kappa, nu) blocks of dF/do and dF/d(R_kappa, R_nu) are the Jacobians of "
+                "the reduced map in (kappa, nu) and in (R_kappa, R_nu)",
+                all(sp.simplify(e) == 0 for e in J.extract(list(x_idx), [0, 1, 5, 6]) - Jred)))
+    spec = srisk.lemma6_spec()
+    out.append(("transverse (c): on M Theorem 1's (R_kappa, R_nu) and (R_kappa_kappa, R_kappa_nu, R_nu_kappa, "
+                "R_nu_nu) are the gradient and the Hessian of Lemma 6's R_M",
+                all(is_zero(grad[i].subs(zero_M) - sp.diff(spec, X[i])) for i in x_idx)
+                and all(is_zero(hess[5 * i + j].subs(zero_M) - sp.diff(spec, X[i], X[j])) for i in x_idx for j in x_idx)))
+    g = [sp.Function(f"g_{n}")(*X) for n in ("kappa", "nu")]
+    at_g = {P2[0]: g[0], P2[1]: g[1], **{h[j, c]: sp.diff(g[j], X[c]) for j in x_idx for c in x_idx}}
+    phi_g = red.xreplace({P2[0]: g[0], P2[1]: g[1]})
+    out.append(("transverse (c): chain rule, g = (g_kappa, g_nu)(kappa, nu) any smooth functions: DG's (kappa, nu) "
+                "block on M at (R_kappa, R_nu) = g, H's (kappa, nu) block = Dg equals D[reduced map(kappa, nu, g, alpha)]; "
+                "with g = grad R_M (above) it is D Phi_alpha",
+                all(sp.simplify(e) == 0 for e in DG.extract(list(x_idx), list(x_idx)).xreplace(at_g)
+                    - phi_g.jacobian(list(X)))))
+    return tuple(out)

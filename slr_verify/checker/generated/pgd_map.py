@@ -41,6 +41,16 @@ STATEMENTS = (
     'sigma = (-, -, +, +, -): F_eta(sigma o, sigma p, alpha) = +F_eta(o, p, alpha)',
     'sigma = (-, -, +, +, -): F_rho(sigma o, sigma p, alpha) = -F_rho(o, p, alpha)',
     "sigma = (-, -, +, +, -): Phi(sigma o) = sigma Phi(o) (composition of grad R's and F's equivariance)",
+    "transverse (a): R(kappa, nu, -theta, -eta, -rho) = R(kappa, nu, theta, eta, rho) (Theorem 1's risk, sigma = (+, +, -, -, -))",
+    "transverse (a): R_ij(sigma o) = s_i s_j R_ij(o) for the 25 second partials of Theorem 1's risk",
+    "transverse (a): on M (theta = eta = rho = 0) Theorem 1's R_theta, R_eta, R_rho are 0",
+    "transverse (a): on M the mixed second partials R_xy, R_yx (x in kappa, nu; y in theta, eta, rho) of Theorem 1's risk are 0",
+    'transverse (b): on M (theta = eta = rho = 0, R_theta = R_eta = R_rho = 0) dF_x/dy = dF_x/dR_y = 0 for x in (kappa, nu), y in (theta, eta, rho)',
+    'transverse (b): on M dF_y/dx = dF_y/dR_x = 0 for y in (theta, eta, rho), x in (kappa, nu)',
+    'transverse (b): on M, DG = dF/do + dF/dP . H (H symbolic, its mixed entries 0) has zero (kappa, nu) x (theta, eta, rho) and (theta, eta, rho) x (kappa, nu) blocks: DG is block diagonal',
+    'transverse (c): on M the (kappa, nu) blocks of dF/do and dF/d(R_kappa, R_nu) are the Jacobians of the reduced map in (kappa, nu) and in (R_kappa, R_nu)',
+    "transverse (c): on M Theorem 1's (R_kappa, R_nu) and (R_kappa_kappa, R_kappa_nu, R_nu_kappa, R_nu_nu) are the gradient and the Hessian of Lemma 6's R_M",
+    "transverse (c): chain rule, g = (g_kappa, g_nu)(kappa, nu) any smooth functions: DG's (kappa, nu) block on M at (R_kappa, R_nu) = g, H's (kappa, nu) block = Dg equals D[reduced map(kappa, nu, g, alpha)]; with g = grad R_M (above) it is D Phi_alpha",
 )
 
 #: the sign patterns sigma with Phi(sigma o) = sigma Phi(o) (STATEMENTS)
