@@ -88,11 +88,14 @@ def _split_piece(found):
 FORGERIES = [
     ("mu ten times larger", lambda f: (f["rate"], _pieces(f, mu=10 * f["mu"][0])), "test fails"),
     *[(f"delta = {x!r}", lambda f, x=x: (f["rate"], _pieces(f, delta=x)), "delta") for x in (0.0, -0.01, -0.0)],
+    *[(f"{k} = inf", lambda f, k=k: (f["rate"], _pieces(f, **{k: math.inf})), "finite float") for k in ("mu", "delta")],
     *[(f"a {old} leaf called {new}", lambda f, o=old, n=new: _changed_test(f, o, n), words)
       for old, new, words in [("ratio", "above", "above test fails"), ("ratio", "corner", "corner leaf must"),
                               ("corner", "above", "above test fails"), ("ratio", "valley", "unknown test")]],
     ("a corner box without the corner", _corner_without_the_corner, "corner leaf must"),
     ("a leaf outside its piece", _split_piece, "not inside one piece"),
+    ("a piece of one point", lambda f: (f["rate"], [{"lam": (PIECE[0], PIECE[0]), "mu": f["mu"][0], "delta": f["delta"][0]}]),
+     "not an interval in lam > 0"),
     ("the rate's lam not a union of pieces",
      lambda f: (f["rate"], [{"lam": (PIECE[0], 0.2), "mu": f["mu"][0], "delta": f["delta"][0]}]),
      "union of consecutive pieces"),
