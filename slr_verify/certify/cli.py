@@ -46,15 +46,14 @@ def _setting(a) -> dict:
 
 
 def _replay(a) -> int:
-    from ..checker.reader import Unreadable, load
+    from ..checker.reader import Unreadable
     from .replay import replay
 
     try:
-        doc = load(a.file)
+        r = replay(a.file)  # a file it cannot read, or whose work is over the cap: Unreadable
     except Unreadable as e:
         print(f"slr-verify certify replay: unreadable: {e}", file=sys.stderr)
         return 2
-    r = replay(doc)
     print(("ACCEPTED" if r.accepted else "REJECTED") + f" ({r.leaves} leaves, {r.seconds:.1f} s): {r.reason}")
     if r.accepted:
         print(f"proves: {r.conclusion}")

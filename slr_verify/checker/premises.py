@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from .fields import Rejected
+from .work import meter
 
 #: the premises a certificate may name (each the module ``generated/<name with - as _, lower case>.py``); the one list
 #: (``slr_verify.kernels.premises`` generates one module for each, and a test holds the two equal)
@@ -58,6 +59,7 @@ def _loaded(name) -> tuple:
     exec(compile(source, str(path), "exec", dont_inherit=True), mod.__dict__)  # noqa: S102  (the hashed bytes)
     if getattr(mod, "PREMISE", None) != name:
         raise Rejected(f"the file of premise {name!r} declares PREMISE = {getattr(mod, 'PREMISE', None)!r}")
+    meter(mod, _SESSIONS.__len__)  # its calls inside a replay counted (:mod:`.work`)
     return digest, mod
 
 

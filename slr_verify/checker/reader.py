@@ -18,11 +18,13 @@ import zlib
 from array import array
 from itertools import accumulate, filterfalse
 
+from .work import admit
+
 MAX_COMPRESSED = 64 << 20     # bytes of the file on disk, plain or gzip (os.stat, before reading)
-MAX_DECOMPRESSED = 128 << 20  # bytes of JSON text, after gzip
+MAX_DECOMPRESSED = 96 << 20   # bytes of JSON text, after gzip
 MAX_DEPTH = 16                # arrays and objects nested (the committed certificates: 5)
-MAX_VALUES = 20_000_000       # JSON values (the committed certificates: about 15 a leaf)
-MAX_LEAVES = 2_000_000        # length of the top-level "leaves" list
+MAX_VALUES = 8_000_000        # JSON values (the committed certificates: about 15 a leaf; 1.2 GB in memory)
+MAX_LEAVES = 500_000          # length of the top-level "leaves" list: 12 kernel calls a leaf at most, work.CAP
 MAX_DIGITS = 30               # digits of an integer
 
 _OTHER = bytes(sorted(set(range(256)) - set(b'"[]{},')))  # what the scan deletes
@@ -146,6 +148,7 @@ def _top(doc) -> dict:
         raise Unreadable(f"the top level is a {type(doc).__name__}, not a JSON object")
     if isinstance(doc.get("leaves"), (list, tuple)) and len(doc["leaves"]) > MAX_LEAVES:
         raise Unreadable(f"{len(doc['leaves'])} leaves, more than MAX_LEAVES = {MAX_LEAVES}")
+    admit(doc, Unreadable)  # its predicted work within the cap (:mod:`.work`); the meter set
     return doc
 
 

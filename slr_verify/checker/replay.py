@@ -171,6 +171,10 @@ def replay(source=None, **options) -> Replay:
         conclusion, values = _check(doc, prec)
     except Rejected as e:
         return Replay(False, f"rejected: {e}", None, n, time.time() - t_start)
+    except TimeoutError as e:  # the work meter (:mod:`.work`): as the reader's refusal
+        if not isinstance(source, dict):
+            raise Unreadable(f"certificate {str(source)!r}: {e}") from None
+        return Replay(False, f"rejected: unreadable document: {e}", None, n, time.time() - t_start)
     except Exception as e:  # noqa: BLE001
         # a malformed field the tests did not name, or an evaluation that cannot be carried out: never an acceptance
         return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
