@@ -61,9 +61,10 @@ def global_minimiser(*, lam, gamma, eps=0.0, d, L, kappa0=None, prec=64, max_box
 
 def minimise(engine, *, lam, gamma, eps, d, L, kappa0=None, prec=64, max_boxes=2_000_000, min_width=1e-9,
              time_limit=900.0, risk_tol=1e-13, progress=None, check=True, workers=1, scheduler=None,
-             partial=False):
+             partial=False, caller="certify.global_minimiser"):
     """:func:`global_minimiser` on an open :class:`~slr_verify.model.engine.Engine` (None: one opened from
-    ``scheduler`` and ``workers`` for an oracle proof, and closed after it)."""
+    ``scheduler`` and ``workers`` for an oracle proof, and closed after it; ``caller``: the public function its errors
+    name)."""
     lo, hi = A.lam_interval(lam)
     setting = A.setting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
     if kappa0 is not None:
@@ -82,7 +83,7 @@ def minimise(engine, *, lam, gamma, eps, d, L, kappa0=None, prec=64, max_boxes=2
         raise ValueError(f"partial must be True or False, got {partial!r}")
     workers = V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
     if engine is None and resolve(scheduler, workers) == "local":
-        refuse_in_bootstrap("certify.global_minimiser", "workers", workers)
+        refuse_in_bootstrap(caller, "workers", workers)
     t0 = time.time()
     deadline = t0 + float(time_limit)
     bar = Progress(progress, "global minimiser")
@@ -95,7 +96,7 @@ def minimise(engine, *, lam, gamma, eps, d, L, kappa0=None, prec=64, max_boxes=2
                 own = engine is None
                 if own:  # one lam piece: in this process, no cluster to start
                     one = len(lam_pieces(lo, hi)) == 1
-                    engine = Engine("sync" if one else scheduler, workers, name="certify.global_minimiser")
+                    engine = Engine("sync" if one else scheduler, workers, name=caller)
                 try:
                     out = prove_oracle(ev, lo, hi, kappa0, int(max_boxes), float(min_width), deadline, t0, bar, engine,
                                        partial=bool(partial))

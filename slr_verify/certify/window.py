@@ -208,7 +208,8 @@ def window_on(engine, *, gamma, eps=0.0, d, L, half_width=4e-13, lam_range=(1e-4
         h_min = min(abs(e["enclosure"][1] - e["enclosure"][0]) / 2 for e in ends.values() if "enclosure" in e)
         g = minimise(engine, lam=(A, B), prec=prec, workers=workers, scheduler=scheduler, check=False,
                      min_width=h_min / (2 * CORNER),
-                     progress=progress, time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True, **kw)
+                     progress=progress, time_limit=max(1.0, time_limit - (time.time() - t0)), partial=True,
+                     caller="certify.oracle_window", **kw)
         details = {"float_window": (w.lo, w.hi), "search": g.details, "reason": g.reason}
         if g.certificate is None:
             return fail(f"the branch and bound over [{A!r}, {B!r}] did not close: {g.reason}", search=g.details)

@@ -152,8 +152,8 @@ def connect(scheduler: str, workers: int, name: str = "slr_verify"):
             # the scheduler's HTTP server on a free port: ":8787" taken by another cluster means a warning on stderr
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
             client = Client(cluster)
-        except RuntimeError as exc:  # "Nanny failed to start": e.g. a script without the guard, re-run by each
-            raise RuntimeError(guard_message(name, "workers", workers)) from exc
+        except RuntimeError:  # "Nanny failed to start": e.g. a script without the guard, re-run by each
+            raise RuntimeError(guard_message(name, "workers", workers)) from None  # one message, not Dask's chain
         finally:
             interrupted = signal.SIGINT in signal.sigpending()
             if interrupted:

@@ -4,7 +4,8 @@ The library computes in the calling process unless a function is given ``workers
 line asks for one per core. Python starts such workers by *spawning* fresh interpreters, and each one imports the
 calling script again: a script that asks for workers must make its calls under ``if __name__ == "__main__":``, or
 every worker re-runs the script's top level, asks for workers itself, and Python refuses (its bootstrapping
-``RuntimeError``; the pool then breaks). :func:`spawn_guard` turns that failure into one error that says so.
+``RuntimeError``; the pool then breaks). Such a worker leaves quietly (:func:`refuse_in_bootstrap`), and
+:func:`spawn_guard` (the Dask engine likewise) turns the parent's failure into one error that says so.
 """
 from __future__ import annotations
 
@@ -29,12 +30,14 @@ def guard_message(name: str, param: str, n: int, worker: bool = False) -> str:
 
 
 def refuse_in_bootstrap(name: str, param: str, n: int) -> None:
-    """``RuntimeError`` (:func:`guard_message`) when ``n`` > 1 workers are asked for by code that runs while this process
-    is itself a worker still importing its parent's script (an unguarded script's top level): raised at once, before the
-    work the parent is doing is repeated here."""
+    """Leave this process quietly (``SystemExit(1)``, no traceback) when ``n`` > 1 workers are asked for by code that
+    runs while this process is itself a worker still importing its parent's script (an unguarded script's top level):
+    at once, before the work the parent is doing is repeated here. The parent's pool or cluster then fails to start,
+    and the parent raises the one ``RuntimeError`` of :func:`guard_message` (each worker printing its own traceback
+    made ~120 lines of them, two workers' and Dask's, before that message)."""
     # the flag Python's own check reads (multiprocessing.spawn._check_not_importing_main)
     if n > 1 and getattr(mp.current_process(), "_inheriting", False):
-        raise RuntimeError(guard_message(name, param, n, worker=True))
+        raise SystemExit(1)
 
 
 @contextmanager
@@ -44,9 +47,9 @@ def spawn_guard(name: str, param: str, n: int):
     refuse_in_bootstrap(name, param, n)
     try:
         yield
-    except BrokenProcessPool as exc:
-        raise RuntimeError(guard_message(name, param, n)) from exc
+    except BrokenProcessPool:
+        raise RuntimeError(guard_message(name, param, n)) from None  # one message, not the pool's traceback
     except RuntimeError as exc:
         if "bootstrapping phase" not in str(exc):
             raise
-        raise RuntimeError(guard_message(name, param, n)) from exc
+        raise RuntimeError(guard_message(name, param, n)) from None
