@@ -194,12 +194,13 @@ def test_malformed_fields_do_not_bind_and_a_claims_bug_raises():
 
 
 def test_every_kind_of_the_checker_has_a_binding_rule():
-    """The setting a kind binds is the registry's own ``about`` (manifold-hessian-signs's and theorem-5's statements
-    name no eps); the quantities are binding's table, one entry per registry kind: lam for every kind, its one-ulp
+    """The setting a kind binds is the registry's own ``about`` (the statements on M name neither eps nor L: on M both
+    enter R as additive constants, a premise statement); the quantities are binding's table, one entry per registry kind: lam for every kind, its one-ulp
     ball exactly where the registry widens it (the dynamics' point lam: their statements say 'within one ulp'), a
     coordinate only if the kind has it, and theorem-5's alpha as alpha_5, not as its tiling's [0, A]."""
     assert set(B.QUANTITIES) == set(CHECKER_KINDS)
-    assert CHECKER_KINDS["manifold-hessian-signs"].about == CHECKER_KINDS["theorem-5"].about == ("gamma", "d", "L")
+    on_M = ("manifold-hessian-signs", "theorem-5", "manifold-stationary-points")
+    assert {CHECKER_KINDS[k].about for k in on_M} == {("gamma", "d")}
     for name, table in B.QUANTITIES.items():
         k = CHECKER_KINDS[name]
         assert table["lam"] == ("ulp" if "lam" in k.widened else "domain"), name
@@ -622,3 +623,14 @@ def test_thorough_mode_binds_the_committed_window_and_checks_the_fresh_search_by
     assert not window_claims._fresh_overlap(far, W_CLAIM["ends"])["overlaps"]
     assert not window_claims._fresh_overlap(window(accepted=False), W_CLAIM["ends"])["overlaps"]
     assert not window_claims._fresh_overlap(None, W_CLAIM["ends"])["overlaps"]
+
+
+def test_a_statement_on_M_binds_a_claim_at_any_eps_and_L():
+    """Theorem 5 and Proposition 9 on M hold at every eps and L (the premises prove the kernels free of both, and that
+    on M they add a constant to R: dR/dL = zeta_lam(0), dR/deps = 2 eps); gamma and d still bind."""
+    rep = prop9()
+    for eps, L in ((0.0, 10), (0.5, 1), (3.0, 10**6)):
+        assert proves(rep, kind="manifold-stationary-points", setting=dict(PAPER, eps=eps, L=L), lam=(0.01, 1.0))[0]
+    assert not proves(rep, kind="manifold-stationary-points", setting=dict(PAPER, d=401), lam=(0.01, 1.0))[0]
+    assert not proves(rep, kind="manifold-stationary-points", setting=dict(PAPER, gamma2=Fraction(1, 3)),
+                      lam=(0.01, 1.0))[0]

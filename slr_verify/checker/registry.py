@@ -56,6 +56,12 @@ def _at(s) -> str:
     return f"gamma = {s[0]!r} (within one ulp), eps = {s[1]!r}, d = {s[2]}, L = {s[3]}"
 
 
+def _on_M(s) -> str:
+    """The setting of a statement on M, which holds at every eps and L (premises ``descent``, ``manifold-sign``,
+    ``manifold-hessians``: on M they add a constant to R, and the kernels are free of them)."""
+    return f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, every eps >= 0 and every L >= 1"
+
+
 def _lam(dom) -> str:
     return f"[{dom['lam'][0]!r}, {dom['lam'][1]!r}]"
 
@@ -81,7 +87,7 @@ def _enclosure(s, dom, doc):
 
 
 def _stationary(s, dom, doc):
-    return (f"at {_at(s)}: for every lam in {_lam(dom)}, the tangent gradient of R_lam on M vanishes on [-1, 1]^2 exactly at "
+    return (f"{_on_M(s)}: for every lam in {_lam(dom)}, the tangent gradient of R_lam on M vanishes on [-1, 1]^2 exactly at "
             "(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1) (Proposition 9)")
 
 
@@ -90,7 +96,7 @@ def _at_point(s, dom):
 
 
 def _signs(s, dom, doc):
-    return (f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, L = {s[3]}: for every lam in {_lam(dom)}, the Hessian "
+    return (f"{_on_M(s)}: for every lam in {_lam(dom)}, the Hessian "
             "of R_lam on M is positive definite at (1, 1) and (-1, -1), negative definite at (1, -1) and (-1, 1) (angle "
             "coordinates) and indefinite at (0, 0) (Proposition 9's classification)")
 
@@ -131,7 +137,7 @@ def _theorem5(s, dom, doc):
             f"; (rate R1) on the {rated} pieces with a rate (mu, delta the certificate's), |Pg(x)|^2 >= mu (R(x) - R*) for "
             "every x of S_delta = {x : R(x) <= R(0, 0) - delta}, R* = R(1, 1), so that R(x_t) - R* <= (1 - alpha mu/2)^t "
             "(R(x_0) - R*) for every PGD run on M from x_0 in S_delta and every alpha in (0, alpha_8]")
-    return (f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, L = {s[3]}: for every lam in {_lam(dom)}, with alpha_8, "
+    return (f"{_on_M(s)}: for every lam in {_lam(dom)}, with alpha_8, "
             f"alpha_12 and alpha_5 the certificate's on each of its {len(pieces)} lam pieces (smallest alpha_5: "
             f"{min(p['alpha_5'] for p in pieces)!r}), Phi_alpha the reduced PGD map on M and x in [-1, 1]^2: (Proposition 8) "
             "R(Phi_alpha(x)) <= R(x) - (alpha/2)|Pg(x)|^2 for every alpha in (0, alpha_8]; (Proposition 12) Phi_alpha is "
@@ -167,14 +173,14 @@ KINDS = {k.name: k for k in (
     Kind("global-minimum-enclosure", _PROFILE, ("value", "bound"), _PROFILE_PREMISES, _enclosure, check_profile,
          _QUARTER, points=("lam",), fields=("witness",), optional=("circle",)),
     Kind("manifold-stationary-points", ("kappa", "nu", "lam"), ("exclude", "in-X"), ("manifold-sign",), _stationary,
-         check_manifold, _SQUARE, fields=("r", "pieces")),
+         check_manifold, _SQUARE, fields=("r", "pieces"), about=("gamma", "d")),
     Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, check_signs,
-         about=("gamma", "d", "L")),
+         about=("gamma", "d")),
     Kind("reduced-map-diffeomorphism", ("kappa", "nu", "alpha", "lam"), ("det-positive",), ("reduced-map",),
          _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
          optional=("alpha_upper", "upper_at"), widened=("lam",)),
     Kind("theorem-5", ("kappa", "nu", "alpha", "lam"), ("bounds",), ("descent",), _theorem5, check_theorem5, _SQUARE,
-         rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d", "L"),
+         rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d"),
          embedded={"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"}),
     Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",),
          widened=("lam",)),

@@ -137,6 +137,28 @@ def _family_proofs():
     return {**sfam.off_M_family()[1], **family_hessian_proofs()}
 
 
+@cache
+def _additive_on_M() -> dict:
+    """SymPy: on M (theta = eta = rho = 0) Theorem 1's risk has dR/dL = zeta_lam(0) and dR/deps = 2 eps, free of
+    (kappa, nu): eps and L enter R on M as additive constants (SPEC §25), so nothing of the dynamics on M sees them."""
+    from ..symbolic.risk import theorem1_risk
+
+    R = theorem1_risk().subs(S.theta, 0).subs(S.eta, 0).subs(S.rho, 0)
+    free = all(not ({S.kappa, S.nu} & sp.simplify(sp.diff(R, x)).free_symbols) for x in (S.L, S.eps))
+    return {"on M, dR/dL = zeta_lam(0) and dR/deps = 2 eps are free of (kappa, nu): eps and L enter R as additive "
+            "constants": bool(free)}
+
+
+def _free_of_eps_and_L(name):
+    """{statement: bool}: the premise's kernel expressions contain neither eps nor L (their L argument is unused), with
+    :func:`_additive_on_M`: the premise's statements hold at every eps >= 0 and L >= 1."""
+    def proofs() -> dict:
+        exprs = [e for _, _, es, _ in premises()[name].kernels() for e in es]
+        free = all(not ({S.eps, S.L} & sp.sympify(e).free_symbols) for e in exprs)
+        return {**_additive_on_M(), f"the {name} kernels' expressions are free of eps and L": bool(free)}
+    return proofs
+
+
 def _descent():
     from ..symbolic import descent as sdes
 
@@ -222,9 +244,9 @@ def premises() -> dict:
                 lambda: [("oracle_curvature", PARAMS, [*oc().curv, *oc().gaps],
                           "[m'' along v*, m'' along e, H11 - mu0, H33 - mu0]")], (poracle.oracle_curvature_proofs,)),
         Premise("manifold-sign", "manifold_sign", "g_kappa = P H0, g_nu = c_n H1 with P > 0, c_n < 0 (Proposition 9)",
-                _sign_system, (lambda: sfix.structure().proofs,)),
+                _sign_system, (lambda: sfix.structure().proofs, _free_of_eps_and_L("manifold-sign"))),
         Premise("manifold-hessians", "manifold_hessians", "the Hessians of R on M at the five points (Proposition 9)",
-                _hessians, (lambda: sfix.structure().proofs, _diagonal_at_corners)),
+                _hessians, (lambda: sfix.structure().proofs, _diagonal_at_corners, _free_of_eps_and_L("manifold-hessians"))),
         Premise("reduced-map", "reduced_map", "the reduced PGD map's Jacobian determinant (Proposition 10)", _reduced,
                 (sdyn.pgd_identities, lambda: sfix.structure().proofs)),
         Premise("off-M-family", "off_m_family", "the stationary family k = eta v* off M (MATH.md §12)", _family,
@@ -237,7 +259,7 @@ def premises() -> dict:
                 list, (valley_tube_proofs,)),
         Premise("descent", "descent", "Propositions 8 and 12 with explicit steps: the manifold gradient, the norms of "
                 "the Hessian and of D K_alpha, the saddle's eigenvalue, the descent bracket (MATH.md §20)", _descent,
-                (_descent_proofs,)),
+                (_descent_proofs, _free_of_eps_and_L("descent"))),
         Premise("zeta-partials", "zeta_partials", "zeta's partial derivatives (the runtime's zeta on series)",
                 _zeta_partials, (_zeta_heat,)),
         Premise("lojasiewicz", "lojasiewicz", "R1's Lojasiewicz inequality below the saddle's level (MATH.md, R1)",

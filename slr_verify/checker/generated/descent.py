@@ -29,6 +29,8 @@ STATEMENTS = (
     'det(A^T A) = det^2',
     'R_nn = 0 on M',
     'R_kn = R_nk',
+    'on M, dR/dL = zeta_lam(0) and dR/deps = 2 eps are free of (kappa, nu): eps and L enter R as additive constants',
+    "the descent kernels' expressions are free of eps and L",
 )
 
 

@@ -20,6 +20,8 @@ STATEMENTS = (
     'the Hessian at (-1, -1) is diagonal in angle coordinates',
     'the Hessian at (1, -1) is diagonal in angle coordinates',
     'the Hessian at (-1, 1) is diagonal in angle coordinates',
+    'on M, dR/dL = zeta_lam(0) and dR/deps = 2 eps are free of (kappa, nu): eps and L enter R as additive constants',
+    "the manifold-hessians kernels' expressions are free of eps and L",
 )
 
 

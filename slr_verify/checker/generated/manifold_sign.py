@@ -16,6 +16,8 @@ STATEMENTS = (
     'g_kappa = P(kappa) (erf(c2 kappa) - nu)',
     'P > 0',
     'c2 > 0',
+    'on M, dR/dL = zeta_lam(0) and dR/deps = 2 eps are free of (kappa, nu): eps and L enter R as additive constants',
+    "the manifold-sign kernels' expressions are free of eps and L",
 )
 
 
