@@ -87,8 +87,10 @@ def _split_piece(found):
 #: each forgery of a genuine R1 certificate: (what it does, the forged (rate, pieces), the checker's words)
 FORGERIES = [
     ("mu ten times larger", lambda f: (f["rate"], _pieces(f, mu=10 * f["mu"][0])), "test fails"),
-    *[(f"delta = {x!r}", lambda f, x=x: (f["rate"], _pieces(f, delta=x)), "delta") for x in (0.0, -0.01, -0.0)],
-    *[(f"{k} = inf", lambda f, k=k: (f["rate"], _pieces(f, **{k: math.inf})), "finite float") for k in ("mu", "delta")],
+    *[(f"delta = {x!r}", lambda f, x=x: (f["rate"], _pieces(f, delta=x)), "delta = " + repr(x) + " must be a finite float > 0")
+      for x in (0.0, -0.01, -0.0)],
+    *[(f"{k} = {x!r}", lambda f, k=k, x=x: (f["rate"], _pieces(f, **{k: x})), "must be a finite float > 0")
+      for k, x in (("mu", math.inf), ("delta", math.inf), ("mu", 0.0))],  # mu = 0: a true but empty rate
     *[(f"a {old} leaf called {new}", lambda f, o=old, n=new: _changed_test(f, o, n), words)
       for old, new, words in [("ratio", "above", "above test fails"), ("ratio", "corner", "corner leaf must"),
                               ("corner", "above", "above test fails"), ("ratio", "valley", "unknown test")]],
