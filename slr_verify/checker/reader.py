@@ -161,7 +161,11 @@ def load(source) -> dict:
         raise Unreadable(f"a certificate is a dict or a path, got {type(source).__name__}")
     try:
         raw = _read(source)
-        text = raw.decode("utf-8")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:  # random bytes: say what the file is not, not the codec's words
+            raise Unreadable(f"not a JSON document, plain or gzip: byte {raw[e.start]:#04x} at offset {e.start} is "
+                             "not UTF-8 text") from None
         _scan(raw)
         return _top(json.loads(text, object_pairs_hook=_object, parse_constant=_finite, parse_float=_finite,
                                parse_int=_int))
