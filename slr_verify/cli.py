@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -117,6 +118,23 @@ def _one_line(text) -> str:
     return " ".join(str(text).split())
 
 
+_NEGATIVE = re.compile(r"-(\.?[0-9]|inf|nan)", re.IGNORECASE)  # -0.1:0.2, -.5, -1e3, -inf
+
+
+def _negative_values(argv) -> list:
+    """``--lam -0.1:0.2`` as ``--lam=-0.1:0.2``: argparse takes a value that starts with '-' and is not a plain number
+    for an option and answers "expected one argument"; joined, the value reaches the option's validator, whose error
+    names the option and its constraint (lam > 0)."""
+    out = []
+    for tok in argv:
+        prev = out[-1] if out else ""
+        if prev.startswith("--") and "=" not in prev and len(prev) > 2 and _NEGATIVE.match(tok):
+            out[-1] = f"{prev}={tok}"
+        else:
+            out.append(tok)
+    return out
+
+
 @keywords_checked
 def main(argv=None) -> int:
     """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
@@ -127,7 +145,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("SLR_VERIFY_CHECKER_WORKERS", str(cores()))
     try:
         parser = build_parser()  # imports the subcommands: a Ctrl-C here is handled too
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_negative_values(sys.argv[1:] if argv is None else list(argv)))
         if getattr(args, "func", None) is None:
             parser.print_help()
             return 0
