@@ -95,7 +95,7 @@ def _check_out(a):
             raise ValueError("--out needs --certify (the certificate is what is written)")
         from .certify.certificate import check_output_path
 
-        check_output_path(a.out)
+        check_output_path(a.out, force=a.force)
 
 
 def _public(s):
@@ -276,12 +276,14 @@ def add_question_parsers(sub):
     p.add_argument("--certify", action="store_true", help="also the certified enclosure (branch and bound; seconds to "
                    "a minute)")
     p.add_argument("--out", help="with --certify: write the certificate there (.json or .json.gz)")
+    p.add_argument("--force", action="store_true", help="overwrite --out if it exists (refused otherwise)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=_global_min)
     p = sub.add_parser("window", help="the oracle's window W: float ends, and with --certify proved ends", allow_abbrev=False)
     _setting_args(p)
     p.add_argument("--certify", action="store_true", help="also both ends enclosed to 8e-13 and proved (minutes)")
     p.add_argument("--out", help="with --certify: write the certificate there (.json or .json.gz)")
+    p.add_argument("--force", action="store_true", help="overwrite --out if it exists (refused otherwise)")
     p.add_argument("--lam-max", type=float, default=100.0, help="the end of the scanned lam range (default 100)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=_window)

@@ -285,6 +285,77 @@ def test_cli_error_is_one_line_naming_the_option(argv, name, tmp_path, capsys):
         assert not os.path.exists(out), "a failed sweep must not leave a store that poisons the rerun"
 
 
+#: a new user's first tries (issue 49): argv ("{tmp}" is a fresh folder holding "existing.json.gz" and "random.bin"),
+#: exit code, what the one line on stderr names, what it must not say
+NEWCOMER = [
+    (["certify", "theorem5", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--lam", "-0.1:0.2", "--out",
+      "{tmp}/t.json.gz"], 2, ("lam", "> 0"), "expected one argument"),
+    (["certify", "oracle", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--lam", "-.5", "--out",
+      "{tmp}/t.json.gz"], 2, ("lam", "> 0"), "expected one argument"),
+    (["certify", "window", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--out",
+      "{tmp}/existing.json.gz"], 2, ("out", "exists", "--force"), None),
+    (["certify", "theorem5", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--lam", "0.01:1", "--out",
+      "{tmp}/existing.json.gz"], 2, ("out", "exists", "--force"), None),
+    (["window", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--certify", "--out",
+      "{tmp}/existing.json.gz"], 2, ("out", "exists", "--force"), None),
+    (["certify", "replay", "{tmp}/random.bin"], 2, ("unreadable", "not utf-8"), "UnicodeDecodeError"),
+]
+
+
+@pytest.mark.parametrize("argv,code,names,never", NEWCOMER, ids=[" ".join(a[:2] + a[-3:-2]) for a, *_ in NEWCOMER])
+def test_a_newcomers_mistakes_are_one_line_each(argv, code, names, never, tmp_path, capsys):
+    """Each refused before any work with one line naming the option and what is wrong: a negative-leading --lam
+    reaches the validator (not argparse's "expected one argument"), an existing --out is not overwritten without
+    --force, random bytes are not a certificate (not "UnicodeDecodeError")."""
+    from slr_verify.cli import main
+
+    (tmp_path / "existing.json.gz").write_bytes(b"keep me")
+    (tmp_path / "random.bin").write_bytes(np.random.default_rng(0).bytes(4000))
+    try:
+        got = main([x.replace("{tmp}", str(tmp_path)) for x in argv])
+    except SystemExit as exc:
+        got = exc.code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert got == code and len(err) == 1, err
+    assert all(n in err[0].lower() for n in names) and (never is None or never not in err[0]), err[0]
+    assert (tmp_path / "existing.json.gz").read_bytes() == b"keep me"
+
+
+@pytest.mark.slow  # one lam piece's search and Proposition 9's certificates: ~10 s
+def test_theorem5_at_a_single_lam_is_proved():
+    """A single lam (--lam 0.2) is proved on its one piece [0.2, 0.2]; the rate R1, a search over lam intervals, is
+    said not attempted there (it used to fail after the work on "pieces must be increasing contiguous lam
+    intervals")."""
+    from slr_verify.certify.theorem5 import theorem5_step
+
+    r = theorem5_step((0.2, 0.2), gamma=1.7**0.5, d=150, L=4)
+    assert r["proved"] and [p["lam"] for p in r["pieces"]] == [(0.2, 0.2)] and r["alpha_5_min"] > 0
+    assert "single lam" in r["rate_failure"]
+
+
+def test_step_sizes_say_what_they_are():
+    """alpha_max (Proposition 10, `certify step-size`) is said to be a necessary condition of Theorem 5's proof, not a
+    certified step; the certified step is theorem5's alpha_5 <= alpha_12 <= alpha_max."""
+    from slr_verify.certify.oracle_stability import DYNAMICS
+
+    text = DYNAMICS["alpha_max"]
+    assert "necessary condition, not a certified step" in text and "alpha_5 <= alpha_12 <= alpha_max" in text
+
+
+def test_window_grid_help_states_the_models_L(capsys):
+    """window-grid's --help says L >= 1, as the model and the grid's validation do (it said L >= 2)."""
+    from slr_verify.certify.grid_run import axes_of
+    from slr_verify.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["certify", "window-grid", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "L (integers >= 1)" in text and ">= 2" not in text
+    assert axes_of("0.5", "400", "1", "0")["L"] == (1,)
+    with pytest.raises(ValueError, match="--L must be integers >= 1"):
+        axes_of("0.5", "400", "0", "0", prefix="--")
+
+
 def test_version(capsys):
     from slr_verify.cli import main
 

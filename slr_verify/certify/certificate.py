@@ -138,12 +138,16 @@ def as_window(doc, ends) -> dict:
     return out
 
 
-def check_output_path(path) -> Path:
+def check_output_path(path, force=True) -> Path:
     """The output path, checked before a long run (:func:`slr_verify.model.outputs.check_output_path`: its folder
-    exists and is writable, it is not a folder), with the suffix .json or .json.gz; ``ValueError`` naming ``out``."""
+    exists and is writable, it is not a folder), with the suffix .json or .json.gz; ``ValueError`` naming ``out``.
+    ``force=False`` (the command line without ``--force``) also refuses a path that exists: a certificate is not
+    overwritten without a word."""
     p = Path(path)
     if not (p.name.endswith(".json") or p.name.endswith(".json.gz")):
         raise ValueError(f"out must end with .json or .json.gz, got {str(p)!r}")
+    if not force and (p.exists() or p.is_symlink()):
+        raise ValueError(f"out {str(p)!r} exists: give another path, or --force to overwrite it")
     return Path(outputs.check_output_path(str(p), name="out"))
 
 

@@ -64,7 +64,7 @@ def _search(a, oracle) -> int:
     from .certificate import check_output_path, write
     from .globalmin import global_minimiser
 
-    out = check_output_path(a.out)
+    out = check_output_path(a.out, force=a.force)
     lam = _lam(a.lam)
     if not oracle and lam[0] != lam[1]:
         raise ValueError(f"--lam must be a single value for an enclosure, got {a.lam!r}")
@@ -88,7 +88,7 @@ def _window(a) -> int:
     from .certificate import check_output_path, write
     from .window import oracle_window
 
-    out = check_output_path(a.out)
+    out = check_output_path(a.out, force=a.force)
     if not (a.lam_max > 1e-4 and math.isfinite(a.lam_max)):
         raise ValueError(f"--lam-max must be a number > 1e-4, got {a.lam_max!r}")
     w = oracle_window(lam_range=(1e-4, a.lam_max), workers=a.workers, scheduler=a.scheduler, time_limit=a.time_limit,
@@ -134,7 +134,7 @@ def _step_size(a) -> int:
     from .reduced_map import alpha_diffeo
     from .replay import replay
 
-    out = check_output_path(a.out)
+    out = check_output_path(a.out, force=a.force)
     lam = _lam(a.lam)
     if lam[0] != lam[1]:
         raise ValueError(f"--lam must be a single value, got {a.lam!r}")
@@ -169,7 +169,7 @@ def _theorem5(a) -> int:
     from .certificate import check_output_path, write
     from .theorem5 import theorem5_step
 
-    out = check_output_path(a.out)
+    out = check_output_path(a.out, force=a.force)
     p = _setting(a)
     p.pop("eps")
     show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
@@ -244,6 +244,7 @@ def _scheduler_arg(s):
 def _setting_args(s):
     add_model_options(s, extra={"d": "at least 4"})
     s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
+    s.add_argument("--force", action="store_true", help="overwrite --out if it exists (refused otherwise, before any work)")
     s.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
