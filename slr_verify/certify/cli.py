@@ -274,7 +274,7 @@ def add_certify_parser(sub):
     s.set_defaults(func=_window)
     s = cs.add_parser("window-grid", help="W's ends proved at every setting of a grid (gamma^2 x d x L x eps) on Dask, "
                       "into a resumable Zarr store", allow_abbrev=False)
-    for name, what in (("gamma2", "gamma^2"), ("d", "d (integers >= 4)"), ("L", "L (integers >= 2)"), ("eps", "eps")):
+    for name, what in (("gamma2", "gamma^2"), ("d", "d (integers >= 4)"), ("L", "L (integers >= 1)"), ("eps", "eps")):
         s.add_argument(f"--{name}", required=name != "eps", default="0" if name == "eps" else None,
                        help=f"values of {what}: a,b,c or start:stop:num[:log]" + (" (default 0)" if name == "eps" else ""))
     refuse_gamma(s)

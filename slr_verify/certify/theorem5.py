@@ -125,6 +125,8 @@ def _rate(pieces, gamma, d, L, rate, options):
     certificate's ``rate`` field or None, {piece: mu}, {piece: delta}, failure text or None)."""
     if rate is False:
         return None, {}, {}, "not asked"
+    if pieces[0][0] == pieces[-1][1]:  # a single lam: R1's search splits lam, it is certified on intervals only
+        return None, {}, {}, f"R1 not attempted at the single lam = {pieces[0][0]!r} (it needs an interval LO:HI, LO < HI)"
     from .rate import lojasiewicz
 
     if rate is True:  # where mu can be worth searching for: it is at most twice the curvature along kappa at (1, 1)
