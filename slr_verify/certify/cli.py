@@ -209,6 +209,9 @@ def _theorem5(a) -> int:
     for s, where in below.items():
         print(f"the paper's step {s}: " + ("covered on every piece" if not where else
                                          f"not covered where alpha_5 < {s}: lam from {where[0][0]:.6g}"))
+    print("alpha_5 is the certified step: Theorem 5 holds for every alpha in (0, alpha_5] of its piece (alpha_max of "
+          "`certify step-size`, Proposition 10, is a necessary condition of the proof, not a certified step: alpha_5 <= "
+          "alpha_12 <= alpha_max)")
     if r["rate_failure"]:
         print(f"the rate R1: {r['rate_failure']}")
     print(f"certificate: {out} ({len(r['certificate']['leaves'])} leaves, {r['seconds']:.1f} s)")

@@ -45,8 +45,10 @@ from . import args as A
 
 #: which dynamics each step size is for (the words every report prints beside the number)
 DYNAMICS = {
-    "alpha_max": "reduced PGD on M: the map is a local diffeomorphism on [-1,1]^2 below it (Proposition 10; Theorem 5 "
-                 "needs alpha < alpha_max); it says nothing of the directions off M",
+    "alpha_max": "reduced PGD on M: det J of the map > 0 on [-1,1]^2 for every alpha below it (Proposition 10); a "
+                 "necessary condition, not a certified step: Theorem 5's proof needs Proposition 12's diffeomorphism, so "
+                 "its certified step alpha_5 <= alpha_12 <= alpha_max (`certify theorem5` certifies alpha_5); it says "
+                 "nothing of the directions off M",
     "alpha_stable": "PGD on the spheres (Definition 1), linear stability of the oracle: above it the oracle repels PGD "
                     "off M (2/lambda_max, lambda_max the largest eigenvalue of the Riemannian Hessian of R_lam at "
                     "(k*, v*))",
