@@ -1,11 +1,6 @@
-r"""The ball-arithmetic conventions of every proof and of the checker, in one place (`docs/MATH.md` §14).
-
-* **Parameters to balls**: :func:`param_ball`, the one function that turns the model's setting into balls (its
-  convention per parameter: gamma and eps one ulp wide either side, :func:`widened`, which holds the real number the
-  float rounds, gamma = 0.7071067811865476 covering gamma^2 = 1/2; d and L exact); lam of a point :func:`widened`.
-* **Boxes**: :func:`ball` (the hull of two exact floats), :func:`centre_radius` (a float centre and a radius rounded
-  up so that the centred box holds the box).
-* **Balls to floats** (:func:`outward`): the only place where a ball becomes floats; its ends rounded outward.
+r"""The ball-arithmetic conventions of every proof and of the checker, in one place (`docs/MATH.md` §14): the setting
+to balls (:func:`param_ball`: gamma and eps one ulp wide either side, so gamma = 0.7071067811865476 covers gamma^2 =
+1/2; d and L exact), boxes (:func:`ball`, :func:`centre_radius`), and balls to floats, rounded outward (:func:`outward`).
 """
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
-r"""Ball bounds of the five-overlap PGD map's contraction tests (`docs/MATH.md` §13, "Where PGD goes"), on arb balls
-from the premise ``pgd-map``'s kernels; the searches (:mod:`slr_verify.certify.capture`, :mod:`slr_verify.certify.valley`)
-use them to choose, the checker to decide. Every bound is a ball whose every point is an upper bound of the quantity
-(so that ``bound < 1`` in arb's sense proves ``quantity < 1``); no float is rounded on the way.
-
-* :func:`ball_bounds`: for B = {x : ||T^{-1}(x - c)|| <= s} (the norm max over groups I of |y_I|_2) and
-  G = sigma o Phi: r0 >= ||T^{-1}(G(c) - c)|| / s and q >= sup over B of ||T^{-1} DG T|| (Banach: r0 + q < 1).
-* :func:`tube_piece_bounds`: on [a - m, min(b + m, 1)] x {||T^{-1} z|| <= delta} of the valley nu = 1, the transverse
-  contraction q, the kappa coupling C, the sign condition of h on the edge and the largest kappa step.
-* :func:`transition_bound`: max(1, ||T1^{-1} T0||) between two pieces' norms.
+r"""Ball bounds of the five-overlap PGD map's contraction tests (`docs/MATH.md` §13, "Where PGD goes") from the premise
+``pgd-map``'s kernels: the searches (:mod:`slr_verify.certify.capture`, :mod:`slr_verify.certify.valley`) use them to
+choose, the checker to decide. Every bound is a ball whose every point bounds the quantity from above (``bound < 1`` in
+arb's sense proves ``quantity < 1``): :func:`ball_bounds` (a contraction ball: Banach's r0 + q < 1),
+:func:`tube_piece_bounds` (a piece of the valley tube nu = 1), :func:`transition_bound` (between two pieces' norms).
 """
 from __future__ import annotations
 

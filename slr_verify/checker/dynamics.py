@@ -1,16 +1,7 @@
-r"""The dynamics' leaf tests (`docs/certificates.md`, "The dynamics' kinds"; `docs/MATH.md` §§10, 12, 13).
-
-* ``signs`` (``manifold-hessian-signs``): on each lam piece the Hessian of R on M is positive definite at (1, 1),
-  (-1, -1), negative definite at (1, -1), (-1, 1) (diagonal in angle coordinates, exactly: premise
-  ``manifold-hessians``) and indefinite at (0, 0) (det < 0).
-* ``det-positive`` (``reduced-map-diffeomorphism``): det J of the reduced PGD map > 0 on each box of
-  [-1, 1]^2 x [0, A] (premise ``reduced-map``); ``alpha_upper`` U > A with det J < 0 at ``upper_at`` in the square.
-* ``family-minimum`` (``off-M-minimum``): |theta*(+-1)| < 1, and at eta = 1 the leading minors of the Riemannian
-  Hessian's block off the orbit and -mu_k are > 0 (premise ``off-M-family``).
-* ``contraction`` (``contraction-ball``): r0 + q < 1 (:func:`.contraction.ball_bounds`), sigma one of the symmetries
-  the premise ``pgd-map`` proves.
-* ``tube-piece`` (``valley-tube``): each piece at least m wide, q_j < 1, h > 0 on the edge, kappa step <= m/2
-  (:func:`.contraction.tube_piece_bounds`); Gamma, the product of the norm changes between pieces.
+r"""The dynamics' leaf tests (`docs/certificates.md`, "The dynamics' kinds", its table; `docs/MATH.md` §§10, 12, 13):
+``signs`` (``manifold-hessian-signs``), ``det-positive`` (``reduced-map-diffeomorphism``), ``family-minimum``
+(``off-M-minimum``), ``contraction`` (``contraction-ball``) and ``tube-piece`` (``valley-tube``), each on arb balls
+from its premise's kernels; the contraction bounds are :mod:`.contraction`'s.
 """
 from __future__ import annotations
 

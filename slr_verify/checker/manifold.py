@@ -1,17 +1,8 @@
-r"""Proposition 9's tests (`docs/MATH.md` §10; `docs/certificates.md`): the stationary points of the risk on M, for
-every lam of an interval. The tangent gradient on M is F = ((1 - kappa^2) g_kappa, (1 - nu^2) g_nu), g_kappa = P H_0,
-g_nu = c_n H_1, P > 0, c_n < 0, H_0 = erf(c2 kappa) - nu, H_1 = erf(c1 kappa) (premise ``manifold-sign``). On each
-lam piece:
-
-* the edges kappa = +-1: H_1(+-1) = erf(+-c1) is not 0, as c1 > 0 (the premise), so F = 0 there only where
-  nu = +-1 (the corners): nothing to evaluate;
-* the edges nu = +-1: a tiling of [-1, 1] in kappa (``edges``: breakpoints) on which H_0(kappa, +-1) excludes 0;
-* the Krawczyk test on X = [-r, r]^2 with the piece's preconditioner ``Y``: K(X) = -Y H(0) + (I - Y JH(X)) X inside
-  the interior of X: exactly one zero of H in X, and H(0, 0) = 0;
-* every leaf: ``in-X`` (inside X) or ``exclude`` (H_0 or H_1 excludes 0 on the box, mean-value form intersected with
-  the natural one).
-
-Conclusion: for every lam, F vanishes on [-1, 1]^2 exactly at (0, 0) and the four corners.
+r"""Proposition 9's tests (`docs/MATH.md` §10; `docs/certificates.md`, step 5): the stationary points of the risk on
+M for every lam of an interval. F = ((1 - kappa^2) g_kappa, (1 - nu^2) g_nu) with g_kappa = P H_0, g_nu = c_n H_1,
+P > 0 > c_n (premise ``manifold-sign``). Per lam piece: H_1(+-1) != 0 (c1 > 0), H_0(kappa, +-1) excludes 0 on the
+``edges`` cells, the Krawczyk image of X = [-r, r]^2 inside X (one zero of H in X, at (0, 0)); every leaf ``in-X`` or
+``exclude`` (H_0 or H_1 excludes 0 there). Conclusion: F vanishes exactly at (0, 0) and the four corners.
 """
 from __future__ import annotations
 

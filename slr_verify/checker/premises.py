@@ -1,15 +1,9 @@
-"""The premises the checker rests on (`docs/certificates.md`, "Premises"): each a committed module of
-:mod:`.generated` (its kernels and the SymPy statements proved about them by ``slr-verify derive --check``), named in a
-certificate by the content hash of its file.
-
-**The bytes hashed are the bytes run.** A premise's file is read once per process; its hash is taken of those bytes,
-and those same bytes are compiled and executed into a fresh module object (:func:`kernels`): no import system, so no
-bytecode cache (``__pycache__/*.pyc``) and no module a test or a search put in ``sys.modules`` can stand in for them.
-
-**Every evaluated premise is named.** A replay opens a :func:`session` with the premises its certificate names; inside
-it :func:`kernels` serves only those (any other is :class:`~.fields.Rejected`) and records each one served, so that the
-replay can state what it loaded. The premises a premise's kernels call are its :data:`DEPENDS` (the ball zeta on Taylor
-series integrates zeta's partials: ``zeta-partials``).
+"""The premises the checker rests on (`docs/certificates.md`, "Premises"): each a committed module of :mod:`.generated`
+(its kernels and the SymPy statements ``slr-verify derive --check`` proves about them), named in a certificate by the
+sha256 of its file. **The bytes hashed are the bytes run**: a file is read once per process, hashed, and those bytes
+compiled and executed into a fresh module (no import system, no bytecode cache). **Every evaluated premise is named**:
+inside a replay's :func:`session` :func:`kernels` serves only the certificate's premises and records what it serves;
+a premise's kernels may evaluate others (:data:`DEPENDS`: the ball zeta on series evaluates ``zeta-partials``).
 """
 from __future__ import annotations
 

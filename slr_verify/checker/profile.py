@@ -1,18 +1,10 @@
-r"""The profile's leaf tests (`docs/MATH.md` §17; `docs/certificates.md`): the leaves of the global-minimiser
-certificates over boxes of (kappa, t, lam), t = eta^2 / (1 - kappa^2). Each runs on first-order Taylor models of the
-dual bound's coefficients over the leaf's (kappa, lam) box (:meth:`SettingBalls.coefficient_models`):
-
-* ``valley``: Q, beta, Delta, T > 0 at mu_v(kappa): m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*) on the line at kappa,
-  with equality only at kappa = 1 (premise ``valley``).
-* ``valley-edge``: beta, Delta, T > 0 at mu_v and Q + min over [kappa_0, 1] of P erfc(c2 s) / (1 + kappa_1) > 0
-  (premise ``valley-edge``): the bound A_0 + Q eta^2, affine in eta^2, is above R(k*, v*) at both ends of the line.
-* ``value``: beta, Delta, T > 0 (H - mu I positive definite, mu = a0 - beta: premise ``pd-criterion``) and
-  F_j = (1 - t_j) L0 + t_j L1 - U > 0 at both ends t_j (LB is affine in t: premise ``dual-bound``): m >= LB > U.
-* ``bound``: beta, Delta, T > 0; the leaf's lower bound of m is min_j (1 - t_j) L0 + t_j L1 (as a float, rounded
-  down).
-* ``circle`` (an enclosure's field): pieces {kappa, beta = [beta_s, beta_b]} covering the bound leaves' kappa; on
-  each, H - mu I positive definite at beta_s, dL1/dbeta > 0 at beta_s and < 0 at beta_b, and L0 - L1 > 0 on the
-  bracket (premise ``circle``): every global minimiser has t = 1, r = 0.
+r"""The profile's leaf tests (`docs/MATH.md` §17; `docs/certificates.md`, "What the checker does", step 5): the
+leaves of the global-minimiser certificates over boxes of (kappa, t, lam), t = eta^2 / (1 - kappa^2), on first-order
+Taylor models of the dual bound's coefficients over the leaf's (kappa, lam) box (:meth:`SettingBalls.coefficient_models`):
+``valley`` (premise ``valley``: m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*) on the line at kappa), ``valley-edge`` (the bound
+A_0 + Q eta^2 above R(k*, v*) at both ends of the line), ``value`` (H - mu I positive definite and the dual bound, affine
+in t, above U at both ends), ``bound`` (a lower bound of m), and an enclosure's ``circle`` pieces (every global minimiser
+has t = 1, r = 0).
 """
 from __future__ import annotations
 

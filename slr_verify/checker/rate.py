@@ -1,27 +1,20 @@
-r"""R1's tests (`docs/MATH.md`, "R1: a certified rate below the saddle's level"): a Lojasiewicz (Polyak) inequality
-|Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q : R(x) <= R(0, 0) - delta}, for every lam of each piece.
+r"""R1's tests (`docs/MATH.md`, "R1"; `docs/certificates.md`): |Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q :
+R(x) <= R(0, 0) - delta}, for every lam of each piece.
 
-The field ``rate`` = {lam: [a, b], tree, leaves} tiles [-1, 1]^2 x [a, b] in (kappa, nu, lam) (the coverage format);
-each leaf's lam range lies in one piece {lam, mu, delta} and is tested with that piece's mu and delta. A leaf with
-kappa <= 0 is tested at its mirror (-kappa, -nu) (R and |Pg|^2 are even under it, and R(-1, -1) = R(1, 1): premise
-``lojasiewicz``); a leaf across kappa = 0 is rejected. The tests (premise ``lojasiewicz``'s kernels, each enclosure the
-natural one intersected with the mean-value form over the (kappa, nu, lam) box, on the face of the box where the
-function is least (or greatest) when a partial has a certified sign, :func:`bound`):
+``rate`` = {lam: [a, b], tree, leaves} tiles [-1, 1]^2 x [a, b] in (kappa, nu, lam); each leaf's lam lies in one piece
+{lam, mu, delta}. A leaf with kappa <= 0 is tested at its mirror (-kappa, -nu) (R, |Pg|^2 even, R(-1, -1) = R(1, 1):
+premise ``lojasiewicz``); one across kappa = 0 is rejected. Enclosures: natural intersected with mean-value, on the
+face where a partial's certified sign puts the extremum (:func:`bound`).
 
-* ``above``: G + delta > 0 on the box, G = R - R(0, 0): the box misses S_delta;
-* ``ratio``: F = |Pg|^2 - mu (R - R*) > 0 on the box;
-* ``corner``: the (mirrored) box is [k0, 1] x [n0, 1] with k0, n0 > 0. In angle coordinates kappa = cos(phi),
-  nu = cos(psi), the box lies in the image of the convex box T = [-Phi, Phi] x [-Psi, Psi] (Phi >= acos(k0),
-  Psi >= acos(n0)), R is even in phi and psi, its angle gradient vanishes at 0 where R = R*, and its squared norm is
-  |Pg|^2. With the angle Hessian's entries a, c, e enclosed over T x lam: by the mean-value theorem the gradient is
-  H1 theta and R - R* = theta^T H2 theta / 2 with H1, H2 symmetric, entries in the enclosures, so
-  |Pg|^2 - mu (R - R*) = theta^T (H1^2 - mu H2 / 2) theta >= 0 when the interval matrix
-  [[a^2 + c^2 - mu a / 2, c (a + e) - mu c / 2], [., c^2 + e^2 - mu e / 2]] has diagonal lower ends > 0 and their
-  product >= the square of the off-diagonal's magnitude (every matrix in it is positive semidefinite).
+* ``above``: G + delta > 0, G = R - R(0, 0): the box misses S_delta;
+* ``ratio``: F = |Pg|^2 - mu (R - R*) > 0;
+* ``corner``: the box [k0, 1] x [n0, 1] (k0, n0 > 0) lies in the image of the angle box [-Phi, Phi] x [-Psi, Psi]
+  (kappa = cos phi, nu = cos psi); R is even in both angles, its angle gradient H1 theta and R - R* = theta^T H2
+  theta / 2 (mean values, H1, H2 symmetric with entries a, c, e in the enclosures), so F = theta^T (H1^2 - mu H2 / 2)
+  theta >= 0 when [[a^2 + c^2 - mu a / 2, c (a + e) - mu c / 2], [., c^2 + e^2 - mu e / 2]] is certified PSD.
 
-A ``ratio`` or ``corner`` leaf with sup G + delta <= 0 lies inside S_delta for every lam of its range; the area
-fraction of a piece is the least, over the lam intervals between the leaves' lam end points, of the area of those
-leaves over it, divided by 4.
+The area fraction of a piece: the least, over the lam cells between leaves' ends, of the area of its ratio and corner
+leaves with sup G + delta <= 0 (inside S_delta), over 4; it must be > 0 (no vacuous rate).
 """
 from __future__ import annotations
 

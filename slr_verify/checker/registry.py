@@ -22,11 +22,8 @@ _PROFILE_PREMISES = ("quadratic-in-v", "dual-bound", "pd-criterion")
 
 @dataclass(frozen=True)
 class Kind:
-    """A certificate kind: ``coordinates`` of its boxes; ``fixed`` {coordinate: the interval it must be}; ``points``
-    (coordinates that are points); ``positive`` (coordinates whose lower end must be > 0) and ``rule`` (any other
-    check of the domain); ``tests``; ``premises``; ``fields`` (required) and ``optional``; ``statement`` (setting
-    (gamma, eps, d, L), domain {coordinate: (lo, hi)}, doc) -> text; ``check`` (doc, kind, setting balls, domain, boxes) ->
-    (values, the conclusion's tail)."""
+    """A certificate kind; ``statement``: (setting, domain {coordinate: (lo, hi)}, doc) -> text; ``check``: (doc, kind,
+    setting balls, domain, boxes) -> (values, the conclusion's tail); ``rule``: any other check of the domain."""
 
     name: str
     coordinates: tuple

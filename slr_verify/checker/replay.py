@@ -1,17 +1,10 @@
-r"""The checker's entry point (`docs/certificates.md`, "What the checker does"; `docs/MATH.md` §20).
+r"""The checker's entry point (`docs/certificates.md`, "What the checker does", steps 0-6; `docs/MATH.md` §20).
 
 A certificate is written by an untrusted search; :func:`replay` decides whether it proves the statement :func:`statement`
 derives from its kind, setting and domain. Every float of a certificate is a *choice* (a split point, a multiplier, a
-preconditioner, a witness) whose consequences are evaluated here; every number of the conclusion is the checker's own:
-
-1. **Fields**: exactly the kind's fields (:mod:`.registry`), exact floats, the setting a model (gamma > 0, eps >= 0,
-   integers 4 <= d <= 2^53, 1 <= L <= 2^53), the precision in [64, 256] bits.
-2. **Statement**: the domain's fixed coordinates, points and signs; the text derived here must be the certificate's.
-3. **Coverage**: the split tree rebuilds the leaves' boxes exactly (:mod:`.coverage`); every leaf's test admitted.
-4. **Premises**: each premise the kind rests on is named with the hash of its committed kernels (:mod:`.premises`).
-5. **Leaves** (the window's ends first): every kind's test on arb balls, the global minimiser's (:mod:`.profile`), the
-   manifold's and the dynamics' (:mod:`.manifold`, :mod:`.dynamics`, :mod:`.theorem5`; embedded certificates in full).
-6. **Conclusion**, from the checker's own numbers.
+witness) whose consequences are evaluated here; every number of the conclusion is the checker's own. In order: the
+fields and the setting (:mod:`.registry`), the statement, the coverage (:mod:`.coverage`), the premises named with the
+hashes of the bytes run (:mod:`.premises`), the leaves on arb balls (the kind's test), the embedded certificates in full.
 """
 from __future__ import annotations
 
@@ -37,10 +30,8 @@ _COUNT_MAX = 2 ** 53
 
 @dataclass
 class Replay:
-    """``accepted``; ``reason`` (what failed, or what was checked); ``conclusion`` (what an accepted certificate
-    proves, derived here); ``leaves``; ``seconds``; ``values``: the conclusion's numbers (enclosures as (lo, hi)
-    floats rounded outward), with ``kind``, ``setting`` {gamma, eps, d, L}, ``domain`` {coordinate: (lo, hi)} and
-    ``lam``."""
+    """``reason``: what failed, or what was checked; ``conclusion``: what an accepted certificate proves (derived here);
+    ``values``: its numbers (enclosures as outward-rounded (lo, hi) floats), kind, setting, domain, lam, prec, premises."""
 
     accepted: bool
     reason: str
@@ -95,9 +86,8 @@ def statement(document) -> str:
 
 
 def embedded(doc, kind, setting, lam, prec) -> dict:
-    """The certificates inside ``doc`` (the kind's ``embedded`` fields), each checked in full by :func:`_check`: of its
-    kind, at the outer certificate's setting in each parameter the outer statement is about (exactly), over a lam
-    interval that holds ``lam``; {field: its conclusion}."""
+    """The kind's embedded certificates, each checked in full (:func:`_check`), at the outer setting in each parameter
+    its statement is about, over a lam interval holding ``lam``; {field: its conclusion}."""
     out = {}
     for name, sub_kind in kind.embedded.items():
         sub = doc.get(name)
@@ -147,10 +137,9 @@ def _check(doc, prec):
 
 
 def replay(source=None, **options) -> Replay:
-    """Check a certificate (a dict, or a ``.json`` / gzip path read by :func:`.reader.load`) and say what it proves
-    (the module's steps). ``prec``: bits of the ball arithmetic in [64, 256] (default: the certificate's).
-    :class:`~.reader.Unreadable` (a ValueError) if a file cannot be read (a document in memory that the reader refuses
-    is rejected, with the reader's reason); ValueError naming an unknown option."""
+    """Check a certificate (a dict, or a ``.json`` / gzip path, :func:`.reader.load`) and say what it proves. ``prec``:
+    bits in the kind's range (default: the certificate's). :class:`~.reader.Unreadable` if a file cannot be read or
+    evaluated within the work cap (a dict the reader refuses is rejected, with its reason)."""
     unknown = set(options) - {"prec"}
     if unknown:
         raise ValueError(f"unknown keyword(s) {sorted(unknown)}: replay takes prec only")
@@ -183,13 +172,10 @@ def replay(source=None, **options) -> Replay:
 
 
 def _accepted(doc, n, values) -> str:
-    """What an acceptance checked, in words."""
-    p = values["premises"]
-    emb = [f for f in KINDS[values["kind"]].embedded if f in doc]
-    return (f"accepted: the fields and the domain of a {values['kind']} certificate read and in range; its statement is "
-            f"the one derived here; {n} leaves tile the domain exactly and pass their tests at {values['prec']} bits"
-            + (f"; the embedded {', '.join(emb)} certificate(s) checked in full" if emb else "")
-            + f"; premises {', '.join(p['named'])} named with the sha256 of the bytes this checker hashed and ran "
-            f"({len(p['evaluated'])} of them evaluated)")
+    p, emb = values["premises"], [f for f in KINDS[values["kind"]].embedded if f in doc]
+    return (f"accepted: the fields and the domain of a {values['kind']} certificate read and in range; its statement the "
+            f"one derived here; {n} leaves tile the domain exactly and pass their tests at {values['prec']} bits"
+            + (f"; the embedded {', '.join(emb)} checked in full" if emb else "") + f"; premises {', '.join(p['named'])} "
+            f"named with the sha256 of the bytes this checker hashed and ran ({len(p['evaluated'])} of them evaluated)")
 
 

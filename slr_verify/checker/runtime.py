@@ -2,11 +2,8 @@ r"""What the generated ball kernels call (:mod:`slr_verify.checker.generated`; `
 
 Each function takes an arb ball and returns an enclosure of the operation's values over it; on an ``arb_series``
 (python-flint's truncated Taylor series with ball coefficients) it applies the series operation, and the rational
-operations also take the checker's :class:`~.taylor.TaylorModel`. Integers stay exact (an integer power is a product,
-so a ball around 0 keeps a defined power); monotone functions (erf, erfc, exp, asin, log) of a ball are the hull of
-their values at its two ends, tighter than arb's midpoint-radius bound on wide balls and exact for monotone f. zeta and
-zetac are the enclosures of :mod:`.special`; zeta on series integrates its closed-form partials
-(:mod:`.generated.zeta_partials`).
+operations also take the checker's :class:`~.taylor.TaylorModel`. An integer power is a product; a monotone function
+(erf, erfc, exp, asin, log) of a ball is the hull of its values at the two ends. zeta and zetac: :mod:`.zeta_runtime`.
 """
 from __future__ import annotations
 

@@ -1,18 +1,11 @@
 r"""Theorem 5's explicit step (`docs/certificates.md`, "theorem-5"; `docs/MATH.md` §20): the ``theorem-5`` kind's test.
 
-The certificate tiles [-1, 1]^2 x [0, A] x [lam_lo, lam_hi] with ``bounds`` leaves and cuts the lam interval into
-``pieces``, each with the step sizes it claims (alpha_8, alpha_12, alpha_5) and, optionally, a rate (mu, delta). The
-checker derives everything else (premise ``descent``):
-
-* on each piece, G_kappa, G_nu and H: the upper ends of the hulls of |g_kappa|, |g_nu| and ||hess R||_2 over its
-  leaves (:func:`norm_upper`); the bracket B(alpha_8, G_i, H) >= 1/2 for both i (Proposition 8: B decreases in alpha, G, H);
-* every leaf whose alpha range starts below its piece's alpha_12: alpha ||D K_alpha||_2 < 1 on the whole box
-  (Proposition 12: injective, invertible Jacobian); M, the hull of ||D K|| over those leaves, is reported;
-* on each piece det hess R(0, 0) < 0, alpha_5 mu_+ < 1 (the saddle's eigenvalues in (0, 1), > 1), alpha_5 <= alpha_8,
-  alpha_5 <= alpha_12 <= A;
-* with a ``rate`` field, R1 on the pieces it covers (:func:`.rate.check_rate`);
-* Proposition 9 (fields ``stationary`` and ``signs``: its two certificates, at the same gamma, d, L, over a lam interval
-  holding the certificate's), each checked in full by the checker's entry point (:func:`.replay.embedded`).
+The certificate tiles [-1, 1]^2 x [0, A] x [lam_lo, lam_hi] with ``bounds`` leaves and cuts lam into ``pieces``, each
+with its steps (alpha_8, alpha_12, alpha_5) and optionally a rate (mu, delta). The checker derives the rest (premise
+``descent``): on each piece G_kappa, G_nu, H (hulls of |g_kappa|, |g_nu|, ||hess R||_2 over its leaves, :func:`norm_upper`)
+with B(alpha_8, G_i, H) >= 1/2 (Proposition 8); alpha ||D K_alpha||_2 < 1 on every leaf whose alpha range starts below
+alpha_12 (Proposition 12); det hess R(0, 0) < 0, alpha_5 mu_+ < 1, alpha_5 <= alpha_8, alpha_5 <= alpha_12 <= A; R1 on the
+rated pieces (:func:`.rate.check_rate`); Proposition 9's two embedded certificates in full (:func:`.replay.embedded`).
 """
 from __future__ import annotations
 
