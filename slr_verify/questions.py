@@ -232,6 +232,15 @@ def _bayes(a) -> int:
     return _emit(a, {"question": "the four predictors", "setting": _public(s), "results": results})
 
 
+def _basin_text(r) -> str:
+    """One basin row: its count, rate and 95% interval, and what the end point is when it is a point of the landscape
+    (``kind`` "-", an unclassified row, says nothing more: no "; a -")."""
+    lo, hi = r["ci95"]
+    kind = r.get("kind")
+    return (f"{r['count']} of {r['runs']} runs, rate {r['rate']:.4g} (95% interval [{lo:.4g}, {hi:.4g}])"
+            + (f"; a {kind}" if kind not in (None, "", "-") else ""))
+
+
 def _basins(a) -> int:
     import numpy as np
 
@@ -247,8 +256,7 @@ def _basins(a) -> int:
         tiers = sorted({c.get("tier", "-") for c in r["certificates"]}) or ["-"]
         lo, hi = r["ci95"]
         results.append({"name": label, "value": r["count"], "runs": r["runs"], "ci95": [lo, hi], "kind": r["kind"],
-                        "text": f"{r['count']} of {r['runs']} runs, rate {r['rate']:.4g} (95% interval [{lo:.4g}, {hi:.4g}]); "
-                        f"a {r['kind']}", "tier": "; ".join(tiers)})
+                        "text": _basin_text(r), "tier": "; ".join(tiers)})
     orc = [p for p in cl.points if p.name == "oracle"]
     if orc:
         p = orc[0]

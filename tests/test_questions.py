@@ -203,3 +203,13 @@ def test_the_own_setting_page_lists_its_sections_and_commands():
     assert f"The {words[len(sections)]} sections" in intro
     for cmd in ("risk", "global-min", "window", "bayes", "basins", "certify theorem5", "certify step-size", "check"):
         assert f"`slr-verify {cmd}" in intro, cmd
+
+
+def test_an_unclassified_basin_row_ends_without_a_dash():
+    """A basin row names what its end point is when there is one ("; a minimum"); an unclassified row (kind "-") ends
+    with its interval, not "; a -" (issue 49)."""
+    from slr_verify.questions import _basin_text
+
+    row = dict(count=18, runs=50, rate=0.36, ci95=(0.2292, 0.5081))
+    assert _basin_text(dict(row, kind="-")) == "18 of 50 runs, rate 0.36 (95% interval [0.2292, 0.5081])"
+    assert _basin_text(dict(row, kind="minimum")).endswith("]); a minimum")
