@@ -214,3 +214,22 @@ def test_basin_labels_are_unique_per_orbit():
     pts = LS.stationary_points(lam=0.05, gamma=float(np.sqrt(0.5)), d=400, L=10)
     labels = [_label(p) for p in pts]
     assert len(set(labels)) == len(labels), labels
+
+
+def test_newton_outside_the_realisable_overlaps_warns_nothing():
+    """The stationary-point search's Newton iterates may leave the realisable overlaps (within 1.5), where the PGD map's
+    renormalisation takes the square root of a negative squared norm: those rows come back NaN, explicitly, with no
+    NumPy RuntimeWarning ("invalid value encountered in sqrt / in power" from the generated kernel, on stderr in
+    thorough mode), and a realisable row is unchanged; newton() drops them (issue 49)."""
+    import warnings
+
+    from slr_verify.landscape.stationary import _residual_and_jacobian, newton
+
+    O = np.array([[0.5, 0.5, 0.0, 0.1, 0.05], [0.3949387139727163, 0.2689364915829979, 1.4125093347711974,
+                                                1.1884967807951021, 1.4385028375520252]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r, J = _residual_and_jacobian(O, 0.9, 0.5**0.5, 400, 10)
+        _, ok = newton(O, lam=0.9, gamma=0.5**0.5, d=400, L=10, iters=3)
+    assert np.isfinite(r[0]).all() and np.isfinite(J[0]).all()
+    assert np.isnan(r[1]).all() and np.isnan(J[1]).all() and not ok[1]

@@ -107,16 +107,23 @@ def _as_batch(out, n):
 
 
 def _residual_and_jacobian(O, lam, gamma, d, L):
-    """r(o) = (F(o) - o)/alpha and its Jacobian for a batch O of shape (n, 5) (float64)."""
+    """r(o) = (F(o) - o)/alpha and its Jacobian for a batch O of shape (n, 5) (float64). A Newton iterate may leave the
+    realisable overlaps (:func:`newton` keeps them within 1.5): there the map's renormalisation takes the square root
+    (and the -3/2 power) of a negative squared norm. Those rows are NaN, set explicitly, with no NumPy warning;
+    :func:`newton` drops them (its non-finite steps)."""
     K = fixed_point_kernels()
     cols = [O[:, i] for i in range(5)]
     n = len(O)
-    arr = _as_batch(K.risk_f64(*cols, lam, gamma, 0.0, d, L), n)
-    g, H = arr[1:6], arr[6:].reshape(5, 5, n)
-    fm = _as_batch(K.map_f64(*cols, *g, _ALPHA), n)
-    F, dF = fm[:5], fm[5:].reshape(5, 10, n)
-    Jac = dF[:, :5] + np.einsum("ijn,jkn->ikn", dF[:, 5:], H) - np.eye(5)[:, :, None]
-    return ((F - O.T) / _ALPHA).T, np.moveaxis(Jac, -1, 0) / _ALPHA
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # outside the domain: handled below
+        arr = _as_batch(K.risk_f64(*cols, lam, gamma, 0.0, d, L), n)
+        g, H = arr[1:6], arr[6:].reshape(5, 5, n)
+        fm = _as_batch(K.map_f64(*cols, *g, _ALPHA), n)
+        F, dF = fm[:5], fm[5:].reshape(5, 10, n)
+        Jac = dF[:, :5] + np.einsum("ijn,jkn->ikn", dF[:, 5:], H) - np.eye(5)[:, :, None]
+        r, J = ((F - O.T) / _ALPHA).T, np.moveaxis(Jac, -1, 0) / _ALPHA
+    out = ~(np.all(np.isfinite(r), axis=1) & np.all(np.isfinite(J), axis=(1, 2)))
+    r[out], J[out] = np.nan, np.nan
+    return r, J
 
 
 @keywords_checked
