@@ -568,6 +568,12 @@ FORGERIES = [
     Forgery("window lo end: pitchfork inside W", SUB_WINDOW, window_end("lo", mechanism="pitchfork", direction="v*"),
             ("end lo", "curvature")),
     Forgery("window lo end: mechanism none", SUB_WINDOW, window_end("lo", mechanism="none"), ("end lo", "mechanism")),
+    # the same with none's own (empty) fields, and an unknown mechanism: the mechanism check itself must say so (a
+    # mutant letting both through survived the entry above, whose leftover fields are rejected by the field check)
+    Forgery("window lo end: none, alone", SUB_WINDOW, lambda d: d["ends"].update(lo={"mechanism": "none"}),
+            ("end lo: mechanism must be",)),
+    Forgery("window hi end: an unknown mechanism", SUB_WINDOW, lambda d: d["ends"].update(hi={"mechanism": "guess"}),
+            ("end hi: mechanism must be",)),
     Forgery("window hi end: zero width", WINDOW, lambda d: d["ends"]["hi"]["enclosure"].__setitem__(1, d["domain"]["lam"][1]),
             ("end hi", "enclosure")),
     Forgery("window hi end: enclosure detached from B", WINDOW,
