@@ -380,3 +380,19 @@ def test_every_probe_is_clear(tmp_path):
         if not ok:
             bad.append(f"{ident}: {detail}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_optional_rate_says_its_cost_before_it_starts():
+    """theorem5's optional rate R1 announces its pieces, boxes and minutes before its first box (the announcement
+    stops it here); an unguarded 12-minute search was what a new user met (issue 49)."""
+    from slr_verify.certify import theorem5 as T5
+
+    said = []
+
+    def announce(text):
+        said.append(text)
+        raise KeyboardInterrupt  # before any box is searched
+
+    with pytest.raises(KeyboardInterrupt):
+        T5._rate([(0.05, 0.06), (0.06, 0.07)], 1.7**0.5, 150, 4, (0.05, 0.07), {"announce": announce})
+    assert len(said) == 1 and "2 lam pieces" in said[0] and "60,000 boxes" in said[0] and "min" in said[0], said

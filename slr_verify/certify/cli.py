@@ -179,10 +179,11 @@ def _theorem5(a) -> int:
     def rate_progress(piece, boxes):  # R1's search, one line per piece then every 5,000 boxes
         if boxes - shown.get(piece, -5000) >= 5000 and not a.quiet:
             shown[piece] = boxes
-            print(f"  R1: {boxes} boxes", file=sys.stderr)
+            print(f"  R1: piece {piece + 1}: {boxes} boxes", file=sys.stderr)
 
+    cost = {} if a.quiet else {"announce": lambda text: print(f"  {text}", file=sys.stderr)}  # before R1 starts
     r = theorem5_step(_lam(a.lam), ratio=a.ratio, progress=show, rate=rate, workers=a.workers, scheduler=a.scheduler,
-                      rate_options={"progress": rate_progress}, **p)
+                      rate_options={"progress": rate_progress, **cost}, **p)
     if r["certificate"] is not None:
         write(r["certificate"], out)
     keys = ("lam", "alpha_8", "alpha_12", "alpha_5", "mu", "delta", "G_kappa", "G_nu", "H", "M", "mu_plus",
@@ -311,7 +312,9 @@ def add_certify_parser(sub):
                    "...) as JSON")
     s.add_argument("--no-rate", action="store_true", help="skip the rate R1 (mu and delta stay null)")
     s.add_argument("--rate-lam-max", type=float, default=None, help="the rate R1 only on the pieces ending at or below "
-                   "this lam (its search grows fast with lam: mu falls like erfc(lam sqrt(d/2)))")
+                   "this lam (default: the pieces where the curvature along kappa at (1, 1) is at least 1e-3 gamma^2; "
+                   "its search grows fast with lam, as mu falls like erfc(lam sqrt(d/2)): up to ~2 min a piece, its "
+                   "estimate printed before it starts)")
     s.add_argument("--workers", type=int, default=cores(), help="processes sharing the lam pieces (default: one per "
                    f"core, {cores()} here)")
     _scheduler_arg(s)

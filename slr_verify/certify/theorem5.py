@@ -111,6 +111,8 @@ def _proposition9(lam, gamma, d, L, given):
 RATE_CURVATURE = 1e-3
 #: boxes R1's search may visit on one piece (``rate_options`` may change it)
 RATE_BUDGET = 60_000
+#: R1's CPU seconds a box, measured (1.3 to 2.3 ms at gamma^2 = 1.7, d = 150, L = 4): the cost announced before it runs
+RATE_SECONDS_A_BOX = 2e-3
 
 
 def _corner_curvature(lam, gamma, d, L) -> float:
@@ -138,9 +140,17 @@ def _rate(pieces, gamma, d, L, rate, options):
     lo, hi = (0.0, rate) if isinstance(rate, float) else rate
     todo = [p for p in pieces if lo <= p[0] and p[1] <= hi]
     why = None if len(todo) == len(pieces) else why
+    announce, prog = options.pop("announce", None), options.pop("progress", None)
+    budget = int(options.get("budget", RATE_BUDGET))
+    if announce is not None and todo:  # a long optional search says its cost before it starts
+        most = len(todo) * budget * RATE_SECONDS_A_BOX
+        announce(f"R1, the optional rate: {len(todo)} lam pieces in [{todo[0][0]:.4g}, {todo[-1][1]:.4g}], one after "
+                 f"another in this process, at most {budget:,} boxes each at ~{RATE_SECONDS_A_BOX * 1e3:g} ms a box: up "
+                 f"to ~{most / 60:.0f} min (rate=False / --no-rate skips it; a lam / --rate-lam-max LAM stops it there)")
     fields, mus, deltas = [], {}, {}
-    for piece in todo:  # one piece at a time: the first that does not close ends the run (the rest is not tried)
-        r = lojasiewicz([piece], gamma=gamma, d=d, L=L, **dict({"budget": RATE_BUDGET}, **options))
+    for k, piece in enumerate(todo):  # one piece at a time: the first that does not close ends the run (the rest is not tried)
+        more = {} if prog is None else {"progress": lambda _, n, k=k: prog(k, n)}  # the piece's index among R1's
+        r = lojasiewicz([piece], gamma=gamma, d=d, L=L, **dict({"budget": RATE_BUDGET}, **options, **more))
         if not r["proved"]:
             why = f"R1 stops at lam = {piece[0]!r}: {r['failure']}"
             break
@@ -209,8 +219,10 @@ def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec
     least :data:`RATE_CURVATURE` gamma^2), False, a lam (the pieces ending at or below it) or a (lo, hi) interval (the
     pieces inside it: R1's tree must cover consecutive pieces); R1's search grows fast
     with lam, as mu falls like erfc(lam sqrt(d/2)). ``rate_options``: keywords of :func:`.rate.lojasiewicz` (its
-    budget, mu factors, bisection steps). ``workers``, ``scheduler``: where the lam pieces run
-    (:class:`slr_verify.model.engine.Engine`; the default: in this process; the certificate is the same tree)."""
+    budget, mu factors, bisection steps; ``progress(k, boxes)`` with k the piece's index among R1's), and ``announce``:
+    a callable given, before R1 starts, its cost estimate (pieces, boxes, minutes at :data:`RATE_SECONDS_A_BOX`).
+    ``workers``, ``scheduler``: where the lam pieces run (:class:`slr_verify.model.engine.Engine`; the default: in this
+    process; the certificate is the same tree)."""
     (lo, hi), (gamma, d, L), prec, ratio, budget, margin, rate = _arguments(lam, gamma, d, L, prec, ratio, budget, margin,
                                                                             proposition9, rate)
     workers = A.V.integer("workers", workers, 1, 64, why="processes sharing the lam pieces")
