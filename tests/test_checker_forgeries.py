@@ -558,6 +558,8 @@ FORGERIES = [
                                                        d["leaves"][0]["box"].update(alpha=[0.0, 0.0])), ("alpha",)),
     Forgery("valley-tube kappa reaching past 1", TUBE, lambda d: d["domain"]["kappa"].__setitem__(1, 1.5), ("kappa",)),
     Forgery("valley-tube kappa a point", TUBE, domain("kappa", [1.0, 1.0]), ("kappa",)),
+    # kappa_a = 0: the domain check itself must refuse it (a mutant allowing 0 survived: the coverage then rejects)
+    Forgery("valley-tube kappa from 0", TUBE, domain("kappa", [0.0, 1.0]), ("0 < kappa_a < 1",)),
     # --- invented: the kinds' own fields
     Forgery("upper_at one ulp outside the square", P10, field_("upper_at", [0.0, up(1.0)]), ("upper_at", "square")),
     Forgery("upper_at of three numbers", P10, field_("upper_at", [0.0, 0.0, 0.0]), ("upper_at",),

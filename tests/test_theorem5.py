@@ -77,7 +77,7 @@ def test_the_suprema_hold_the_quadrature_gradient(proof):
 
 
 @pytest.mark.parametrize("how", ["alpha_8", "alpha_12", "alpha_5", "lam", "gap", "stationary", "signs", "field",
-                                 "premise", "box"])
+                                 "premise", "box", "no pieces"])
 def test_a_corrupted_certificate_is_rejected(proof, how):
     doc = clone(proof["certificate"])
     p0 = doc["pieces"][0]
@@ -111,6 +111,9 @@ def test_a_corrupted_certificate_is_rejected(proof, how):
     elif how == "field":
         p0["G_kappa"] = 1.0
         _rejected(doc, "piece 0")
+    elif how == "no pieces":  # refused by the pieces' own check (a mutant letting [] through survived)
+        doc["pieces"] = []
+        _rejected(_restated(doc), "pieces must be a non-empty list")
     elif how == "premise":
         doc["premises"][0]["hash"] = "0" * 32
         _rejected(doc, "hash")
