@@ -195,9 +195,10 @@ def test_malformed_fields_do_not_bind_and_a_claims_bug_raises():
 
 def test_every_kind_of_the_checker_has_a_binding_rule():
     """The setting a kind binds is the registry's own ``about`` (the statements on M name neither eps nor L: on M both
-    enter R as additive constants, a premise statement); the quantities are binding's table, one entry per registry kind: lam for every kind, its one-ulp
-    ball exactly where the registry widens it (the dynamics' point lam: their statements say 'within one ulp'), a
-    coordinate only if the kind has it, and theorem-5's alpha as alpha_5, not as its tiling's [0, A]."""
+    enter R as additive constants, a premise statement); the quantities are binding's table, one entry per registry
+    kind: lam for every kind, its one-ulp ball exactly where the registry widens it (the dynamics' point lam: their
+    statements say 'within one ulp'), a coordinate only if the kind has it, and theorem-5's alpha as alpha_5, not as
+    its tiling's [0, A]."""
     assert set(B.QUANTITIES) == set(CHECKER_KINDS)
     on_M = ("manifold-hessian-signs", "theorem-5", "manifold-stationary-points")
     assert {CHECKER_KINDS[k].about for k in on_M} == {("gamma", "d")}

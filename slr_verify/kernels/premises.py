@@ -140,7 +140,8 @@ def _family_proofs():
 @cache
 def _additive_on_M() -> dict:
     """SymPy: on M (theta = eta = rho = 0) Theorem 1's risk has dR/dL = zeta_lam(0) and dR/deps = 2 eps, free of
-    (kappa, nu): eps and L enter R on M as additive constants (SPEC §25), so nothing of the dynamics on M sees them."""
+    (kappa, nu): eps and L enter R on M as additive constants, so nothing of the dynamics on M sees them (`docs/MATH.md`
+    §20, "At every eps and L")."""
     from ..symbolic.risk import theorem1_risk
 
     R = theorem1_risk().subs(S.theta, 0).subs(S.eta, 0).subs(S.rho, 0)
