@@ -298,6 +298,29 @@ def test_proposition9_edge_not_tiled(prop9_doc):
     rejected(doc, "edge nu = 1")
 
 
+def test_proposition9_edges_are_evaluated_on_nu_plus_minus_1(prop9_doc, monkeypatch):
+    """The edge test of each lam piece evaluates H_0 on the edges nu = +1 and nu = -1 exactly (the arguments recorded
+    for every piece of the committed certificate, 0.05 s). H_0(kappa, +-1) = erf(c2 kappa) -+ 1 excludes 0 on one
+    segment at every lam here, so no certificate's verdict shows a wrong nu (a mutant evaluating nu = +-2 survived)."""
+    from flint import arb, ctx
+
+    import slr_verify.checker.manifold as M
+    from slr_verify.checker.profile import SettingBalls
+
+    seen, inner = [], M._mean_value
+    monkeypatch.setattr(M, "_mean_value", lambda k, n, par: (seen.append(n), inner(k, n, par))[1])
+    old = ctx.prec
+    ctx.prec = prop9_doc["prec"]
+    try:
+        S = SettingBalls(*(prop9_doc["setting"][k] for k in ("gamma", "eps", "d", "L")))
+        for p in prop9_doc["pieces"]:
+            M._piece(S.P.kw("gamma", "d", "L"), tuple(p["lam"]), p, prop9_doc["r"])
+    finally:
+        ctx.prec = old
+    assert seen and all(n.is_exact() and n in (arb(1), arb(-1)) for n in seen), seen[:4]
+    assert {float(n.mid()) for n in seen} == {1.0, -1.0}
+
+
 def test_proposition9_in_x_leaf_called_excluded(prop9_doc):
     """The leaves around (0, 0) hold a zero of H: calling one 'exclude' must fail."""
     doc = clone(prop9_doc)
