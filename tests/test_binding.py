@@ -28,6 +28,7 @@ from slr_verify.checker import Replay, replay
 from slr_verify.checker import binding as B
 from slr_verify.checker.binding import binds, proves
 from slr_verify.checker.registry import KINDS as CHECKER_KINDS
+from slr_verify.checker.replay import _mint
 from slr_verify.claims import basin_claims, get, manifold_claims, sphere_claims, window_claims
 from slr_verify.claims import vocabulary as V
 from slr_verify.model import tiers as T
@@ -47,8 +48,9 @@ def fake(kind, *, gamma=G, eps=0.0, d=400, L=10, accepted=True, **domain_and_val
     dom = {c: tuple(v) for c, v in domain_and_values.pop("domain", {}).items()}
     values = {"kind": kind, "setting": {"gamma": gamma, "eps": eps, "d": d, "L": L}, "domain": dom,
               "lam": dom.get("lam"), **domain_and_values}
-    return Replay(accepted, "accepted: a fake" if accepted else "rejected: a fake", "conclusion", 1, 0.0,
-                  values if accepted else {})
+    if not accepted:
+        return Replay(False, "rejected: a fake", "conclusion", 1, 0.0, {})
+    return _mint("accepted: a fake", "conclusion", 1, 0.0, values)  # the checker's own constructor: binding's fakes
 
 
 def window(**kw):

@@ -332,3 +332,21 @@ def test_the_certificates_page_names_every_kind_and_counts_its_tables():
     rows = re.findall(r"^\| `([a-zA-Z0-9-]+)` \|", section, re.M)
     words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
     assert words.index(stated) == len(rows) and set(rows) <= set(KINDS), (stated, rows)
+
+
+def test_an_accepted_replay_is_the_checkers_only():
+    """Issue 49: an accepted Replay cannot be built outside the checker's replay (a claim cannot forge one), and none
+    can be changed after the fact; a rejection anyone may state."""
+    import dataclasses
+
+    from slr_verify.checker import Replay, replay
+
+    with pytest.raises(TypeError, match="made by slr_verify.checker.replay only"):
+        Replay(True, "accepted: forged", "anything", 1, 0.0, {"kind": "theorem-5"})
+    r = replay(_committed("hessian_signs_fig4b.json.gz"))
+    assert r.accepted
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.accepted = False
+    with pytest.raises(TypeError):
+        dataclasses.replace(r, conclusion="something else")
+    assert not Replay(False, "rejected: not searched").accepted

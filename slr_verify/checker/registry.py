@@ -43,9 +43,7 @@ class Kind:
     widened: tuple = ()
     #: certificates inside this one, checked in full (:func:`.replay.embedded`): field -> kind
     embedded: dict = field(default_factory=dict)
-    #: the admitted precisions of its ball arithmetic (bits): the floor below which its tests are not meant to close
-    #: (every committed certificate of the suite runs at 64 bits or more), the cap that bounds a replay's cost
-    prec: tuple = (64, 256)
+    prec: tuple = (64, 256)  #: the admitted precisions (bits): the floor of every committed certificate, a cost cap
 
 
 def _at(s) -> str:
@@ -54,8 +52,7 @@ def _at(s) -> str:
 
 
 def _on_M(s) -> str:
-    """The setting of a statement on M, which holds at every eps and L (premises ``descent``, ``manifold-sign``,
-    ``manifold-hessians``: on M they add a constant to R, and the kernels are free of them)."""
+    """A statement on M holds at every eps and L (on M they add a constant to R: premises ``descent``, ``manifold-*``)."""
     return f"at gamma = {s[0]!r} (within one ulp), d = {s[2]}, every eps >= 0 and every L >= 1"
 
 
@@ -198,7 +195,7 @@ def required_premises(kind, doc) -> tuple:
         out += ("circle",)
     if kind == "theorem-5" and doc.get("rate") is not None:
         out += ("lojasiewicz",)
-    leaves = doc.get("leaves")
-    if isinstance(leaves, list) and any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
+    leaves = doc.get("leaves") if isinstance(doc.get("leaves"), list) else []
+    if any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
         out += ("valley-edge",)
     return closure(out)

@@ -28,10 +28,14 @@ PREC = (64, 256)
 _COUNT_MAX = 2 ** 53
 
 
-@dataclass
+_MINTING: list = []  # non-empty while :func:`_mint` builds an accepted Replay (dataclasses.replace cannot)
+
+
+@dataclass(frozen=True)
 class Replay:
     """``reason``: what failed, or what was checked; ``conclusion``: what an accepted certificate proves (derived here);
-    ``values``: its numbers (enclosures as outward-rounded (lo, hi) floats), kind, setting, domain, lam, prec, premises."""
+    ``values``: its numbers (enclosures as outward-rounded (lo, hi) floats), kind, setting, domain, lam, prec, premises.
+    Frozen; an accepted one is made by :func:`replay` only (anyone may state a rejection)."""
 
     accepted: bool
     reason: str
@@ -39,6 +43,17 @@ class Replay:
     leaves: int = 0
     seconds: float = 0.0
     values: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.accepted and not _MINTING:
+            raise TypeError("an accepted Replay is made by slr_verify.checker.replay only")
+
+
+def _mint(*fields) -> Replay:
+    _MINTING.append(True)
+    out = Replay(True, *fields)
+    _MINTING.pop()
+    return out
 
 
 def _setting(doc) -> tuple:
@@ -80,8 +95,7 @@ def _read(doc):
 
 
 def statement(document) -> str:
-    """What ``document`` proves if :func:`replay` accepts it (derived from its kind, setting and domain); Rejected if
-    those fields are malformed."""
+    """What ``document`` proves if :func:`replay` accepts it; Rejected if its kind, setting or domain is malformed."""
     return _read(document)[3]
 
 
@@ -168,7 +182,7 @@ def replay(source=None, **options) -> Replay:
         # a malformed field the tests did not name, or an evaluation that cannot be carried out: never an acceptance
         return Replay(False, f"rejected: malformed certificate or undefined evaluation ({type(e).__name__}: {e})", None, n,
                       time.time() - t_start)
-    return Replay(True, _accepted(doc, n, values), conclusion, n, time.time() - t_start, values)
+    return _mint(_accepted(doc, n, values), conclusion, n, time.time() - t_start, values)
 
 
 def _accepted(doc, n, values) -> str:

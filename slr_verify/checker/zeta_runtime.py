@@ -1,6 +1,5 @@
-r"""zeta and zetac as the generated ball kernels call them (`docs/MATH.md` §4): the enclosures of :mod:`.special` on
-balls; zeta on ``arb_series`` (Taylor arithmetic) integrates its closed-form partials (premise ``zeta-partials``,
-served by :func:`.premises.kernels`, so a replay evaluates them only when its certificate names them)."""
+r"""zeta and zetac as the generated kernels call them (`docs/MATH.md` §4): :mod:`.special`'s enclosures on balls; on
+``arb_series`` zeta integrates its closed-form partials (premise ``zeta-partials``, served by :func:`.premises.kernels`)."""
 from __future__ import annotations
 
 from flint import arb, arb_series
