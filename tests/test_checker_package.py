@@ -110,36 +110,42 @@ def _checker_copy(tmp_path):
 
 
 _TAMPER = ("import json, sys\nimport slr_verify.checker as c\nfrom slr_verify.checker.premises import kernels\n"
-           "import slr_verify.checker.generated.descent as imported\n"
+           "import slr_verify.checker.generated.descent as d, slr_verify.checker.generated.manifold_hessians as h\n"
            "r = c.replay(sys.argv[1])\n"
-           "print(json.dumps([getattr(imported, 'TAMPERED', False), getattr(kernels('descent'), 'TAMPERED', False),"
-           " r.accepted, r.reason]))")
+           "print(json.dumps([[getattr(m, 'TAMPERED', False) for m in (d, h)],"
+           " [getattr(kernels(n), 'TAMPERED', False) for n in ('descent', 'manifold-hessians')], r.accepted, r.reason]))")
 
 
-def test_a_planted_pyc_is_ignored(tmp_path):
-    """The attack of issue 45: a pyc compiled from a modified ``descent.py`` and stamped with the real file's mtime and
-    size, so that the import system would run it. The import system does run it (the control: the module imported by
-    name has the planted attribute); the checker's kernels are the file's own bytes, and the committed theorem-5
-    certificate is accepted on them."""
+def _plant_pyc(real, tmp_path):
+    """A pyc compiled from a modified copy of ``real`` (a TAMPERED attribute added) and stamped with the real file's
+    mtime and size (PEP 552's header: magic, flags, mtime, size), so that the import system would run it."""
     import importlib.util
     import py_compile
 
-    gen = _checker_copy(tmp_path) / "generated"
-    real = gen / "descent.py"
     st = real.stat()
-    fake = tmp_path / "descent.py"
+    fake = tmp_path / real.name
     fake.write_text(real.read_text() + "\nTAMPERED = True\n")
     pyc = Path(importlib.util.cache_from_source(str(real)))
     pyc.parent.mkdir(exist_ok=True)
     py_compile.compile(str(fake), cfile=str(pyc), doraise=True)
-    data = bytearray(pyc.read_bytes())  # header: magic, flags, mtime, size (PEP 552), each 4 bytes
+    data = bytearray(pyc.read_bytes())
     data[8:12], data[12:16] = int(st.st_mtime).to_bytes(4, "little"), (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
     pyc.write_bytes(bytes(data))
+
+
+def test_a_planted_pyc_is_ignored(tmp_path):
+    """The attack of issue 45: pycs compiled from modified ``descent.py`` (theorem-5's premise) and
+    ``manifold_hessians.py``, stamped with the real files' mtime and size. The import system runs them (the control:
+    the modules imported by name have the planted attribute); the checker's kernels are the files' own bytes, and the
+    committed Hessian-signs certificate is accepted on them."""
+    gen = _checker_copy(tmp_path) / "generated"
+    for name in ("descent.py", "manifold_hessians.py"):
+        _plant_pyc(gen / name, tmp_path)
     env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
-    out = subprocess.run([sys.executable, "-c", _TAMPER, _committed("theorem5_fig4b.json.gz")], capture_output=True,
+    out = subprocess.run([sys.executable, "-c", _TAMPER, _committed("hessian_signs_fig4b.json.gz")], capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True, timeout=600)
     planted_ran, checker_ran, accepted, reason = json.loads(out.stdout)
-    assert planted_ran and not checker_ran
+    assert planted_ran == [True, True] and checker_ran == [False, False]
     assert accepted, reason
 
 
