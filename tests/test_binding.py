@@ -637,3 +637,17 @@ def test_a_statement_on_M_binds_a_claim_at_any_eps_and_L():
     assert not proves(rep, kind="manifold-stationary-points", setting=dict(PAPER, d=401), lam=(0.01, 1.0))[0]
     assert not proves(rep, kind="manifold-stationary-points", setting=dict(PAPER, gamma2=Fraction(1, 3)),
                       lam=(0.01, 1.0))[0]
+
+
+def test_find_committed_binds_theorem5_by_its_step():
+    """The committed Theorem 5 certificate is found by its step as binding states it (alpha_5 of the pieces meeting the
+    claim's lam, read from the document independently of the index): the paper's alpha = 4e-3 at lam in [0.05, 0.1],
+    at any eps and L; not on [0.9, 1], whose piece has alpha_5 < 4e-3."""
+    from slr_verify.certify.committed import find_committed
+
+    doc = json.loads(gzip.decompress((REAL / "theorem5_fig4b.json.gz").read_bytes()))
+    last = [p["alpha_5"] for p in doc["pieces"] if p["lam"][1] > 0.9]
+    assert max(last) < 4e-3 < min(p["alpha_5"] for p in doc["pieces"] if p["lam"][0] < 0.1)
+    for s in (PAPER, dict(PAPER, eps=0.3, L=2)):
+        assert find_committed("theorem-5", setting=s, lam=(0.05, 0.1), domain={"alpha": 4e-3}) == ["theorem5_fig4b.json.gz"]
+    assert find_committed("theorem-5", setting=PAPER, lam=(0.9, 1.0), domain={"alpha": 4e-3}) == []
