@@ -11,17 +11,11 @@ from . import balls
 from .fields import Rejected, interval, number
 from .registry import KINDS as _REGISTRY
 
-_LAM, _ULP = {"lam": "domain"}, {"lam": "ulp"}
-#: kind -> {quantity a claim may bind: how}. "domain": inside the certificate's domain interval; "ulp": inside the one-ulp
-#: ball of its point (the registry's ``widened``); "alpha_5": Theorem 5's step, in (0, alpha_5] of every lam piece
-#: meeting the claim's lam (the tiling's [0, A] is not bindable); "ends": an oracle-window's ends inside the claim's
-#: enclosures. New kinds (the tube's radius and region, a region of settings) add theirs here and their rule in _bind.
-QUANTITIES = {
-    "oracle-global-minimiser": _LAM, "oracle-window": {**_LAM, "ends": "ends"}, "global-minimum-enclosure": _LAM,
-    "manifold-stationary-points": _LAM, "manifold-hessian-signs": _LAM, "theorem-5": {**_LAM, "alpha": "alpha_5"},
-    "reduced-map-diffeomorphism": {**_ULP, "alpha": "domain"}, "off-M-minimum": _ULP,
-    "contraction-ball": {**_ULP, "alpha": "domain"}, "valley-tube": {**_ULP, "alpha": "domain"},
-}
+#: kind -> {quantity a claim may bind: how}, from the registry (lam, and ``Kind.binds``). "domain": inside the
+#: certificate's domain interval; "ulp": inside the one-ulp ball of its point (``Kind.widened``); "alpha_5": Theorem 5's
+#: step, in (0, alpha_5] of every lam piece meeting the claim's lam (the tiling's [0, A] is not bindable); "ends": an
+#: oracle-window's ends inside the claim's enclosures. A new kind's quantity is its entry's, with its rule in _bind.
+QUANTITIES = {n: {"lam": "ulp" if "lam" in k.widened else "domain", **k.binds} for n, k in _REGISTRY.items()}
 
 
 def proves(rep, *, kind, setting, lam=None, domain=None, ends=None) -> tuple:

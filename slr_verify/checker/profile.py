@@ -170,10 +170,9 @@ def check_circle(S, circle, kept, lam) -> None:
         raise Rejected(f"the circle pieces end at kappa = {reach!r}, below the bound leaves' {k_hi!r}")
 
 
-def check_profile(doc, kind, S, domain, boxes):
-    """Every leaf of a profile certificate (``boxes``: the leaves' boxes from the coverage); returns (values, the
-    conclusion's tail)."""
-    enclosure = kind == "global-minimum-enclosure"
+def check_profile(doc, kind, S, domain, boxes, enclosure=False):
+    """Every leaf of a profile certificate (``boxes``: the leaves' boxes from the coverage; ``enclosure``: a
+    global-minimum enclosure's, against its witness); returns (values, the conclusion's tail)."""
     if enclosure:
         U = witness_risk(S, domain[2][0], doc["witness"], "the witness")
         values = {"witness_risk": outward(U)}

@@ -5,6 +5,7 @@ the statement it proves and its test. Nothing falls through: a kind not listed h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube, upper_bound
@@ -13,7 +14,7 @@ from .manifold import check_manifold
 from .premises import closure
 from .profile import check_profile
 from .theorem5 import check_theorem5, read_pieces
-from .window import ends_of
+from .window import check_window, ends_of
 
 #: the fields of every certificate (``search``: free facts of the run, not read)
 COMMON = ("format", "kind", "statement", "setting", "domain", "prec", "premises", "tree", "leaves")
@@ -44,6 +45,10 @@ class Kind:
     #: certificates inside this one, checked in full (:func:`.replay.embedded`): field -> kind
     embedded: dict = field(default_factory=dict)
     prec: tuple = (64, 256)  #: the admitted precisions (bits): the floor of every committed certificate, a cost cap
+    #: premises needed when an optional field is present ({field: premise}) or a leaf has a test ({test: premise})
+    uses: dict = field(default_factory=dict)
+    #: what a claim may bind beside the setting and lam (:mod:`.binding`): {quantity: how}
+    binds: dict = field(default_factory=dict)
 
 
 def _at(s) -> str:
@@ -157,45 +162,42 @@ def _tube_kappa(dom):
 _QUARTER = {"kappa": (0.0, 1.0), "t": (0.0, 1.0)}
 _SQUARE = {"kappa": (-1.0, 1.0), "nu": (-1.0, 1.0)}
 _PROFILE = ("kappa", "t", "lam")
+_EDGE = {"valley-edge": "valley-edge"}
 
 KINDS = {k.name: k for k in (
     Kind("oracle-global-minimiser", _PROFILE, ("valley", "valley-edge", "value"),
-         (*_PROFILE_PREMISES, "valley", "oracle-risk"), _minimiser, check_profile, _QUARTER),
+         (*_PROFILE_PREMISES, "valley", "oracle-risk"), _minimiser, check_profile, _QUARTER, uses=_EDGE),
     Kind("oracle-window", _PROFILE, ("valley", "valley-edge", "value"),
-         (*_PROFILE_PREMISES, "valley", "oracle-risk", "oracle-curvature"), _window, check_profile, _QUARTER,
-         fields=("ends",)),
-    Kind("global-minimum-enclosure", _PROFILE, ("value", "bound"), _PROFILE_PREMISES, _enclosure, check_profile,
-         _QUARTER, points=("lam",), fields=("witness",), optional=("circle",)),
+         (*_PROFILE_PREMISES, "valley", "oracle-risk", "oracle-curvature"), _window, check_window, _QUARTER,
+         fields=("ends",), uses=_EDGE, binds={"ends": "ends"}),
+    Kind("global-minimum-enclosure", _PROFILE, ("value", "bound"), _PROFILE_PREMISES, _enclosure,
+         partial(check_profile, enclosure=True), _QUARTER, points=("lam",), fields=("witness",), optional=("circle",),
+         uses={"circle": "circle"}),
     Kind("manifold-stationary-points", ("kappa", "nu", "lam"), ("exclude", "in-X"), ("manifold-sign",), _stationary,
          check_manifold, _SQUARE, fields=("r", "pieces"), about=("gamma", "d")),
     Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, check_signs,
          about=("gamma", "d")),
     Kind("reduced-map-diffeomorphism", ("kappa", "nu", "alpha", "lam"), ("det-positive",), ("reduced-map",),
          _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
-         optional=("alpha_upper", "upper_at"), widened=("lam",)),
+         optional=("alpha_upper", "upper_at"), widened=("lam",), binds={"alpha": "domain"}),
     Kind("theorem-5", ("kappa", "nu", "alpha", "lam"), ("bounds",), ("descent",), _theorem5, check_theorem5, _SQUARE,
          rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d"),
-         embedded={"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"}),
+         embedded={"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"},
+         uses={"rate": "lojasiewicz"}, binds={"alpha": "alpha_5"}),
     Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",),
          widened=("lam",)),
     Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, check_contraction,
-         points=("lam", "alpha"), positive=("lam", "alpha"), widened=("lam",)),
+         points=("lam", "alpha"), positive=("lam", "alpha"), widened=("lam",), binds={"alpha": "domain"}),
     Kind("valley-tube", ("kappa", "lam", "alpha"), ("tube-piece",), ("pgd-map", "edge-invariance"), _tube, check_tube,
          points=("lam", "alpha"), positive=("lam", "alpha"), rule=_tube_kappa, fields=("delta", "margin"),
-         widened=("lam",)),
+         widened=("lam",), binds={"alpha": "domain"}),
 )}
 
 
 def required_premises(kind, doc) -> tuple:
-    """The premises a certificate of ``kind`` rests on: the kind's, ``circle`` with a circle test, ``valley-edge`` with a
-    valley-edge leaf, ``lojasiewicz`` with a theorem-5 rate, and the premises these evaluate in turn
-    (:data:`.premises.DEPENDS`): the writer and the checker both read this."""
-    out = KINDS[kind].premises
-    if doc.get("circle") is not None:
-        out += ("circle",)
-    if kind == "theorem-5" and doc.get("rate") is not None:
-        out += ("lojasiewicz",)
+    """The premises a certificate of ``kind`` rests on: the kind's, those its optional fields and leaf tests use
+    (``Kind.uses``), and the premises these evaluate in turn (:data:`.premises.DEPENDS`): the writer and the checker
+    both read this."""
     leaves = doc.get("leaves") if isinstance(doc.get("leaves"), list) else []
-    if any(isinstance(x, dict) and x.get("test") == "valley-edge" for x in leaves):
-        out += ("valley-edge",)
-    return closure(out)
+    used = {k for k in doc if doc[k] is not None} | {x.get("test") for x in leaves if isinstance(x, dict)}
+    return closure(KINDS[kind].premises + tuple(p for k, p in KINDS[kind].uses.items() if k in used))

@@ -20,7 +20,6 @@ from .premises import check_named, session
 from .profile import SettingBalls
 from .reader import Unreadable, load
 from .registry import COMMON, KINDS, required_premises
-from .window import check_ends, ends_text
 
 FORMAT = "slr-verify-certificate/1"
 #: the widest admitted precisions of the ball arithmetic (bits); each kind admits a range inside it (``Kind.prec``)
@@ -137,13 +136,8 @@ def _check(doc, prec):
         bits = integer(prec, f"the replay's prec (a {kind.name} certificate)", *kind.prec)
     S = SettingBalls(*setting)
     with ctx.workprec(bits), session(needed) as served:
-        # an oracle-window's ends first: two evaluations, before the leaves' thousands
-        ends = check_ends(doc, S, domain["lam"]) if kind.name == "oracle-window" else {}
         values, tail = kind.check(doc, kind.name, S, tuple(domain[c] for c in names), boxes)
     embedded(doc, kind, setting, domain["lam"], prec)
-    if ends:
-        values.update(ends)
-        tail = ends_text(values)
     values.update({"kind": kind.name, "lam": domain["lam"], "domain": domain, "prec": bits,
                    "setting": dict(zip(("gamma", "eps", "d", "L"), setting)),
                    "premises": {"named": tuple(needed), "evaluated": tuple(n for n in needed if n in served)}})

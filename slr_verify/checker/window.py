@@ -19,7 +19,7 @@ from flint import arb, arb_series, ctx
 from .decide import below, negative, positive
 from .fields import Rejected, interval, keys
 from .premises import kernels
-from .profile import witness_risk
+from .profile import check_profile, witness_risk
 from .taylor import series_coef
 
 #: the two directions of the chart around k* (`docs/MATH.md` §17): their index in the closed form
@@ -106,3 +106,9 @@ def ends_text(values) -> str:
     if hi is None:
         return out + "); no upper end of W below the proved interval's end"
     return out + f"), its end hi in [{hi[0]!r}, {hi[1]!r}] (width {hi[1] - hi[0]:.2g}: {values['mechanism_hi']})"
+
+
+def check_window(doc, kind, S, domain, boxes):
+    """An ``oracle-window``: its ends first (two evaluations, before the leaves' thousands), then the profile's leaves."""
+    ends = check_ends(doc, S, domain[2])
+    return {**check_profile(doc, kind, S, domain, boxes)[0], **ends}, ends_text(ends)
