@@ -176,7 +176,7 @@ def _descent():
 def _descent_proofs():
     from ..symbolic import descent as sdes
 
-    return {**sdes.descent_proofs(), **sdes.k_map_proofs(), **sdes.norm_proofs()}
+    return {**sdes.descent_proofs(), **sdes.k_map_proofs(), **sdes.norm_proofs(), **sdes.theorem5_step_proofs()}
 
 
 def _pgd_map():
