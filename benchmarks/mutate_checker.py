@@ -48,7 +48,7 @@ from pathlib import Path
 TESTS = ["tests/test_checker_decide.py", "tests/test_checker_reader.py", "tests/test_taylor.py", "tests/test_rate.py",
          "tests/test_checker_forgeries.py", "tests/test_window_certificate.py", "tests/test_theorem5.py",
          "tests/test_dynamics_certificates.py", "tests/test_profile.py", "tests/test_certificates.py",
-         "tests/test_binding.py", "tests/test_checker_package.py"]
+         "tests/test_binding.py", "tests/test_checker_package.py", "tests/test_checker_work.py"]
 #: tests that fail on any rewrite of a checker file (a table of its lines, its size), not on a fault
 DESELECT = ["tests/test_checker_package.py::test_the_trusted_base_table_is_current",
             "tests/test_checker_package.py::test_the_trusted_base_is_small"]
