@@ -250,3 +250,22 @@ def test_the_pieces_on_two_workers_make_the_same_certificate():
     assert one["proved"] and two["proved"] and len(one["pieces"]) == 5
     same = lambda f: json.dumps(one["certificate"][f]) == json.dumps(two["certificate"][f])
     assert same("tree") and same("leaves") and two["pieces"] == one["pieces"]
+
+
+@pytest.mark.parametrize("covered, words", [(2, "do not bound G and H"), (1, "pieces state a rate, the rate field covers 1")])
+def test_the_rate_field_must_decide_every_piece_stating_a_rate(monkeypatch, covered, words):
+    """The count check between the pieces stating a rate and those the rate field decides (a mutant flipping it survived
+    the default run: the replays with a rate are slow), with check_rate stubbed to decide ``covered`` of the two rated
+    pieces and no leaves: all decided, the check passes and the next one (the leaves' bounds) rejects; one short, the
+    count check rejects. Independent of any search: the document's pieces are written here."""
+    from slr_verify.checker import rate as checker_rate
+    from slr_verify.checker.fields import Rejected
+    from slr_verify.checker.profile import SettingBalls
+    from slr_verify.checker.theorem5 import check_theorem5
+
+    monkeypatch.setattr(checker_rate, "check_rate", lambda rate, S, pieces: [{"area_fraction": 0.5}] * covered)
+    piece = lambda lo, hi: {"lam": [lo, hi], "alpha_8": 0.1, "alpha_12": 0.1, "alpha_5": 0.05, "mu": 0.01, "delta": 0.01}
+    doc = {"pieces": [piece(0.1, 0.2), piece(0.2, 0.3)], "rate": {"lam": [0.1, 0.3]}, "leaves": []}
+    domain = ((-1.0, 1.0), (-1.0, 1.0), (0.0, 0.2), (0.1, 0.3))
+    with pytest.raises(Rejected, match=words):
+        check_theorem5(doc, "theorem-5", SettingBalls(0.5**0.5, 0.0, 400, 10), domain, [])
