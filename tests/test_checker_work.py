@@ -43,6 +43,15 @@ def test_the_cap_is_the_documented_one():
     """docs/certificates.md states these figures (and the time measured at them)."""
     assert (work.CAP, work.SECONDS) == (6_000_000, 360.0)
     assert max(work.WEIGHT.values()) * 500_000 == work.CAP  # MAX_LEAVES leaves of the dearest test: the cap
+    # the weights the docs state ("12 for a value leaf, 10 for a valley leaf, ..., each circle piece 11, each lam piece
+    # 3, each edge breakpoint 3, ... 1e-3 a pair"): a change to the prediction is a change to the documented bound
+    assert (work.WEIGHT["value"], work.WEIGHT["valley"], work.WEIGHT["det-positive"]) == (12, 10, 1)
+    assert (work.ITEM["circle"], work.ITEM["pieces"], work.ITEM["1"], work.ITEM["-1"], work.PAIR) == (11, 3, 3, 3, 1e-3)
+    n, p = 1000, 7  # a theorem-5 scan: n leaves against p pieces, 1e-3 a pair, on top of the leaves' and pieces' calls
+    doc = {"leaves": [{"test": "bounds"}] * n, "pieces": [{}] * p}
+    assert work.predict(doc) == 100 + 1e-3 * n * p + work.WEIGHT["bounds"] * n + 3 * p
+    rate = {"lam": [0.1, 0.2], "leaves": [{"test": "ratio"}] * n}  # a rate's area cells: 2 n^2 pairs at most
+    assert work.predict(rate) == 100 + 1e-3 * n * 2 * n + 12 * n
 
 
 def test_a_free_field_over_the_cap_is_refused_before_evaluation(tmp_path, capsys, monkeypatch):
