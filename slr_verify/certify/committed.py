@@ -33,7 +33,10 @@ def load_committed(name, *, folder=None) -> dict:
 
 def replay_committed(name, *, folder=None, **kw) -> Replay:
     """:func:`~.replay.replay` of the committed certificate ``name`` (its ``values`` carry the file name)."""
-    r = replay(load_committed(name, folder=folder), **kw)
+    if name not in names(folder=folder):
+        load_committed(name, folder=folder)  # its ValueError
+    with resources.as_file(_folder(folder).joinpath(name)) as p:
+        r = replay(p, **kw)  # the file, read once by the checker
     r.values["file"] = name
     return r
 

@@ -26,6 +26,7 @@ from .balls import ball, outward
 from .coverage import check_coverage
 from .decide import at_most, negative, positive
 from .fields import Rejected, interval, keys
+from .parallel import map_spans
 from .premises import kernels
 
 TESTS = ("above", "ratio", "corner")
@@ -123,32 +124,40 @@ def check_rate(rate, S, pieces) -> list:
     boxes = check_coverage(((-1.0, 1.0), (-1.0, 1.0), (a, b)), rate["tree"], rate["leaves"], NAMES)
     par = S.P.kw("gamma", "d")
     starts = [p["lam"][0] for p in inside]
-    cells = [dict() for _ in inside]  # per piece: {(l0, l1): area of inside leaves}
-    for k, (leaf, box) in enumerate(zip(rate["leaves"], boxes)):
-        keys(leaf, f"rate leaf {k}", ("box", "test"))
-        name = f"rate leaf {k} {list(box)} ({leaf['test']!r})"
-        j = bisect.bisect_right(starts, box[2][0]) - 1
-        if j < 0 or box[2][1] > inside[j]["lam"][1]:
-            raise Rejected(f"{name}: its lam range is not inside one piece")
-        mu, delta = inside[j]["mu"], inside[j]["delta"]
-        half = mirrored(box)
-        if half is None:
-            raise Rejected(f"{name}: the box crosses kappa = 0")
-        mbox = (*half, box[2])
-        test = leaf["test"]
-        if test not in TESTS:
-            raise Rejected(f"{name}: unknown test")
-        G_low, G_high, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
-        if test == "above":
-            if not positive(G_low + arb(delta)):
-                raise Rejected(f"{name}: above test fails (G + delta > 0 is not certified)")
-            continue
-        if test == "ratio" and not positive(F):
-            raise Rejected(f"{name}: ratio test fails (|Pg|^2 - mu (R - R*) > 0 is not certified)")
-        if test == "corner":
-            _corner(mbox, par, mu, name)
-        if at_most(G_high + arb(delta), 0):
-            cells[j].setdefault(box[2], []).append((arb(box[0][1]) - box[0][0]) * (arb(box[1][1]) - box[1][0]))
+    leaves = rate["leaves"]
+
+    def span(lo, hi):  # the leaves of the span certified inside S_delta: [(piece, lam range, area)], area as floats
+        got = []
+        for k in range(lo, hi):
+            box = boxes[k]
+            keys(leaves[k], f"rate leaf {k}", ("box", "test"))
+            name = f"rate leaf {k} {list(box)} ({leaves[k]['test']!r})"
+            j = bisect.bisect_right(starts, box[2][0]) - 1
+            if j < 0 or box[2][1] > inside[j]["lam"][1]:
+                raise Rejected(f"{name}: its lam range is not inside one piece")
+            mu, delta, test, half = inside[j]["mu"], inside[j]["delta"], leaves[k]["test"], mirrored(box)
+            if half is None:
+                raise Rejected(f"{name}: the box crosses kappa = 0")
+            if test not in TESTS:
+                raise Rejected(f"{name}: unknown test")
+            mbox = (*half, box[2])
+            G_low, G_high, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
+            if test == "above":
+                if not positive(G_low + arb(delta)):
+                    raise Rejected(f"{name}: above test fails (G + delta > 0 is not certified)")
+                continue
+            if test == "ratio" and not positive(F):
+                raise Rejected(f"{name}: ratio test fails (|Pg|^2 - mu (R - R*) > 0 is not certified)")
+            if test == "corner":
+                _corner(mbox, par, mu, name)
+            if at_most(G_high + arb(delta), 0):
+                got.append((j, box[2], k))
+        return got
+
+    cells = [dict() for _ in inside]  # per piece: {(l0, l1): the areas of its leaves inside S_delta}
+    for j, lam, k in (x for part in map_spans(span, len(leaves)) for x in part):
+        (k0, k1), (n0, n1) = boxes[k][:2]
+        cells[j].setdefault(lam, []).append((arb(k1) - k0) * (arb(n1) - n0))
     out = []
     for j, p in enumerate(inside):
         ends = sorted({p["lam"][0], p["lam"][1], *(x for iv in cells[j] for x in iv)})

@@ -9,11 +9,14 @@ rated pieces (:func:`.rate.check_rate`); Proposition 9's two embedded certificat
 """
 from __future__ import annotations
 
+import math
+
 from flint import arb
 
 from .balls import ball, outward
 from .decide import at_most, below, negative
 from .fields import Rejected, interval, keys, number
+from .parallel import map_spans
 from .premises import kernels
 
 #: the fields of a lam piece (mu and delta: both numbers, or both null when the piece has no rate)
@@ -60,6 +63,13 @@ def _piece_of(pieces, lo, hi) -> int:
     raise Rejected(f"leaf lam [{lo!r}, {hi!r}] lies in no single piece")
 
 
+def _max(u, x):
+    """max(u, x) as floats, an arb x by its ball's upper end (inf if not finite); None is no value."""
+    if x is not None and not isinstance(x, float):
+        x = outward(x)[1] if x.is_finite() else math.inf
+    return x if u is None else u if x is None else max(u, x)
+
+
 def check_theorem5(doc, kind, S, domain, boxes):
     K = kernels("descent")
     pieces = read_pieces(doc, domain[3], domain[2][1])
@@ -73,28 +83,32 @@ def check_theorem5(doc, kind, S, domain, boxes):
             raise Rejected(f"{len(with_rate)} pieces state a rate, the rate field covers {len(got)} of them")
     elif any(p["mu"] is not None for p in pieces):
         raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
-    acc = [{"Gk": None, "Gn": None, "H": None, "M": None} for _ in pieces]
-    for j, (leaf, (k, n, a, lam)) in enumerate(zip(doc["leaves"], boxes)):
-        keys(leaf, "bounds leaf", ("box", "test"))
-        i = _piece_of(pieces, *lam)
-        kb, nb, lb = ball(*k), ball(*n), ball(*lam)
-        gk, gn = K.gradient(kb, nb, lb, **par)
-        H = norm_upper(K.hessian(kb, nb, lb, **par))
-        s = acc[i]
-        for key, x in (("Gk", abs(gk)), ("Gn", abs(gn)), ("H", H)):
-            s[key] = x if s[key] is None else s[key].union(x)
-        if a[0] < pieces[i]["alpha_12"]:
-            ab = ball(*a)
-            D = norm_upper(K.dk(kb, nb, lb, alpha=ab, **par))
-            if not below(ab * D, 1):
-                raise Rejected(f"bounds leaf {j} {leaf['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
+    leaves, pieces_of = doc["leaves"], [_piece_of(pieces, *box[3]) for box in boxes]
+
+    def span(lo, hi):  # {piece: float upper bounds of |g_kappa|, |g_nu|, ||hess R||, ||D K|| over the span's leaves}
+        acc = {}
+        for j in range(lo, hi):
+            keys(leaves[j], "bounds leaf", ("box", "test"))
+            (k, n, a, lam), i = boxes[j], pieces_of[j]
+            kb, nb, lb, ab = ball(*k), ball(*n), ball(*lam), ball(*a)
+            D = norm_upper(K.dk(kb, nb, lb, alpha=ab, **par)) if a[0] < pieces[i]["alpha_12"] else None
+            if D is not None and not below(ab * D, 1):
+                raise Rejected(f"bounds leaf {j} {leaves[j]['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
                                f"{pieces[i]['alpha_12']!r})")
-            s["M"] = D if s["M"] is None else s["M"].union(D)
+            gk, gn = K.gradient(kb, nb, lb, **par)
+            x = (abs(gk), abs(gn), norm_upper(K.hessian(kb, nb, lb, **par)), D)
+            acc[i] = [_max(u, v) for u, v in zip(acc.get(i, [None] * 4), x)]
+        return acc
+
+    acc = [[None] * 4 for _ in pieces]
+    for part in map_spans(span, len(boxes)):
+        for i, x in part.items():
+            acc[i] = [_max(u, v) for u, v in zip(acc[i], x)]
     rows = []
-    for i, (p, s) in enumerate(zip(pieces, acc)):
-        if s["Gk"] is None or not all(x.is_finite() for x in (s["Gk"], s["Gn"], s["H"])):
+    for i, (p, (gk, gn, h, m)) in enumerate(zip(pieces, acc)):
+        if gk is None or not all(map(math.isfinite, (gk, gn, h))):
             raise Rejected(f"piece {i}: its leaves do not bound G and H")
-        Gk, Gn, H = (arb(s[x].upper()) for x in ("Gk", "Gn", "H"))
+        Gk, Gn, H = arb(gk), arb(gn), arb(h)
         a8 = arb(p["alpha_8"])
         if not all(at_most(arb(1) / 2, K.bracket(a8, G, H)[0]) for G in (Gk, Gn)):
             raise Rejected(f"piece {i}: B(alpha_8 = {p['alpha_8']!r}, G, H) >= 1/2 is not shown (G_kappa <= {Gk}, "
@@ -102,8 +116,7 @@ def check_theorem5(doc, kind, S, domain, boxes):
         mu_plus, det = K.saddle(ball(*p["lam"]), **par)
         if not (negative(det) and below(arb(p["alpha_5"]) * mu_plus, 1)):
             raise Rejected(f"piece {i}: det hess R(0, 0) < 0 and alpha_5 mu_+ < 1 are not shown (mu_+ in {mu_plus})")
-        rows.append({**p, "G_kappa": outward(Gk)[1], "G_nu": outward(Gn)[1], "H": outward(H)[1], "area_fraction": None,
-                     "M": None if s["M"] is None else outward(s["M"])[1], "mu_plus": outward(mu_plus)})
+        rows.append({**p, "G_kappa": gk, "G_nu": gn, "H": h, "area_fraction": None, "M": m, "mu_plus": outward(mu_plus)})
     for row, res in zip((r for r in rows if r["mu"] is not None), got):
         row["area_fraction"] = res["area_fraction"]
     a5 = min(r["alpha_5"] for r in rows)

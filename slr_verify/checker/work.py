@@ -14,14 +14,14 @@ os.register_at_fork(before=lambda: _M.update(at=time.process_time()), after_in_c
 
 
 def predict(doc) -> float:
-    work, stack = 100.0, [doc]  # 100: ends, witnesses, ...; each leaf (a dict with a test, at any depth) its WEIGHT, ...
+    work, stack = 100.0, [doc] if isinstance(doc, (dict, list, tuple)) else []  # 100: ends, witnesses, ...; each leaf (a dict with a test, at any depth) its WEIGHT, ...
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
             n, p = (len(x) if isinstance(x, list) else 0 for x in (v.get("leaves"), v.get("pieces")))
             work += PAIR * n * (p or 2 * n * ("lam" in v)) + (WEIGHT.get(v["test"], 12) if isinstance(v.get("test"), str) else 0)
             work += sum(ITEM.get(k, 0) * len(x) for k, x in v.items() if isinstance(x, list))
-        stack.extend(v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else ())
+        stack.extend(x for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, (dict, list, tuple)))
     return work
 
 
