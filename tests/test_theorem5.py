@@ -45,6 +45,29 @@ def test_the_certificate_replays_and_states_theorem5(proof):
         assert p["alpha_5"] * p["mu_plus"][1] < 1
 
 
+def test_the_values_do_not_depend_on_the_workers(proof, tmp_path):
+    """The leaves tested in 1 and in 2 forked workers (a fresh interpreter: the checker forks only without JAX loaded;
+    every chunk of the split as small as it goes) give the same values: each piece's G, H and M is the largest of the
+    leaves' float upper bounds, whatever the split (the arb unions they replace drifted with it)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "t5.json"
+    path.write_text(json.dumps(proof["certificate"]))
+    code = ("import json, sys; import slr_verify.checker.parallel as P; P.MIN_LEAVES = 1; "
+            "from slr_verify.checker import replay; r = replay(sys.argv[1]); "
+            "print(json.dumps([r.accepted, P.workers(10**6), r.values['pieces']], default=str))")
+    out = {}
+    for k in ("1", "2"):
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                             env={**os.environ, "SLR_VERIFY_CHECKER_WORKERS": k})
+        assert run.returncode == 0, run.stderr
+        out[k] = json.loads(run.stdout)
+    assert out["1"][:2] == [True, 1] and out["2"][:2] == [True, 2]
+    assert out["1"][2] == out["2"][2]
+
+
 def _one_step_excess(lam, alpha, n=400, seed=11):
     """max over random x of R(Phi(x)) - R(x) + (alpha/2)|Pg(x)|^2, the float64 reduced map and a central difference of
     the float64 risk on M for Pg (an independent route: no kernel of the certificate)."""

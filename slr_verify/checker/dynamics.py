@@ -146,7 +146,7 @@ def check_tube(doc, kind, S, domain, boxes):
     delta, m = number(doc["delta"], "delta"), number(doc["margin"], "margin")
     if not (0 < delta and 0 < m):
         raise Rejected(f"valley-tube: delta and margin must be > 0, got {delta!r}, {m!r}")
-    pieces, qs, Cs = [], [], []
+    pieces = []  # (T, groups, q, C)
     for leaf, box in sorted(zip(doc["leaves"], boxes), key=lambda lb: lb[1][0]):
         keys(leaf, "tube-piece leaf", ("box", "test", "T", "groups"))
         a, b = box[0]
@@ -156,12 +156,10 @@ def check_tube(doc, kind, S, domain, boxes):
         q, C, edge_ok, step = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
         if not (below(q, 1) and edge_ok and at_most(step, arb(m) / 2)):
             raise Rejected(f"tube-piece [{a!r}, {b!r}]: q = {q} < 1, h > 0 ({edge_ok}), step {step} <= m/2 not all shown")
-        pieces.append((T, groups))
-        qs.append(q)
-        Cs.append(C)
+        pieces.append((T, groups, q, C))
     Gamma = arb(1)
-    for (T0, g0), (T1, g1) in zip(pieces[:-1], pieces[1:]):
+    for (T0, g0, *_), (T1, g1, *_) in zip(pieces[:-1], pieces[1:]):
         Gamma *= transition_bound(T0, g0, T1, g1)
-    up = lambda xs: max(outward(x)[1] for x in xs)
-    values = {"q": up(qs), "C": up(Cs), "Gamma": outward(Gamma)[1], "delta": delta, "margin": m, "pieces": len(pieces)}
+    up = lambda i: max(outward(p[i])[1] for p in pieces)
+    values = {"q": up(2), "C": up(3), "Gamma": outward(Gamma)[1], "delta": delta, "margin": m, "pieces": len(pieces)}
     return values, f" (q <= {values['q']:.6g}, C <= {values['C']:.3g}, Gamma <= {values['Gamma']:.6g}, {len(pieces)} pieces)"

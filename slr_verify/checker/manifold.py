@@ -11,7 +11,7 @@ from flint import arb, arb_mat
 from .balls import ball
 from .decide import inside, nonzero
 from .fields import Rejected, interval, keys, matrix, number
-from .parallel import map_spans
+from .parallel import map_leaves
 from .premises import kernels
 
 
@@ -49,18 +49,6 @@ def _piece(par, lam, p, r):
         raise Rejected(f"lam piece {lam}: H(0, 0) is not exactly 0")
 
 
-def _leaf(par, r, leaf, box):
-    (k0, k1), (n0, n1), lam = box
-    keys(leaf, "Proposition 9 leaf", ("box", "test"))
-    if leaf["test"] == "in-X":
-        if not (-r <= k0 and k1 <= r and -r <= n0 and n1 <= r):
-            raise Rejected(f"in-X leaf {leaf['box']} is not inside X = [-{r}, {r}]^2")
-        return
-    h = _mean_value(ball(k0, k1), ball(n0, n1), dict(par, lam=ball(*lam)))
-    if not (nonzero(h[0]) or nonzero(h[1])):
-        raise Rejected(f"exclude leaf {leaf['box']}: neither H_0 nor H_1 excludes 0")
-
-
 def check_manifold(doc, kind, S, domain, boxes):
     """Every piece and leaf of a Proposition 9 certificate; returns (values, the conclusion's tail)."""
     par = S.P.kw("gamma", "d", "L")
@@ -80,5 +68,17 @@ def check_manifold(doc, kind, S, domain, boxes):
         raise Rejected(f"the lam pieces {sorted(set(pieces) ^ used)[:3]} have no leaves or the leaves have no piece")
     for lam in sorted(used):
         _piece(par, lam, pieces[lam], r)
-    map_spans(lambda lo, hi: [_leaf(par, r, leaf, box) for leaf, box in zip(doc["leaves"][lo:hi], boxes[lo:hi])], len(boxes))
+
+    def leaf(j):
+        (k0, k1), (n0, n1), lam = boxes[j]
+        box = keys(doc["leaves"][j], "Proposition 9 leaf", ("box", "test"))["box"]
+        if doc["leaves"][j]["test"] == "in-X":
+            if not (-r <= k0 and k1 <= r and -r <= n0 and n1 <= r):
+                raise Rejected(f"in-X leaf {box} is not inside X = [-{r}, {r}]^2")
+            return
+        h = _mean_value(ball(k0, k1), ball(n0, n1), dict(par, lam=ball(*lam)))
+        if not (nonzero(h[0]) or nonzero(h[1])):
+            raise Rejected(f"exclude leaf {box}: neither H_0 nor H_1 excludes 0")
+
+    map_leaves(leaf, len(boxes))
     return {"pieces": len(used), "r": r}, f" (lam pieces: {len(used)}; (0, 0) is the only zero in [-{r}, {r}]^2)"

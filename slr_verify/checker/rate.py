@@ -1,20 +1,6 @@
-r"""R1's tests (`docs/MATH.md`, "R1"; `docs/certificates.md`): |Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q :
-R(x) <= R(0, 0) - delta}, for every lam of each piece.
-
-``rate`` = {lam: [a, b], tree, leaves} tiles [-1, 1]^2 x [a, b] in (kappa, nu, lam); each leaf's lam lies in one piece
-{lam, mu, delta}. A leaf with kappa <= 0 is tested at its mirror (-kappa, -nu) (R, |Pg|^2 even, R(-1, -1) = R(1, 1):
-premise ``lojasiewicz``); one across kappa = 0 is rejected. Enclosures: natural intersected with mean-value, on the
-face where a partial's certified sign puts the extremum (:func:`bound`).
-
-* ``above``: G + delta > 0, G = R - R(0, 0): the box misses S_delta;
-* ``ratio``: F = |Pg|^2 - mu (R - R*) > 0;
-* ``corner``: the box [k0, 1] x [n0, 1] (k0, n0 > 0) lies in the image of the angle box [-Phi, Phi] x [-Psi, Psi]
-  (kappa = cos phi, nu = cos psi); R is even in both angles, its angle gradient H1 theta and R - R* = theta^T H2
-  theta / 2 (mean values, H1, H2 symmetric with entries a, c, e in the enclosures), so F = theta^T (H1^2 - mu H2 / 2)
-  theta >= 0 when [[a^2 + c^2 - mu a / 2, c (a + e) - mu c / 2], [., c^2 + e^2 - mu e / 2]] is certified PSD.
-
-The area fraction of a piece: the least, over the lam cells between leaves' ends, of the area of its ratio and corner
-leaves with sup G + delta <= 0 (inside S_delta), over 4; it must be > 0 (no vacuous rate).
+r"""R1's tests (`docs/certificates.md`, "Theorem 5's rate field", the tests and the area fraction; `docs/MATH.md`, "R1"):
+|Pg(x)|^2 >= mu (R(x) - R*) on S_delta = {x in Q : R(x) <= R(0, 0) - delta}, for every lam of each piece; leaves with
+kappa <= 0 tested at their mirror (-kappa, -nu), enclosures natural intersected with mean-value (:func:`bound`).
 """
 from __future__ import annotations
 
@@ -26,7 +12,7 @@ from .balls import ball, outward
 from .coverage import check_coverage
 from .decide import at_most, negative, positive
 from .fields import Rejected, interval, keys
-from .parallel import map_spans
+from .parallel import map_leaves
 from .premises import kernels
 
 TESTS = ("above", "ratio", "corner")
@@ -126,38 +112,34 @@ def check_rate(rate, S, pieces) -> list:
     starts = [p["lam"][0] for p in inside]
     leaves = rate["leaves"]
 
-    def span(lo, hi):  # the leaves of the span certified inside S_delta: [(piece, lam range, area)], area as floats
-        got = []
-        for k in range(lo, hi):
-            box = boxes[k]
-            keys(leaves[k], f"rate leaf {k}", ("box", "test"))
-            name = f"rate leaf {k} {list(box)} ({leaves[k]['test']!r})"
-            j = bisect.bisect_right(starts, box[2][0]) - 1
-            if j < 0 or box[2][1] > inside[j]["lam"][1]:
-                raise Rejected(f"{name}: its lam range is not inside one piece")
-            mu, delta, test, half = inside[j]["mu"], inside[j]["delta"], leaves[k]["test"], mirrored(box)
-            if half is None:
-                raise Rejected(f"{name}: the box crosses kappa = 0")
-            if test not in TESTS:
-                raise Rejected(f"{name}: unknown test")
-            mbox = (*half, box[2])
-            G_low, G_high, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
-            if test == "above":
-                if not positive(G_low + arb(delta)):
-                    raise Rejected(f"{name}: above test fails (G + delta > 0 is not certified)")
-                continue
-            if test == "ratio" and not positive(F):
-                raise Rejected(f"{name}: ratio test fails (|Pg|^2 - mu (R - R*) > 0 is not certified)")
-            if test == "corner":
-                _corner(mbox, par, mu, name)
-            if at_most(G_high + arb(delta), 0):
-                got.append((j, box[2], k))
-        return got
+    def leaf(k):  # (its piece, lam range) if leaf k is certified inside S_delta, else None; Rejected if its test fails
+        box, test = boxes[k], keys(leaves[k], f"rate leaf {k}", ("box", "test"))["test"]
+        name = f"rate leaf {k} {list(box)} ({test!r})"
+        j = bisect.bisect_right(starts, box[2][0]) - 1
+        if j < 0 or box[2][1] > inside[j]["lam"][1]:
+            raise Rejected(f"{name}: its lam range is not inside one piece")
+        mu, delta, half = inside[j]["mu"], inside[j]["delta"], mirrored(box)
+        if half is None:
+            raise Rejected(f"{name}: the box crosses kappa = 0")
+        if test not in TESTS:
+            raise Rejected(f"{name}: unknown test")
+        mbox = (*half, box[2])
+        G_low, G_high, F = leaf_enclosures(mbox, par, mu if test == "ratio" else None)
+        if test == "above":
+            if not positive(G_low + arb(delta)):
+                raise Rejected(f"{name}: above test fails (G + delta > 0 is not certified)")
+            return None
+        if test == "ratio" and not positive(F):
+            raise Rejected(f"{name}: ratio test fails (|Pg|^2 - mu (R - R*) > 0 is not certified)")
+        if test == "corner":
+            _corner(mbox, par, mu, name)
+        return (j, box[2]) if at_most(G_high + arb(delta), 0) else None
 
     cells = [dict() for _ in inside]  # per piece: {(l0, l1): the areas of its leaves inside S_delta}
-    for j, lam, k in (x for part in map_spans(span, len(leaves)) for x in part):
-        (k0, k1), (n0, n1) = boxes[k][:2]
-        cells[j].setdefault(lam, []).append((arb(k1) - k0) * (arb(n1) - n0))
+    for k, got in enumerate(map_leaves(leaf, len(leaves))):
+        if got is not None:
+            (k0, k1), (n0, n1) = boxes[k][:2]
+            cells[got[0]].setdefault(got[1], []).append((arb(k1) - k0) * (arb(n1) - n0))
     out = []
     for j, p in enumerate(inside):
         ends = sorted({p["lam"][0], p["lam"][1], *(x for iv in cells[j] for x in iv)})

@@ -16,7 +16,7 @@ from flint import arb
 from .balls import ball, outward
 from .decide import at_most, below, negative
 from .fields import Rejected, interval, keys, number
-from .parallel import map_spans
+from .parallel import map_leaves
 from .premises import kernels
 
 #: the fields of a lam piece (mu and delta: both numbers, or both null when the piece has no rate)
@@ -63,11 +63,9 @@ def _piece_of(pieces, lo, hi) -> int:
     raise Rejected(f"leaf lam [{lo!r}, {hi!r}] lies in no single piece")
 
 
-def _max(u, x):
-    """max(u, x) as floats, an arb x by its ball's upper end (inf if not finite); None is no value."""
-    if x is not None and not isinstance(x, float):
-        x = outward(x)[1] if x.is_finite() else math.inf
-    return x if u is None else u if x is None else max(u, x)
+def _upper(x) -> float:
+    """A float upper bound of the ball x (inf if x is not finite)."""
+    return outward(x)[1] if x.is_finite() else math.inf
 
 
 def check_theorem5(doc, kind, S, domain, boxes):
@@ -85,25 +83,21 @@ def check_theorem5(doc, kind, S, domain, boxes):
         raise Rejected("a piece states a rate (mu, delta) but the certificate has no rate field")
     leaves, pieces_of = doc["leaves"], [_piece_of(pieces, *box[3]) for box in boxes]
 
-    def span(lo, hi):  # {piece: float upper bounds of |g_kappa|, |g_nu|, ||hess R||, ||D K|| over the span's leaves}
-        acc = {}
-        for j in range(lo, hi):
-            keys(leaves[j], "bounds leaf", ("box", "test"))
-            (k, n, a, lam), i = boxes[j], pieces_of[j]
-            kb, nb, lb, ab = ball(*k), ball(*n), ball(*lam), ball(*a)
-            D = norm_upper(K.dk(kb, nb, lb, alpha=ab, **par)) if a[0] < pieces[i]["alpha_12"] else None
-            if D is not None and not below(ab * D, 1):
-                raise Rejected(f"bounds leaf {j} {leaves[j]['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
-                               f"{pieces[i]['alpha_12']!r})")
-            gk, gn = K.gradient(kb, nb, lb, **par)
-            x = (abs(gk), abs(gn), norm_upper(K.hessian(kb, nb, lb, **par)), D)
-            acc[i] = [_max(u, v) for u, v in zip(acc.get(i, [None] * 4), x)]
-        return acc
+    def leaf(j):  # (its piece, float upper bounds of |g_kappa|, |g_nu|, ||hess R||, ||D K|| or None) on leaf j
+        keys(leaves[j], "bounds leaf", ("box", "test"))
+        (k, n, a, lam), i = boxes[j], pieces_of[j]
+        kb, nb, lb, ab = ball(*k), ball(*n), ball(*lam), ball(*a)
+        D = norm_upper(K.dk(kb, nb, lb, alpha=ab, **par)) if a[0] < pieces[i]["alpha_12"] else None
+        if D is not None and not below(ab * D, 1):
+            raise Rejected(f"bounds leaf {j} {leaves[j]['box']}: alpha ||D K_alpha|| < 1 is not shown (alpha_12 = "
+                           f"{pieces[i]['alpha_12']!r})")
+        gk, gn = K.gradient(kb, nb, lb, **par)
+        H = norm_upper(K.hessian(kb, nb, lb, **par))
+        return i, _upper(abs(gk)), _upper(abs(gn)), _upper(H), None if D is None else _upper(D)
 
     acc = [[None] * 4 for _ in pieces]
-    for part in map_spans(span, len(boxes)):
-        for i, x in part.items():
-            acc[i] = [_max(u, v) for u, v in zip(acc[i], x)]
+    for i, *x in map_leaves(leaf, len(boxes)):
+        acc[i] = [v if u is None else u if v is None else max(u, v) for u, v in zip(acc[i], x)]
     rows = []
     for i, (p, (gk, gn, h, m)) in enumerate(zip(pieces, acc)):
         if gk is None or not all(map(math.isfinite, (gk, gn, h))):

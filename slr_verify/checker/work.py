@@ -14,7 +14,7 @@ os.register_at_fork(before=lambda: _M.update(at=time.process_time()), after_in_c
 
 
 def predict(doc) -> float:
-    work, stack = 100.0, [doc] if isinstance(doc, (dict, list, tuple)) else []  # 100: ends, witnesses, ...; each leaf (a dict with a test, at any depth) its WEIGHT, ...
+    work, stack = 100.0, [doc]  # 100: ends, witnesses, ...; each leaf (a dict with a test, at any depth) its WEIGHT, ...
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
