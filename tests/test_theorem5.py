@@ -45,6 +45,7 @@ def test_the_certificate_replays_and_states_theorem5(proof):
         assert p["alpha_5"] * p["mu_plus"][1] < 1
 
 
+@pytest.mark.slow  # two fresh interpreters, each replaying the certificate (~5 s of CPU)
 def test_the_values_do_not_depend_on_the_workers(proof, tmp_path):
     """The leaves tested in 1 and in 2 forked workers (a fresh interpreter: the checker forks only without JAX loaded;
     every chunk of the split as small as it goes) give the same values: each piece's G, H and M is the largest of the
