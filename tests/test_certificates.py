@@ -13,7 +13,7 @@ from importlib import resources
 
 import numpy as np
 import pytest
-from documents import clone
+from documents import clone, restated
 
 from slr_verify.checker import replay, statement
 
@@ -339,6 +339,20 @@ def test_proposition9_piece_missing_and_r_outside(prop9_doc):
     doc = clone(prop9_doc)
     doc["r"] = doc["r"] / 4  # X shrunk: some in-X leaves now lie outside it
     rejected(doc)
+
+
+def test_proposition9_x_touching_the_in_x_leaves(prop9_doc):
+    """X = [-r, r]^2 with r exactly the in-X leaves' largest |kappa|, |nu| (2^-10 here): the leaves touch its boundary
+    and lie inside it (closed boxes), so the certificate is accepted; one ulp less and a leaf sticks out. Pins the
+    containment's <= (a strict < rejected this genuine certificate and survived the mutation run of seed 47)."""
+    boxes = [leaf["box"] for leaf in prop9_doc["leaves"] if leaf["test"] == "in-X"]
+    m = max(abs(x) for b in boxes for x in b["kappa"] + b["nu"])
+    doc = clone(prop9_doc)
+    doc["r"] = m
+    rep = replay(restated(doc))
+    assert rep.accepted, rep.reason
+    doc["r"] = math.nextafter(m, 0.0)
+    rejected(restated(doc), "is not inside X")
 
 
 def test_cli_certify_oracle_at_another_setting(tmp_path, capsys):
