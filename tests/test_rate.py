@@ -127,7 +127,31 @@ def test_the_rate_found_at_lam_0_1_passes_no_forgery_does_and_pgd_never_beats_it
             assert words in str(e), (what, str(e))
         else:
             pytest.fail(f"forgery accepted: {what}")
+    frac = out[0]["area_fraction"]
+    assert _float_fraction(found, -1e-12) >= frac >= _float_fraction(found, 1e-2)
     _never_beaten(found)
+
+
+def _float_fraction(found, margin):
+    """The area fraction of Q inside S_delta as the checker counts it (the least, over the lam cells between the leaves'
+    ends, of the area of the ratio and corner leaves inside S_delta over their lam range, over 4), each leaf decided in
+    float64 instead (:func:`_gap_float`, an independent route): inside when R - R(0, 0) + delta < -margin at the 9 x 9
+    grid of its (kappa, nu) box at both ends of its lam range. A leaf the checker proves inside has every grid point
+    below 0 (margin -1e-12 bounds the certified fraction from above); one 1e-2 inside is proved inside by the checker's
+    enclosures on these boxes (margin 1e-2 bounds it from below). /5 or /3 for the checker's /4 falls outside both."""
+    delta, leaves = found["delta"][0], found["rate"]["leaves"]
+    inside = []
+    for leaf in leaves:
+        if leaf["test"] not in ("ratio", "corner"):
+            continue
+        (k0, k1), (n0, n1), lam = leaf["box"]["kappa"], leaf["box"]["nu"], tuple(leaf["box"]["lam"])
+        K, N = (x.ravel() for x in np.meshgrid(np.linspace(k0, k1, 9), np.linspace(n0, n1, 9)))
+        slack = max(float(np.max(_gap_float(K, N, x)[0] - _gap_float(np.zeros(1), np.zeros(1), x)[0][0] + delta))
+                    for x in lam)
+        if slack < -margin:
+            inside.append((lam, (k1 - k0) * (n1 - n0)))
+    ends = sorted({PIECE[0], PIECE[1], *(x for lam, _ in inside for x in lam)})
+    return min(sum(a for (l0, l1), a in inside if l0 <= lo and hi <= l1) for lo, hi in zip(ends, ends[1:])) / 4
 
 
 # ------------------------------------------------------------------------------ references independent of the code
