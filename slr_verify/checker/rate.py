@@ -147,7 +147,7 @@ def check_rate(rate, S, pieces) -> list:
         for lo, hi in zip(ends, ends[1:]):
             s = sum((v for iv, vs in cells[j].items() if iv[0] <= lo and hi <= iv[1] for v in vs), arb(0))
             least = s if least is None or s.lower() < least.lower() else least
-        frac = outward((least if least is not None else arb(0)) / 4)[0]
+        frac = outward(least / 4)[0]  # least is set: ends holds the piece's two distinct ends (_pieces: lo < hi)
         if not frac > 0:  # S_delta empty, or no leaf shown inside it
             raise Rejected(f"rate piece lam = {list(p['lam'])}: no leaf is certified inside S_delta (delta = "
                            f"{p['delta']!r}), so its area fraction is not shown > 0: the rate's statement is vacuous")
