@@ -220,20 +220,24 @@ def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
 @keywords_checked
 def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
     """(risk, angle) of the minimum of the profile on the circle k = cos(a) k* + sin(a) v*, a in
-    [0, pi/2] (r = 0: k in span(k*, v*)), a one-dimensional problem: a grid of ``n`` angles, then a
-    bounded scalar minimisation around the best (`docs/MATH.md` §17). Equal to the global minimum
-    exactly when a global minimiser has k in span(k*, v*)."""
-    from scipy.optimize import minimize_scalar
-
+    [0, pi/2] (r = 0: k in span(k*, v*)), a one-dimensional problem: a grid of ``n`` angles, then the bracket
+    around the best narrowed 16-fold at a time to 1e-12 (33 angles a step, one batched profile; `docs/MATH.md` §17).
+    Equal to the global minimum exactly when a global minimiser has k in span(k*, v*)."""
     n = V.integer("n", n, 3, 10**6, why="profile evaluations")
     kw = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam).kw()
     a = np.linspace(0.0, np.pi / 2, n)
     m = profile(np.cos(a), np.sin(a), **kw).risk
     i = int(np.argmin(m))
+    best, at = float(m[i]), float(a[i])
     lo, hi = a[max(i - 1, 0)], a[min(i + 1, n - 1)]
-    f = lambda t: float(profile(np.cos(t), np.sin(t), **kw).risk)
-    res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
-    return (float(res.fun), float(res.x)) if res.fun < m[i] else (float(m[i]), float(a[i]))
+    while hi - lo > 1e-12:  # the bracket around the best angle, 33 angles at a time (one batched profile each), 16x narrower
+        t = np.linspace(lo, hi, 33)
+        r = profile(np.cos(t), np.sin(t), **kw).risk
+        j = int(np.argmin(r))
+        if r[j] < best:
+            best, at = float(r[j]), float(t[j])
+        lo, hi = t[max(j - 1, 0)], t[min(j + 1, 32)]
+    return best, at
 
 
 @accepts_gamma2
