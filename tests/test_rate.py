@@ -128,30 +128,37 @@ def test_the_rate_found_at_lam_0_1_passes_no_forgery_does_and_pgd_never_beats_it
         else:
             pytest.fail(f"forgery accepted: {what}")
     frac = out[0]["area_fraction"]
-    assert _float_fraction(found, -1e-12) >= frac >= _float_fraction(found, 1e-2)
+    upper, lower = _float_fraction(found, (-1e-12, 1e-2))
+    assert upper >= frac >= lower
     _never_beaten(found)
 
 
-def _float_fraction(found, margin):
+def _float_fraction(found, margins):
     """The area fraction of Q inside S_delta as the checker counts it (the least, over the lam cells between the leaves'
     ends, of the area of the ratio and corner leaves inside S_delta over their lam range, over 4), each leaf decided in
     float64 instead (:func:`_gap_float`, an independent route): inside when R - R(0, 0) + delta < -margin at the 9 x 9
-    grid of its (kappa, nu) box at both ends of its lam range. A leaf the checker proves inside has every grid point
-    below 0 (margin -1e-12 bounds the certified fraction from above); one 1e-2 inside is proved inside by the checker's
-    enclosures on these boxes (margin 1e-2 bounds it from below). /5 or /3 for the checker's /4 falls outside both."""
-    delta, leaves = found["delta"][0], found["rate"]["leaves"]
-    inside = []
-    for leaf in leaves:
-        if leaf["test"] not in ("ratio", "corner"):
-            continue
-        (k0, k1), (n0, n1), lam = leaf["box"]["kappa"], leaf["box"]["nu"], tuple(leaf["box"]["lam"])
-        K, N = (x.ravel() for x in np.meshgrid(np.linspace(k0, k1, 9), np.linspace(n0, n1, 9)))
-        slack = max(float(np.max(_gap_float(K, N, x)[0] - _gap_float(np.zeros(1), np.zeros(1), x)[0][0] + delta))
-                    for x in lam)
-        if slack < -margin:
-            inside.append((lam, (k1 - k0) * (n1 - n0)))
-    ends = sorted({PIECE[0], PIECE[1], *(x for lam, _ in inside for x in lam)})
-    return min(sum(a for (l0, l1), a in inside if l0 <= lo and hi <= l1) for lo, hi in zip(ends, ends[1:])) / 4
+    grid of its (kappa, nu) box at both ends of its lam range; one fraction per margin. A leaf the checker proves inside
+    has every grid point below 0 (margin -1e-12 bounds the certified fraction from above); one 1e-2 inside is proved
+    inside by the checker's enclosures on these boxes (margin 1e-2 bounds it from below). /5 or /3 for the checker's /4
+    falls outside both."""
+    delta = found["delta"][0]
+    leaves = [leaf for leaf in found["rate"]["leaves"] if leaf["test"] in ("ratio", "corner")]
+    grid = np.linspace(0.0, 1.0, 9)
+    K = np.array([[k0 + (k1 - k0) * u for u in grid for _ in grid] for k0, k1 in (lf["box"]["kappa"] for lf in leaves)])
+    N = np.array([[n0 + (n1 - n0) * w for _ in grid for w in grid] for n0, n1 in (lf["box"]["nu"] for lf in leaves)])
+    slack = np.full(len(leaves), -np.inf)
+    for x in {e for lf in leaves for e in lf["box"]["lam"]}:  # every leaf at each lam end of its own range
+        at = np.array([x in lf["box"]["lam"] for lf in leaves])
+        gap = _gap_float(K[at].ravel(), N[at].ravel(), x)[0].reshape(-1, 81)
+        slack[at] = np.maximum(slack[at], gap.max(axis=1) - _gap_float(np.zeros(1), np.zeros(1), x)[0][0] + delta)
+    area = np.array([(lf["box"]["kappa"][1] - lf["box"]["kappa"][0]) * (lf["box"]["nu"][1] - lf["box"]["nu"][0])
+                     for lf in leaves])
+    out = []
+    for margin in margins:
+        inside = [(tuple(lf["box"]["lam"]), a) for lf, a, sl in zip(leaves, area, slack) if sl < -margin]
+        ends = sorted({PIECE[0], PIECE[1], *(x for lam, _ in inside for x in lam)})
+        out.append(min(sum(a for (l0, l1), a in inside if l0 <= lo and hi <= l1) for lo, hi in zip(ends, ends[1:])) / 4)
+    return out
 
 
 # ------------------------------------------------------------------------------ references independent of the code
