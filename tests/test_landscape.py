@@ -109,6 +109,15 @@ def test_float_window_at_fig4b(window):
     assert all(r["global_min"] == "oracle" for r in window.verified)
 
 
+def test_the_window_is_computed_once_and_handed_out_as_copies(window):
+    """float_window caches its result per process and returns deep copies: the same call gives an equal window, not
+    the same object, and a caller's change to its copy (here its verification records) reaches no other caller."""
+    again = LS.float_window(verify=1, starts=120, **FIG4B)
+    assert again == window and again is not window and again.verified is not window.verified
+    again.verified.clear()
+    assert LS.float_window(verify=1, starts=120, **FIG4B).verified == window.verified != []
+
+
 def test_the_window_read_by_its_mechanisms_and_from_inside(window):
     """ends_change_sign: each end of the profile's window is a sign change of its mechanism function;
     oracle_beaten_inside: no sampled lam inside W has a point below the oracle, every one below W has."""

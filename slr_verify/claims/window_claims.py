@@ -7,8 +7,6 @@ Each check takes a :class:`~.base.Context` and returns a list of :class:`~.vocab
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from .. import landscape as LS
@@ -24,9 +22,9 @@ from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
 from .vocabulary import Identities, Measured, Replayed, claim_setting
 
 
-@lru_cache(maxsize=None)
 def _window_at(d):
-    """The float window at Figure 4b's gamma and L and dimension d (cached: several checks read it)."""
+    """The float window at Figure 4b's gamma and L and dimension d (computed once per process by
+    :func:`slr_verify.landscape.float_window` itself; several checks read it)."""
     return LS.float_window(**dict(MODEL_4B, d=d))
 
 
