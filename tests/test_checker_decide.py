@@ -204,6 +204,122 @@ def test_zeta_enclosures_hold_the_quadrature(t, g):
             assert (ball_ + arb(0, 1e-30 * float(abs(ref)))).contains(arb(mpmath.nstr(ref, 45))), (f.__name__, ball_, ref)
 
 
+def _exact(x):
+    """An mpmath value as a ball of 35 digits read at 200 bits (a 64-bit reading would round it wider than the
+    enclosure under test)."""
+    with ctx.workprec(200):
+        return arb(mpmath.nstr(x, 35))
+
+
+def _d_mp(t, g):
+    """D = (4/pi) e^(-c(1+a^2)) int_a^1 exp(-c(x^2 - a^2))/(1+x^2) dx by mpmath's quadrature of the definition's integral
+    (docs/MATH.md §4), the factor taken out so that the integral is O(1) (mpmath's tolerance is absolute: at D ~ 1e-43 a
+    40-digit quadrature of the plain integrand kept 6 digits)."""
+    s2 = t * t / (1 + 2 * g * g)
+    a = 1 / mpmath.sqrt(1 + 4 * g * g)
+    pts = [a] + [a + (1 - a) * mpmath.mpf(2) ** -k for k in range(60, -1, -1)]  # clustered at a, where it peaks
+    I = mpmath.quad(lambda x: mpmath.exp(-s2 * (x * x - a * a)) / (1 + x * x), pts)
+    return 4 / mpmath.pi * mpmath.exp(-s2 * (1 + a * a)) * I
+
+
+#: (t, g, the route of D at 64 bits): every route and both sides of each switch: t = 0 closed; the series while its
+#: n <= 64 terms reach 2^-64 (in g at t = 0.5 between 1.969 and 1.970, at t = 3 between 1.754 and 1.755; in t at g = 0.3
+#: between 7.95 and 7.96, at g = 0.05 between 12.72 and 12.73); the quadrature beyond, for c <= 1 (the x-form) and c > 1
+D_ROUTES = [(0.0, 0.3, "closed"), (0.0, 5.0, "closed"), (1e-300, 0.3, "series"), (1e-8, 1e-3, "series"), (1e-3, 0.1, "series"),
+            (0.5, 0.3, "series"), (1.0, 1.0, "series"), (3.0, 0.3, "series"), (0.5, 1.969, "series"),
+            (0.5, 1.970, "quadrature"), (3.0, 1.754, "series"), (3.0, 1.755, "quadrature"), (7.95, 0.3, "series"),
+            (7.96, 0.3, "quadrature"), (12.72, 0.05, "series"), (12.73, 0.05, "quadrature"), (60.0, 0.05, "quadrature"),
+            (0.3, 40.0, "quadrature")]
+
+
+@pytest.mark.parametrize("t, g, route", D_ROUTES)
+def test_d_holds_the_quadrature_on_every_route(t, g, route):
+    """At 64 bits D's enclosure holds mpmath's 40-digit quadrature of its integral, and the route is the one named
+    (``_taylor_integral`` answers None where the quadrature takes over); on a ball of t (radius 1e-3 t) it holds the
+    values at the ball's ends and centre."""
+    from slr_verify.checker import special
+
+    with ctx.workprec(64), mpmath.workdps(40):
+        tb, gb = arb(t), arb(g)
+        s, a = tb / (1 + 2 * gb * gb).sqrt(), 1 / (1 + 4 * gb * gb).sqrt()
+        taken = "closed" if t == 0 else "series" if special._taylor_integral(s * s, a) else "quadrature"
+        assert taken == route
+        ref = _d_mp(mpmath.mpf(t), mpmath.mpf(g))
+        assert special.erf_variance_arb(tb, gb).contains(_exact(ref)), (t, g, ref)
+        if t:
+            wide = special.erf_variance_arb(arb(t, 1e-3 * t), gb)
+            for x in (t * (1 - 1e-3), t, t * (1 + 1e-3)):
+                assert wide.contains(_exact(_d_mp(mpmath.mpf(x), mpmath.mpf(g))))
+
+
+@pytest.mark.parametrize("c, g, n", [(0.2, 0.3, 4), (3.0, 0.5, 6), (0.0, 1.0, 3), (8.0, 0.2, 5)])
+def test_the_series_rest_holds_the_truncation(c, g, n):
+    """series_integral's I + [-rest, rest] with few terms (a truncation error of 1e-4 to 1e-14, above I's own width)
+    holds mpmath's integral, which I alone does not; and the rest is below 0.3 of the value (Cauchy's bound, 200 to 1e5
+    times the true error here, still leaves an informative enclosure)."""
+    from slr_verify.checker.special import series_integral
+
+    with ctx.workprec(64), mpmath.workdps(30):
+        a = 1 / (1 + 4 * arb(g) ** 2).sqrt()
+        I, rest = series_integral(arb(c), a, n)
+        am = 1 / mpmath.sqrt(1 + 4 * mpmath.mpf(g) ** 2)
+        ref = mpmath.quad(lambda x: mpmath.exp(-c * (1 + x * x)) / (1 + x * x), [am, 1])
+        err = abs(ref - mpmath.mpf(I.mid().str(30, radius=False)))
+        assert err > 10 * float(I.rad())  # the truncation shows
+        assert (I + arb(0, rest.upper())).contains(_exact(ref)) and not I.contains(_exact(ref))
+        assert float(rest.upper()) < 0.3 * float(ref)
+
+
+def test_zeta_takes_the_bound_where_d_is_below_the_precision():
+    """At t = 12 (D ~ 1e-70) zeta's enclosure is erf(s)^2 + [0, bound], which holds the quadrature of the definition;
+    at t = 4 (D ~ 1e-9) D is evaluated (the bound is not below 2^-66 there)."""
+    from slr_verify.checker import special
+
+    with ctx.workprec(64), mpmath.workdps(40):
+        for t, g in ((12.0, 0.3), (4.0, 0.3)):
+            z = special.zeta_arb(arb(t), arb(g))
+            ref = _zeta_mp(mpmath.mpf(t), mpmath.mpf(g))
+            assert z.contains(_exact(ref)), (t, z, ref)
+
+
+#: (kappa, lam) over kappa's range and three decades of lam, at Figure 4b's and Figure 5's d
+JET_POINTS = [(0.0, 0.05), (0.3, 0.4), (0.97, 0.9), (0.5, 2.5), (1e-3, 0.01), (0.8, 0.2)]
+
+
+@pytest.mark.parametrize("d", [80, 400])
+def test_coefficient_jets_hold_the_derivatives(d):
+    """``coefficient_jets`` (premise ``quadratic-in-v``: the eight coefficients, then their kappa and lam partials,
+    SymPy's derivatives of the ball form) hold at 64 bits mpmath's numerical derivatives (``mpmath.diff``, 30 digits) of
+    the plain coefficients printed by another printer (``generate_mp``); and each overlaps what Taylor arithmetic on
+    series of ``coefficients`` gives (the route the Taylor models took before)."""
+    import sympy as sp
+    from flint import arb_series
+
+    from slr_verify.checker.premises import kernels
+    from slr_verify.checker.taylor import series_coef
+    from slr_verify.kernels.codegen import generate_mp
+    from slr_verify.symbolic import profile_trs as ptrs
+    from slr_verify.symbolic.risk import S
+
+    gamma, L = 0.5 ** 0.5, 10
+    f_mp = generate_mp((S.kappa, S.lam), [e.subs({S.gamma: sp.sqrt(2) / 2, S.eps: 0, S.d: d, S.L: L})
+                                          for e in ptrs.reduced_coefficients()])
+    mod = kernels("quadratic-in-v")
+    with ctx.workprec(64), mpmath.workdps(30):
+        P = param_balls(gamma, 0.0, d, L).kw()
+        for kappa, lam in JET_POINTS:
+            K, Lm = mpmath.mpf(kappa), mpmath.mpf(lam)
+            jets = mod.coefficient_jets(arb(kappa), arb(lam), **P)
+            dk = [mpmath.diff(lambda k, i=i: f_mp(k, Lm)[i], K) for i in range(8)]
+            dl = [mpmath.diff(lambda x, i=i: f_mp(K, x)[i], Lm) for i in range(8)]
+            ser_k = mod.coefficients(arb_series([arb(kappa), 1], prec=2), arb(lam), **P)
+            ser_l = mod.coefficients(arb(kappa), arb_series([arb(lam), 1], prec=2), **P)
+            for i in range(8):
+                for j, ref in ((i, f_mp(K, Lm)[i]), (8 + i, dk[i]), (16 + i, dl[i])):
+                    assert (jets[j] + arb(0, 1e-22 * (1 + abs(float(ref))))).contains(_exact(ref)), (kappa, lam, j)
+                assert jets[8 + i].overlaps(series_coef(ser_k[i], 1)) and jets[16 + i].overlaps(series_coef(ser_l[i], 1))
+
+
 @pytest.mark.parametrize("t, g", [(40.0, 2.0), (30.0, 1.5)])
 def test_the_cut_integral_keeps_its_tail(t, g, monkeypatch):
     """Where c (1 - a^2) > 80 the integral of D is cut at u = 80 and the rest enclosed by [0, e^-80 / (2 c a (1 + a^2))].

@@ -26,19 +26,16 @@ class SettingBalls:
         self.P = param_balls(gamma, eps, d, L)
 
     def coefficient_models(self, K, Lam) -> list:
-        """Taylor models over K x Lam of the eight coefficients and det M: value and gradient at the centre, remainder
-        1/2 h^T f''(xi) h from one series of length 3 along c + s h with the box's hull as the point and the radii as
-        h (it holds every xi of the box)."""
-        coef = kernels("quadratic-in-v").coefficients
+        """Taylor models over K x Lam of the eight coefficients and det M: value and gradient at the centre (their closed
+        forms, ``coefficient_jets``), remainder 1/2 h^T f''(xi) h from one series of length 3 along c + s h with the
+        box's hull as the point and the radii as h (it holds every xi of the box)."""
+        kern = kernels("quadratic-in-v")
         (kc, rk), (lc, rl) = centre_radius(*K), centre_radius(*Lam)
-        Kc, Lc = arb(kc), arb(lc)
-        at_k = coef(arb_series([Kc, 1], prec=2), Lc, **self.P.kw())
-        at_l = coef(Kc, arb_series([Lc, 1], prec=2), **self.P.kw()) if rl else None
-        seg = coef(arb_series([ball(*K), arb(0, rk)], prec=3), arb_series([ball(*Lam), arb(0, rl)], prec=3), **self.P.kw())
-        out = []
-        for i, (a, s) in enumerate(zip(at_k, seg)):
-            gl = series_coef(at_l[i], 1) if at_l is not None else arb(0)
-            out.append(TaylorModel(series_coef(a, 0), (series_coef(a, 1), gl), series_coef(s, 2), (rk, rl)))
+        jets = kern.coefficient_jets(arb(kc), arb(lc), **self.P.kw())
+        seg = kern.coefficients(arb_series([ball(*K), arb(0, rk)], prec=3), arb_series([ball(*Lam), arb(0, rl)], prec=3),
+                                **self.P.kw())
+        out = [TaylorModel(jets[i], (jets[8 + i], jets[16 + i] if rl else arb(0)), series_coef(s, 2), (rk, rl))
+               for i, s in enumerate(seg)]
         return out + [kernels("dual-bound").det_m(*out)[0]]
 
     def kappa_model(self, K, Lam) -> TaylorModel:

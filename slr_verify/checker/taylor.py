@@ -1,23 +1,8 @@
-r"""First-order Taylor models on arb balls (`docs/MATH.md` §17, the branch and bound's second stage).
-
-A Taylor model of f over the box :math:`\{c + h : |h_i| \le r_i\}` is a triple (v, g, R) of balls with
-
-.. math::
-
-    f(c + h) \in v + \sum_i g_i h_i + R \qquad \text{for every } |h_i| \le r_i .
-
-Sums and products keep the linear part exact and push only second-order terms into R, so an
-expression whose terms cancel to first order (det M = a_tt a_rr - a_tr^2, or the dual bound's
-fractions) is enclosed to O(r^2) instead of the O(r * cancellation) of plain balls (the dependency
-problem). The reciprocal uses the exact identity
-
-.. math::
-
-    \frac{1}{v + u} = \frac{1}{v} - \frac{u}{v^2} + \frac{u^2}{v^2 (v + u)},
-
-with u = g h + R ranging over the ball U: the first two terms give the linear part, the rest goes
-into R (it needs v + U away from 0). The generated kernels take Taylor models wherever they take ``arb_series``
-(rational operations only; :mod:`.runtime`).
+r"""First-order Taylor models on arb balls (`docs/MATH.md` §17, "Taylor models"): (v, g, R) over the box
+{c + h : |h_i| <= r_i} with f(c + h) in v + sum_i g_i h_i + R. Sums and products keep the linear part exact and push only
+second-order terms into R (a cancellation to first order, det M = a_tt a_rr - a_tr^2, is enclosed to O(r^2)); the
+reciprocal uses 1/(v + u) = 1/v - u/v^2 + u^2/(v^2 (v + u)), u = g h + R over its ball U (v + U away from 0). The
+generated kernels take Taylor models wherever they take ``arb_series`` (rational operations only; :mod:`.runtime`).
 """
 from __future__ import annotations
 
@@ -52,9 +37,6 @@ class TaylorModel:
 
     def _const(self, x):
         return self._new(_ball(x), tuple(arb(0) for _ in self.r), arb(0))
-
-    def _lift(self, x):
-        return x if isinstance(x, TaylorModel) else self._const(x)
 
     def linear_range(self):
         """A ball [-s, s] containing g . h for every |h_i| <= r_i."""
@@ -91,8 +73,8 @@ class TaylorModel:
         if not isinstance(o, TaylorModel):
             o = _ball(o)
             return self._new(self.v * o, tuple(a * o for a in self.g), self.R * o)
-        L1, L2 = self.linear_range(), o.linear_range()
-        R = L1 * L2 + L1 * o.R + L2 * self.R + self.v * o.R + o.v * self.R + self.R * o.R
+        # (l1 + r1)(l2 + r2) + v1 r2 + v2 r1 with l_i = g_i . h: the four products of the expansion, in one
+        R = (self.linear_range() + self.R) * (o.linear_range() + o.R) + self.v * o.R + o.v * self.R
         return self._new(self.v * o.v, tuple(self.v * b + o.v * a for a, b in zip(self.g, o.g)), R)
 
     __rmul__ = __mul__

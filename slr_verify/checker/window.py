@@ -1,16 +1,8 @@
-r"""The window's ends (`docs/MATH.md` §17; `docs/certificates.md`, kind ``oracle-window``).
-
-An ``oracle-window`` certificate is an ``oracle-global-minimiser`` certificate over [A, B] with ``ends``: each end an
-enclosure [a, A] (lower) or [B, b] (upper), 0 < a < A and B < b, whose outer point is shown **outside**
-W = {lam : (k*, v*) is a global minimiser of R_lam}:
-
-* ``crossing``: a pair (k, v) (``witness``: a, b, x) whose certified risk at the outer point is below the oracle's
-  (premises ``quadratic-in-v``, ``oracle-risk``);
-* ``pitchfork``: the profile's second derivative at k* along ``direction`` (``v*`` or ``e``) is < 0 at the outer point
-  (premise ``oracle-curvature``, valid where the two gaps H11 - mu0, H33 - mu0 are > 0, checked here);
-* ``none`` (upper end only): no upper end of W below B (the scanned range's end).
-
-W is closed, so its connected component containing [A, B] is [lo, hi] with lo in (a, A], hi in [B, b).
+r"""The window's ends (`docs/MATH.md` §17; `docs/certificates.md`, "The ends of an ``oracle-window``"): an
+``oracle-global-minimiser`` certificate over [A, B] with ``ends`` [a, A] and [B, b] whose outer points are shown outside
+W = {lam : (k*, v*) is a global minimiser of R_lam}, by a ``crossing`` (a pair whose certified risk is below the oracle's)
+or a ``pitchfork`` (the profile's curvature at k* along v* or e certified < 0, its two gaps > 0), or ``none`` (upper end
+only: none below B). W is closed, so its component holding [A, B] is [lo, hi], lo in (a, A], hi in [B, b).
 """
 from __future__ import annotations
 

@@ -80,9 +80,18 @@ _HARGS = (S.lam, S.gamma, S.d, S.L)
 _SIGN_ARGS = (S.kappa, S.nu, S.lam, S.gamma, S.d, S.L)
 
 
+def _jets(coefficients) -> list:
+    """The coefficients, then their kappa partials, then their lam partials (one flat list): SymPy's derivatives of the
+    ball form, which is proved equal to the derived expression, so they are the derived expression's partials
+    (tests/test_certificates.py compares them with the Taylor arithmetic of ``coefficients`` on series)."""
+    return [*coefficients, *(sp.diff(e, x) for x in (S.kappa, S.lam) for e in coefficients)]
+
+
 def _profile():
     return [("coefficients", _CARGS, ptrs.reduced_coefficients(True),
              "[a0, a_tt, a_tr, a_rr, p_theta/eta, p_nu, p_rho/eta, c] of the profile's TRS at kappa (MATH.md §17)"),
+            ("coefficient_jets", _CARGS, _jets(ptrs.reduced_coefficients(True)),
+             "the eight coefficients, their d/dkappa, their d/dlam (24 balls: the Taylor models' centre and gradient)"),
             ("trs_entries", ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entries()],
              "[c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]: R = c - 2 g.x + x^T H x + a0 x4^2 on |v| = 1")]
 
