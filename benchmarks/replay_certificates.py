@@ -5,22 +5,21 @@ kind, domain, leaves, compressed size and replay time, with the machine's calibr
     python benchmarks/replay_certificates.py --out benchmarks/results/replay_certificates.csv [--calibration 0.96]
 
 Each replay checks the premises' hashes against the committed kernels (their SymPy proofs are `slr-verify derive
---check`'s); the total is the wall-clock time of replaying all of them in this one process (the checker tests a large
-certificate's leaves in forked workers, `slr_verify.checker.parallel`: one per core, as the command line asks for, unless
-SLR_VERIFY_CHECKER_WORKERS says otherwise).
+--check`'s); the total is the wall-clock time of replaying all of them on every core, as ``slr-verify certify replay --committed``
+does (`slr_verify.certify.committed.replay_every`: the large files one after another, each testing its leaves in forked
+workers, `slr_verify.checker.parallel`; the small files at once, one to each worker), unless SLR_VERIFY_CHECKER_WORKERS
+says otherwise. A file's ``seconds`` is its own replay's, so their sum is the single-process time.
 """
 import argparse
 import csv
 import os
 import subprocess
-import sys
 import time
 from importlib import resources
 
 from csv_out import check_csv_out
-from tqdm.auto import tqdm
 
-from slr_verify.certify.committed import names, replay_committed
+from slr_verify.certify.committed import replay_every
 
 FIELDS = ["file", "kind", "lam_lo", "lam_hi", "d", "accepted", "leaves", "bytes", "seconds", "units"]
 
@@ -37,8 +36,7 @@ def main(argv=None):
     t0 = time.time()
     folder = resources.files("slr_verify.certificates")
     rows = []
-    for f in tqdm(names(), desc="replay", file=sys.stderr):
-        r = replay_committed(f)
+    for f, r in replay_every(progress=True):
         v = r.values
         rows.append({"file": f, "kind": v.get("kind"), "lam_lo": v.get("lam", (None,))[0], "lam_hi": v.get("lam", (0, None))[1],
                      "d": v.get("setting", {}).get("d"), "accepted": r.accepted, "leaves": r.leaves,

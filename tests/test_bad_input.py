@@ -299,6 +299,8 @@ NEWCOMER = [
     (["window", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--certify", "--out",
       "{tmp}/existing.json.gz"], 2, ("out", "exists", "--force"), None),
     (["certify", "replay", "{tmp}/random.bin"], 2, ("unreadable", "not utf-8"), "UnicodeDecodeError"),
+    (["certify", "replay"], 2, ("certificate file", "--committed"), None),
+    (["certify", "replay", "{tmp}/random.bin", "--committed"], 2, ("certificate file", "--committed"), None),
 ]
 
 

@@ -13,6 +13,7 @@ import copy
 import gzip
 import json
 import math
+import os
 import re
 import shutil
 from fractions import Fraction
@@ -499,6 +500,33 @@ def test_find_committed_finds_by_content_not_by_name(tmp_path):
     rep = C.replay_committed(small, folder=tmp_path)
     assert small == rep.values["file"] == "small.json.gz" and proves(rep, kind="oracle-global-minimiser",
                                                                      setting=dict(PAPER, d=80), lam=0.19979387562494444)[0]
+
+
+def test_replay_every_gives_each_file_the_verdict_of_its_own_replay(tmp_path):
+    """``replay_every`` over a folder (two forked workers, in a fresh interpreter so that forking is allowed): each
+    file's verdict and reason are those of replaying it alone, here; a file that is not gzip is a rejection saying
+    it is unreadable, and a certificate whose statement was edited is rejected, without stopping the others."""
+    import subprocess
+    import sys
+
+    for name in ("oracle_d80_lam0.199794.json.gz", "minimum_fig4b_lam0.9.json.gz", "hessian_signs_fig4b.json.gz"):
+        shutil.copyfile(REAL / name, tmp_path / name)
+    doc = C.load_committed("oracle_d80_lam0.199794.json.gz")
+    _write(dict(doc, statement=doc["statement"].replace("unique", "only")), tmp_path / "edited.json.gz")
+    (tmp_path / "broken.json.gz").write_bytes(b"not gzip")
+    code = ("import json, sys; from slr_verify.certify.committed import replay_every\n"
+            f"print(json.dumps([(n, r.accepted, r.reason) for n, r in replay_every(folder={str(tmp_path)!r})]))")
+    env = dict(os.environ, SLR_VERIFY_CHECKER_WORKERS="2")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [n for n, *_ in got] == sorted(p.name for p in tmp_path.iterdir())
+    for name, accepted, reason in got:
+        if name == "broken.json.gz":
+            assert not accepted and reason.startswith("rejected: unreadable")
+            continue
+        alone = C.replay_committed(name, folder=tmp_path)
+        assert (accepted, reason) == (alone.accepted, alone.reason), name
+        assert accepted == (name != "edited.json.gz")
 
 
 def test_find_committed_reads_the_folder_once():

@@ -49,6 +49,10 @@ def _replay(a) -> int:
     from ..checker.reader import Unreadable
     from .replay import replay
 
+    if a.committed == (a.file is not None):
+        raise ValueError("certify replay takes either a certificate file or --committed (every committed certificate)")
+    if a.committed:
+        return _replay_committed(a)
     try:
         r = replay(a.file)  # a file it cannot read, or whose work is over the cap: Unreadable
     except Unreadable as e:
@@ -58,6 +62,22 @@ def _replay(a) -> int:
     if r.accepted:
         print(f"proves: {r.conclusion}")
     return 0 if r.accepted else 1
+
+
+def _replay_committed(a) -> int:
+    """Every committed certificate on every core (:func:`.committed.replay_every`): a line each, then the total."""
+    import time
+
+    from .committed import replay_every
+
+    t0 = time.time()
+    reps = replay_every(progress=None if a.quiet else True)
+    for name, r in reps:
+        print(f"{'ACCEPTED' if r.accepted else 'REJECTED'} {name} ({r.leaves} leaves, {r.seconds:.1f} s)"
+              + ("" if r.accepted else f": {r.reason}"))
+    bad = sum(not r.accepted for _, r in reps)
+    print(f"{len(reps) - bad} of {len(reps)} accepted in {time.time() - t0:.1f} s ({cores()} cores)")
+    return 0 if not bad else 1
 
 
 def _search(a, oracle) -> int:
@@ -257,7 +277,10 @@ def add_certify_parser(sub):
     cs = p.add_subparsers(dest="certify_command", required=True, parser_class=type(p))
     r = cs.add_parser("replay", help="check a certificate with the independent checker (exit 0 accepted, 1 rejected, "
                                       "2 unreadable)")
-    r.add_argument("file", help="a certificate (.json or .json.gz)")
+    r.add_argument("file", nargs="?", help="a certificate (.json or .json.gz)")
+    r.add_argument("--committed", action="store_true", help="replay every committed certificate instead, on every core "
+                   "(exit 0 if all are accepted)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar (with --committed)")
     r.set_defaults(func=_replay)
     for name, oracle, what in (("oracle", True, "prove (k*, v*) the unique global minimiser for every lam of LO:HI"),
                                ("minimum", False, "enclose the global minimum and its minimisers at a point lam")):

@@ -2,7 +2,8 @@
 setting, domain: :func:`find_committed`) or by name, and their replay."""
 from __future__ import annotations
 
-from functools import lru_cache
+import sys
+from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
 
@@ -39,6 +40,60 @@ def replay_committed(name, *, folder=None, **kw) -> Replay:
         r = replay(p, **kw)  # the file, read once by the checker
     r.values["file"] = name
     return r
+
+
+#: a committed file of at least this many bytes is replayed on its own, its leaves split across the checker's workers
+_LARGE_BYTES = 60_000
+
+
+def _replay_one(name, folder=None) -> tuple:
+    """(name, its Replay); a file the checker cannot read is a rejection saying so (the others go on)."""
+    from ..checker.reader import Unreadable
+
+    try:
+        return name, replay_committed(name, folder=folder)
+    except Unreadable as e:
+        return name, Replay(False, f"rejected: unreadable: {e}")
+
+
+@keywords_checked
+def replay_every(*, folder=None, progress=None) -> list:
+    """[(name, Replay)] of every committed certificate, by name: the large files (``_LARGE_BYTES``) one after
+    another, each testing its leaves in the checker's workers (:mod:`slr_verify.checker.parallel`); then the rest at
+    once, one file to each of as many forked processes as the checker would use. Each file is replayed by
+    :func:`replay_committed` exactly as alone: the verdicts do not depend on the schedule (a file the checker cannot
+    read is a rejection saying so). ``progress``: a progress bar on stderr (True) or a stream."""
+    import multiprocessing as mp
+
+    from tqdm.auto import tqdm
+
+    from ..checker.parallel import MIN_LEAVES, workers
+
+    base, todo = _folder(folder), names(folder=folder)
+    large = [n for n in todo if len(base.joinpath(n).read_bytes()) >= _LARGE_BYTES]
+    small = [n for n in todo if n not in large]
+    stream = sys.stderr if progress is True else progress or None
+    bar = tqdm(total=len(todo), desc="replay", file=stream, unit="file") if stream is not None else None
+    out = {}
+
+    def done(n, r):
+        out[n] = r
+        if bar is not None:
+            bar.update()
+
+    for n in large:
+        done(*_replay_one(n, folder))
+    k = workers(MIN_LEAVES)
+    if k > 1 and small:
+        with mp.get_context("fork").Pool(k) as pool:
+            for n, r in pool.imap_unordered(partial(_replay_one, folder=folder), small):
+                done(n, r)
+    for n in small:
+        if n not in out:  # one process: here, one after the other
+            done(*_replay_one(n, folder))
+    if bar is not None:
+        bar.close()
+    return [(n, out[n]) for n in todo]
 
 
 def _fields(doc) -> dict:
