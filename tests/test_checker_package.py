@@ -193,7 +193,9 @@ def test_the_premise_list_and_its_dependencies_are_read_from_the_sources():
                                   "proposition10_fig4b.json.gz", "hessian_signs_fig4b.json.gz"])
 def test_a_replay_evaluates_only_what_its_certificate_names(name):
     """What a replay served (the checker's record) is among the premises the certificate names, and those are exactly
-    the ones its kind and fields need; the profile kinds evaluate zeta on Taylor series, hence zeta-partials."""
+    the ones its kind and fields need. The profile kinds evaluate their coefficients' closed-form partials
+    (coefficient-hessians) and name zeta-partials (quadratic-in-v's kernels take Taylor series) without evaluating it:
+    their Taylor models call zeta on balls only."""
     from slr_verify.checker import load, replay
     from slr_verify.checker.registry import required_premises
 
@@ -204,8 +206,9 @@ def test_a_replay_evaluates_only_what_its_certificate_names(name):
     got = r.values["premises"]
     assert sorted(named) == sorted(got["named"]) == sorted(required_premises(doc["kind"], doc))
     assert set(got["evaluated"]) <= set(named) and got["evaluated"]
-    if doc["kind"] in ("oracle-global-minimiser", "global-minimum-enclosure"):  # zeta on the Taylor series of the
-        assert "zeta-partials" in got["evaluated"]                                # profile's coefficients
+    if doc["kind"] in ("oracle-global-minimiser", "global-minimum-enclosure"):
+        assert "coefficient-hessians" in got["evaluated"] and "zeta-partials" not in got["evaluated"]
+        assert "zeta-partials" in named
 
 
 def test_an_unnamed_premise_is_refused_inside_a_replay():

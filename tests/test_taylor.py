@@ -68,7 +68,7 @@ def test_coefficient_and_algebra_models_contain_point_values(box):
     """The branch and bound's second stage: the valley algebra and the dual bound on line t (at a fixed beta) on the
     coefficients' Taylor models over a (kappa, lam) box contain, at 12 points of the box, the same kernels evaluated on
     point balls (arb at the point, an enclosure of the exact value): the coefficients' remainder over the box
-    (`replay.SettingBalls.coefficient_models`, one series along the segment) is sound."""
+    (`profile.SettingBalls.coefficient_models`: the closed-form second partials over the box) is sound."""
     import math
 
     from slr_verify.checker.balls import centre_radius

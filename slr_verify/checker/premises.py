@@ -20,7 +20,7 @@ from .work import meter
 #: (``slr_verify.kernels.premises`` generates one module for each, and a test holds the two equal)
 NAMES = ("quadratic-in-v", "dual-bound", "pd-criterion", "valley", "oracle-risk", "valley-edge", "circle",
          "oracle-curvature", "manifold-sign", "manifold-hessians", "reduced-map", "off-M-family", "pgd-map",
-         "edge-invariance", "descent", "lojasiewicz", "zeta-partials")
+         "edge-invariance", "descent", "lojasiewicz", "zeta-partials", "coefficient-hessians")
 
 #: premise -> the premises its kernels evaluate in turn (a kernel calling the runtime's ``ball_zeta``, which on a Taylor
 #: series evaluates ``zeta-partials``); a test derives the same from the generated sources

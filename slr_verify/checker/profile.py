@@ -8,14 +8,14 @@ has t = 1, r = 0).
 """
 from __future__ import annotations
 
-from flint import arb, arb_series
+from flint import arb
 
 from .balls import ball, centre_radius, outward, param_balls
 from .decide import negative, positive
 from .fields import Rejected, interval, keys, number
 from .parallel import map_spans
 from .premises import kernels
-from .taylor import TaylorModel, series_coef
+from .taylor import TaylorModel
 
 
 class SettingBalls:
@@ -26,16 +26,16 @@ class SettingBalls:
         self.P = param_balls(gamma, eps, d, L)
 
     def coefficient_models(self, K, Lam) -> list:
-        """Taylor models over K x Lam of the eight coefficients and det M: value and gradient at the centre (their closed
-        forms, ``coefficient_jets``), remainder 1/2 h^T f''(xi) h from one series of length 3 along c + s h with the
-        box's hull as the point and the radii as h (it holds every xi of the box)."""
+        """Taylor models over K x Lam of the eight coefficients and det M: value and gradient at the centre, remainder
+        1/2 h^T f''(xi) h over the box (Taylor's theorem along the segment), both from SymPy's closed-form derivatives
+        (``coefficient_jets`` at the centre, ``coefficient_hessians`` over the box's hull; h_k^2 in [0, r_k^2])."""
         kern = kernels("quadratic-in-v")
         (kc, rk), (lc, rl) = centre_radius(*K), centre_radius(*Lam)
         jets = kern.coefficient_jets(arb(kc), arb(lc), **self.P.kw())
-        seg = kern.coefficients(arb_series([ball(*K), arb(0, rk)], prec=3), arb_series([ball(*Lam), arb(0, rl)], prec=3),
-                                **self.P.kw())
-        out = [TaylorModel(jets[i], (jets[8 + i], jets[16 + i] if rl else arb(0)), series_coef(s, 2), (rk, rl))
-               for i, s in enumerate(seg)]
+        H = kernels("coefficient-hessians").coefficient_hessians(ball(*K), ball(*Lam), **self.P.kw())
+        q = (arb(0).union(arb(rk) ** 2), 2 * arb(0, rk) * arb(0, rl), arb(0).union(arb(rl) ** 2))
+        out = [TaylorModel(jets[i], (jets[8 + i], jets[16 + i] if rl else arb(0)),
+                           (H[3 * i] * q[0] + H[3 * i + 1] * q[1] + H[3 * i + 2] * q[2]) / 2, (rk, rl)) for i in range(8)]
         return out + [kernels("dual-bound").det_m(*out)[0]]
 
     def kappa_model(self, K, Lam) -> TaylorModel:

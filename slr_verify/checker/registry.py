@@ -18,7 +18,7 @@ from .window import check_window, ends_of
 
 #: the fields of every certificate (``search``: free facts of the run, not read)
 COMMON = ("format", "kind", "statement", "setting", "domain", "prec", "premises", "tree", "leaves")
-_PROFILE_PREMISES = ("quadratic-in-v", "dual-bound", "pd-criterion")
+_PROFILE_PREMISES = ("quadratic-in-v", "coefficient-hessians", "dual-bound", "pd-criterion")
 
 
 @dataclass(frozen=True)

@@ -87,13 +87,32 @@ def _jets(coefficients) -> list:
     return [*coefficients, *(sp.diff(e, x) for x in (S.kappa, S.lam) for e in coefficients)]
 
 
+def _second_partials(coefficients) -> list:
+    """d^2/dkappa^2, d^2/dkappa dlam, d^2/dlam^2 of each coefficient in turn (one flat list), as :func:`_jets`: free of
+    zeta itself (its partials are closed forms), so a ball evaluation over a box needs no quadrature."""
+    pairs = ((S.kappa, S.kappa), (S.kappa, S.lam), (S.lam, S.lam))
+    return [sp.diff(e, x, y) for e in coefficients for x, y in pairs]
+
+
 def _profile():
     return [("coefficients", _CARGS, ptrs.reduced_coefficients(True),
              "[a0, a_tt, a_tr, a_rr, p_theta/eta, p_nu, p_rho/eta, c] of the profile's TRS at kappa (MATH.md §17)"),
             ("coefficient_jets", _CARGS, _jets(ptrs.reduced_coefficients(True)),
              "the eight coefficients, their d/dkappa, their d/dlam (24 balls: the Taylor models' centre and gradient)"),
+
             ("trs_entries", ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entries()],
              "[c, a0, H11, H12, H13, H22, H23, H33, g1, g2, g3]: R = c - 2 g.x + x^T H x + a0 x4^2 on |v| = 1")]
+
+
+def _hessian_kernels():
+    return [("coefficient_hessians", _CARGS, _second_partials(ptrs.reduced_coefficients(True)),
+             "(d^2/dkappa^2, d^2/dkappa dlam, d^2/dlam^2) of each coefficient (24 balls: over a box, its Taylor remainder)")]
+
+
+def _hessian_proofs() -> dict:
+    """The second partials are closed forms: zeta's own partials are (the runtime's quadrature is never called)."""
+    return {"coefficient_hessians: free of zeta (no quadrature)":
+            not any(e.has(zeta) for e in _second_partials(ptrs.reduced_coefficients(True)))}
 
 
 def _profile_proofs():
@@ -232,6 +251,9 @@ def premises() -> dict:
     table = [
         Premise("quadratic-in-v", "quadratic_in_v", "R is a quadratic form in v; the TRS's coefficients (MATH.md §17)",
                 _profile, (_profile_proofs,)),
+        Premise("coefficient-hessians", "coefficient_hessians", "the second partials in (kappa, lam) of quadratic-in-v's "
+                "coefficients (SymPy's, of their ball form; MATH.md §17, the Taylor models' remainder)", _hessian_kernels,
+                (_hessian_proofs,)),
         Premise("dual-bound", "dual_bound", "the weak-duality bound's closed form, affine in t (MATH.md §17)",
                 lambda: [("dual_line", _LINE, pdual.dual_line_algebra(), "[L0, L1, Delta, T] at mu = a0 - beta"),
                          ("det_m", ptrs.COEF_SYMS, [pdual.det_m()], "[det M]")],
