@@ -3,18 +3,10 @@
 Marion, Berthier, Biau, Boyer, "Attention layers provably solve single-location regression",
 ICLR 2025 (arXiv 2410.01537). The mathematics and the list of claims are in docs/MATH.md.
 
-Layers, imports going one way (pyproject.toml's import-linter contracts; each module's place in `docs/architecture.md`),
-from the top:
-
-* ``slr_verify.claims``      the claims and findings, their evidence and verdicts, the ``slr-verify check`` report.
-* ``slr_verify.certify``     the proofs on arb balls, the certificates they write and the independent checker.
-* ``slr_verify.landscape``   the float landscape beyond M: stationary points, the profile, the float window, basins;
-  beside it ``sweep``, ``experiments`` (JAX; torch in the probing extra) and ``predictors``.
-* ``slr_verify.dynamics``    PGD and SGD runners on the generated kernels; beside it ``routes``, the independent
-  references (mpmath quadrature, Monte Carlo, the Bayes and softmax routes), which share no formula code.
-* ``slr_verify.kernels``     float64, mpmath and arb kernels generated from the SymPy expressions.
-* ``slr_verify.symbolic``    SymPy: zeta, Theorem 1, Lemma 6, the oracle risk, Proposition 3, the dynamics' maps.
-* ``slr_verify.model``       the model's parameters, settings, sampling, validation and tiers.
+Layers, imports going one way, from the top: ``claims`` (the ``slr-verify check`` report), ``certify`` (proofs on arb
+balls and the independent ``checker``), ``landscape`` (beside it ``sweep``, ``experiments``, ``predictors``),
+``dynamics`` (beside it ``routes``, the independent references), ``kernels``, ``symbolic``, ``model``: each module's
+place and role in `docs/architecture.md`, the contracts in pyproject.toml.
 """
 __version__ = "0.1.0"
 

@@ -309,7 +309,7 @@ def test_coefficient_jets_hold_the_derivatives(d):
         P = param_balls(gamma, 0.0, d, L).kw()
         for kappa, lam in JET_POINTS:
             K, Lm = mpmath.mpf(kappa), mpmath.mpf(lam)
-            jets = mod.coefficient_jets(arb(kappa), arb(lam), **P)
+            jets = mod.coefficient_jets(arb(kappa), mod.coefficient_jets_pre(arb(lam), **P))
             dk = [mpmath.diff(lambda k, i=i: f_mp(k, Lm)[i], K) for i in range(8)]
             dl = [mpmath.diff(lambda x, i=i: f_mp(K, x)[i], Lm) for i in range(8)]
             ser_k = mod.coefficients(arb_series([arb(kappa), 1], prec=2), arb(lam), **P)
@@ -318,6 +318,32 @@ def test_coefficient_jets_hold_the_derivatives(d):
                 for j, ref in ((i, f_mp(K, Lm)[i]), (8 + i, dk[i]), (16 + i, dl[i])):
                     assert (jets[j] + arb(0, 1e-22 * (1 + abs(float(ref))))).contains(_exact(ref)), (kappa, lam, j)
                 assert jets[8 + i].overlaps(series_coef(ser_k[i], 1)) and jets[16 + i].overlaps(series_coef(ser_l[i], 1))
+
+
+def test_a_split_kernel_composes_to_the_unsplit_statements():
+    """``name(kappa, name_pre(lam, ...))`` of a split kernel (:func:`slr_verify.kernels.arb_source.split_function_source`)
+    gives exactly the balls (midpoint and radius) of the one-function kernel :func:`function_source` prints from the same
+    expressions: the same statements, in the same order, only the kappa-free ones computed once per lam."""
+    from slr_verify.checker import runtime, zeta_runtime
+    from slr_verify.checker.premises import kernels
+    from slr_verify.kernels.arb_source import function_source
+    from slr_verify.kernels.premises import _jets, _second_partials
+    from slr_verify.symbolic import profile_trs as ptrs
+    from slr_verify.symbolic.risk import S
+
+    args = (S.kappa, S.lam, S.gamma, S.eps, S.d, S.L)
+    with ctx.workprec(64):
+        P = param_balls(0.5 ** 0.5, 0.0, 400, 10).kw()
+        for premise, name, exprs in (("quadratic-in-v", "coefficient_jets", _jets), ("coefficient-hessians",
+                                                                                    "coefficient_hessians", _second_partials)):
+            ns = {"arb": arb, **vars(runtime), **vars(zeta_runtime)}
+            exec(function_source(name, args, exprs(ptrs.reduced_coefficients(True)), ""), ns)  # noqa: S102
+            mod = kernels(premise)
+            for kappa, lam in ((arb(0.3), arb(0.4)), (ball(0.1, 0.2), ball(0.5, 0.52)), (arb(0.97), ball(0.9, 0.9001))):
+                split = getattr(mod, name)(kappa, getattr(mod, f"{name}_pre")(lam, **P))
+                whole = ns[name](kappa, lam, **P)
+                assert len(split) == len(whole) == 24
+                assert all(a.mid() == b.mid() and a.rad() == b.rad() for a, b in zip(split, whole)), name
 
 
 @pytest.mark.parametrize("t, g", [(40.0, 2.0), (30.0, 1.5)])

@@ -1,14 +1,13 @@
 r"""The profile's leaf tests (`docs/MATH.md` §17; `docs/certificates.md`, "What the checker does", step 5): the
 leaves of the global-minimiser certificates over boxes of (kappa, t, lam), t = eta^2 / (1 - kappa^2), on first-order
 Taylor models of the dual bound's coefficients over the leaf's (kappa, lam) box (:meth:`SettingBalls.coefficient_models`):
-``valley`` (premise ``valley``: m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*) on the line at kappa), ``valley-edge`` (the bound
-A_0 + Q eta^2 above R(k*, v*) at both ends of the line), ``value`` (H - mu I positive definite and the dual bound, affine
-in t, above U at both ends), ``bound`` (a lower bound of m), and an enclosure's ``circle`` pieces (every global minimiser
-has t = 1, r = 0).
+``valley`` (premise ``valley``: m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*) on the line at kappa), ``valley-edge`` (A_0 + Q
+eta^2 above R(k*, v*) at both ends of the line), ``value`` (H - mu I positive definite and the dual bound, affine in t,
+above U at both ends), ``bound`` (a lower bound of m), an enclosure's ``circle`` (every global minimiser has r = 0).
 """
 from __future__ import annotations
 
-from flint import arb
+from flint import arb, ctx
 
 from .balls import ball, centre_radius, outward, param_balls
 from .decide import negative, positive
@@ -23,16 +22,25 @@ class SettingBalls:
 
     def __init__(self, gamma, eps, d, L):
         self.gamma, self.eps, self.d, self.L = gamma, eps, d, L
-        self.P = param_balls(gamma, eps, d, L)
+        self.P, self._pre = param_balls(gamma, eps, d, L), {}
+
+    def lam_part(self, premise, kernel, lam) -> list:
+        """The premise's ``kernel_pre`` (its subexpressions free of kappa) at lam and the setting, kept for 4096 lam."""
+        key = (kernel, lam, ctx.prec)
+        if key not in self._pre:
+            if len(self._pre) >= 4096:
+                self._pre.clear()
+            self._pre[key] = getattr(kernels(premise), f"{kernel}_pre")(ball(*lam), **self.P.kw())
+        return self._pre[key]
 
     def coefficient_models(self, K, Lam) -> list:
         """Taylor models over K x Lam of the eight coefficients and det M: value and gradient at the centre, remainder
         1/2 h^T f''(xi) h over the box (Taylor's theorem along the segment), both from SymPy's closed-form derivatives
         (``coefficient_jets`` at the centre, ``coefficient_hessians`` over the box's hull; h_k^2 in [0, r_k^2])."""
-        kern = kernels("quadratic-in-v")
         (kc, rk), (lc, rl) = centre_radius(*K), centre_radius(*Lam)
-        jets = kern.coefficient_jets(arb(kc), arb(lc), **self.P.kw())
-        H = kernels("coefficient-hessians").coefficient_hessians(ball(*K), ball(*Lam), **self.P.kw())
+        jets = kernels("quadratic-in-v").coefficient_jets(arb(kc), self.lam_part("quadratic-in-v", "coefficient_jets", (lc, lc)))
+        hess = self.lam_part("coefficient-hessians", "coefficient_hessians", Lam)
+        H = kernels("coefficient-hessians").coefficient_hessians(ball(*K), hess)
         q = (arb(0).union(arb(rk) ** 2), 2 * arb(0, rk) * arb(0, rl), arb(0).union(arb(rl) ** 2))
         out = [TaylorModel(jets[i], (jets[8 + i], jets[16 + i] if rl else arb(0)),
                            (H[3 * i] * q[0] + H[3 * i + 1] * q[1] + H[3 * i + 2] * q[2]) / 2, (rk, rl)) for i in range(8)]

@@ -97,7 +97,7 @@ def _second_partials(coefficients) -> list:
 def _profile():
     return [("coefficients", _CARGS, ptrs.reduced_coefficients(True),
              "[a0, a_tt, a_tr, a_rr, p_theta/eta, p_nu, p_rho/eta, c] of the profile's TRS at kappa (MATH.md §17)"),
-            ("coefficient_jets", _CARGS, _jets(ptrs.reduced_coefficients(True)),
+            ("split", "coefficient_jets", _CARGS, _jets(ptrs.reduced_coefficients(True)),
              "the eight coefficients, their d/dkappa, their d/dlam (24 balls: the Taylor models' centre and gradient)"),
 
             ("trs_entries", ptrs.TRS_ARGS, [ptrs.ball_form(e) for e in ptrs.trs_entries()],
@@ -105,7 +105,7 @@ def _profile():
 
 
 def _hessian_kernels():
-    return [("coefficient_hessians", _CARGS, _second_partials(ptrs.reduced_coefficients(True)),
+    return [("split", "coefficient_hessians", _CARGS, _second_partials(ptrs.reduced_coefficients(True)),
              "(d^2/dkappa^2, d^2/dkappa dlam, d^2/dlam^2) of each coefficient (24 balls: over a box, its Taylor remainder)")]
 
 

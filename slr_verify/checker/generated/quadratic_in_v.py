@@ -72,47 +72,32 @@ def coefficients(kappa, lam, gamma, eps, d, L):
             ball_ipow(eps, 2) + x1]
 
 
-def coefficient_jets(kappa, lam, gamma, eps, d, L):
-    """the eight coefficients, their d/dkappa, their d/dlam (24 balls: the Taylor models' centre and gradient)"""
+def coefficient_jets_pre(lam, gamma, eps, d, L):
+    """coefficient_jets's other arguments and its subexpressions free of kappa"""
     x0 = ball_zeta(0, lam)
     x1 = ball_ipow(gamma, 2)
     x2 = ball_sqrt(2)
     x3 = ball_sqrt(d)
     x4 = x2*x3
     x5 = lam*x4
-    x6 = ((arb(1)/2))*kappa*x5
-    x7 = ball_zeta(x6, lam*gamma)
     x8 = ((arb(1)/2))*d
     x9 = ball_ipow(lam, 2)
     x10 = 2*x9
     x11 = x1*x10
     x12 = x11 + 1
     x13 = (1/ball_sqrt(x12))
-    x14 = x13*x6
-    x15 = ball_erf(x14)
     x16 = x10 + 1
     x17 = (1/ball_sqrt(x16))
-    x18 = x15*x17
     x19 = (1/ball_sqrt(arb.pi()))
     x20 = x19*x5
-    x21 = x18*x20
     x22 = 4*x9
     x23 = x1*x22
     x24 = x23 + 1
     x25 = (1/ball_sqrt(x24))
-    x26 = ball_erf(x14*x25)
     x27 = 2*x1
-    x28 = ball_ipow(kappa, 2)
-    x29 = x28*x9
     x30 = x23 + 2
     x31 = ball_ipow(x30, -1)
     x32 = d*x31
-    x33 = x29*x32
-    x34 = ball_exp(-x33)
-    x35 = x13*x34
-    x36 = x27*x35
-    x37 = x20*x36
-    x38 = x26*x37
     x39 = ball_ipow(arb.pi(), -1)
     x40 = ball_ipow(x16, -1)
     x41 = x39*x40
@@ -127,21 +112,62 @@ def coefficient_jets(kappa, lam, gamma, eps, d, L):
     x50 = 8*x39
     x51 = x1*x9
     x52 = x13*x17
-    x53 = x34*x52
-    x54 = x50*x51*x53
     x55 = ball_ipow(gamma, 4)
     x56 = ball_ipow(lam, 4)
     x57 = 16*x55
     x58 = x1*x44 + x56*x57 + 2
     x59 = d/x58
-    x60 = ball_exp(-x29*x59 - x33)
     x61 = ball_ipow(x12, -1)
-    x62 = x25*x50*x55*x60*x61*x9
     x63 = ball_ipow(lam, 3)
     x64 = x55*x63
     x65 = 4*x64
     x66 = x19*x4
     x67 = ball_pow(x12, (arb(-3)/2))
+    x77 = x27*x5
+    x78 = ball_pow(d, (arb(3)/2))*x2
+    x81 = x1*x63
+    x83 = x19*x31*x78
+    x85 = 16*x39
+    x92 = x25/ball_ipow(x12, 2)
+    x96 = lam*x42*x48
+    x99 = lam*x1
+    x102 = ball_pow(x16, (arb(-3)/2))
+    x111 = ball_ipow(x30, -2)
+    x113 = x13*x4
+    x114 = ball_pow(x24, (arb(-3)/2))
+    x116 = lam*x41
+    x117 = 32*x63
+    x118 = ball_ipow(x16, -2)
+    x119 = x118*x39
+    x120 = x117*x119
+    x121 = ball_pow(x47, (arb(-3)/2))
+    x122 = ball_ipow(gamma, 6)
+    x125 = ball_pow(x12, (arb(-5)/2))
+    return [lam, gamma, eps, d, L, x0, x1, x2, x3, x4, x5, x8, x9, x10, x11, x12, x13, x16, x17, x19, x20, x22, x23, x24, x25, x27, x30, x31, x32, x39, x40, x41, x42, x43, x44, x45, x46, x47, x48, x49, x50, x51, x52, x55, x56, x57, x58, x59, x61, x63, x64, x65, x66, x67, x77, x78, x81, x83, x85, x92, x96, x99, x102, x111, x113, x114, x116, x117, x118, x119, x120, x121, x122, x125]
+
+
+def coefficient_jets(kappa, pre):
+    """the eight coefficients, their d/dkappa, their d/dlam (24 balls: the Taylor models' centre and gradient) (``pre``: coefficient_jets_pre at the other arguments)"""
+    lam, gamma, eps, d, L, x0, x1, x2, x3, x4, x5, x8, x9, x10, x11, x12, x13, x16, x17, x19, x20, x22, x23, x24, x25, x27, x30, x31, x32, x39, x40, x41, x42, x43, x44, x45, x46, x47, x48, x49, x50, x51, x52, x55, x56, x57, x58, x59, x61, x63, x64, x65, x66, x67, x77, x78, x81, x83, x85, x92, x96, x99, x102, x111, x113, x114, x116, x117, x118, x119, x120, x121, x122, x125 = pre
+    x6 = ((arb(1)/2))*kappa*x5
+    x7 = ball_zeta(x6, lam*gamma)
+    x14 = x13*x6
+    x15 = ball_erf(x14)
+    x18 = x15*x17
+    x21 = x18*x20
+    x26 = ball_erf(x14*x25)
+    x28 = ball_ipow(kappa, 2)
+    x29 = x28*x9
+    x33 = x29*x32
+    x34 = ball_exp(-x33)
+    x35 = x13*x34
+    x36 = x27*x35
+    x37 = x20*x36
+    x38 = x26*x37
+    x53 = x34*x52
+    x54 = x50*x51*x53
+    x60 = ball_exp(-x29*x59 - x33)
+    x62 = x25*x50*x55*x60*x61*x9
     x68 = kappa*x67
     x69 = x34*x66*x68
     x70 = x65*x69
@@ -151,32 +177,23 @@ def coefficient_jets(kappa, lam, gamma, eps, d, L):
     x74 = x19*x73
     x75 = x13*x74
     x76 = x26*x75
-    x77 = x27*x5
-    x78 = ball_pow(d, (arb(3)/2))*x2
     x79 = x39*x73
     x80 = ball_exp(-x72/x24)
-    x81 = x1*x63
     x82 = x35*x81
-    x83 = x19*x31*x78
     x84 = 4*kappa*x82*x83
-    x85 = 16*x39
     x86 = x53*x85
     x87 = kappa*x56
     x88 = x1*x32*x86*x87
     x89 = x34*x67
     x90 = x66*x89
     x91 = x50*x80
-    x92 = x25/ball_ipow(x12, 2)
     x93 = 8*x28
     x94 = ball_ipow(lam, 5)*x55*x83*x89*x93
     x95 = kappa*x10
-    x96 = lam*x42*x48
     x97 = kappa*x66
     x98 = 4*x74
-    x99 = lam*x1
     x100 = 2*x13*x26*x73*x97 + x99*(8*x25*x39*x61*x73*x80 - x26*x5*x68*x98)
     x101 = x18*x66
-    x102 = ball_pow(x16, (arb(-3)/2))
     x103 = x10*x102*x15*x66
     x104 = x36*x66
     x105 = x4*x68
@@ -185,21 +202,10 @@ def coefficient_jets(kappa, lam, gamma, eps, d, L):
     x108 = 2*x107*x17*x5*x79
     x109 = 2*lam*x28
     x110 = x109*x32
-    x111 = ball_ipow(x30, -2)
     x112 = d*x111*x81*x93 - x110
-    x113 = x13*x4
-    x114 = ball_pow(x24, (arb(-3)/2))
     x115 = x34*(-kappa*x11*x113*x114 + ((arb(1)/2))*kappa*x13*x2*x25*x3 - x106*x25)
-    x116 = lam*x41
-    x117 = 32*x63
-    x118 = ball_ipow(x16, -2)
-    x119 = x118*x39
-    x120 = x117*x119
-    x121 = ball_pow(x47, (arb(-3)/2))
-    x122 = ball_ipow(gamma, 6)
     x123 = x117*x122*x39*x60
     x124 = x44*x55*x69
-    x125 = ball_pow(x12, (arb(-5)/2))
     return [L*x0 - x0 + x1*x7,
             x7*x8,
             L*x21 - x21 + x38,
