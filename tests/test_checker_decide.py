@@ -270,6 +270,44 @@ def test_the_series_rest_holds_the_truncation(c, g, n):
         assert float(rest.upper()) < 0.3 * float(ref)
 
 
+@pytest.mark.parametrize("c, g, n", [(0.2, 0.3, 4), (3.0, 0.5, 6), (8.0, 0.2, 5), (0.5, 1.9, 40)])
+def test_the_series_rest_is_the_documented_cauchy_bound(c, g, n):
+    """The rest series_integral adds is 2 w M (w/0.8)^n / (1 - w/0.8), M = e^(-c l)/l, l = 1 - 0.8^2 + max(0, m - 0.8)^2
+    (docs/MATH.md §4, "D in the checker"), recomputed here in mpmath from a and c alone: a smaller constant (the disk's
+    radius, l's terms, the factor 2) would leave the containment tests above green (Cauchy's bound has slack) and the
+    bound unproved."""
+    from slr_verify.checker.special import series_integral
+
+    with ctx.workprec(64), mpmath.workdps(30):
+        a = 1 / (1 + 4 * arb(g) ** 2).sqrt()
+        _, rest = series_integral(arb(c), a, n)
+        am = 1 / mpmath.sqrt(1 + 4 * mpmath.mpf(g) ** 2)
+        m, w, rho = (1 + am) / 2, (1 - am) / 2, mpmath.mpf(0.8)
+        ell = 1 - rho ** 2 + max(0, m - rho) ** 2
+        ref = 2 * w * mpmath.exp(-c * ell) / ell * (w / rho) ** n / (1 - w / rho)
+        assert abs(float(rest.mid()) / float(ref) - 1) < 1e-12, (rest, ref)
+
+
+def test_zetas_bound_is_the_documented_one_and_bounds_d():
+    """Where zeta takes [0, (4/pi)(1 - a) f(a)] for D (f(x) = e^(-c(1+x^2))/(1+x^2)), its enclosure is erf(s)^2 plus
+    exactly that interval, and the bound is above mpmath's D (f decreases on [a, 1]); it is taken only below 2^-66: at
+    t = 5 (bound ~1e-17) D is evaluated, and zeta's enclosure is far narrower than the bound."""
+    from slr_verify.checker import special
+
+    def bound_at(t, g):
+        s = arb(t) / (1 + 2 * arb(g) ** 2).sqrt()
+        c, a = s * s, 1 / (1 + 4 * arb(g) ** 2).sqrt()
+        return s, 4 / arb.pi() * (1 - a) * (-c * (1 + a * a)).exp() / (1 + a * a)
+
+    with ctx.workprec(64), mpmath.workdps(40):
+        s, bound = bound_at(12.0, 0.3)
+        assert bound.upper() < 2.0 ** -66 and bound > _exact(_d_mp(mpmath.mpf(12.0), mpmath.mpf(0.3)))
+        z, taken = special.zeta_arb(arb(12.0), arb(0.3)), s.erf() ** 2 + arb(0).union(bound)
+        assert z.lower() == taken.lower() and z.upper() == taken.upper()
+        _, b5 = bound_at(5.0, 0.3)
+        assert b5.lower() > 2.0 ** -66 and special.zeta_arb(arb(5.0), arb(0.3)).rad() < float(b5.lower()) / 10
+
+
 def test_zeta_takes_the_bound_where_d_is_below_the_precision():
     """At t = 12 (D ~ 1e-70) zeta's enclosure is erf(s)^2 + [0, bound], which holds the quadrature of the definition;
     at t = 4 (D ~ 1e-9) D is evaluated (the bound is not below 2^-66 there)."""
@@ -289,9 +327,10 @@ JET_POINTS = [(0.0, 0.05), (0.3, 0.4), (0.97, 0.9), (0.5, 2.5), (1e-3, 0.01), (0
 @pytest.mark.parametrize("d", [80, 400])
 def test_coefficient_jets_hold_the_derivatives(d):
     """``coefficient_jets`` (premise ``quadratic-in-v``: the eight coefficients, then their kappa and lam partials,
-    SymPy's derivatives of the ball form) hold at 64 bits mpmath's numerical derivatives (``mpmath.diff``, 30 digits) of
-    the plain coefficients printed by another printer (``generate_mp``); and each overlaps what Taylor arithmetic on
-    series of ``coefficients`` gives (the route the Taylor models took before)."""
+    SymPy's derivatives of the ball form) and ``coefficient_hessians`` (premise ``coefficient-hessians``: their second
+    partials) hold at 64 bits mpmath's numerical derivatives (``mpmath.diff``, 30 digits) of the plain coefficients
+    printed by another printer (``generate_mp``); and the jets overlap what Taylor arithmetic on series of
+    ``coefficients`` gives (the route the Taylor models took before)."""
     import sympy as sp
     from flint import arb_series
 
@@ -314,9 +353,14 @@ def test_coefficient_jets_hold_the_derivatives(d):
             dl = [mpmath.diff(lambda x, i=i: f_mp(K, x)[i], Lm) for i in range(8)]
             ser_k = mod.coefficients(arb_series([arb(kappa), 1], prec=2), arb(lam), **P)
             ser_l = mod.coefficients(arb(kappa), arb_series([arb(lam), 1], prec=2), **P)
+            hess = kernels("coefficient-hessians").coefficient_hessians(  # the remainder's second partials, at two points
+                arb(kappa), kernels("coefficient-hessians").coefficient_hessians_pre(arb(lam), **P))
             for i in range(8):
                 for j, ref in ((i, f_mp(K, Lm)[i]), (8 + i, dk[i]), (16 + i, dl[i])):
                     assert (jets[j] + arb(0, 1e-22 * (1 + abs(float(ref))))).contains(_exact(ref)), (kappa, lam, j)
+                for j, order in enumerate(((2, 0), (1, 1), (0, 2)) if d == 400 and (kappa, lam) in JET_POINTS[1:3] else ()):
+                    ref = mpmath.diff(lambda k, x, i=i: f_mp(k, x)[i], (K, Lm), order)
+                    assert (hess[3 * i + j] + arb(0, 1e-18 * (1 + abs(float(ref))))).contains(_exact(ref)), (kappa, lam, i, j)
                 assert jets[8 + i].overlaps(series_coef(ser_k[i], 1)) and jets[16 + i].overlaps(series_coef(ser_l[i], 1))
 
 
