@@ -509,7 +509,7 @@ def test_replay_every_gives_each_file_the_verdict_of_its_own_replay(tmp_path):
     import subprocess
     import sys
 
-    for name in ("oracle_d80_lam0.199794.json.gz", "minimum_fig4b_lam0.9.json.gz", "hessian_signs_fig4b.json.gz"):
+    for name in ("oracle_d80_lam0.199794.json.gz", "hessian_signs_fig4b.json.gz"):
         shutil.copyfile(REAL / name, tmp_path / name)
     doc = C.load_committed("oracle_d80_lam0.199794.json.gz")
     _write(dict(doc, statement=doc["statement"].replace("unique", "only")), tmp_path / "edited.json.gz")
