@@ -229,7 +229,10 @@ D_ROUTES = [(0.0, 0.3, "closed"), (0.0, 5.0, "closed"), (1e-300, 0.3, "series"),
             (0.5, 0.3, "series"), (1.0, 1.0, "series"), (3.0, 0.3, "series"), (0.5, 1.969, "series"),
             (0.5, 1.970, "quadrature"), (3.0, 1.754, "series"), (3.0, 1.755, "quadrature"), (7.95, 0.3, "series"),
             (7.96, 0.3, "quadrature"), (12.72, 0.05, "series"), (12.73, 0.05, "quadrature"), (60.0, 0.05, "quadrature"),
-            (0.3, 40.0, "quadrature")]
+            (0.3, 40.0, "quadrature"),
+            # the quadrature cut at u = 80 with its tail [0, e^-80 / (2 c a (1 + a^2))] where that tail is above arb's
+            # padding of a union (a ~ 5e-31: g ~ 1e30): a tail enclosed by [bound, 1] instead misses mpmath's value
+            (1.414e31, 1e30, "quadrature"), (1.5e30, 1e29, "quadrature")]
 
 
 @pytest.mark.parametrize("t, g, route", D_ROUTES)
