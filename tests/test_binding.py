@@ -529,6 +529,12 @@ def test_replay_every_gives_each_file_the_verdict_of_its_own_replay(tmp_path):
         assert accepted == (name != "edited.json.gz")
 
 
+def test_replay_every_refuses_a_progress_that_is_no_stream():
+    """Before any replay: ``progress`` is None, True, False or a writable stream."""
+    with pytest.raises(ValueError, match="progress must be None, True, False or a writable stream"):
+        C.replay_every(progress=3)
+
+
 def test_find_committed_reads_the_folder_once():
     C.find_committed(**W_CLAIM)
     hits = C._index.cache_info().hits

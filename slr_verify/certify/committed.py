@@ -69,6 +69,8 @@ def replay_every(*, folder=None, progress=None) -> list:
 
     from ..checker.parallel import MIN_LEAVES, workers
 
+    if not (progress is None or isinstance(progress, bool) or hasattr(progress, "write")):
+        raise ValueError(f"progress must be None, True, False or a writable stream, got {progress!r}")
     base, todo = _folder(folder), names(folder=folder)
     large = [n for n in todo if len(base.joinpath(n).read_bytes()) >= _LARGE_BYTES]
     small = [n for n in todo if n not in large]

@@ -99,9 +99,9 @@ def _printer():
                      "user_functions": {}})
 
 
-def function_source(name, args, exprs, doc) -> str:
-    """The source of ``def name(args): ... return [exprs]`` with shared subexpressions (``sympy.cse``); a constant
-    output is an exact ball."""
+def _shared(args, exprs) -> tuple:
+    """(the source's argument names, the first argument as it appears in the expressions, the cse replacements, the
+    reduced outputs) of ``exprs`` in ``args``, every expression refused or admitted by :func:`refuse_unsound`."""
     names = [arg_name(a) for a in args]
     # an argument SymPy names by a Python keyword (lambda) becomes a Dummy of the source's name, as sympy.lambdify does:
     # SymPy then orders the factors of a product as in the kernels the searches use, so both round alike
@@ -112,12 +112,23 @@ def function_source(name, args, exprs, doc) -> str:
     taken = set(names)
     symbols = (sp.Symbol(f"x{i}") for i in range(10**7) if f"x{i}" not in taken)
     reps, reduced = sp.cse(exprs, symbols=symbols)
+    return names, dummies.get(args[0], args[0]), reps, reduced
+
+
+def _returns(p, reduced) -> str:
+    """The return statement of the outputs (a constant output an exact ball)."""
+    outs = [f"as_ball({p.doprint(e)})" if e.is_Number else p.doprint(e) for e in reduced]
+    return "    return [" + ",\n            ".join(outs) + "]"
+
+
+def function_source(name, args, exprs, doc) -> str:
+    """The source of ``def name(args): ... return [exprs]`` with shared subexpressions (``sympy.cse``); a constant
+    output is an exact ball."""
+    names, _, reps, reduced = _shared(args, exprs)
     p = _printer()
     lines = [f"def {name}({', '.join(names)}):", f'    """{doc}"""']
     lines += [f"    {s} = {p.doprint(e)}" for s, e in reps]
-    outs = [f"as_ball({p.doprint(e)})" if e.is_Number else p.doprint(e) for e in reduced]
-    lines.append("    return [" + ",\n            ".join(outs) + "]")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [_returns(p, reduced)]) + "\n"
 
 
 def split_function_source(name, args, exprs, doc) -> str:
@@ -125,15 +136,7 @@ def split_function_source(name, args, exprs, doc) -> str:
     free of x (``sympy.cse``), and ``name(x, pre)``, the rest from them. A caller evaluating many x at the same rest
     evaluates ``name_pre`` once (the coefficients at one lam ball and many kappa boxes); the two compose to exactly the
     statements :func:`function_source` prints, in the same order."""
-    names = [arg_name(a) for a in args]
-    dummies = {a: sp.Dummy(n) for a, n in zip(args, names) if n != a.name}
-    exprs = [sp.sympify(e).xreplace(dummies) for e in exprs]
-    for e in exprs:
-        refuse_unsound(e)
-    x = dummies.get(args[0], args[0])
-    taken = set(names)
-    symbols = (sp.Symbol(f"x{i}") for i in range(10**7) if f"x{i}" not in taken)
-    reps, reduced = sp.cse(exprs, symbols=symbols)
+    names, x, reps, reduced = _shared(args, exprs)
     free, dependent = [], {x}
     for s, e in reps:
         (dependent.add(s) if e.free_symbols & dependent else free.append((s, e)))
@@ -145,9 +148,7 @@ def split_function_source(name, args, exprs, doc) -> str:
     main = [f"def {name}({names[0]}, pre):", f'    """{doc} (``pre``: {name}_pre at the other arguments)"""']
     main.append(f"    {', '.join(shared)} = pre")
     main += [f"    {s} = {p.doprint(e)}" for s, e in reps if s in dependent]
-    outs = [f"as_ball({p.doprint(e)})" if e.is_Number else p.doprint(e) for e in reduced]
-    main.append("    return [" + ",\n            ".join(outs) + "]")
-    return "\n".join(pre) + "\n\n\n" + "\n".join(main) + "\n"
+    return "\n".join(pre) + "\n\n\n" + "\n".join(main + [_returns(p, reduced)]) + "\n"
 
 
 def module_source(premise, summary, statements, functions, constants=None) -> str:
