@@ -135,6 +135,21 @@ def _negative_values(argv) -> list:
     return out
 
 
+def _leave_interrupted():
+    """Exit 1 now, the exit handlers run but not the interpreter's teardown. A Ctrl-C that lands in code run by
+    ``exec`` (dataclasses build their methods so, while modules import) marks the interpreter, and its teardown
+    then kills the process by SIGINT (exit -2, measured under load) though the interrupt was handled; and XLA's
+    threads crash that teardown after an interrupted computation (SIGSEGV, measured), so with JAX loaded not
+    even the exit handlers run. Outputs are written atomically: nothing is lost."""
+    import atexit
+
+    if "jax" not in sys.modules:
+        atexit._run_exitfuncs()  # Dask's clusters and multiprocessing's children are closed here
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(1)
+
+
 @keywords_checked
 def main(argv=None) -> int:
     """Run the command line; every error is one line on stderr with exit 2 (usage: a bad value,
@@ -153,10 +168,8 @@ def main(argv=None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted (Ctrl-C); nothing was written for the unfinished part", file=sys.stderr)
-        if "jax" in sys.modules:  # XLA's threads crash the interpreter's teardown after an interrupted
-            sys.stdout.flush()    # computation (SIGSEGV, measured): leave without it; outputs are atomic
-            sys.stderr.flush()
-            os._exit(1)
+        if argv is None or "jax" in sys.modules:
+            _leave_interrupted()
         return 1
     except ValueError as exc:
         if os.environ.get("SLR_VERIFY_TRACEBACK"):
