@@ -217,7 +217,10 @@ def _d_mp(t, g):
     40-digit quadrature of the plain integrand kept 6 digits)."""
     s2 = t * t / (1 + 2 * g * g)
     a = 1 / mpmath.sqrt(1 + 4 * g * g)
-    pts = [a] + [a + (1 - a) * mpmath.mpf(2) ** -k for k in range(60, -1, -1)]  # clustered at a, where it peaks
+    # split points clustered at a, where it peaks, down to a sixteenth of the peak's width (1 / (2 s2 a) or s2^-1/2)
+    w = min(1 / (2 * s2 * a), 1 / mpmath.sqrt(s2)) if s2 else mpmath.mpf(1)
+    K = min(60, max(0, int(mpmath.ceil(mpmath.log((1 - a) / w, 2)))) + 4)
+    pts = [a] + [a + (1 - a) * mpmath.mpf(2) ** -k for k in range(K, -1, -1)]
     I = mpmath.quad(lambda x: mpmath.exp(-s2 * (x * x - a * a)) / (1 + x * x), pts)
     return 4 / mpmath.pi * mpmath.exp(-s2 * (1 + a * a)) * I
 
