@@ -1,12 +1,5 @@
-"""slr-verify: a symbolic-numeric verification suite for single-location regression.
-
-Marion, Berthier, Biau, Boyer, "Attention layers provably solve single-location regression",
-ICLR 2025 (arXiv 2410.01537). The mathematics and the list of claims are in docs/MATH.md.
-
-Layers, imports going one way, from the top: ``claims`` (the ``slr-verify check`` report), ``certify`` (proofs on arb
-balls and the independent ``checker``), ``landscape`` (beside it ``sweep``, ``experiments``, ``predictors``),
-``dynamics`` (beside it ``routes``, the independent references), ``kernels``, ``symbolic``, ``model``: each module's
-place and role in `docs/architecture.md`, the contracts in pyproject.toml.
+"""slr-verify: a symbolic-numeric verification suite for single-location regression (Marion, Berthier, Biau, Boyer,
+ICLR 2025, arXiv 2410.01537): the mathematics and the claims in docs/MATH.md, the layers in `docs/architecture.md`.
 """
 __version__ = "0.1.0"
 

@@ -307,6 +307,10 @@ def python_probes(fast=False):  # noqa: C901, PLR0915 - a table of probe cases (
                         lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 2, 1, 1, 1), **cb)))
     probes.append(Probe("contraction_ball(alpha=-1)", "alpha",
                         lambda: contraction_ball((0.2, 0.9, 0, 0, 0), (1, 1, 1, 1, 1), **dict(cb, alpha=-1))))
+    from slr_verify.certify.transverse import transverse_map
+
+    tm = dict(lam=(0.1, 0.1), kappa=(0.99, 1.0), nu=(0.99, 1.0), alpha=4e-3, gamma=P["gamma"], d=400, L=10, min_width=0.5)
+    probes += _vary(transverse_map, tm, ("alpha", "gamma", "d", "L", "kappa", "nu", "pieces", "min_width", "budget"))
     # a region's membership test: a state that no unit k, v realise is refused, not answered (unproved regions
     # built directly: the check comes before any ball arithmetic)
     from slr_verify.certify import CaptureBall, ValleyTube, classify_runs

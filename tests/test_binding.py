@@ -212,7 +212,7 @@ def test_every_kind_of_the_checker_has_a_binding_rule():
         assert all(c in k.coordinates for c, how in table.items() if how in ("domain", "ulp")), name
         assert set(table.values()) <= {"domain", "ulp", "alpha_5", "ends"}, name
     assert {k for k, t in B.QUANTITIES.items() if "alpha" in t} == {"theorem-5", "reduced-map-diffeomorphism",
-                                                                     "contraction-ball", "valley-tube"}
+                                                                     "contraction-ball", "valley-tube", "transverse-map"}
     assert B.QUANTITIES["theorem-5"]["alpha"] == "alpha_5" and [k for k, t in B.QUANTITIES.items() if "ends" in t] == [
         "oracle-window"]
 

@@ -15,6 +15,9 @@
   alpha_max); exit 0 iff the bracket is proved (both ends). Beside it, each labelled with its dynamics, the enclosure
   of 2/lambda_max (:func:`slr_verify.certify.alpha_stable`): alpha_max is for reduced PGD on M, 2/lambda_max for PGD
   on the spheres, where the oracle is linearly stable only below it (`docs/MATH.md` §10, §13).
+* ``transverse --gamma2 G --eps E --d D --L L --lam LO:HI --alpha A --out FILE``: the transverse stability map of M
+  (:func:`slr_verify.certify.transverse.transverse_map`): boxes of (kappa, nu) attracting, repelling or undecided;
+  exit 0 iff the checker accepts the certificate.
 * ``theorem5 --gamma2 G --eps E --d D --L L --lam LO:HI --out FILE [--json]``: Theorem 5 at an explicit step
   (:func:`slr_verify.certify.theorem5.theorem5_step`), one certificate; exit 0 iff proved.
 
@@ -239,6 +242,27 @@ def _theorem5(a) -> int:
     return 0
 
 
+def _transverse(a) -> int:
+    from .certificate import check_output_path, write
+    from .transverse import transverse_map
+
+    out = check_output_path(a.out, force=a.force)
+    p = dict(lam=_lam(a.lam), kappa=_lam(a.kappa), nu=_lam(a.nu), alpha=a.alpha, pieces=a.pieces,
+             min_width=a.min_width, **_setting(a))
+    show = None if a.quiet else (lambda n: print(f"  {n} boxes", file=sys.stderr))
+    r = transverse_map(progress=show, **p)
+    if not r["proved"]:
+        print(f"NOT PROVED: {r['failure']}")
+        return 1
+    from ..checker import replay
+
+    write(r["certificate"], out)
+    rep = replay(r["certificate"])
+    print(f"{'PROVED' if rep.accepted else 'REJECTED'}: {rep.conclusion if rep.accepted else rep.reason}")
+    print(f"certificate: {out} ({rep.leaves} leaves, {r['boxes']} boxes, {r['seconds']:.1f} s)")
+    return 0 if rep.accepted else 1
+
+
 def _print_step_sizes(bracket, stable):
     """The two step sizes, each with the dynamics it is for: Proposition 10's bracket of alpha_max (None: not proved;
     an upper end None: not proved) and :func:`slr_verify.certify.alpha_stable`'s 2/lambda_max."""
@@ -270,6 +294,21 @@ def _setting_args(s):
     s.add_argument("--out", required=True, help="where to write the certificate (.json or .json.gz), checked first")
     s.add_argument("--force", action="store_true", help="overwrite --out if it exists (refused otherwise, before any work)")
     s.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _add_transverse(cs):
+    s = cs.add_parser("transverse", help="the transverse stability map of M: boxes of (kappa, nu) where the transverse "
+                      "block of PGD's Jacobian on M contracts a norm (attracting), has a real eigenvalue > 1 "
+                      "(repelling), or neither is shown (undecided)", allow_abbrev=False)
+    _setting_args(s)
+    s.add_argument("--lam", required=True, help="LO:HI (or one value) of the temperature lam")
+    s.add_argument("--alpha", type=float, required=True, help="the step size (the paper's Figure 4b: 0.004)")
+    s.add_argument("--kappa", default="-1:1", help="LO:HI of kappa within [-1, 1] (default -1:1)")
+    s.add_argument("--nu", default="-1:1", help="LO:HI of nu within [-1, 1] (default -1:1)")
+    s.add_argument("--pieces", type=int, default=1, help="equal lam pieces (default 1)")
+    s.add_argument("--min-width", type=float, default=2.0**-9, help="the narrowest box split further (default 2^-9; "
+                   "at Figure 4b attracting boxes are about 2^-8 to 2^-9 wide: the full square takes minutes)")
+    s.set_defaults(func=_transverse)
 
 
 def add_certify_parser(sub):
@@ -323,6 +362,7 @@ def add_certify_parser(sub):
     s.add_argument("--lam", required=True, help="the temperature lam (one value); the reduced map does not depend on "
                    "eps (it adds eps^2 to the risk on M), so the certificate states eps = 0 whatever --eps says")
     s.set_defaults(func=_step_size)
+    _add_transverse(cs)
     s = cs.add_parser("theorem5", help="Theorem 5 at an explicit step: alpha_5(lam) = min(alpha_8, alpha_12, 1/mu_+) "
                       "certified for every lam of LO:HI (Propositions 8, 12; Proposition 9 embedded; one certificate)",
                       allow_abbrev=False)

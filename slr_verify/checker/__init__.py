@@ -1,12 +1,6 @@
-"""The independent checker of proof certificates (`docs/certificates.md`, `docs/MATH.md` §20): its own package,
-importing only the standard library, python-flint and itself (an import-linter contract; a test inspects
-``sys.modules`` after a replay in a fresh interpreter).
-
-* :func:`replay`: a path or a document -> :class:`Replay` (accepted or rejected with the reason, the conclusion);
-* :func:`statement`: what a document proves if accepted;
-* :class:`Unreadable`: what the bounded reader (``reader.load``) raises on any unreadable input; :class:`Rejected`:
-  a certificate that does not prove its statement;
-* :func:`proves`: whether a replay proves a claim's statement (kind, the whole setting, the domain covered).
+"""The independent checker of proof certificates (`docs/certificates.md`, "The checker, module by module"): it
+imports only the standard library, python-flint and itself. :func:`replay`, :func:`statement`, :func:`proves`,
+:class:`Unreadable`, :class:`Rejected`.
 """
 from .binding import proves
 from .fields import Rejected

@@ -1,8 +1,5 @@
-r"""Ball bounds of the five-overlap PGD map's contraction tests (`docs/MATH.md` §13, "Where PGD goes") from the premise
-``pgd-map``'s kernels: the searches (:mod:`slr_verify.certify.capture`, :mod:`slr_verify.certify.valley`) use them to
-choose, the checker to decide. Every bound is a ball whose every point bounds the quantity from above (``bound < 1`` in
-arb's sense proves ``quantity < 1``): :func:`ball_bounds` (a contraction ball: Banach's r0 + q < 1),
-:func:`tube_piece_bounds` (a piece of the valley tube nu = 1), :func:`transition_bound` (between two pieces' norms).
+r"""Ball bounds of the five-overlap PGD map's tests (contraction balls, valley tube pieces, the transverse block),
+shared by the searches and the checker (`docs/MATH.md` §13; `docs/certificates.md`, "The checker, module by module").
 """
 from __future__ import annotations
 
@@ -70,6 +67,25 @@ def _pgd_jacobian(X, par, A):
     Do = arb_mat([[m[5 + 10 * i + j] for j in range(5)] for i in range(5)])
     Dp = arb_mat([[m[10 + 10 * i + j] for j in range(5)] for i in range(5)])
     return Do + Dp * H
+
+
+def transverse_block(box, par, A) -> arb_mat:
+    """T over the box (kappa, nu) x ``par``'s lam of M: the (theta, eta, rho) block of DG at (kappa, nu, 0, 0, 0)
+    (premise ``pgd-map``: on M, DG = diag(D Phi_alpha, T); `docs/MATH.md` §13, "The transverse linearisation")."""
+    X = [arb(box[0][0]).union(arb(box[0][1])), arb(box[1][0]).union(arb(box[1][1])), arb(0), arb(0), arb(0)]
+    D = _pgd_jacobian(X, par, A)
+    return arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)])
+
+
+def transverse_tests(T, S=None, groups=None):
+    """(q, p): q >= ||S^-1 T S|| from the groups' norm to itself (None without S), and the ball p = det(I - T); p < 0
+    means an odd number of real eigenvalues of T above 1 (a complex pair adds |1 - z|^2 > 0), hence one at least."""
+    q = None
+    if S is not None:
+        Sm = arb_mat([[arb(x) for x in row] for row in S])
+        M = Sm.solve(T * Sm)
+        q = _operator(M, groups, groups) if _finite(M, 3, 3) else arb("inf")
+    return q, (arb_mat([[int(i == j) for j in range(3)] for i in range(3)]) - T).det()
 
 
 def ball_bounds(c, sigma, T, groups, s, par, alpha):

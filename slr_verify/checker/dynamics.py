@@ -1,14 +1,12 @@
-r"""The dynamics' leaf tests (`docs/certificates.md`, "The dynamics' kinds", its table; `docs/MATH.md` §§10, 12, 13):
-``signs`` (``manifold-hessian-signs``), ``det-positive`` (``reduced-map-diffeomorphism``), ``family-minimum``
-(``off-M-minimum``), ``contraction`` (``contraction-ball``) and ``tube-piece`` (``valley-tube``), each on arb balls
-from its premise's kernels; the contraction bounds are :mod:`.contraction`'s.
+r"""The dynamics' leaf tests on arb balls from their premises' kernels (`docs/certificates.md`, "The dynamics'
+kinds" and "The checker, module by module"; `docs/MATH.md` §§10, 12, 13).
 """
 from __future__ import annotations
 
 from flint import arb, arb_mat
 
 from .balls import ball, outward, widened
-from .contraction import ball_bounds, transition_bound, tube_piece_bounds
+from .contraction import ball_bounds, transition_bound, transverse_block, transverse_tests, tube_piece_bounds
 from .decide import at_most, below, negative, positive
 from .fields import Rejected, keys, matrix, number
 from .premises import kernels
@@ -163,3 +161,28 @@ def check_tube(doc, kind, S, domain, boxes):
     up = lambda i: max(outward(p[i])[1] for p in pieces)
     values = {"q": up(2), "C": up(3), "Gamma": outward(Gamma)[1], "delta": delta, "margin": m, "pieces": len(pieces)}
     return values, f" (q <= {values['q']:.6g}, C <= {values['C']:.3g}, Gamma <= {values['Gamma']:.6g}, {len(pieces)} pieces)"
+
+
+def check_transverse(doc, kind, S, domain, boxes):
+    (K0, K1), (N0, N1), lam = domain[:3]
+    alpha, P, area = arb(domain[3][0]), S.P.kw(), (K1 - K0) * (N1 - N0)
+    vol, q_max = dict.fromkeys(("attracting", "repelling", "undecided"), 0.0), 0.0
+    for leaf, (k, n, la, _) in zip(doc["leaves"], boxes):
+        test = leaf.get("test")
+        keys(leaf, f"{test} leaf", ("box", "test", "S", "groups") if test == "attracting" else ("box", "test"))
+        vol[test] += (k[1] - k[0]) * (n[1] - n[0]) * ((la[1] - la[0]) / (lam[1] - lam[0]) if lam[1] > lam[0] else 1) / area
+        if test == "undecided":
+            continue
+        T = transverse_block((k, n), dict(lam=ball(*la), **P), alpha)
+        try:
+            q, p = transverse_tests(T, *((matrix(leaf["S"], 3, "S"), _groups(leaf["groups"], 3, "groups"))
+                                         if test == "attracting" else ()))
+        except ZeroDivisionError:
+            raise Rejected(f"attracting leaf {leaf['box']}: S is not invertible") from None
+        if not (below(q, 1) if test == "attracting" else negative(p)):
+            raise Rejected(f"{test} leaf {leaf['box']}: " + (f"q = {q} < 1" if q is not None else f"det(I - T) = {p} < 0")
+                           + " is not shown")
+        q_max = max(q_max, outward(q)[1]) if q is not None else q_max
+    a, r, u = (round(v, 6) for v in vol.values())
+    return ({"fractions": dict(zip(vol, (a, r, u))), "q_max": q_max},
+            f" (of the domain: attracting {a:.4f} with q <= {q_max!r}, repelling {r:.4f}, undecided {u:.4f})")

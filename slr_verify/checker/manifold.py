@@ -1,8 +1,5 @@
-r"""Proposition 9's tests (`docs/MATH.md` §10; `docs/certificates.md`, step 5): the stationary points of the risk on
-M for every lam of an interval. F = ((1 - kappa^2) g_kappa, (1 - nu^2) g_nu) with g_kappa = P H_0, g_nu = c_n H_1,
-P > 0 > c_n (premise ``manifold-sign``). Per lam piece: H_1(+-1) != 0 (c1 > 0), H_0(kappa, +-1) excludes 0 on the
-``edges`` cells, the Krawczyk image of X = [-r, r]^2 inside X (one zero of H in X, at (0, 0)); every leaf ``in-X`` or
-``exclude`` (H_0 or H_1 excludes 0 there). Conclusion: F vanishes exactly at (0, 0) and the four corners.
+r"""Proposition 9's tests: the stationary points of the risk on M for every lam of an interval (`docs/MATH.md` §10;
+`docs/certificates.md`, "The checker, module by module").
 """
 from __future__ import annotations
 

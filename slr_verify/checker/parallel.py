@@ -1,9 +1,6 @@
-"""The leaves' tests in worker processes, when asked for: a certificate's leaves are independent, so they are split
-into contiguous chunks, each tested in a forked copy of the checker (nothing is sent but the chunk's bounds). The
-verdict does not depend on the split: each chunk runs the same test on the same leaves, and any rejection is re-raised.
-``SLR_VERIFY_CHECKER_WORKERS`` asks for processes (unset: 1, in this process; the command line asks for one per core).
-Forking is used only where it is safe (POSIX, not a daemon, no JAX loaded in the process) and for enough leaves (at
-most 8 processes); otherwise the chunks run here one after the other."""
+"""The leaves' tests in forked worker processes when ``SLR_VERIFY_CHECKER_WORKERS`` asks for them; the verdict does
+not depend on the split (`docs/certificates.md`, "The checker, module by module").
+"""
 from __future__ import annotations
 
 import multiprocessing as mp

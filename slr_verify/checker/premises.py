@@ -1,9 +1,6 @@
-"""The premises the checker rests on (`docs/certificates.md`, "Premises"): each a committed module of :mod:`.generated`
-(its kernels and the SymPy statements ``slr-verify derive --check`` proves about them), named in a certificate by the
-sha256 of its file. **The bytes hashed are the bytes run**: a file is read once per process, hashed, and those bytes
-compiled and executed into a fresh module (no import system, no bytecode cache). **Every evaluated premise is named**:
-inside a replay's :func:`session` :func:`kernels` serves only the certificate's premises and records what it serves;
-a premise's kernels may evaluate others (:data:`DEPENDS`: the ball zeta on series evaluates ``zeta-partials``).
+"""The premises the checker rests on, each a committed module of :mod:`.generated` named by the sha256 of its file:
+the bytes hashed are the bytes run, and every evaluated premise is named (`docs/certificates.md`, "Premises" and
+"The checker, module by module").
 """
 from __future__ import annotations
 

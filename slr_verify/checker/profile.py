@@ -1,9 +1,5 @@
-r"""The profile's leaf tests (`docs/MATH.md` §17; `docs/certificates.md`, "What the checker does", step 5): the
-leaves of the global-minimiser certificates over boxes of (kappa, t, lam), t = eta^2 / (1 - kappa^2), on first-order
-Taylor models of the dual bound's coefficients over the leaf's (kappa, lam) box (:meth:`SettingBalls.coefficient_models`):
-``valley`` (premise ``valley``: m >= R(kappa, 1, 0, 0, 0) >= R(k*, v*) on the line at kappa), ``valley-edge`` (A_0 + Q
-eta^2 above R(k*, v*) at both ends of the line), ``value`` (H - mu I positive definite and the dual bound, affine in t,
-above U at both ends), ``bound`` (a lower bound of m), an enclosure's ``circle`` (every global minimiser has r = 0).
+r"""The profile's leaf tests ``valley``, ``valley-edge``, ``value``, ``bound``, ``circle`` on Taylor models of the dual
+bound's coefficients (`docs/MATH.md` §17; `docs/certificates.md`, "The checker, module by module").
 """
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""The checker's bounded reader: the one way a certificate document enters the checker (standard library only).
-
-``load(source)`` takes a document in memory (a dict) or the path of a JSON file, plain or gzip (told by the magic
-bytes 1f 8b, not by the name), and returns a dict whose keys are strings, nested at most ``MAX_DEPTH`` deep, of at
-most ``MAX_VALUES`` values, whose numbers are finite floats and integers of at most ``MAX_DIGITS`` digits, with no
-key twice in an object and a top-level ``"leaves"`` list of at most ``MAX_LEAVES``. Anything else raises
-:class:`Unreadable` (a ``ValueError``) naming the fault, never another exception. A file is read only within
-``MAX_COMPRESSED`` bytes and inflated in chunks up to ``MAX_DECOMPRESSED`` (a gzip bomb is never expanded whole);
-its nesting is measured before ``json.loads`` sees it (no ``RecursionError``). The caps are read at each call.
+"""The checker's bounded reader: the one way a certificate document enters the checker, within caps on bytes, depth,
+values, digits and leaves (`docs/certificates.md`, "The checker, module by module").
 """
 import gzip
 import io

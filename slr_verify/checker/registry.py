@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
 
-from .dynamics import check_contraction, check_diffeomorphism, check_family, check_signs, check_tube, upper_bound
+from . import dynamics as dyn
 from .fields import Rejected
 from .manifold import check_manifold
 from .premises import closure
@@ -102,7 +102,7 @@ def _signs(s, dom, doc):
 
 def _diffeomorphism(s, dom, doc):
     A = dom["alpha"][1]
-    U, (k, n) = upper_bound(doc, A)[0], upper_bound(doc, A)[1] or (0.0, 0.0)
+    U, (k, n) = dyn.upper_bound(doc, A)[0], dyn.upper_bound(doc, A)[1] or (0.0, 0.0)
     up = "" if U is None else f"; det J({k!r}, {n!r}) < 0 at alpha = {U!r}, so alpha_max <= {U!r}"
     return (f"at {_at_point(s, dom)}: the Jacobian determinant of the reduced PGD map on M is > 0 at every (kappa, nu) "
             f"of [-1, 1]^2 for every step size alpha in [0, {A!r}], so alpha_max >= {A!r} (Proposition 10){up}")
@@ -127,6 +127,17 @@ def _tube(s, dom, doc):
             f"entry condition (kappa_0 in the piece j of [{dom['kappa'][0]!r}, 1], Gamma ||z_0||_j <= delta, B = C Gamma "
             "||z_0||_j / (1 - q) <= m, kappa_0 - B >= kappa_a; pieces, bases, delta, m: the certificate's; q, C, Gamma: "
             "derived by the checker) converges to the oracle (1, 1, 0, 0, 0)")
+
+
+def _transverse(s, dom, doc):
+    k, n = dom["kappa"], dom["nu"]
+    return (f"at {_at(s)}, alpha = {dom['alpha'][0]!r}: for every lam in {_lam(dom)} and (kappa, nu) in a leaf of "
+            f"[{k[0]!r}, {k[1]!r}] x [{n[0]!r}, {n[1]!r}], with T "
+            "the (theta, eta, rho) block of the five-overlap PGD map's Jacobian at (kappa, nu, 0, 0, 0) on M (there the "
+            "Jacobian is diag(D Phi_alpha, T), premise pgd-map): on an attracting leaf ||S^-1 T S|| <= q < 1 in the norm "
+            "max over the groups I of |(S^-1 y)_I|_2 (S, groups the leaf's), so T contracts it and M attracts PGD "
+            "transversally to first order; on a repelling leaf det(I - T) < 0, so T has a real eigenvalue > 1 and M "
+            "repels to first order; an undecided leaf proves nothing")
 
 
 def _theorem5(s, dom, doc):
@@ -154,6 +165,11 @@ def _alpha_from_zero(dom):
         raise Rejected(f"domain alpha must be [0, A] with A > 0, got {dom['alpha']}")
 
 
+def _in_square(dom):
+    if not all(-1 <= dom[c][0] < dom[c][1] <= 1 for c in ("kappa", "nu")):
+        raise Rejected(f"domain kappa and nu must be intervals of [-1, 1], got {dom['kappa']}, {dom['nu']}")
+
+
 def _tube_kappa(dom):
     if not 0 < dom["kappa"][0] < dom["kappa"][1] == 1:
         raise Rejected(f"domain kappa must be [kappa_a, 1] with 0 < kappa_a < 1, got {dom['kappa']}")
@@ -175,20 +191,23 @@ KINDS = {k.name: k for k in (
          uses={"circle": "circle"}),
     Kind("manifold-stationary-points", ("kappa", "nu", "lam"), ("exclude", "in-X"), ("manifold-sign",), _stationary,
          check_manifold, _SQUARE, fields=("r", "pieces"), about=("gamma", "d")),
-    Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, check_signs,
+    Kind("manifold-hessian-signs", ("lam",), ("signs",), ("manifold-hessians",), _signs, dyn.check_signs,
          about=("gamma", "d")),
     Kind("reduced-map-diffeomorphism", ("kappa", "nu", "alpha", "lam"), ("det-positive",), ("reduced-map",),
-         _diffeomorphism, check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
+         _diffeomorphism, dyn.check_diffeomorphism, _SQUARE, points=("lam",), rule=_alpha_from_zero,
          optional=("alpha_upper", "upper_at"), widened=("lam",), binds={"alpha": "domain"}),
     Kind("theorem-5", ("kappa", "nu", "alpha", "lam"), ("bounds",), ("descent",), _theorem5, check_theorem5, _SQUARE,
          rule=_alpha_from_zero, fields=("pieces", "stationary", "signs"), optional=("rate",), about=("gamma", "d"),
          embedded={"stationary": "manifold-stationary-points", "signs": "manifold-hessian-signs"},
          uses={"rate": "lojasiewicz"}, binds={"alpha": "alpha_5"}),
-    Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, check_family, points=("lam",),
+    Kind("off-M-minimum", ("lam",), ("family-minimum",), ("off-M-family",), _family, dyn.check_family, points=("lam",),
          widened=("lam",)),
-    Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, check_contraction,
+    Kind("contraction-ball", ("lam", "alpha"), ("contraction",), ("pgd-map",), _contraction, dyn.check_contraction,
          points=("lam", "alpha"), positive=("lam", "alpha"), widened=("lam",), binds={"alpha": "domain"}),
-    Kind("valley-tube", ("kappa", "lam", "alpha"), ("tube-piece",), ("pgd-map", "edge-invariance"), _tube, check_tube,
+    Kind("transverse-map", ("kappa", "nu", "lam", "alpha"), ("attracting", "repelling", "undecided"), ("pgd-map",),
+         _transverse, dyn.check_transverse, points=("alpha",), positive=("lam", "alpha"), rule=_in_square,
+         binds={"alpha": "domain"}),
+    Kind("valley-tube", ("kappa", "lam", "alpha"), ("tube-piece",), ("pgd-map", "edge-invariance"), _tube, dyn.check_tube,
          points=("lam", "alpha"), positive=("lam", "alpha"), rule=_tube_kappa, fields=("delta", "margin"),
          widened=("lam",), binds={"alpha": "domain"}),
 )}

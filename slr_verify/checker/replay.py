@@ -1,10 +1,5 @@
-r"""The checker's entry point (`docs/certificates.md`, "What the checker does", steps 0-6; `docs/MATH.md` §20).
-
-A certificate is written by an untrusted search; :func:`replay` decides whether it proves the statement :func:`statement`
-derives from its kind, setting and domain. Every float of a certificate is a *choice* (a split point, a multiplier, a
-witness) whose consequences are evaluated here; every number of the conclusion is the checker's own. In order: the
-fields and the setting (:mod:`.registry`), the statement, the coverage (:mod:`.coverage`), the premises named with the
-hashes of the bytes run (:mod:`.premises`), the leaves on arb balls (the kind's test), the embedded certificates in full.
+r"""The checker's entry point: :func:`replay` decides whether a certificate proves the statement :func:`statement`
+derives (`docs/certificates.md`, "What the checker does", steps 0-6, and "The checker, module by module").
 """
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-r"""What the generated ball kernels call (:mod:`slr_verify.checker.generated`; `docs/MATH.md` §14).
-
-Each function takes an arb ball and returns an enclosure of the operation's values over it; on an ``arb_series``
-(python-flint's truncated Taylor series with ball coefficients) it applies the series operation, and the rational
-operations also take the checker's :class:`~.taylor.TaylorModel`. An integer power is a product; a monotone function
-(erf, erfc, exp, asin, log) of a ball is the hull of its values at the two ends. zeta and zetac: :mod:`.zeta_runtime`.
+r"""What the generated ball kernels call, on arb balls, ``arb_series`` and :class:`~.taylor.TaylorModel`
+(`docs/certificates.md`, "The checker, module by module"; `docs/MATH.md` §14).
 """
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-r"""Enclosures of zeta and its complement on arb balls (`docs/MATH.md` §4, "D in the checker", and §6).
-
-zeta = erf(s)^2 + D and zetac = erfc(s)^2 + D (t >= 0), s = t / sqrt(1 + 2g^2), c = s^2, a = 1 / sqrt(1 + 4g^2),
-D = (4/pi) int_a^1 f, f(x) = exp(-c(1 + x^2)) / (1 + x^2). D is closed at t = 0; elsewhere f's Taylor series at the
-midpoint of [a, 1] with Cauchy's bound on its rest, or arb's rigorous integration (``acb.integral``) where that series
-is not short; in zeta, a D below 2^(-p-2) is [0, (4/pi)(1 - a) f(a)]. arb's exponent range is unbounded, so the
-enclosure survives where the value underflows float64 (Corollary 2 at d = 1e12).
+r"""Enclosures of zeta and its complement on arb balls through D = Var erf(t + gZ) (`docs/MATH.md` §4, "D in the
+checker"; `docs/certificates.md`, "The checker, module by module").
 """
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-r"""First-order Taylor models on arb balls (`docs/MATH.md` §17, "Taylor models"): (v, g, R) over the box
-{c + h : |h_i| <= r_i} with f(c + h) in v + sum_i g_i h_i + R. Sums and products keep the linear part exact and push only
-second-order terms into R (a cancellation to first order, det M = a_tt a_rr - a_tr^2, is enclosed to O(r^2)); the
-reciprocal uses 1/(v + u) = 1/v - u/v^2 + u^2/(v^2 (v + u)), u = g h + R over its ball U (v + U away from 0). The
-generated kernels take Taylor models wherever they take ``arb_series`` (rational operations only; :mod:`.runtime`).
+r"""First-order Taylor models on arb balls, f(c + h) in v + sum_i g_i h_i + R (`docs/MATH.md` §17, "Taylor
+models"; `docs/certificates.md`, "The checker, module by module").
 """
 from __future__ import annotations
 

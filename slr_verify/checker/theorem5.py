@@ -1,11 +1,5 @@
-r"""Theorem 5's explicit step (`docs/certificates.md`, "theorem-5"; `docs/MATH.md` §20): the ``theorem-5`` kind's test.
-
-The certificate tiles [-1, 1]^2 x [0, A] x [lam_lo, lam_hi] with ``bounds`` leaves and cuts lam into ``pieces``, each
-with its steps (alpha_8, alpha_12, alpha_5) and optionally a rate (mu, delta). The checker derives the rest (premise
-``descent``): on each piece G_kappa, G_nu, H (hulls of |g_kappa|, |g_nu|, ||hess R||_2 over its leaves, :func:`norm_upper`)
-with B(alpha_8, G_i, H) >= 1/2 (Proposition 8); alpha ||D K_alpha||_2 < 1 on every leaf whose alpha range starts below
-alpha_12 (Proposition 12); det hess R(0, 0) < 0, alpha_5 mu_+ < 1, alpha_5 <= alpha_8, alpha_5 <= alpha_12 <= A; R1 on the
-rated pieces (:func:`.rate.check_rate`); Proposition 9's two embedded certificates in full (:func:`.replay.embedded`).
+r"""Theorem 5's explicit step: the ``theorem-5`` kind's test (`docs/certificates.md`, "theorem-5" and "The checker,
+module by module"; `docs/MATH.md` §20).
 """
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-r"""The window's ends (`docs/MATH.md` §17; `docs/certificates.md`, "The ends of an ``oracle-window``"): an
-``oracle-global-minimiser`` certificate over [A, B] with ``ends`` [a, A] and [B, b] whose outer points are shown outside
-W = {lam : (k*, v*) is a global minimiser of R_lam}, by a ``crossing`` (a pair whose certified risk is below the oracle's)
-or a ``pitchfork`` (the profile's curvature at k* along v* or e certified < 0, its two gaps > 0), or ``none`` (upper end
-only: none below B). W is closed, so its component holding [A, B] is [lo, hi], lo in (a, A], hi in [B, b).
+r"""The window's ends of an ``oracle-window`` certificate: ``crossing``, ``pitchfork`` or ``none`` (`docs/MATH.md` §17;
+`docs/certificates.md`, "The ends of an ``oracle-window``" and "The checker, module by module").
 """
 from __future__ import annotations
 
