@@ -427,6 +427,8 @@ STATEMENTS = [
     (dict(kind="reduced-map-diffeomorphism", setting=PAPER, lam=0.1, domain={"alpha": (0.0, 4e-3)}),
      ["proposition10_fig4b.json.gz"]),
     (dict(kind="theorem-5", setting=PAPER, lam=(0.01, 1.0)), ["theorem5_fig4b.json.gz"]),
+    (dict(kind="transverse-map", setting=PAPER, lam=0.1, domain={"alpha": 4e-3}),
+     [name for name, *_ in basin_claims.TRANSVERSE_MAPS]),
 ]
 
 

@@ -1,5 +1,6 @@
 """Checks of PGD on the landscape beyond M (`docs/MATH.md` §13): the basins of sphere-initialised PGD at Figure 7b's
-setting, and the oracle's linear instability for PGD at Figure 4b's step with the 2-cycle beside it.
+setting, the oracle's linear instability for PGD at Figure 4b's step with the 2-cycle beside it, and the transverse
+stability of M to first order (`docs/MATH.md` §13, "The transverse map").
 
 Each check takes a :class:`~.base.Context` and returns a list of :class:`~.vocabulary.Evidence`.
 """
@@ -10,6 +11,7 @@ import numpy as np
 
 from .. import landscape as LS
 from ..certify import alpha_stable, capture_certificate, contraction_ball, replay, sample_basins
+from ..certify.committed import replay_committed
 from ..checker.binding import proves
 from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
@@ -138,3 +140,39 @@ def oracle_unstable_for_pgd(ctx):
             unit="max overlap distance", corroborates=True,
         ),
     ]
+
+
+#: the committed transverse maps at Figure 4b, lam = 0.1, alpha = 0.004: (file, the square it covers, the test it
+#: must give, the least fraction of the square it must give it)
+TRANSVERSE_MAPS = (("transverse_fig4b_lam0.1_oracle.json.gz", (0.875, 1.0), "attracting", 0.73),
+                   ("transverse_fig4b_lam0.1_saddle.json.gz", (-0.0625, 0.0625), "repelling", 1.0))
+
+
+@claim(
+    "transverse-stability",
+    where="finding beyond the paper (docs/MATH.md section 13, the transverse map)",
+    kind="finding",
+    statement=f"at Figure 4b's model, lam = 0.1 and alpha = {FIG4B.alpha:g}, to first order off M: the transverse block T "
+    "of PGD's Jacobian on M (the (theta, eta, rho) block; on M the Jacobian is diag(D Phi_alpha, T)) has a real "
+    "eigenvalue above 1 at every (kappa, nu) of [-1/16, 1/16]^2 around the saddle (M repels PGD there), and contracts a "
+    "norm (spectral radius < 1: M attracts) on at least 73% of the area of [7/8, 1]^2 at the oracle, the rest undecided "
+    "(boxes down to 2^-8 wide); nothing is claimed about the nonlinear dynamics off M",
+    domain=f"{FIG4B.model_text}, lam = 0.1, alpha = {FIG4B.alpha:g}; (kappa, nu) in [-1/16, 1/16]^2 and [7/8, 1]^2",
+    setting=SETTING_4B,
+)
+def transverse_stability(ctx):
+    """The two committed ``transverse-map`` certificates, replayed and bound (kind, setting, lam, alpha), each over its
+    square with at least its fraction of the test (the checker's own volume fractions)."""
+    reps = [replay_committed(f) for f, *_ in TRANSVERSE_MAPS]
+    square = lambda r, sq: r.values.get("domain", {}).get("kappa") == sq == r.values.get("domain", {}).get("nu")
+    holds = all(r.accepted and square(r, sq) and r.values["fractions"][test] >= least
+                for r, (_, sq, test, least) in zip(reps, TRANSVERSE_MAPS))
+    return [Replayed(
+        "the transverse block T enclosed over boxes of (kappa, nu) in arb (the five-overlap PGD map's kernels, "
+        "generated from SymPy); certificates replayed by certify.replay",
+        "attracting: ||S^-1 T S|| < 1 in a group norm; repelling: det(I - T) < 0, hence a real eigenvalue > 1",
+        reps, binding=[proves(r, kind="transverse-map", setting=claim_setting(SETTING_4B), lam=0.1,
+                              domain={"alpha": FIG4B.alpha}) for r in reps],
+        holds=holds, why="each square is covered by leaves the checker decides, with the fractions it derives",
+        details={"fractions": [r.values.get("fractions") for r in reps], "q_max": [r.values.get("q_max") for r in reps]},
+    )]
