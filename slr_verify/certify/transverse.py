@@ -24,6 +24,7 @@ from ..checker import replay
 from ..checker.balls import param_balls
 from ..checker.contraction import block_norm, transverse_block, transverse_tests
 from ..checker.decide import below, negative
+from ..kernels.balls import midpoint
 from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
@@ -61,7 +62,7 @@ def _perron_scaled(T, S, groups):
 
     Sm = arb_mat(S.tolist())
     M = Sm.solve(T * Sm)
-    B = np.array([[float(block_norm(M, I, J).mid()) for J in groups] for I in groups])
+    B = np.array([[midpoint(block_norm(M, I, J)) for J in groups] for I in groups])
     if not np.all(np.isfinite(B)):
         return S
     w, V = np.linalg.eig(B)
@@ -81,7 +82,7 @@ def decide(box, par, A_):
     q, p = transverse_tests(T)
     if negative(p):
         return "repelling", {}
-    Tc = np.array([[float(T[i, j].mid()) for j in range(3)] for i in range(3)])
+    Tc = np.array([[midpoint(T[i, j]) for j in range(3)] for i in range(3)])
     S, groups = _basis(Tc)
     if S is None or not np.all(np.isfinite(Tc)) or max(abs(np.linalg.eigvals(Tc))) >= 1:
         return None
