@@ -19,8 +19,8 @@ LAM = FIG4B.lam0
 
 @pytest.fixture(scope="module")
 def maps():
-    """Two small maps at Figure 4b's lam: a corner of the square at the oracle, and a square around the saddle."""
-    near = transverse_map(lam=(LAM, LAM), kappa=(0.875, 1.0), nu=(0.875, 1.0), min_width=2.0**-8, **SETTING)
+    """Two small maps at Figure 4b's lam: a strip of the square at the oracle, and a square around the saddle."""
+    near = transverse_map(lam=(LAM, LAM), kappa=(0.9375, 1.0), nu=(0.875, 1.0), min_width=2.0**-8, **SETTING)
     saddle = transverse_map(lam=(LAM, LAM), kappa=(-0.0625, 0.0625), nu=(-0.0625, 0.0625), min_width=2.0**-5, **SETTING)
     return {"oracle": near, "saddle": saddle}
 
