@@ -7,11 +7,11 @@ import copy
 
 import numpy as np
 import pytest
-from test_dynamics import FIELDS, FIG4B, P4B
+from test_dynamics import FIG4B, P4B
 
 from slr_verify.certify.transverse import transverse_map
 from slr_verify.checker import replay
-from slr_verify.dynamics import overlap_pgd
+from slr_verify.dynamics.fixed_points import overlap_jacobian_fd
 
 SETTING = dict(gamma=FIG4B.gamma, d=FIG4B.d, L=FIG4B.L, alpha=FIG4B.alpha)
 LAM = FIG4B.lam0
@@ -25,16 +25,11 @@ def maps():
     return {"oracle": near, "saddle": saddle}
 
 
-def _spectra(points, h=1e-6):
+def _spectra(points):
     """The eigenvalues of T at each (kappa, nu) of ``points`` by the float route: the (theta, eta, rho) block of the
-    central-difference Jacobian of one float64 step of the NumPy runner (as ``tests/test_dynamics._g_fd``), in one
-    batch."""
-    o = np.array([(k, n, 0.0, 0.0, 0.0) for k, n in points])
-    pts = np.array([x + s * h * e for x in o for e in np.eye(5)[2:] for s in (1, -1)])   # (6 N, 5)
-    tr = overlap_pgd(tuple(pts.T), **P4B, d=FIG4B.d, alpha=FIG4B.alpha, steps=1, backend="numpy")
-    out = np.array([getattr(tr, f)[-1] for f in FIELDS[2:]]).T.reshape(len(o), 3, 2, 3)   # point, column, sign, row
-    J = (out[:, :, 0, :] - out[:, :, 1, :]) / (2 * h)                                        # point, column, row
-    return np.linalg.eigvals(np.transpose(J, (0, 2, 1)))
+    central-difference Jacobian of one float64 step of the NumPy runner (``dynamics.fixed_points.overlap_jacobian_fd``)."""
+    J = overlap_jacobian_fd([(k, n, 0.0, 0.0, 0.0) for k, n in points], **P4B, d=FIG4B.d, alpha=FIG4B.alpha)
+    return np.linalg.eigvals(J[:, 2:, 2:])
 
 
 def test_the_maps_are_accepted_and_decide_where_the_float_spectrum_is_clear(maps):

@@ -18,11 +18,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from flint import arb, ctx
+from flint import acb_mat, arb, ctx
 
 from ..checker import replay
 from ..checker.balls import param_balls
-from ..checker.contraction import block_norm, transverse_block, transverse_tests
+from ..checker.contraction import block_norm, pgd_jacobian, transverse_block, transverse_tests
 from ..checker.decide import below, negative
 from ..kernels.balls import midpoint
 from ..model.params import accepts_gamma2
@@ -147,3 +147,30 @@ def transverse_map(*, lam, gamma, eps=0.0, d, L, alpha, kappa=(-1.0, 1.0), nu=(-
 def _result(proved, doc, count, n, t0, failure, q_max=None):
     return {"proved": proved, "fractions": count, "q_max": q_max, "boxes": n, "seconds": time.perf_counter() - t0,
             "failure": failure, "certificate": doc}
+
+
+@accepts_gamma2
+def saddle_escape(*, lam, gamma, eps=0.0, d, L, alpha, prec=128):
+    """The saddle (0, 0) of M as PGD leaves it (`docs/MATH.md` §13, "The transverse map"): the Jacobian there is
+    diag(D Phi_alpha, T), each with one eigenvalue above 1. Returns {"within": the one of D Phi_alpha (the unstable
+    direction within M), "off": the one of T (off M), both (lo, hi) enclosures by arb's eigenvalue enclosure of the
+    point Jacobian at ``prec`` bits, "gap": (lo, hi) of within - off, "direction": T's unstable eigenvector in (theta,
+    eta, rho), unit, float}. Enclosures in arb, not a certificate: the claim that uses them says numeric."""
+    lam, gamma, eps, d, L = A.model(lam, gamma, eps, d, L)
+    alpha = A.V.real("alpha", alpha, minimum=0.0, strict_min=True, maximum=10.0)
+    with ctx.workprec(A.precision(prec)):
+        D = pgd_jacobian([arb(0)] * 5, dict(lam=arb(lam), **param_balls(gamma, eps, d, L).kw()), arb(alpha))
+        blocks = {"within": (0, 1), "off": (2, 3, 4)}
+        top = {}
+        for name, ix in blocks.items():
+            E, R = acb_mat([[D[i, j] for j in ix] for i in ix]).eig(right=True)
+            k = max(range(len(ix)), key=lambda i: midpoint(E[i].real))
+            if not (E[k].imag.contains(0) and E[k].real.lower() > 1):
+                raise ArithmeticError(f"the saddle's {name} block has no eigenvalue certified real and > 1")
+            top[name] = (E[k].real, [midpoint(R[i, k].real) for i in range(len(ix))])
+        gap = top["within"][0] - top["off"][0]
+        v = np.array(top["off"][1])
+    from ..kernels.balls import outward
+
+    return {"within": outward(top["within"][0]), "off": outward(top["off"][0]), "gap": outward(gap),
+            "direction": (v / np.linalg.norm(v) * np.sign(v[np.argmax(abs(v))])).tolist()}

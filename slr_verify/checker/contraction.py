@@ -58,7 +58,7 @@ def _finite(M, rows, cols) -> bool:
     return all(M[i, j].is_finite() for i in range(rows) for j in range(cols))
 
 
-def _pgd_jacobian(X, par, A):
+def pgd_jacobian(X, par, A):
     """DPhi = dF/do + dF/dR . Hess R over the overlap balls X (a 5 x 5 arb matrix)."""
     K = kernels("pgd-map")
     gh = K.grad_hess(*X, **par)
@@ -73,7 +73,7 @@ def transverse_block(box, par, A) -> arb_mat:
     """T over the box (kappa, nu) x ``par``'s lam of M: the (theta, eta, rho) block of DG at (kappa, nu, 0, 0, 0)
     (premise ``pgd-map``: on M, DG = diag(D Phi_alpha, T); `docs/MATH.md` §13, "The transverse linearisation")."""
     X = [arb(box[0][0]).union(arb(box[0][1])), arb(box[1][0]).union(arb(box[1][1])), arb(0), arb(0), arb(0)]
-    D = _pgd_jacobian(X, par, A)
+    D = pgd_jacobian(X, par, A)
     return arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)])
 
 
@@ -99,7 +99,7 @@ def ball_bounds(c, sigma, T, groups, s, par, alpha):
     m = K.pgd_map(*cb, *K.grad_hess(*cb, **par)[:5], A)
     r0 = group_norm(Tinv * arb_mat([[sigma[i] * m[i] - cb[i]] for i in range(5)]), groups) / arb(s)
     X = Tm * arb_mat([[arb(0, s)] for _ in range(5)])
-    D = _pgd_jacobian([cb[i] + X[i, 0] for i in range(5)], par, A)
+    D = pgd_jacobian([cb[i] + X[i, 0] for i in range(5)], par, A)
     M = Tinv * arb_mat([[sigma[i] * D[i, j] for j in range(5)] for i in range(5)]) * Tm
     return (_operator(M, groups, groups) if _finite(M, 5, 5) else arb("inf")), upper(r0)
 
@@ -113,7 +113,7 @@ def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
     Zb = Tm * arb_mat([[arb(0, delta)] for _ in range(4)])
     lo, top = arb(a) - arb(m), arb(b) + arb(m)
     kap = lo.union(top if below(top, 1) else arb(1))  # kappa <= 1 on the sphere: the box ends at min(b + m, 1)
-    D = _pgd_jacobian([kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]], par, A)
+    D = pgd_jacobian([kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]], par, A)
     M = Tm.inv() * arb_mat([[D[i, j] for j in range(1, 5)] for i in range(1, 5)]) * Tm
     R = arb_mat([[D[0, j] for j in range(1, 5)]]) * Tm
     if not (_finite(M, 4, 4) and _finite(R, 1, 4)):

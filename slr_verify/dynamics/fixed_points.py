@@ -15,7 +15,7 @@ import numpy as np
 
 from ..kernels.steps import POINTS, alpha_max_grid, reduced_map_kernels
 from ..model.params import accepts_gamma2, keywords_checked
-from .runners import reduced_pgd
+from .runners import overlap_pgd, reduced_pgd
 
 #: the four corners of the square (the stationary points of Proposition 9 other than (0, 0))
 CORNERS = [p for p in POINTS if p != (0, 0)]
@@ -144,6 +144,19 @@ def finite_difference_jacobian(point, *, lam, gamma, d, L, alpha, h=1e-6):
         else:
             fd[:, j] = (map_numeric(*(x + e), **p) - map_numeric(*(x - e), **p)) / (2 * h)
     return fd
+
+
+@accepts_gamma2
+def overlap_jacobian_fd(points, *, lam, gamma, d, L, alpha, h=1e-6):
+    """The 5 x 5 Jacobians (N, 5, 5) of one float64 step of the NumPy five-overlap runner (:func:`overlap_pgd`, PGD on
+    the spheres, Definition 1) at the N ``points`` (kappa, nu, theta, eta, rho), by central differences in one batch: an
+    independent route to the arb kernels' DG (`docs/MATH.md` §13). The points must lie at least ``h`` inside the overlaps'
+    range; error ~h^2 times the map's third derivatives plus ~1e-16/h."""
+    o = np.asarray(points, float).reshape(-1, 5)
+    pts = np.array([x + s * h * e for x in o for e in np.eye(5) for s in (1, -1)])      # (10 N, 5)
+    tr = overlap_pgd(tuple(pts.T), lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, steps=1, backend="numpy")
+    out = np.array([getattr(tr, f)[-1] for f in ("kappa", "nu", "theta", "eta", "rho")]).T.reshape(len(o), 5, 2, 5)
+    return np.transpose((out[:, :, 0, :] - out[:, :, 1, :]) / (2 * h), (0, 2, 1))      # point, row, column
 
 
 @accepts_gamma2
