@@ -417,3 +417,26 @@ def test_a_ctrl_c_caught_inside_exec_still_exits_1(tmp_path):
     assert r.returncode == 1, (r.returncode, r.stderr[-300:])
     assert [x for x in r.stderr.splitlines() if x] == [
         "slr-verify: interrupted (Ctrl-C); nothing was written for the unfinished part"], r.stderr
+
+
+def test_a_ctrl_c_inside_a_gc_callback_is_delivered_again(tmp_path):
+    """CPython discards an exception raised in a garbage collector's callback: JAX installs one, and a Ctrl-C landing
+    in it while JAX imported was lost (``experiment transformer`` trained on, measured under load). Here the Ctrl-C is
+    sent from inside a callback of that name, deterministically; the command line must still stop with exit 1 and its
+    one line (its contract, cli's docstring), not run on."""
+    import subprocess
+    import sys
+
+    (tmp_path / "interrupted_in_gc.py").write_text(
+        "import gc, os, signal, sys, time\nimport slr_verify.cli as c\n"
+        "def _xla_gc_callback(phase, info):\n"
+        "    if phase == 'start' and not getattr(_xla_gc_callback, 'sent', False):\n"
+        "        _xla_gc_callback.sent = True\n        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(0.01)\n"
+        "def parser():\n    gc.callbacks.append(_xla_gc_callback)\n    gc.collect()\n    time.sleep(2)\n"
+        "    raise SystemExit(0)  # reached only if the interrupt was lost\n"
+        "c.build_parser = parser\nsys.exit(c.main())\n")
+    r = subprocess.run([sys.executable, "-m", "interrupted_in_gc"], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])})
+    assert r.returncode == 1, (r.returncode, r.stderr[-400:])
+    assert [x for x in r.stderr.splitlines() if x] == [
+        "slr-verify: interrupted (Ctrl-C); nothing was written for the unfinished part"], r.stderr
