@@ -143,7 +143,7 @@ _DISCARDING = frozenset({"_xla_gc_callback", "__del__"})
 
 def _install_interrupts():
     """Ctrl-C for the command line: KeyboardInterrupt, except inside a function of :data:`_DISCARDING`, where it is
-    delivered again 50 ms later (the signal is re-sent) instead of raised to be discarded."""
+    delivered again a moment later (the signal is re-sent) instead of raised to be discarded."""
     import signal
     import threading
 
