@@ -400,23 +400,30 @@ def test_the_optional_rate_says_its_cost_before_it_starts():
     assert len(said) == 1 and "2 lam pieces" in said[0] and "60,000 boxes" in said[0] and "min" in said[0], said
 
 
+#: the one line the command line prints on Ctrl-C before its subcommand is known (cli's docstring: exit 1)
+_INTERRUPTED = "slr-verify: interrupted (Ctrl-C); nothing was written for the unfinished part"
+
+
+def _interrupted_module(tmp_path, name, source):
+    """Run ``source`` (a script patching ``slr_verify.cli.build_parser`` and calling its ``main``) as ``python -m name``;
+    its exit code and non-empty stderr lines."""
+    import subprocess
+    import sys
+
+    (tmp_path / f"{name}.py").write_text("import sys\nimport slr_verify.cli as c\n" + source + "c.build_parser = parser\n"
+                                         "sys.exit(c.main())\n")
+    r = subprocess.run([sys.executable, "-m", name], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])})
+    return r.returncode, [x for x in r.stderr.splitlines() if x]
+
+
 def test_a_ctrl_c_caught_inside_exec_still_exits_1(tmp_path):
     """A Ctrl-C landing in code run by ``exec`` (a dataclass's generated methods, while the subcommands import)
     marks CPython's interpreter, whose teardown then kills ``python -m`` by SIGINT although the CLI handled the
     interrupt: exit -2, one CI run in about fifteen under load (the slow Ctrl-C probe). Here the interrupt is
     raised in an ``exec`` deterministically; the expected exit 1 is the CLI's contract (module docstring)."""
-    import subprocess
-    import sys
-
-    (tmp_path / "interrupted_in_exec.py").write_text(
-        "import sys\nimport slr_verify.cli as c\n"
-        "def parser():\n    exec('raise KeyboardInterrupt')\n"
-        "c.build_parser = parser\nsys.exit(c.main())\n")
-    r = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])})
-    assert r.returncode == 1, (r.returncode, r.stderr[-300:])
-    assert [x for x in r.stderr.splitlines() if x] == [
-        "slr-verify: interrupted (Ctrl-C); nothing was written for the unfinished part"], r.stderr
+    code, err = _interrupted_module(tmp_path, "interrupted_in_exec", "def parser():\n    exec('raise KeyboardInterrupt')\n")
+    assert (code, err) == (1, [_INTERRUPTED]), (code, err[-5:])
 
 
 def test_a_ctrl_c_inside_a_gc_callback_is_delivered_again(tmp_path):
@@ -424,19 +431,11 @@ def test_a_ctrl_c_inside_a_gc_callback_is_delivered_again(tmp_path):
     in it while JAX imported was lost (``experiment transformer`` trained on, measured under load). Here the Ctrl-C is
     sent from inside a callback of that name, deterministically; the command line must still stop with exit 1 and its
     one line (its contract, cli's docstring), not run on."""
-    import subprocess
-    import sys
-
-    (tmp_path / "interrupted_in_gc.py").write_text(
-        "import gc, os, signal, sys, time\nimport slr_verify.cli as c\n"
+    code, err = _interrupted_module(tmp_path, "interrupted_in_gc", (
+        "import gc, os, signal, time\n"
         "def _xla_gc_callback(phase, info):\n"
         "    if phase == 'start' and not getattr(_xla_gc_callback, 'sent', False):\n"
         "        _xla_gc_callback.sent = True\n        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(0.01)\n"
         "def parser():\n    gc.callbacks.append(_xla_gc_callback)\n    gc.collect()\n    time.sleep(2)\n"
-        "    raise SystemExit(0)  # reached only if the interrupt was lost\n"
-        "c.build_parser = parser\nsys.exit(c.main())\n")
-    r = subprocess.run([sys.executable, "-m", "interrupted_in_gc"], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])})
-    assert r.returncode == 1, (r.returncode, r.stderr[-400:])
-    assert [x for x in r.stderr.splitlines() if x] == [
-        "slr-verify: interrupted (Ctrl-C); nothing was written for the unfinished part"], r.stderr
+        "    raise SystemExit(0)  # reached only if the interrupt was lost\n"))
+    assert (code, err) == (1, [_INTERRUPTED]), (code, err[-5:])

@@ -18,13 +18,13 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from flint import acb_mat, arb, ctx
+from flint import acb_mat, arb, arb_mat, ctx
 
 from ..checker import replay
 from ..checker.balls import param_balls
 from ..checker.contraction import block_norm, pgd_jacobian, transverse_block, transverse_tests
 from ..checker.decide import below, negative
-from ..kernels.balls import midpoint
+from ..kernels.balls import midpoint, outward
 from ..model.params import accepts_gamma2
 from . import args as A
 from .certificate import SplitTree, document
@@ -58,8 +58,6 @@ def _basis(Tc):
 def _perron_scaled(T, S, groups):
     """S with each group's columns scaled by the Perron vector of B_IJ = (a bound of) ||(S^-1 T S)_IJ||: the group
     norm's operator bound max_I sum_J B_IJ v_J / v_I is then the spectral radius of B, the least over scalings."""
-    from flint import arb_mat
-
     Sm = arb_mat(S.tolist())
     M = Sm.solve(T * Sm)
     B = np.array([[midpoint(block_norm(M, I, J)) for J in groups] for I in groups])
@@ -116,7 +114,7 @@ def transverse_map(*, lam, gamma, eps=0.0, d, L, alpha, kappa=(-1.0, 1.0), nu=(-
     cuts = [lo + (hi - lo) * k / pieces for k in range(1, pieces)] if hi > lo else []
     stack = list(reversed(tree.grid(tree.root, 2, cuts))) if cuts else [tree.root]
     P = param_balls(gamma, eps, d, L).kw()
-    count, n = dict.fromkeys(TESTS, 0.0), 0
+    count, n, area = dict.fromkeys(TESTS, 0.0), 0, (kappa[1] - kappa[0]) * (nu[1] - nu[0])
     with ctx.workprec(int(prec)):
         A_ = arb(alpha)
         while stack:
@@ -135,7 +133,6 @@ def transverse_map(*, lam, gamma, eps=0.0, d, L, alpha, kappa=(-1.0, 1.0), nu=(-
                 continue
             test, data = got or ("undecided", {})
             tree.leaf(i, {"test": test, **data})
-            area = (kappa[1] - kappa[0]) * (nu[1] - nu[0])
             count[test] += w[0] * w[1] * ((box[2][1] - box[2][0]) / (hi - lo) if hi > lo else 1.0) / area
     doc = document("transverse-map", A.setting(gamma=gamma, eps=eps, d=d, L=L), tree, prec=prec)
     r = replay(doc)  # what is proved is what the checker accepts
@@ -170,7 +167,5 @@ def saddle_escape(*, lam, gamma, eps=0.0, d, L, alpha, prec=128):
             top[name] = (E[k].real, [midpoint(R[i, k].real) for i in range(len(ix))])
         gap = top["within"][0] - top["off"][0]
         v = np.array(top["off"][1])
-    from ..kernels.balls import outward
-
     return {"within": outward(top["within"][0]), "off": outward(top["off"][0]), "gap": outward(gap),
             "direction": (v / np.linalg.norm(v) * np.sign(v[np.argmax(abs(v))])).tolist()}
