@@ -25,7 +25,7 @@ def test_weights_are_proportional_to_vstar():
     assert sp.simplify(w[1] - pl * S.gamma**2 / (1 - pl + pl * S.gamma**2)) == 0
 
 
-@pytest.mark.parametrize("L", [1, 2, 3])
+@pytest.mark.parametrize("L", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_full_normal_equations_agree_with_block_formula(L):
     ps = sp.symbols(f"q0:{L - 1}", positive=True)
     probs = [*ps, 1 - sum(ps)]

@@ -52,7 +52,7 @@ LAWS = {
 }
 
 
-@pytest.mark.parametrize("predictor", ["erf", "softmax"])
+@pytest.mark.parametrize("predictor", ["erf", pytest.param("softmax", marks=pytest.mark.slow)])
 def test_full_sampler_matches_dfree_for_every_law_of_J0(predictor):
     d, L, lam, eps = 20, 4, 0.6, 0.2
     ks, vs = mc.random_instance(d, 11)

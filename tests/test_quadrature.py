@@ -208,6 +208,7 @@ def test_L1_matches_gauss_hermite_in_token_coordinates():
     assert abs(float(quad_risk(*point, lam=lam, gamma=gamma, eps=eps, d=d, L=1)) - ref) / ref < 1e-13
 
 
+@pytest.mark.slow  # 18^5 nodes; the L = 1 comparison above is the default run's
 def test_L2_matches_gauss_hermite_with_a_null_token():
     # k, v in span(e1, e2, e3) so the relevant token needs 3 coordinates; the null token enters via
     # (a', b') = (u1, rho u1 + sqrt(1 - rho^2) u2): a 5-D tensor grid of E[(e - f b - f' b')^2].
