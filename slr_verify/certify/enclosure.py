@@ -13,6 +13,7 @@ from ..checker.profile import pair_risk
 from ..kernels.balls import midpoint, outward
 from ..landscape.float_minimiser import angle_chart
 from ..landscape.trs import profile
+from . import bisection as B
 from . import certificate as C
 from .dual_box import Box, constant_U, value_test
 from .global_result import GlobalCertificate
@@ -72,35 +73,34 @@ def _improve_witness(ev, lam, bx, tol, state):
 def _enclose_pass(ctl, stack, tol, stop, cap):
     """One pass of :func:`enclose` at ``tol``: (kept + unresolved boxes, lower bounds, "done"/"budget"/"min_width")."""
     ev, lam, min_width, bar, state = ctl
-    keep, lows, status = [], [], "done"
-    n0 = ev.count
-    while stack:
-        if ev.count - n0 >= cap or time.time() > stop:
-            return keep + stack, lows, "budget"
-        bx = stack.pop()
+    keep, lows, n0 = [], [], ev.count
+    tree = stack[0].tree if stack else None
+
+    def step(i, box):
+        bx = Box.of(tree, i)
         bar.update()
         o = value_test(ev, bx, state["U"], tol=tol)
         if o.passed:
-            bx.close({"test": "value", "beta": o.beta})
-            continue
+            return B.Leaf({"test": "value", "beta": o.beta})
         low = -math.inf if o.F is None else min(outward(F)[0] for F in o.F)  # a choice: kept or split
         if low > -tol and o.pd:
             if max(outward(F)[0] for F in o.F) > tol and bx.y[1] - bx.y[0] > max(min_width, 4 * math.ulp(1.0)):
-                stack.extend(bx.split(1))  # one end is excluded already: a shorter line localises the minimiser
-                continue
-            bx.close({"test": "bound", "beta": o.beta})
+                return B.Split(1)  # one end is excluded already: a shorter line localises the minimiser
             keep.append(bx)
             lows.append(min(arb(e.lower()) for e in o.ends))  # m >= LB on the box (H - mu I positive definite)
-            continue
+            return B.Leaf({"test": "bound", "beta": o.beta})
         if bx.width() < 1e-3:
             _improve_witness(ev, lam, bx, tol, state)
-        try:
-            if bx.width() < min_width:
-                raise ValueError("narrower than min_width")
-            stack.extend(bx.split(o.axis if o.axis is not None else 0))
-        except ValueError:  # too narrow, or one ulp wide along the axis to split
-            return keep + [bx] + stack, lows, "min_width"
-    return keep, lows, status
+        if bx.width() < min_width:
+            return B.Fail("narrower than min_width")
+        return B.Split(o.axis if o.axis is not None else 0)
+
+    if tree is None:
+        return keep, lows, "done"
+    run = B.run(tree, step, roots=[b.node for b in reversed(stack)], upper_first=True,
+                stop=lambda: "budget" if ev.count - n0 >= cap or time.time() > stop else None)
+    left = [Box.of(tree, i) for i in run.failed + run.open[::-1]]  # the stack's order, as the search left it
+    return (keep + left, lows, {"done": "done", "budget": "budget"}.get(run.status, "min_width"))
 
 
 def _enclosure_result(ev, lo, hi, g, tree, keep, lows, status, state, deadline, t0):
@@ -130,11 +130,10 @@ def _circle(ev, lam, kept, deadline, depth=12):
     from ..checker.profile import check_circle
 
     k_lo, k_hi = min(b.x[0] for b in kept), max(b.x[1] for b in kept)
-    stack, out = [((k_lo, k_hi), 0)], []
-    while stack:
-        if time.time() > deadline:
-            return None
-        K, level = stack.pop()
+    tree, out = C.SplitTree(((k_lo, k_hi),), names=("kappa",)), []
+
+    def step(i, box):
+        K, = box
         kc = 0.5 * (K[0] + K[1])
         mu = float(profile(kc, math.sqrt(max(0.0, 1 - kc * kc)), lam=lam, **ev.kw).mu)
         beta = float(np.asarray(ev.K.coef_f64(kc, lam, ev.gamma, ev.eps, ev.d, ev.L)[0])) - mu
@@ -144,14 +143,14 @@ def _circle(ev, lam, kept, deadline, depth=12):
                 if beta > 0:
                     check_circle(ev.S, [piece], [((K[0], K[1]), (1.0, 1.0), (lam, lam))], lam)
                     out.append(piece)
-                    break
+                    return B.Leaf({})
             except (Rejected, ValueError, ZeroDivisionError):
                 continue
-        else:
-            if level >= depth:
-                return None
-            m = 0.5 * (K[0] + K[1])
-            stack += [((m, K[1]), level + 1), ((K[0], m), level + 1)]
+        halvings = round(math.log2((k_hi - k_lo) / (K[1] - K[0])))
+        return B.Fail(f"no circle test on {K}") if halvings >= depth else B.Split(0)
+
+    if not B.run(tree, step, seconds=deadline - time.time()).proved:
+        return None
     return sorted(out, key=lambda p: p["kappa"][0])
 
 

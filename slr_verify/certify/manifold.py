@@ -30,6 +30,7 @@ from ..kernels.balls import ball, geometric_pieces, midpoint
 from ..kernels.certified import manifold_sign_system_arb
 from ..model.params import accepts_gamma2
 from . import args as A
+from . import bisection as B
 from . import certificate as C
 from .replay import replay
 
@@ -56,39 +57,27 @@ def _excludes_zero(x: arb) -> bool:
     return not x.contains(0)
 
 
-def _bisect(box):
-    """Split the widest coordinate of a (kappa[, nu]) box."""
-    i = int(np.argmax([hi - lo for lo, hi in box]))
-    lo, hi = box[i]
-    mid = 0.5 * (lo + hi)
-    a, b = list(box), list(box)
-    a[i], b[i] = (lo, mid), (mid, hi)
-    return tuple(a), tuple(b)
-
-
 def _exclude(fn, box, *, min_width, budget, tree=None, node=None, leaves=None):
     """Branch and bound over the box's coordinates: every sub-box must get a truthy ``fn(box)`` (excluded, or
     claimed by a Krawczyk box: the leaf's test name); returns (ok, boxes examined). With a
     :class:`~.certificate.SplitTree` ``tree``, the boxes are recorded under ``node`` (the box's first coordinates are
     the tree's); ``leaves`` collects the passed boxes."""
-    stack, n = [(tuple(box), node)], 0
-    while stack:
-        b, i = stack.pop()
-        n += 1
-        test = fn(b)
+    if tree is None:
+        tree, node = C.SplitTree(box, names=tuple(f"x{i}" for i in range(len(box)))), None
+    k = len(box)
+
+    def step(i, b):
+        test = fn(b[:k])
         if test:
-            if tree is not None:
-                tree.leaf(i, {"test": test if isinstance(test, str) else "exclude"})
             if leaves is not None:
-                leaves.append(b)
-            continue
-        if n > budget or max(hi - lo for lo, hi in b) < min_width:
-            return False, n
-        halves = _bisect(b)
-        axis = next(j for j in range(len(b)) if halves[0][j] != b[j])
-        ids = tree.split(i, axis) if tree is not None else (None, None)
-        stack.extend(zip(halves, ids))
-    return True, n
+                leaves.append(b[:k])
+            return B.Leaf({"test": test if isinstance(test, str) else "exclude"})
+        if max(hi - lo for lo, hi in b[:k]) < min_width:
+            return B.Fail("a box narrower than min_width is not excluded")
+        return B.Split(B.widest(b[:k]))
+
+    run = B.run(tree, step, roots=None if node is None else [node], budget=budget)
+    return run.proved, run.boxes
 
 
 def _mean_value(G, J, K, N, lam, par):
@@ -172,19 +161,21 @@ def stationary_points_on_M(lam=(0.01, 1.0), *, gamma, eps=0.0, d, L, prec=192, r
         counts = {"kappa=+-1, g_nu != 0": 0, "nu=+-1, g_kappa != 0": 0, "Krawczyk (0, 0)": 0, "g_kappa = g_nu = 0 only in X": 0}
         tree = C.SplitTree(((-1.0, 1.0), (-1.0, 1.0), (lo, hi)), names=("kappa", "nu", "lam"))
         pieces = geometric_pieces(lo, hi, ratio)
-        todo = list(zip(pieces, tree.grid(tree.root, 2, [a for a, _ in pieces[1:]])))
-        n_pieces, failure, records = 0, None, []
-        while todo and failure is None:
-            (a, b), node = todo.pop()
+        records = []
+
+        def step(node, box):
+            a, b = box[2]
             ok2, ok3, ok4k, ok4, Y, edges = _prove_lam_piece(G, J, ball(a, b), par, r, budget, tree, node, counts)
             if ok2 and ok3 and ok4k and ok4:
-                n_pieces += 1
                 records.append({"lam": [a, b], "Y": Y, "edges": edges})
-            elif b - a > 1e-6 * b:  # refine the lam piece and try again (its (kappa, nu) tree is dropped)
-                left, right = tree.split(node, 2)
-                todo += [((a, 0.5 * (a + b)), left), ((0.5 * (a + b), b), right)]
-            else:
-                failure = f"no proof for lam in [{a}, {b}] (cases 2, 3, Krawczyk, 4: {ok2}, {ok3}, {ok4k}, {ok4})"
+                return B.Grown()
+            if b - a > 1e-6 * b:  # refine the lam piece and try again (its (kappa, nu) tree is dropped)
+                return B.Split(2)
+            return B.Fail(f"no proof for lam in [{a}, {b}] (cases 2, 3, Krawczyk, 4: {ok2}, {ok3}, {ok4k}, {ok4})")
+
+        ids = tree.grid(tree.root, 2, [a for a, _ in pieces[1:]])
+        run = B.run(tree, step, roots=ids[::-1], upper_first=True)  # the pieces' records in the order they were proved
+        failure, n_pieces = run.failure, len(records)
         proved = failure is None
         points = [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)]
         boxes = [((-r, r), (-r, r))] + [((float(k), float(k)), (float(n), float(n))) for k, n in points[1:]]

@@ -26,8 +26,8 @@ from flint import ctx
 from ..kernels.balls import geometric_pieces, uniform_pieces
 from ..kernels.profile import valley_proofs
 from ..model.engine import Engine
+from . import bisection as B
 from . import certificate as C
-from .bisection import Progress, bisect
 from .dual_box import Box, Evaluator, oracle_U, range_over, strip_test, value_test
 from .global_result import GlobalCertificate
 
@@ -58,16 +58,27 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
     with ctx.workprec(int(prec)):
         ev = Evaluator(*setting)
         k = kappa0 if kappa0 is not None else _kappa0(ev, a, b)
-        deadline, bar = time.time() + seconds, Progress(None, "")
+        deadline = time.time() + seconds
 
         tree = C.SplitTree(((0.0, 1.0), (0.0, 1.0), (a, b)))
         low, high = tree.split(tree.root, 0, k)
-        strip = [Box.of(tree, i) for i in tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])]
-        rest = [Box.of(tree, j) for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1])
-                for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
+        strip = tree.grid(high, 0, np.linspace(k, 1, 9)[1:-1])
+        rest = [j for i in tree.grid(low, 0, np.linspace(0, k, 5)[1:-1]) for j in tree.grid(i, 1, np.linspace(0, 1, 5)[1:-1])]
         out = {"ok": False, "kappa0": (a, b, k), "nodes": None, "leaves": None}
+
+        def search(roots, test, axes, boxes):
+            def step(i, box):
+                ok, axis = test(Box.of(tree, i))  # a passed test closes its box in the tree
+                if ok:
+                    return B.Leaf(tree.nodes[i][1])
+                if max(box[j][1] - box[j][0] for j in axes) < min_width:
+                    return B.Fail("narrower than min_width")
+                return B.Split(axis)
+            run = B.run(tree, step, roots=roots, budget=boxes, seconds=deadline - time.time(), keep_going=True)
+            return [Box.of(tree, i) for i in run.failed + run.open], run.boxes, "budget" if run.status == "budget" else "done"
+
         # 1. the valley certificate on kappa in [kappa0, 1] (it covers the whole line at kappa: every t)
-        failed, n1, st = bisect(strip, lambda bx: strip_test(ev, bx), min_width, deadline, max_boxes, bar, axes=(0, 2))
+        failed, n1, st = search(strip, lambda bx: strip_test(ev, bx), (0, 2), max_boxes)
         out.update(strip_boxes=n1, value_boxes=0, boxes=ev.count, status=st)
         if failed:
             f = failed[0]
@@ -76,7 +87,7 @@ def _prove_piece(setting, a, b, kappa0, max_boxes, min_width, seconds, prec):
             return out
         # 2. kappa <= kappa0: the value test against the oracle's risk, on the lines t = eta^2 / (1 - kappa^2)
         U = oracle_U(ev)
-        failed, n2, st = bisect(rest, lambda bx: _value_ok(ev, bx, U), min_width, deadline, max_boxes - n1, bar)
+        failed, n2, st = search(rest, lambda bx: _value_ok(ev, bx, U), (0, 1, 2), max_boxes - n1)
         out.update(value_boxes=n2, boxes=ev.count, status=st)
         if failed:
             f = failed[0]

@@ -22,16 +22,14 @@ from ..checker.profile import SettingBalls
 from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
 from ..kernels.balls import ball, midpoint, outward
 from ..model.params import accepts_gamma2
+from . import bisection as B
+from .certificate import SplitTree
 
 _MIN_WIDTH = 2.0**-50
 
 
 class _Fail(Exception):
     pass
-
-
-def _leaf(box, test):
-    return ("leaf", box, test)
 
 
 def _split(box, axis):
@@ -81,55 +79,58 @@ class _Search:
         best = {i: (min(map(score, _split(box, i))) if i == 2 else score(_split(box, i)[1])) for i in wide}
         return max(wide, key=lambda i: best[i]) if wide else None
 
-    def solve(self, box):
+    def step(self, i, box):
+        """The engine's decision on ``box`` (node i of ``self.tree``): a corner, above or ratio leaf, or a split."""
         self.boxes += 1
-        if self.boxes > self.budget:
-            raise _Fail(f"budget of {self.budget} boxes exhausted")
         if self.progress and self.boxes % 500 == 0:
             self.progress(self.boxes)
         (k0, k1), (n0, n1) = box[0], box[1]
         corner = k1 == 1.0 and n1 == 1.0 and k0 > 0 and n0 > 0
         if corner and self.corner_ok(box):
-            return _leaf(box, "corner")
+            return B.Leaf({"test": "corner"})
         G, G_high, F = leaf_enclosures(box, self.par, self.mu)
         if positive(G + self.delta):
-            return _leaf(box, "above")
+            return B.Leaf({"test": "above"})
         if positive(F):
             if self.area_width and not at_most(G_high + self.delta, 0) and max(k1 - k0, n1 - n0) > self.area_width:
                 axis = 0 if k1 - k0 >= n1 - n0 else 1  # across S_delta's edge: refined for the area bound only
-                try:
-                    return ("split", axis, *(self.solve(b) for b in _split(box, axis)))
-                except _Fail:
-                    return _leaf(box, "ratio")
-            return _leaf(box, "ratio")
+                sub = self.run(self.tree.split(i, axis))
+                return B.Grown() if sub.proved else B.Leaf({"test": "ratio"})  # a ratio leaf: its subtree is dropped
+            return B.Leaf({"test": "ratio"})
         axis = self.corner_axis(box) if corner and not positive(F) else self.axis(box, G)
         if axis is None:
-            raise _Fail(f"no test closes on the box {box} (mu = {self.mu!r}, delta = {self.delta!r})")
-        left, right = _split(box, axis)
-        return ("split", axis, self.solve(left), self.solve(right))
+            return B.Fail(f"no test closes on the box {box} (mu = {self.mu!r}, delta = {self.delta!r})")
+        return B.Split(axis)
+
+    def run(self, roots):
+        stop = lambda: f"budget of {self.budget} boxes exhausted" if self.boxes >= self.budget else None
+        return B.run(self.tree, self.step, roots=roots, stop=stop)
+
+    def solve(self, box):
+        """The serialised tree (nodes, leaves) of ``box``; ``_Fail`` when it does not close."""
+        self.tree = SplitTree(box, names=("kappa", "nu", "lam"))
+        run = self.run([self.tree.root])
+        if not run.proved:
+            raise _Fail(run.failure)
+        return self.tree.serialise()
 
 
-def _mirror(node):
-    """The subtree of the half kappa <= 0 from that of kappa >= 0: each box mirrored, children of kappa and nu splits
-    swapped (the float midpoint of [-b, -a] is minus that of [a, b])."""
-    if node[0] == "leaf":
-        (k0, k1), (n0, n1), lam = node[1]
-        return ("leaf", ((-k1, -k0), (-n1, -n0), lam), node[2])
-    _, axis, left, right = node
-    return ("split", axis, _mirror(right), _mirror(left)) if axis < 2 else ("split", axis, _mirror(left), _mirror(right))
+def _mirror(nodes, leaves):
+    """The serialised subtree of the half kappa <= 0 from that of the half kappa >= 0 (``nodes``, ``leaves``): the
+    children of kappa and nu splits swapped (the float midpoint of [-b, -a] is minus that of [a, b]); leaves without
+    boxes (:meth:`SplitTree.graft` rebuilds them)."""
+    it_n, it_l = iter(nodes), iter(leaves)
 
+    def walk():
+        node = next(it_n)
+        if node == -1:
+            return [-1], [{k: v for k, v in next(it_l).items() if k != "box"}]
+        (n1, l1), (n2, l2) = walk(), walk()
+        if (node if isinstance(node, int) else node[0]) < 2:
+            (n1, l1), (n2, l2) = (n2, l2), (n1, l1)
+        return [node] + n1 + n2, l1 + l2
 
-def _flatten(node, tree, leaves):
-    if node[0] == "leaf":
-        tree.append(-1)
-        leaves.append({"box": dict(zip(("kappa", "nu", "lam"), ([lo, hi] for lo, hi in node[1]))), "test": node[2]})
-        return
-    if len(node) == 5:  # an explicit split point
-        tree.append([node[1], node[4]])
-    else:
-        tree.append(node[1])
-    _flatten(node[2], tree, leaves)
-    _flatten(node[3], tree, leaves)
+    return walk()
 
 
 def _estimate(par, lam, delta, n=41):
@@ -194,7 +195,7 @@ def _piece(par, ip, lo, hi, delta_fraction, budget, opts):
                     (lambda n: prog(ip, n)) if prog else None, opts["area_width"])
         try:
             half = s.solve(((0.0, 1.0), (-1.0, 1.0), (lo, hi)))
-            return ("split", 0, _mirror(half), half), None, s.boxes
+            return (_mirror(*half), half), None, s.boxes
         except _Fail as e:
             return None, f"piece {ip} [{lo}, {hi}]: {e}", s.boxes
 
@@ -251,11 +252,11 @@ def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction
             deltas.append(delta)
             subtrees.append(node)
             facts.append({"boxes": n, "seconds": time.perf_counter() - tp, **fact})
-        root = subtrees[-1]
-        for (lo, _), sub in zip(reversed(pieces[1:]), reversed(subtrees[:-1])):
-            root = ("split", 2, sub, root, lo)
-        tree, leaves = [], []
-        _flatten(root, tree, leaves)
+        field = SplitTree(((-1.0, 1.0), (-1.0, 1.0), (pieces[0][0], pieces[-1][1])), names=("kappa", "nu", "lam"))
+        for i, (mirror, half) in zip(field.grid(field.root, 2, [lo for lo, _ in pieces[1:]]), subtrees):
+            for j, sub in zip(field.split(i, 0), (mirror, half)):
+                field.graft(j, *sub)
+        tree, leaves = field.serialise()
         rate = {"lam": [pieces[0][0], pieces[-1][1]], "tree": tree, "leaves": leaves}
         doc = [{"lam": p, "mu": m, "delta": dl} for p, m, dl in zip(pieces, mus, deltas)]
         try:

@@ -25,6 +25,7 @@ from ..kernels.certified import corner_gradient_arb, hessians_arb, reduced_map_d
 from ..kernels.steps import reduced_map_kernels
 from ..model.params import accepts_gamma2
 from . import args as A
+from . import bisection as B
 from .certificate import SplitTree, document
 
 
@@ -43,22 +44,22 @@ def hessian_signs(lam=(0.01, 1.0), *, gamma, d, L, prec=192, ratio=0.05):
     with ctx.workprec(int(prec)):
         pieces = geometric_pieces(lo, hi, ratio)
         ids = tree.grid(tree.root, 0, [a for a, _ in pieces[1:]]) if len(pieces) > 1 else [tree.root]
-        todo, n, failure = list(ids), 0, None
-        while todo and failure is None:
-            i = todo.pop()
-            (a, b), = tree.boxes[i]
+        closed = []
+
+        def step(i, box):
+            (a, b), = box
             if all(hessian_kinds_hold(Hs[pt](ball(a, b), **par), pt) for pt in KINDS_OF_POINTS):
-                tree.leaf(i, {"test": "signs"})
-                n += 1
-            elif b - a > 1e-9 * b:
-                todo += list(tree.split(i, 0))
-            else:
-                failure = f"no sign for lam in [{a}, {b}]"
+                closed.append(i)
+                return B.Leaf({"test": "signs"})
+            return B.Split(0) if b - a > 1e-9 * b else B.Fail(f"no sign for lam in [{a}, {b}]")
+
+        run = B.run(tree, step, roots=ids)
+    failure = run.failure
     doc = None if failure else document("manifold-hessian-signs", A.setting(gamma=gamma, d=d, L=L), tree, prec=prec)
     if doc is not None:  # what is proved is what the checker accepts
         r = replay(doc)
         doc, failure = (doc, None) if r.accepted else (None, f"the checker rejects the certificate: {r.reason}")
-    return {"proved": failure is None, "kinds": {str(k): v for k, v in KINDS_OF_POINTS.items()}, "lam_pieces": n,
+    return {"proved": failure is None, "kinds": {str(k): v for k, v in KINDS_OF_POINTS.items()}, "lam_pieces": len(closed),
             "seconds": time.perf_counter() - t0, "failure": failure, "certificate": doc}
 
 
@@ -84,20 +85,17 @@ def _det_positive(D, alpha, lam, par, budget):
     """Branch and bound in (kappa, nu, alpha) over [-1, 1]^2 x [0, alpha] at one lam: (det J > 0 everywhere?, boxes,
     the split tree with its ``det-positive`` leaves)."""
     tree = SplitTree(((-1.0, 1.0), (-1.0, 1.0), (0.0, float(alpha)), (lam, lam)), names=("kappa", "nu", "alpha", "lam"))
-    stack, n = [tree.root], 0
-    while stack:
-        i = stack.pop()
-        b = tree.boxes[i]
-        n += 1
+
+    def step(i, b):
         if D(ball(*b[0]), ball(*b[1]), alpha=ball(*b[2]), **par)[0].lower() > 0:
-            tree.leaf(i, {"test": "det-positive"})
-            continue
-        w = [b[0][1] - b[0][0], b[1][1] - b[1][0], (b[2][1] - b[2][0]) / alpha]
-        if n > budget or max(w) < 1e-9:
-            return False, n, None
-        x, y = tree.split(i, int(np.argmax(w)))
-        stack += [y, x]
-    return True, n, tree
+            return B.Leaf({"test": "det-positive"})
+        scale = (1.0, 1.0, alpha)
+        if max(w / s for w, s in zip(B.widths(b[:3]), scale)) < 1e-9:
+            return B.Fail("det J > 0 is not shown on a box narrower than 1e-9")
+        return B.Split(B.widest(b[:3], scale=scale))
+
+    run = B.run(tree, step, budget=budget)
+    return run.proved, run.boxes, tree if run.proved else None
 
 
 def _most_negative(lam, gamma, d, L, alpha, n=201):

@@ -28,6 +28,7 @@ from ..kernels.balls import ball, geometric_pieces, midpoint, outward
 from ..model.engine import Engine
 from ..model.params import accepts_gamma2, require_d
 from . import args as A
+from . import bisection as B
 from .certificate import SplitTree, document
 from .manifold import stationary_points_on_M
 from .reduced_map import hessian_signs
@@ -68,11 +69,9 @@ def _targets(lam, par, margin, grid=33):
 def _close(tree, i, t, par, budget):
     """Branch and bound under node i (a box of one piece): every leaf's enclosures below the targets ``t`` and, where
     its alpha range starts below t["alpha_12"], alpha ||D K|| < 1. Returns the boxes visited, or None past ``budget``."""
-    stack, n = [i], 0
-    while stack:
-        j = stack.pop()
-        k, v, a, lam = tree.boxes[j]
-        n += 1
+
+    def step(j, box):
+        k, v, a, lam = box
         kb, vb, lb = ball(*k), ball(*v), ball(*lam)
         gk, gn = K.gradient(kb, vb, lb, **par)
         H = norm_upper(K.hessian(kb, vb, lb, **par))
@@ -82,16 +81,14 @@ def _close(tree, i, t, par, budget):
             ab = ball(*a)
             stable = bool(ab * norm_upper(K.dk(kb, vb, lb, alpha=ab, **par)) < 1)
         if bounded and stable:
-            tree.leaf(j, {"test": "bounds"})
-            continue
-        if n > budget or max(k[1] - k[0], v[1] - v[0]) < 1e-9:
-            return None
-        wk, wv = k[1] - k[0], v[1] - v[0]
-        wa = (a[1] - a[0]) / t["alpha_12"] if not stable else 0.0
-        axis = int(np.argmax([wk, wv, wa]))
-        x, y = tree.split(j, axis)
-        stack += [y, x]
-    return n
+            return B.Leaf({"test": "bounds"})
+        if max(k[1] - k[0], v[1] - v[0]) < 1e-9:
+            return B.Fail("a box narrower than 1e-9 does not close")
+        wa = a[1] - a[0] if not stable else 0.0
+        return B.Split(B.widest((k, v, (0.0, wa)), scale=(1.0, 1.0, t["alpha_12"])))
+
+    run = B.run(tree, step, roots=[i], budget=budget)
+    return run.boxes if run.proved else None
 
 
 def _proposition9(lam, gamma, d, L, given):

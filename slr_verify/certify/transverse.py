@@ -27,6 +27,7 @@ from ..checker.decide import below, negative
 from ..kernels.balls import midpoint, outward
 from ..model.params import accepts_gamma2
 from . import args as A
+from . import bisection as B
 from .certificate import SplitTree, document
 
 #: the tests of a leaf, as the certificate names them
@@ -112,33 +113,29 @@ def transverse_map(*, lam, gamma, eps=0.0, d, L, alpha, kappa=(-1.0, 1.0), nu=(-
     t0 = time.perf_counter()
     tree = SplitTree((kappa, nu, (lo, hi), (alpha, alpha)), names=("kappa", "nu", "lam", "alpha"))
     cuts = [lo + (hi - lo) * k / pieces for k in range(1, pieces)] if hi > lo else []
-    stack = list(reversed(tree.grid(tree.root, 2, cuts))) if cuts else [tree.root]
+    roots = tree.grid(tree.root, 2, cuts) if cuts else [tree.root]
     P = param_balls(gamma, eps, d, L).kw()
-    count, n, area = dict.fromkeys(TESTS, 0.0), 0, (kappa[1] - kappa[0]) * (nu[1] - nu[0])
+    count, area = dict.fromkeys(TESTS, 0.0), (kappa[1] - kappa[0]) * (nu[1] - nu[0])
+
+    def step(i, box):
+        got = decide(box, dict(lam=arb(box[2][0]).union(arb(box[2][1])), **P), A_)
+        if got is None and not B.too_small(box, min_width, axes=(0, 1)):
+            return B.Split(B.widest(box, axes=(0, 1)))
+        test, data = got or ("undecided", {})
+        wk, wn, wl = B.widths(box[:3])
+        count[test] += wk * wn * (wl / (hi - lo) if hi > lo else 1.0) / area
+        return B.Leaf({"test": test, **data})
+
     with ctx.workprec(int(prec)):
         A_ = arb(alpha)
-        while stack:
-            i = stack.pop()
-            box = tree.boxes[i]
-            n += 1
-            if n > budget:
-                return _result(False, None, count, n, t0, f"the budget of {budget} boxes ran out")
-            if progress is not None and n % 2000 == 0:
-                progress(n)
-            got = decide(box, dict(lam=arb(box[2][0]).union(arb(box[2][1])), **P), A_)
-            w = [box[0][1] - box[0][0], box[1][1] - box[1][0]]
-            if got is None and max(w) > min_width:
-                a, b = tree.split(i, int(np.argmax(w)))
-                stack += [b, a]
-                continue
-            test, data = got or ("undecided", {})
-            tree.leaf(i, {"test": test, **data})
-            count[test] += w[0] * w[1] * ((box[2][1] - box[2][0]) / (hi - lo) if hi > lo else 1.0) / area
+        run = B.run(tree, step, roots=roots, budget=budget, tick=B.every(2000, progress))
+    if not run.proved:
+        return _result(False, None, count, run.boxes, t0, run.failure)
     doc = document("transverse-map", A.setting(gamma=gamma, eps=eps, d=d, L=L), tree, prec=prec)
     r = replay(doc)  # what is proved is what the checker accepts
     if not r.accepted:
-        return _result(False, None, count, n, t0, f"the checker rejects the certificate: {r.reason}")
-    return _result(True, doc, count, n, t0, None, r.values.get("q_max"))
+        return _result(False, None, count, run.boxes, t0, f"the checker rejects the certificate: {r.reason}")
+    return _result(True, doc, count, run.boxes, t0, None, r.values.get("q_max"))
 
 
 def _result(proved, doc, count, n, t0, failure, q_max=None):

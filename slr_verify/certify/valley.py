@@ -60,6 +60,8 @@ from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
+from . import bisection as B
+from .certificate import SplitTree
 
 #: transverse radii tried, largest first
 DELTAS = tuple(10.0 ** -k for k in np.arange(2.0, 9.5, 0.5))
@@ -121,29 +123,31 @@ def _basis(k, kw, alpha):
 
 def _attempt(ka, delta, m, kw, alpha, par, budget):
     """Adaptive pieces of [ka, 1] for one (delta, m): (pieces [(a, b, T, groups, q, C)], None) or (None, reason)."""
-    stack, done, n = [(ka, 1.0)], [], 0
-    while stack:
-        a, b = stack.pop()
-        n += 1
-        if n > budget:
-            return None, f"more than {budget} pieces"
+    tree, done = SplitTree(((ka, 1.0),), names=("kappa",)), []
+
+    def step(i, box):
+        (a, b), = box
         T, groups, rho = _basis(0.5 * (a + b), kw, alpha)
         if rho >= 1:
-            return None, f"the transverse Jacobian at kappa = {0.5 * (a + b):.6g} on the edge has spectral radius {rho:.6g} >= 1"
-        q, C, e, step = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
+            return B.Fail(f"the transverse Jacobian at kappa = {0.5 * (a + b):.6g} on the edge has spectral radius "
+                          f"{rho:.6g} >= 1")
+        q, C, e, kstep = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
         # accept within a quarter of the float gap to 1 (a piece that only just has q < 1 would make the entry condition,
         # which divides by 1 - q, useless); narrow pieces accept any q < 1
         target = 1 - 0.25 * (1 - rho) if (b - a) / 2 >= m else 1.0
-        if bool(q < target) and e and bool(step <= arb(m) / 2):
+        if bool(q < target) and e and bool(kstep <= arb(m) / 2):
             done.append((a, b, T, groups, outward(q)[1], outward(C)[1]))
-            continue
-        step_up, q_up = outward(step)[1], outward(q)[1]
+            return B.Leaf({})
+        step_up, q_up = outward(kstep)[1], outward(q)[1]
         if step_up > m / 2 and q_up < 1:
-            return None, f"kappa step {step_up:.3g} > m/2 on [{a:.6g}, {b:.6g}]"
+            return B.Fail(f"kappa step {step_up:.3g} > m/2 on [{a:.6g}, {b:.6g}]")
         if (b - a) / 2 < m:
-            return None, f"piece [{a:.8g}, {b:.8g}] narrower than 2 m without proof (q = {q_up:.6g}, h > 0 shown: {e})"
-        c = 0.5 * (a + b)
-        stack += [(c, b), (a, c)]
+            return B.Fail(f"piece [{a:.8g}, {b:.8g}] narrower than 2 m without proof (q = {q_up:.6g}, h > 0 shown: {e})")
+        return B.Split(0)
+
+    run = B.run(tree, step, budget=budget)
+    if not run.proved:
+        return None, run.failure if run.status != "budget" else f"more than {budget} pieces"
     done.sort(key=lambda t: t[0])
     return done, None
 
