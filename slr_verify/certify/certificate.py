@@ -20,6 +20,18 @@ from ..model import outputs
 from ..model.params import ModelSetting
 
 
+def halves(box, axis, at=None) -> tuple:
+    """The two halves of ``box`` (a tuple of (lo, hi)) cut along ``axis`` at the float midpoint, or at ``at``
+    (``ValueError`` unless strictly inside): the one rule by which every search and the checker's tree split a box."""
+    lo, hi = box[axis]
+    x = 0.5 * (lo + hi) if at is None else float(at)
+    if not lo < x < hi:
+        raise ValueError(f"split point {x!r} is not strictly inside [{lo!r}, {hi!r}]")
+    a, b = list(box), list(box)
+    a[axis], b[axis] = (lo, x), (x, hi)
+    return tuple(a), tuple(b)
+
+
 class SplitTree:
     """Boxes (tuples of (lo, hi) per coordinate, ``names``: the kind's coordinates) by node id,
     each open, split (axis, explicit point or None for the midpoint, children) or a leaf (its test's data)."""
@@ -34,15 +46,9 @@ class SplitTree:
 
     def split(self, i, axis, at=None) -> tuple:
         """Split node i along ``axis`` (at the float midpoint if ``at`` is None); the two children's ids."""
-        box = self.boxes[i]
-        lo, hi = box[axis]
-        x = 0.5 * (lo + hi) if at is None else float(at)
-        if not lo < x < hi:
-            raise ValueError(f"split point {x!r} is not strictly inside [{lo!r}, {hi!r}]")
-        a, b = list(box), list(box)
-        a[axis], b[axis] = (lo, x), (x, hi)
-        ids = self.new(tuple(a)), self.new(tuple(b))
-        self.nodes[i] = ("split", axis, at if at is None else x, ids)
+        a, b = halves(self.boxes[i], axis, at)
+        ids = self.new(a), self.new(b)
+        self.nodes[i] = ("split", axis, at if at is None else float(at), ids)
         return ids
 
     def grid(self, i, axis, points) -> list:

@@ -82,18 +82,6 @@ class Box:
     def ivs(self):
         return [self.x, self.y, self.lam]
 
-    def split(self, i):
-        if self.tree is not None:
-            return [Box.of(self.tree, j) for j in self.tree.split(self.node, i)]
-        iv = self.ivs()[i]
-        m = 0.5 * (iv[0] + iv[1])
-        out = []
-        for part in ((iv[0], m), (m, iv[1])):
-            ivs = self.ivs()
-            ivs[i] = part
-            out.append(Box(*ivs))
-        return out
-
     def close(self, data):
         """Record the box as a leaf of its tree (``data``: the test and its multiplier)."""
         if self.tree is not None:

@@ -23,21 +23,13 @@ from ..checker.rate import check_rate, corner_matrix, leaf_enclosures
 from ..kernels.balls import ball, midpoint, outward
 from ..model.params import accepts_gamma2
 from . import bisection as B
-from .certificate import SplitTree
+from .certificate import SplitTree, halves
 
 _MIN_WIDTH = 2.0**-50
 
 
 class _Fail(Exception):
     pass
-
-
-def _split(box, axis):
-    lo, hi = box[axis]
-    at = 0.5 * (lo + hi)
-    left, right = list(box), list(box)
-    left[axis], right[axis] = (lo, at), (at, hi)
-    return tuple(left), tuple(right)
 
 
 class _Search:
@@ -76,7 +68,7 @@ class _Search:
             return min(midpoint(arb(q11.lower())), midpoint(arb(q22.lower())))  # a heuristic score, not a bound
 
         wide = [i for i in range(3) if box[i][1] - box[i][0] >= _MIN_WIDTH * max(1.0, abs(box[i][0]))]
-        best = {i: (min(map(score, _split(box, i))) if i == 2 else score(_split(box, i)[1])) for i in wide}
+        best = {i: (min(map(score, halves(box, i))) if i == 2 else score(halves(box, i)[1])) for i in wide}
         return max(wide, key=lambda i: best[i]) if wide else None
 
     def step(self, i, box):
