@@ -180,8 +180,22 @@ def test_monte_carlo_is_the_worst_z():
 
 
 def test_proof_reads_certificates():
-    assert V.Proof("b", "ref", True).holds and not V.Proof("b", "ref", {"proved": False, "why": "x"}).holds
+    assert V.Proof("b", "ref", {"proved": True}).holds and not V.Proof("b", "ref", {"proved": False, "why": "x"}).holds
     assert V.Proof("b", "ref", {"proved": True, "boxes": 3}).details["boxes"] == 3
+    assert V.Proof("b", "ref", {"proved": True}).tier == "proved (ball arithmetic)"
+
+
+def test_a_bare_bool_carries_no_proof_and_an_enclosure_says_so():
+    for bare in (True, False):
+        with pytest.raises(ValueError, match="not a bare bool"):
+            V.Proof("b", "ref", bare)
+    e = V.Enclosure("b", "ref", True)
+    assert e.holds and e.tier == "enclosed (ball arithmetic, no certificate)" and not V.Enclosure("b", "ref", False).holds
+    with pytest.raises(ValueError, match="ok must be True or False"):
+        V.Enclosure("b", "ref", 1)
+    # the claim's displayed tier is its weakest establishing record: an enclosure beside a replayed proof lowers it
+    ranks = V.TIERS
+    assert ranks.index("proved (ball arithmetic)") < ranks.index(e.tier) < ranks.index("numeric")
 
 
 def test_29_of_30_is_not_a_pass_of_always():

@@ -18,7 +18,7 @@ from ..dynamics.fixed_points import overlap_jacobian_fd
 from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
 from .landscape_claims import FIG4B, MODEL_4B, SETTING_4B
-from .vocabulary import Measured, Proof, Replayed, claim_setting
+from .vocabulary import Enclosure, Measured, Replayed, claim_setting
 
 
 @claim(
@@ -79,7 +79,7 @@ def _threshold_enclosed(alpha):
     at both, 2/lambda_max > alpha at the lower end and < alpha at the upper end."""
     enc = {lam: alpha_stable(lam=lam, **MODEL_4B) for lam in PGD_UNSTABLE_ABOVE}
     lo_end, hi_end = (enc[lam] for lam in PGD_UNSTABLE_ABOVE)
-    return Proof(
+    return Enclosure(
         "ball arithmetic: lambda_max of the oracle's Riemannian Hessian on the spheres (two 2 x 2 blocks, Theorem 1's "
         "committed arb partials; certify.alpha_stable) at both ends of the bracket",
         f"the threshold: a strict local minimum at both ends, 2/lambda_max > alpha = {alpha:g} at lam = "

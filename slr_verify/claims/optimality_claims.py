@@ -22,7 +22,7 @@ from ..symbolic import asymptotics as sasym
 from ..symbolic import linear as slin
 from .base import ClaimSetting, claim
 from .risk_claims import EXACT_WHY
-from .vocabulary import Identities, Measured, MonteCarlo, Proof
+from .vocabulary import Enclosure, Identities, Measured, MonteCarlo
 
 # --------------------------------------------------------------------------- Corollary 2
 _COR2_PATHS = [(0.25, 0.0), (0.4, 0.5), (0.1, 0.1), (0.45, 0.0)]
@@ -84,7 +84,7 @@ def _enclosures(ds):
         for lam, L in [OP.path_point(a=a, b=b, d=float(d))]
     ]
     ball_err, ball_width, _, ball_secs = compare_log_bayes_gap(pts)
-    return Proof(
+    return Enclosure(
         "ball arithmetic (arb): the derived gap with zetac enclosed by rigorous integration",
         "the float64 log-domain kernel, at every point of the paths up to d = 1e12, within 1e-12 of the enclosure",
         bool(ball_err <= 1e-12),

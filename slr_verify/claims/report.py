@@ -26,7 +26,8 @@ MODE_TEXT = {
     "thorough": "the paper's full run counts and horizons, the certificates searched afresh",
 }
 
-_SHORT = {T.SYMBOLIC: "symbolic", T.BALL: "ball", T.CITED: "ball + cited", T.NUMERIC: "numeric", T.STATISTICAL: "statistical"}
+_SHORT = {T.SYMBOLIC: "symbolic", T.BALL: "ball", T.CITED: "ball + cited", T.ENCLOSED: "enclosed",
+          T.NUMERIC: "numeric", T.STATISTICAL: "statistical"}
 
 
 def _fig(x):

@@ -23,7 +23,7 @@ from ..model.sampling import initial_overlaps
 from ..model.settings import FIGURES
 from .base import ClaimSetting, claim
 from .landscape_claims import figure7a_saddle
-from .vocabulary import Counterexample, Identities, Measured, Proof, Rate, Replayed, claim_setting
+from .vocabulary import Counterexample, Enclosure, Identities, Measured, Rate, Replayed, claim_setting
 
 #: Initial overlaps of run 22 of ``initial_overlaps(seed=0, runs=30, d=400)`` (Figure 4a's setting):
 #: the decreasing schedule takes it to k = v*, not to +-(k*, v*). Kept as the reproducible
@@ -59,7 +59,7 @@ def _family_proofs(S, theta, eta):
     return [
         Identities("SymPy: Theorem 1's partials at kappa = nu = rho = 0", "the family k = +-v* is stationary iff theta = "
                    "theta*", fam["proofs"]),
-        Proof("ball arithmetic: theta* enclosed, |theta*| < 1", "existence of the stationary point (realisable)",
+        Enclosure("ball arithmetic: theta* enclosed, |theta*| < 1", "existence of the stationary point (realisable)",
               bool(fam["proved"] and in_enclosure), why="an enclosure excludes or it does not; the refined float theta "
               "must lie inside", details={"theta_star_enclosure": fam["theta_star"], "refined_theta": theta}),
         Replayed("ball arithmetic: Riemannian Hessian at theta* (SymPy chart Hessian on arb balls), Sylvester minors; its "

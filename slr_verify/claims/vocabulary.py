@@ -132,30 +132,34 @@ def Identities(route, reference, checks: dict, *, why="an exact identity holds o
 
 def _proved(certificate) -> bool:
     if isinstance(certificate, bool):
-        return certificate
+        raise ValueError("certificate must be a search's outcome (a dict with 'proved', or an object with .proved), not "
+                         "a bare bool: an arb computation with no certificate is an Enclosure")
     if isinstance(certificate, dict):
         return bool(certificate["proved"])
     return bool(certificate.proved)
 
 
+def _ball(route, reference, ok, tier, why, details, **kw) -> Evidence:
+    return Evidence(route, reference, tier, 0.0 if ok else 1.0, "certification failures", 0.0, why, details=details, **kw)
+
+
 def Proof(route, reference, certificate, *, why="a computer-assisted proof closes or it does not", **kw) -> Evidence:
-    """A computer-assisted proof: ``certificate`` is a bool, a dict with ``proved``, or an object
-    with ``.proved`` (the certificates of :mod:`slr_verify.certify`)."""
+    """A computer-assisted proof: ``certificate`` is a dict with ``proved``, or an object with ``.proved`` (the outcomes
+    of :mod:`slr_verify.certify`, whose certificates the independent checker has replayed); a bare bool is refused (see
+    :func:`Enclosure`)."""
     ok = _proved(certificate)
     details = dict(kw.pop("details", {}))
     if isinstance(certificate, dict):
         details.update({k: v for k, v in certificate.items() if k not in ("proved",)})
-    return Evidence(
-        route,
-        reference,
-        T.BALL,
-        0.0 if ok else 1.0,
-        "certification failures",
-        0.0,
-        why,
-        details=details,
-        **kw,
-    )
+    return _ball(route, reference, ok, T.BALL, why, details, **kw)
+
+
+def Enclosure(route, reference, ok: bool, *, why="an enclosure excludes or it does not", **kw) -> Evidence:
+    """An enclosure or inequality computed on arb balls in this process (``ok``: whether it holds) with no certificate
+    for the checker: tier ``enclosed (ball arithmetic, no certificate)``, below the replayed proofs."""
+    if not isinstance(ok, bool):
+        raise ValueError(f"ok must be True or False, got {ok!r}")
+    return _ball(route, reference, ok, T.ENCLOSED, why, dict(kw.pop("details", {})), **kw)
 
 
 def Replayed(route, reference, replays, *, binding, holds=True, why="the independent checker replays every leaf of "
@@ -175,7 +179,7 @@ def Replayed(route, reference, replays, *, binding, holds=True, why="the indepen
     size = dict(kw.pop("size", {}))
     size.update({"certificates": len(replays), "leaves": sum(r.leaves for r in replays)})
     ok = bool(replays) and all(r.accepted for r in replays) and all(b[0] for b in binding) and bool(holds)
-    return Proof(route, reference, ok, why=why, details=details, size=size, **kw)
+    return _ball(route, reference, ok, T.BALL, why, details, size=size, **kw)
 
 
 def Cited(theorems, route, reference, replays, *, binding, holds=True, **kw) -> Evidence:

@@ -9,6 +9,9 @@ BALL = "proved (ball arithmetic)"
 #: a conclusion drawn from ball-arithmetic proofs through theorems of the literature, which the suite cites and does not
 #: check (each record names them)
 CITED = "proved (ball arithmetic) with cited theorems"
+#: an enclosure or an inequality computed on arb balls in the suite's own process, with no certificate for the independent
+#: checker to replay: rigorous arithmetic, but nothing separate from the code that computed it has checked it
+ENCLOSED = "enclosed (ball arithmetic, no certificate)"
 #: a float computation with stated digits
 NUMERIC = "numeric"
 #: a Monte Carlo estimate with its z-score or confidence interval
@@ -19,7 +22,7 @@ SAMPLED = "sampled"
 NOT_PROVED = "not proved"
 
 #: the tiers of a claim's evidence, strongest first
-TIERS = (SYMBOLIC, BALL, CITED, NUMERIC, STATISTICAL)
+TIERS = (SYMBOLIC, BALL, CITED, ENCLOSED, NUMERIC, STATISTICAL)
 
 
 def certified(proved: bool) -> str:
