@@ -113,3 +113,55 @@ def test_workers_asked_for_without_the_guard_name_it(tmp_path, call, param, name
     last = lines[-1]
     assert run.returncode != 0 and last.startswith("RuntimeError:") and GUARD in last and f"{param}=2" in last, last
     assert name in last and len(lines) <= 40 and run.stderr.count("Traceback") == 1, run.stderr[-3000:]
+
+
+_ORPHAN = """
+    import multiprocessing as mp, sys, time
+    from slr_verify.model.processes import end_with_parent
+
+    def child(watch):
+        if watch:
+            end_with_parent(poll=0.05)
+        time.sleep(60)
+
+    if __name__ == "__main__":
+        p = mp.get_context("spawn").Process(target=child, args=(sys.argv[1] == "watch",))
+        p.start()
+        print(p.pid, flush=True)
+        time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("watch", [True, False])
+def test_a_worker_ends_with_its_parent_killed_without_cleanup(tmp_path, watch):
+    """A parent killed by SIGKILL (no handler, no atexit) leaves its spawned worker an orphan; with end_with_parent the
+    worker leaves within a second, without it (the control) it is still alive then."""
+    import signal
+    import time
+
+    path = tmp_path / "orphan.py"
+    path.write_text(textwrap.dedent(_ORPHAN))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    parent = subprocess.Popen([sys.executable, str(path), "watch" if watch else "no"], stdout=subprocess.PIPE, text=True,
+                              env=env, cwd=tmp_path)
+    child = int(parent.stdout.readline())
+    time.sleep(0.2)  # killed before or after the child starts its watch: it records the pid it was spawned by
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=10)
+
+    def alive():
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{child}/stat") as fh:  # a zombie (ended, not yet reaped by init) counts as gone
+            return fh.read().split(")")[-1].split()[0] != "Z"
+
+    deadline = time.time() + 3.0
+    while alive() and time.time() < deadline:
+        time.sleep(0.05)
+    try:
+        assert alive() is (not watch)
+    finally:
+        if alive():
+            os.kill(child, signal.SIGKILL)

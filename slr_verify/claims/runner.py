@@ -16,7 +16,7 @@ import time
 from ..model import validation as V
 from ..model.cache import cache_dir
 from ..model.params import keywords_checked
-from ..model.processes import cores, refuse_in_bootstrap, spawn_guard
+from ..model.processes import cores, end_with_parent, refuse_in_bootstrap, spawn_guard
 from .base import Claim, Result
 from .registry import CLAIMS, get, ids, user_setting
 
@@ -42,6 +42,7 @@ _QUEUE = None
 
 def _init_worker(queue, counter):
     global _SLOT, _QUEUE
+    end_with_parent()  # a check ended by SIGTERM leaves no worker computing on
     with counter.get_lock():
         _SLOT = counter.value
         counter.value += 1

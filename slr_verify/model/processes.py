@@ -53,3 +53,21 @@ def spawn_guard(name: str, param: str, n: int):
         if "bootstrapping phase" not in str(exc):
             raise
         raise RuntimeError(guard_message(name, param, n)) from None
+
+
+def end_with_parent(poll: float = 1.0) -> None:
+    """In a worker process: leave (``os._exit``) once the process that started it has ended, checked every ``poll``
+    seconds by a daemon thread. A parent ended by a signal it does not handle (SIGTERM, SIGKILL) runs no cleanup, and
+    a pool's workers would otherwise compute on, orphans, until their task ends."""
+    import threading
+    import time
+
+    started_by = mp.parent_process()  # the pid recorded at the spawn: right even if the parent has ended already
+    parent = started_by.pid if started_by is not None else os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="end-with-parent").start()
