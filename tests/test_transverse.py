@@ -123,3 +123,22 @@ def test_runs_started_just_off_M_do_what_the_leaves_say(maps):
     y0 = 1e-6 * np.array(e["direction"])
     y1 = _one_step([(0.0, 0.0, *y0)])[0, 2:]
     assert abs(np.linalg.norm(y1) / 1e-6 - e["off"][0]) < 1e-5, np.linalg.norm(y1) / 1e-6
+
+
+def test_a_box_whose_enclosure_has_no_finite_centre_is_undecided_not_an_error():
+    """At a large step (Theorem 5's alpha_5 = 0.1183 on lam in [0.0838, 0.1]) T enclosed over a quarter of the square
+    has infinite entries: the box is left to split (it raised numpy's LinAlgError from the float eigenbasis before)."""
+    from flint import arb, ctx
+
+    from slr_verify.certify.transverse import decide
+    from slr_verify.checker.balls import param_balls
+    from slr_verify.checker.contraction import transverse_block
+    from slr_verify.kernels.balls import midpoint
+
+    P = param_balls(FIG4B.gamma, 0.0, FIG4B.d, FIG4B.L).kw()
+    par, box = dict(lam=arb(0.0837677640068292).union(arb(0.1)), **P), ((0.0, 1.0), (0.0, 1.0))
+    with ctx.workprec(64):
+        A = arb(0.1183194281792934)
+        T = transverse_block(box, par, A)
+        assert not all(np.isfinite(midpoint(T[i, j])) for i in range(3) for j in range(3))  # the case is met
+        assert decide(box, par, A) is None

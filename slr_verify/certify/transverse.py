@@ -82,8 +82,10 @@ def decide(box, par, A_):
     if negative(p):
         return "repelling", {}
     Tc = np.array([[midpoint(T[i, j]) for j in range(3)] for i in range(3)])
+    if not np.all(np.isfinite(Tc)):  # an enclosure without a finite centre (a wide box at a large step): undecided here
+        return None
     S, groups = _basis(Tc)
-    if S is None or not np.all(np.isfinite(Tc)) or max(abs(np.linalg.eigvals(Tc))) >= 1:
+    if S is None or max(abs(np.linalg.eigvals(Tc))) >= 1:
         return None
     try:
         S = _perron_scaled(T, S, groups)
