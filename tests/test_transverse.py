@@ -142,3 +142,37 @@ def test_a_box_whose_enclosure_has_no_finite_centre_is_undecided_not_an_error():
         T = transverse_block(box, par, A)
         assert not all(np.isfinite(midpoint(T[i, j])) for i in range(3) for j in range(3))  # the case is met
         assert decide(box, par, A) is None
+
+
+def _similar(eigs, seed=0):
+    """A real 3 x 3 matrix with the given spectrum (real numbers, or a complex number for a conjugate pair), by a fixed
+    random change of basis: the eigenvalues are known by construction."""
+    rng = np.random.default_rng(seed)
+    D = np.zeros((3, 3))
+    if len(eigs) == 2:  # a complex pair r e^{i t} as a rotation-scaling block, and one real eigenvalue
+        z, x = eigs
+        D[:2, :2] = [[z.real, -z.imag], [z.imag, z.real]]
+        D[2, 2] = x
+    else:
+        D = np.diag(eigs)
+    P = rng.normal(size=(3, 3))
+    return P @ D @ np.linalg.inv(P)
+
+
+@pytest.mark.parametrize("eigs, repels", [
+    ((1.01, 0.5, -0.3), True),           # a real eigenvalue above 1: det(I - T) < 0
+    ((-1.01, 0.5, 0.3), True),           # a flip below -1: det(I - T^2) < 0, det(I - T) > 0
+    ((-16.2, 0.6, 0.78), True),          # the oracle's transverse block at lam = 0.01 and alpha_5 = 1.557 (float route)
+    ((1.5, -1.5, 0.2), True),            # one of each: det(I - T) < 0 (det(I - T^2) > 0)
+    ((0.99, -0.99, 0.5), False),         # all inside (-1, 1)
+    ((1.2 * np.exp(0.7j), 0.5), False),  # a complex pair outside the unit circle: neither determinant sees it
+])
+def test_the_repelling_test_sees_a_real_eigenvalue_of_modulus_above_1(eigs, repels):
+    from flint import arb_mat
+
+    from slr_verify.checker.contraction import transverse_tests
+    from slr_verify.checker.decide import negative
+
+    T = arb_mat(_similar(eigs).tolist())
+    q, p = transverse_tests(T)
+    assert q is None and negative(p) is repels

@@ -78,14 +78,15 @@ def transverse_block(box, par, A) -> arb_mat:
 
 
 def transverse_tests(T, S=None, groups=None):
-    """(q, p): q >= ||S^-1 T S|| from the groups' norm to itself (None without S), and the ball p = det(I - T); p < 0
-    means an odd number of real eigenvalues of T above 1 (a complex pair adds |1 - z|^2 > 0), hence one at least."""
+    """(q, p): q >= ||S^-1 T S|| in the groups' norm (None without S); p: det(I - T) or det(I - T^2), the ball lying lower;
+    p < 0: an odd number of real eigenvalues above 1 of T or T^2 (complex pairs add |1 - z|^2 > 0): one of |.| > 1 of T."""
     q = None
     if S is not None:
         Sm = arb_mat([[arb(x) for x in row] for row in S])
         M = Sm.solve(T * Sm)
         q = _operator(M, groups, groups) if _finite(M, 3, 3) else arb("inf")
-    return q, (arb_mat([[int(i == j) for j in range(3)] for i in range(3)]) - T).det()
+    I = arb_mat([[int(i == j) for j in range(3)] for i in range(3)])
+    return q, min((I - T).det(), (I - T * T).det(), key=arb.upper)
 
 
 def ball_bounds(c, sigma, T, groups, s, par, alpha):

@@ -136,8 +136,8 @@ def _transverse(s, dom, doc):
             "the (theta, eta, rho) block of the five-overlap PGD map's Jacobian at (kappa, nu, 0, 0, 0) on M (there the "
             "Jacobian is diag(D Phi_alpha, T), premise pgd-map): on an attracting leaf ||S^-1 T S|| <= q < 1 in the norm "
             "max over the groups I of |(S^-1 y)_I|_2 (S, groups the leaf's), so T contracts it and M attracts PGD "
-            "transversally to first order; on a repelling leaf det(I - T) < 0, so T has a real eigenvalue > 1 and M "
-            "repels to first order; an undecided leaf proves nothing")
+            "transversally to first order; on a repelling leaf det(I - T) < 0 or det(I - T^2) < 0, so T has a real eigenvalue "
+            "of modulus > 1 (above 1, or below -1: a flip) and M repels to first order; an undecided leaf proves nothing")
 
 
 def _theorem5(s, dom, doc):

@@ -156,7 +156,8 @@ TRANSVERSE_MAPS = (("transverse_fig4b_lam0.1_oracle.json.gz", (0.875, 1.0), "att
     kind="finding",
     statement=f"at Figure 4b's model, lam = 0.1 and alpha = {FIG4B.alpha:g}, to first order off M: the transverse block T "
     "of PGD's Jacobian on M (the (theta, eta, rho) block; on M the Jacobian is diag(D Phi_alpha, T)) has a real "
-    "eigenvalue above 1 at every (kappa, nu) of [-1/16, 1/16]^2 around the saddle (M repels PGD there), and contracts a "
+    "eigenvalue of modulus above 1 at every (kappa, nu) of [-1/16, 1/16]^2 around the saddle (M repels PGD there), and "
+    "contracts a "
     "norm (spectral radius < 1: M attracts) on at least 73% of the area of [7/8, 1]^2 at the oracle, the rest undecided "
     "(boxes down to 2^-8 wide); nothing is claimed about the nonlinear dynamics off M",
     domain=f"{FIG4B.model_text}, lam = 0.1, alpha = {FIG4B.alpha:g}; (kappa, nu) in [-1/16, 1/16]^2 and [7/8, 1]^2",
