@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -182,6 +183,22 @@ def _rate(fields, rows) -> list:
     return _table(["lam", "proved", "delta", "mu", "area fraction >=", "leaves", "boxes", "seconds"], body) + [""]
 
 
+def _transverse(fields, rows) -> list:
+    body = [[f'{_num(r["lam"]):.4g}', r["step"], f'{_num(r["alpha"]):.4g}', r["domain"],
+             f'2^{round(math.log2(_num(r["min_width"])))}',
+             f'{_num(r["attracting"]):.4f}', f'{_num(r["repelling"]):.4f}', f'{_num(r["undecided"]):.4f}',
+             f'{_num(r["q_max"]):.8f}' if r["q_max"] and _num(r["q_max"]) > 0 else "", r["boxes"], r["proved"]] for r in rows]
+    return _table(["lam", "step", "alpha", "domain", "boxes to", "attracting", "repelling", "undecided", "q_max", "boxes",
+                   "accepted"], body) + [""]
+
+
+def _steps(fields, rows) -> list:
+    body = [[f'{_num(r["lam"]):.4g}', f'{_num(r["alpha_5"]):.4g}', f'{_num(r["two_over_lambda_max_hi"]):.5g}', r["step"],
+             f'{_num(r["alpha"]):.4g}', r["T_eigenvalues"], f'{_num(r["T_spectral_radius"]):.5g}'] for r in rows]
+    return _table(["lam", "alpha_5", "2/lambda_max", "step", "alpha", "eigenvalues of T at (0.99, 0.99)",
+                   "spectral radius"], body) + [""]
+
+
 def _mutants(fields, rows) -> list:
     outcomes, body = ("killed", "survived", "timeout", "error"), []
     for f in sorted({r["file"] for r in rows}):
@@ -280,6 +297,21 @@ SOURCES = [
            "units; the commit per row).",
            "python benchmarks/rate_r1.py --lam LO:HI --pieces N --out benchmarks/results/r1_rate_fig4b.csv",
            _rate, provenance=False),
+    Source("transverse_points_*.csv", "The transverse map of M at points of lam",
+           "At Figure 4b's model, at 9 log-spaced lam in [0.01, 1] and two steps (the paper's 4e-3 and alpha_5 of the "
+           "committed Theorem 5 certificate's piece), the certified transverse map (`certify.transverse.transverse_map`, "
+           "kind `transverse-map`, each certificate accepted by the checker) over the oracle's corner, the saddle's "
+           "square and the whole square: the area fractions attracting, repelling (a real eigenvalue of T of modulus "
+           "above 1), undecided, and q_max. Each map is proved at its point lam; lam itself is sampled (no "
+           "calibration units; the commit per row).",
+           "python benchmarks/transverse_points.py --out benchmarks/results/transverse_points_4b.csv",
+           _transverse, provenance=False),
+    Source("transverse_steps_*.csv", "The two steps against the oracle's stability threshold",
+           "At the same lam: alpha_5 (committed certificate), 2/lambda_max enclosed in arb (`certify.alpha_stable`: the "
+           "step above which the oracle is linearly unstable for PGD on the spheres), and the eigenvalues of T at "
+           "(0.99, 0.99) by the float route (central differences of one NumPy step) at 4e-3 and at alpha_5.",
+           "python benchmarks/transverse_points.py --steps --out benchmarks/results/transverse_steps_4b.csv",
+           _steps, provenance=False),
     Source("basin_rates_*.csv", "Basin rates of constant-lam PGD",
            "1000 sphere-initialised PGD runs per lam (13 values in [0.02, 2]) at Figure 4b's model and step (`4b`) or "
            "Figure 5's (`5`), every end point classified (`certify.sample_basins`): per end class its count, rate and "

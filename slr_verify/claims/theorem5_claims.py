@@ -31,7 +31,7 @@ from .manifold_claims import (
     replay_search,
     steps_needed,
 )
-from .vocabulary import Cited, Identities, Measured, Rate, Replayed, claim_setting
+from .vocabulary import Cited, Enclosure, Identities, Measured, Rate, Replayed, claim_setting
 
 # --------------------------------------------------------------------------- Theorem 5's proof (Propositions 8, 11-13)
 #: the lam interval of Theorem 5's certificate (Proposition 9's), and the paper's step at Figure 4b's lam
@@ -357,3 +357,58 @@ def rate_r1(ctx, seed=5):
                                      "measured_median_factor": measured, "area_fraction": piece.get("area_fraction"),
                                      "seed": seed}))
     return records
+
+
+#: the lam at which the steps are compared (fast, default, thorough): log-spaced in [0.01, 1]
+_OFF_M_LAM = ((0.1,), (0.01, 0.1, 1.0), tuple(float(0.01 * 100 ** (k / 8)) for k in range(9)))
+
+
+@claim(
+    "theorem5-step-off-M",
+    where="finding beyond the paper (docs/MATH.md section 13, the transverse map)",
+    kind="finding",
+    statement="Theorem 5's certified step alpha_5(lam) lies above 2/lambda_max(lam), the step above which the oracle is "
+    "a linearly unstable fixed point of PGD on the product of spheres (lambda_max: the largest eigenvalue of its "
+    "Riemannian Hessian there): at alpha_5 PGD started off M near the oracle is pushed away from it (to first order, "
+    "off M), so Theorem 5 at its certified step is a statement about initialisations on M only, and does not carry "
+    "over to a neighbourhood of M; at each sampled lam, not proved for every lam between them",
+    domain=lambda s: f"{FIG4B.model_text}, lam in {{{', '.join(f'{x:.4g}' for x in s.lam)}}}",
+    sizes=dict(lam=_OFF_M_LAM),
+    setting=M4B,
+    group=_T5_GROUP,
+)
+def theorem5_step_off_m(ctx):
+    """alpha_5 of the committed Theorem 5 certificate's piece holding each sampled lam (replayed, bound at that step)
+    against 2/lambda_max enclosed in arb (:func:`slr_verify.certify.alpha_stable`, no certificate: tier "enclosed");
+    corroborated by the float route: at alpha_5 the transverse block T at (0.99, 0.99) (central differences of one
+    NumPy step) has an eigenvalue below -1, a flip (`docs/MATH.md` §13, "The transverse map")."""
+    from ..certify import alpha_stable
+    from ..dynamics.fixed_points import overlap_jacobian_fd
+
+    rep, _ = _theorem5_certificate(ctx)
+    setting, rows = claim_setting(ctx.setting, eps=0.0), []
+    for lam in ctx.size.lam:
+        # at a shared end of two pieces the smaller step: what the certificate proves at lam (binding checks it)
+        a5 = min((p["alpha_5"] for p in rep.values.get("pieces", []) if p["lam"][0] <= lam <= p["lam"][1]), default=0.0)
+        st = alpha_stable(lam=lam, prec=128, **model_of(ctx))
+        J = overlap_jacobian_fd([(0.99, 0.99, 0.0, 0.0, 0.0)], lam=lam, alpha=a5 or 1e-3, **model_of(ctx))
+        flip = float(np.min(np.linalg.eigvals(J[0, 2:, 2:]).real))
+        rows.append({"lam": lam, "alpha_5": a5, "2/lambda_max": st["alpha_stable"], "oracle_minimum": st["minimum"],
+                     "ratio": a5 / st["alpha_stable"][1], "T_min_eigenvalue_at_0.99": flip})
+    binding = [proves(rep, kind="theorem-5", setting=setting, lam=(r["lam"], r["lam"]), domain={"alpha": r["alpha_5"]})
+               for r in rows]
+    above = all(r["alpha_5"] > r["2/lambda_max"][1] and r["oracle_minimum"] for r in rows)
+    return [
+        Replayed("ball arithmetic: Theorem 5's certificate replayed by the independent checker, bound at each sampled lam "
+                 "and its alpha_5", "alpha_5(lam), certified", [rep] * len(rows), binding=binding,
+                 details={"alpha_5": {f"{r['lam']:.4g}": r["alpha_5"] for r in rows}}),
+        Enclosure("ball arithmetic (arb, 128 bits): lambda_max of the oracle's Riemannian Hessian on the spheres "
+                  "(certify.alpha_stable), the oracle a strict local minimum there", "alpha_5 > 2/lambda_max at every "
+                  "sampled lam", bool(above), why="two enclosures are ordered or they are not",
+                  details={"steps": rows}),
+        Measured("float64: the transverse block T at (0.99, 0.99) at alpha_5 (central differences of one NumPy step)",
+                 "an eigenvalue below -1 (M repels PGD off it there, a flip)",
+                 float(sum(r["T_min_eigenvalue_at_0.99"] >= -1 for r in rows)), 0.0, "a sign holds or not",
+                 unit="lam without a flip", corroborates=True,
+                 details={"T_min_eigenvalue": {f"{r['lam']:.4g}": r["T_min_eigenvalue_at_0.99"] for r in rows}}),
+    ]
