@@ -262,3 +262,15 @@ def test_tangent_norm_resolution_at_the_off_M_family():
         assert norm <= res < 1e-7
     norm, res = tangent_norm((0.0, 0.0, th + 1e-6, 1.0, 0.0), lam=lam, gamma=g, d=d, L=L, resolution=True)
     assert norm > 10 * res
+
+
+def test_a_minimum_float64_cannot_resolve_is_classified_at_mpmath_precision():
+    """At lam = 2, gamma = 0.3, d = 80 (the thorough check's corner of the paper's range) the minima's kappa curvature
+    is 1.95e-58: float64 rounds it to 0 (so 'degenerate' before), the same derived Hessian at 50 digits resolves it.
+    The reference is Proposition 9's sign argument (SymPy, every parameter): (1, 1), (-1, -1) minima."""
+    from slr_verify.dynamics.fixed_points import classify_points, hessian_at
+
+    p = dict(lam=2.0, gamma=0.3, d=80, L=10)
+    assert hessian_at((1, 1), **p)[1][0] == 0.0  # the case is met: unresolved in float64
+    assert classify_points(**p) == {"(0, 0)": "saddle", "(1, 1)": "min", "(-1, -1)": "min", "(1, -1)": "max",
+                                    "(-1, 1)": "max"}

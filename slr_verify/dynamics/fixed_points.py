@@ -49,10 +49,35 @@ def hessian_at(point, *, lam, gamma, d, L):
     return H, np.linalg.eigvalsh(0.5 * (H + H.T))
 
 
+#: a float64 eigenvalue of the Hessian below this times its largest entry (and 1) is not resolved: the minima's
+#: curvature is erfc-sized (erfc(lam sqrt(d/2) ...), 1e-71 at lam = 2, d = 80) and cancels to round-off in float64
+_UNRESOLVED = 1e-10
+
+
+def _signs(ev) -> str:
+    return "min" if all(e > 0 for e in ev) else "max" if all(e < 0 for e in ev) else \
+        "saddle" if min(ev) < 0 < max(ev) else "degenerate"
+
+
 def classify_point(point, **p) -> str:
-    """'min', 'max', 'saddle' or 'degenerate' from the Hessian's eigenvalue signs. Proposition 9, `docs/MATH.md` §10."""
-    _, ev = hessian_at(point, **p)
-    return "min" if np.all(ev > 0) else "max" if np.all(ev < 0) else "saddle" if ev.min() < 0 < ev.max() else "degenerate"
+    """'min', 'max', 'saddle' or 'degenerate' from the Hessian's eigenvalue signs (Proposition 9, `docs/MATH.md` §10):
+    in float64, or, where an eigenvalue is not resolved there, from the same derived Hessian at mpmath precision
+    (50 digits, then 300), 'degenerate' only if it is not resolved at 300 digits either."""
+    H, ev = hessian_at(point, **p)
+    scale = max(1.0, float(np.max(np.abs(H))))
+    if np.all(np.abs(ev) > _UNRESOLVED * scale):
+        return _signs(ev)
+    import mpmath
+
+    for dps in (50, 300):
+        with mpmath.workdps(dps):
+            args = [mpmath.mpf(p[k]) for k in ("lam", "gamma", "d", "L")]
+            h = [mpmath.mpf(x) for x in reduced_map_kernels().H_mp[tuple(point)](*args)]
+            M = mpmath.matrix([[h[0], (h[1] + h[2]) / 2], [(h[1] + h[2]) / 2, h[3]]])
+            ev_mp = mpmath.eigsy(M, eigvals_only=True)
+            if all(abs(e) > mpmath.mpf(10) ** (-dps // 2) * max(1, mpmath.mnorm(M, 1)) for e in ev_mp):
+                return _signs([float(mpmath.sign(e)) for e in ev_mp])
+    return "degenerate"
 
 
 @keywords_checked
@@ -98,8 +123,8 @@ def alpha_max_diffeo(*, lam, gamma, d, L, n=121, alphas=None):
 @accepts_gamma2
 def classify_points(*, lam, gamma, d, L):
     """Proposition 9's classification, numerically: {str(point): :func:`classify_point`} for the five stationary points
-    on M (:data:`POINTS`). Exact where the Hessian's eigenvalues are resolved in float64 (they are erfc-sized at the
-    minima: `docs/MATH.md` §5, §10)."""
+    on M (:data:`POINTS`); the Hessian at mpmath precision where float64 does not resolve an eigenvalue (they are
+    erfc-sized at the minima: `docs/MATH.md` §5, §10)."""
     return {str(pt): classify_point(pt, lam=lam, gamma=gamma, d=d, L=L) for pt in POINTS}
 
 

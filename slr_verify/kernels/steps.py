@@ -46,13 +46,15 @@ POINTS = list(sfix.POINTS)
 
 
 class ReducedMapKernels(NamedTuple):
-    """Float64 kernels of Propositions 9-10 (:func:`reduced_map_kernels`)."""
+    """Float64 kernels of Propositions 9-10 (:func:`reduced_map_kernels`); ``H_mp`` the Hessians at mpmath's working
+    precision (where float64 cannot resolve the minima's erfc-sized curvature)."""
 
     F: Callable
     J: Callable
     g: Callable
     H: dict
     bounds: Callable
+    H_mp: dict
 
 
 class TangentNormKernels(NamedTuple):
@@ -323,6 +325,7 @@ def reduced_map_kernels():
         g=generate(X + _GRAD_PARAMS4, [st.gk, st.gn]),
         H={pt: generate(_GRAD_PARAMS4, list(sfix.manifold_hessian(pt))) for pt in sfix.POINTS},
         bounds=generate(_GRAD_PARAMS4, list(sfix.gradient_bounds())),
+        H_mp={pt: generate_mp(_GRAD_PARAMS4, list(sfix.manifold_hessian(pt))) for pt in sfix.POINTS},
     )
 
 
