@@ -100,6 +100,7 @@ def test_a_tiny_gamma2_is_outside_the_rates_range_not_an_error(capsys):
     assert get("theorem-5").setting_for(tiny).source == "paper"
 
 
+@pytest.mark.slow  # 1.6 s; the command line's runs at a setting stay
 def test_run_claims_at_a_setting_from_python():
     """The library's route: a dict; the check reads ctx.setting; a bad value is a ValueError naming it."""
     (r,) = run_claims(mode="fast", only={"theorem-5"}, setting=USER)

@@ -54,6 +54,7 @@ def test_overlap_map_matches_direct_vector_update():
         assert np.max(np.abs(np.array(got) - expect)) < 1e-12
 
 
+@pytest.mark.slow  # 2 s of SymPy; derive --check proves the premise's statements in every CI run
 def test_transverse_block_proofs_are_proved_and_stated_by_the_premise():
     """The block structure of DG on M (`docs/MATH.md` §13, "The transverse linearisation"): every SymPy statement is
     True, and each is a STATEMENT of the committed module of premise ``pgd-map``."""

@@ -75,6 +75,7 @@ def test_sphere_step_is_definition_1():
         assert np.max(np.abs((y[i] - x[i]) / 1e-6 + tangent)) < 1e-5
 
 
+@pytest.mark.slow  # 1.9 s of Monte Carlo; the expected tangent gradient's test stays
 def test_sgd_step_is_pgd_step_in_expectation():
     """An SGD step from one point, averaged over 4000 independent batch streams, moves the
     overlaps as one exact PGD step does (Theorem 1's gradient, the full runner), within 4.5 standard

@@ -324,6 +324,7 @@ def test_gradient_at_nonrealisable_neighbour_is_fine_but_point_is_checked():
 # Digit count claimed by the route
 # ------------------------------------------------------------------------------------------
 
+@pytest.mark.slow  # 3 s of quadrature at two precisions; test_claimed_digits_detects_disagreement stays
 def test_claimed_digits_at_two_precisions():
     t0 = time.perf_counter()
     digits = claimed_digits(quad_risk, *POINT, **MODEL, dps=20, extra=15)
