@@ -176,3 +176,32 @@ def test_the_repelling_test_sees_a_real_eigenvalue_of_modulus_above_1(eigs, repe
     T = arb_mat(_similar(eigs).tolist())
     q, p = transverse_tests(T)
     assert q is None and negative(p) is repels
+
+
+def _start_near_M(kappa, nu, size, d, rng):
+    """Unit k, v in R^d with overlaps (kappa, nu) and transverse overlaps theta = <k, v*>, eta = <v, k*> of order
+    ``size`` (rho = 0), with k* = e_0, v* = e_1."""
+    e = np.eye(d)
+    th, et = size * rng.normal(size=2)
+    k = kappa * e[0] + th * e[1] + np.sqrt(1 - kappa**2 - th**2) * e[2]
+    v = nu * e[1] + et * e[0] + np.sqrt(1 - nu**2 - et**2) * e[3]
+    return k, v, e[0], e[1]
+
+
+@pytest.mark.parametrize("lam, test", [(0.0316, "attracting"), (0.3162, "repelling")])
+def test_full_dimensional_pgd_leaves_or_approaches_M_as_the_certified_leaf_says(lam, test):
+    """At the paper's step the oracle's corner is certified attracting at lam = 0.0316 and repelling (a flip, det(I - T^2)
+    < 0) at lam = 0.3162 (benchmarks/transverse_points.py). Full-dimensional PGD in R^400 (vectors, not the overlap
+    kernels: another route) from a leaf's centre, 1e-6 off M: the distance to M falls over 50 steps on the attracting
+    leaf and grows past 1e-3 on the repelling one. First order only: what the run does later is not claimed."""
+    from slr_verify.dynamics import pgd
+
+    r = transverse_map(lam=(lam, lam), kappa=(0.875, 1.0), nu=(0.875, 1.0), min_width=2.0**-8, **SETTING)
+    assert r["proved"] and r["fractions"][test] > 0.99, r["fractions"]
+    leaf = next(lf for lf in r["certificate"]["leaves"] if lf["test"] == test and lf["box"]["kappa"][1] < 1.0
+                and lf["box"]["nu"][1] < 1.0)
+    kappa, nu = (0.5 * sum(leaf["box"][x]) for x in ("kappa", "nu"))
+    k, v, ks, vs = _start_near_M(kappa, nu, 1e-6, FIG4B.d, np.random.default_rng(3))
+    tr = pgd(k, v, ks, vs, lam=lam, gamma=FIG4B.gamma, L=FIG4B.L, alpha=FIG4B.alpha, steps=50, every=50)
+    start, end = np.asarray(tr.distance_to_M).ravel()[[0, -1]]
+    assert (end < start) if test == "attracting" else (end > 1e3 * start), (start, end)
