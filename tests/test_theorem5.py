@@ -211,6 +211,14 @@ def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path, cap
     assert got["proved"] and got["pieces"] and set(got["pieces"][0]) >= {"lam", "alpha_8", "alpha_12", "alpha_5", "mu",
                                                                           "delta"}
     assert replay(str(out)).accepted
+    # off M: at both ends of the one piece the oracle is unstable for PGD on the spheres at alpha_5, and so says the
+    # Riemannian spectrum at 40+ digits (landscape.classify, mpmath: another route than the arb enclosure)
+    from slr_verify import landscape as LS
+
+    assert [x["lam"] for x in got["off_M"]] == [0.3, 0.31]
+    for x in got["off_M"]:
+        oracle = LS.classify((1, 1, 0, 0, 0), lam=x["lam"], gamma=0.9**0.5, eps=0.1, d=300, L=7)
+        assert x["unstable_at_alpha_5"] and not LS.stable_at(oracle, x["alpha_5"]), x
     assert main(args[:10] + ["--lam", "0:1", "--out", str(tmp_path / "x.json")]) == 2
     assert "lam" in capsys.readouterr().err
 

@@ -213,11 +213,12 @@ def _theorem5(a) -> int:
             "area_fraction")
     pieces = [{k: (list(x[k]) if isinstance(x[k], tuple) else x[k]) for k in keys} for x in r["pieces"]]
     below = {str(s): [x["lam"] for x in pieces if x["alpha_5"] < s] for s in _PAPER_STEPS}
+    off_m = _off_m(pieces, p, a.quiet) if r["proved"] else []
     if a.json:
         print(json.dumps({"proved": r["proved"], "failure": r["failure"], "rate_failure": r["rate_failure"],
                           "certificate": str(out) if r["proved"] else None,
                           "alpha_5_min": r["alpha_5_min"], "pieces": pieces, "pieces_below_paper_steps": below,
-                          "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
+                          "off_M": off_m, "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
         return 0 if r["proved"] else 1
     if not r["proved"]:
         print(f"NOT PROVED: {r['failure']}")
@@ -236,10 +237,33 @@ def _theorem5(a) -> int:
     print("alpha_5 is the certified step: Theorem 5 holds for every alpha in (0, alpha_5] of its piece (alpha_max of "
           "`certify step-size`, Proposition 10, is a necessary condition of the proof, not a certified step: alpha_5 <= "
           "alpha_12 <= alpha_max)")
+    unstable = [x for x in off_m if x["unstable_at_alpha_5"]]
+    print(f"off M, at each piece's ends (sampled): at alpha_5 the oracle is a linearly unstable fixed point of PGD on the "
+          f"spheres at {len(unstable)} of {len(off_m)} ends (alpha_5 > 2/lambda_max, or a saddle there): Theorem 5's step "
+          "is for initialisations on M; from off M, PGD is repelled from the oracle unless alpha < 2/lambda_max "
+          "(`certify step-size`; docs/MATH.md section 13)")
     if r["rate_failure"]:
         print(f"the rate R1: {r['rate_failure']}")
     print(f"certificate: {out} ({len(r['certificate']['leaves'])} leaves, {r['seconds']:.1f} s)")
     return 0
+
+
+def _off_m(pieces, p, quiet) -> list:
+    """At each end of the pieces: 2/lambda_max (:func:`~.oracle_stability.alpha_stable`, arb) against the smallest
+    alpha_5 of the pieces there, and whether the oracle is then linearly unstable for PGD on the spheres."""
+    from .oracle_stability import alpha_stable
+
+    ends = sorted({x["lam"][0] for x in pieces} | {pieces[-1]["lam"][1]})
+    if not quiet:
+        print(f"  off M: 2/lambda_max at the {len(ends)} piece ends (about {0.4 * len(ends):.0f} s)", file=sys.stderr)
+    out = []
+    for lam in ends:
+        a5 = min(x["alpha_5"] for x in pieces if x["lam"][0] <= lam <= x["lam"][1])
+        st = alpha_stable(lam=lam, gamma=p["gamma"], d=p["d"], L=p["L"])
+        unstable = st["minimum"] is False or (st["minimum"] is True and a5 > st["alpha_stable"][1])
+        out.append({"lam": lam, "alpha_5": a5, "two_over_lambda_max": list(st["alpha_stable"]),
+                    "oracle_minimum_on_spheres": st["minimum"], "unstable_at_alpha_5": bool(unstable)})
+    return out
 
 
 def _transverse(a) -> int:
