@@ -24,6 +24,7 @@ import numpy as np
 from csv_out import check_csv_out, write_rows
 
 from slr_verify.certify import alpha_stable
+from slr_verify.certify.theorem5 import alpha_5_at
 from slr_verify.certify.transverse import transverse_map
 from slr_verify.dynamics.fixed_points import overlap_jacobian_fd
 
@@ -36,9 +37,8 @@ THEOREM5 = Path(__file__).resolve().parents[1] / "slr_verify" / "certificates" /
 
 
 def alpha_5(lam) -> float:
-    """Theorem 5's certified step on the committed certificate's piece that holds ``lam`` (the smaller at a shared end)."""
-    pieces = json.loads(gzip.decompress(THEOREM5.read_bytes()))["pieces"]
-    return min(p["alpha_5"] for p in pieces if p["lam"][0] <= lam <= p["lam"][1])
+    """Theorem 5's certified step at ``lam`` on the committed certificate's pieces (the smaller at a shared end)."""
+    return alpha_5_at(json.loads(gzip.decompress(THEOREM5.read_bytes()))["pieces"], lam)
 
 
 STEP_FIELDS = ["lam", "alpha_5", "two_over_lambda_max_lo", "two_over_lambda_max_hi", "step", "alpha", "T_eigenvalues",

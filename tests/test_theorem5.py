@@ -301,3 +301,16 @@ def test_the_rate_field_must_decide_every_piece_stating_a_rate(monkeypatch, cove
     domain = ((-1.0, 1.0), (-1.0, 1.0), (0.0, 0.2), (0.1, 0.3))
     with pytest.raises(Rejected, match=words):
         check_theorem5(doc, "theorem-5", SettingBalls(0.5**0.5, 0.0, 400, 10), domain, [])
+
+
+def test_the_step_at_a_lam_and_the_oracles_instability_read_what_is_proved():
+    """alpha_5 at lam is the smaller of two pieces at their shared end (what binding accepts), 0 outside; the oracle is
+    unstable at a step only where a sign or an order is proved (None, undecided, is not unstable)."""
+    from slr_verify.certify.oracle_stability import unstable_at
+    from slr_verify.certify.theorem5 import alpha_5_at
+
+    pieces = [{"lam": [0.1, 0.2], "alpha_5": 0.5}, {"lam": [0.2, 0.3], "alpha_5": 0.25}]
+    assert [alpha_5_at(pieces, x) for x in (0.1, 0.15, 0.2, 0.3, 0.31)] == [0.5, 0.5, 0.25, 0.25, 0.0]
+    st = lambda m: {"minimum": m, "alpha_stable": (0.0099, 0.01)}
+    assert unstable_at(st(False), 1e-9) and unstable_at(st(True), 0.0101)
+    assert not unstable_at(st(True), 0.01) and not unstable_at(st(None), 1.0)

@@ -205,3 +205,22 @@ def test_full_dimensional_pgd_leaves_or_approaches_M_as_the_certified_leaf_says(
     tr = pgd(k, v, ks, vs, lam=lam, gamma=FIG4B.gamma, L=FIG4B.L, alpha=FIG4B.alpha, steps=50, every=50)
     start, end = np.asarray(tr.distance_to_M).ravel()[[0, -1]]
     assert (end < start) if test == "attracting" else (end > 1e3 * start), (start, end)
+
+
+@pytest.mark.parametrize("key, value", [("alpha", 1e-3), ("lam", 0.0316)])
+def test_a_flip_certificate_moved_to_where_the_oracle_is_stable_is_rejected(key, value):
+    """The corner at lam = 0.3162, alpha = 4e-3 is all flip-repelling. Moved, domain, every leaf and the statement
+    restated, to a step below 2/lambda_max (0.0033 there) or to lam = 0.0316 (where the corner is attracting), the
+    checker's own determinant test fails on a leaf, and the reason names both determinants."""
+    from slr_verify.checker import statement
+
+    doc = transverse_map(lam=(0.3162, 0.3162), kappa=(0.875, 1.0), nu=(0.875, 1.0), min_width=2.0**-8,
+                         **dict(SETTING, alpha=FIG4B.alpha))["certificate"]
+    assert replay(doc).accepted
+    forged = copy.deepcopy(doc)
+    forged["domain"][key] = [value, value]
+    for leaf in forged["leaves"]:
+        leaf["box"][key] = [value, value]
+    forged["statement"] = statement(forged)
+    rep = replay(forged)
+    assert not rep.accepted and "det(I - T) or det(I - T^2)" in rep.reason, rep.reason

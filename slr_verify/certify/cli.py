@@ -251,18 +251,17 @@ def _theorem5(a) -> int:
 def _off_m(pieces, p, quiet) -> list:
     """At each end of the pieces: 2/lambda_max (:func:`~.oracle_stability.alpha_stable`, arb) against the smallest
     alpha_5 of the pieces there, and whether the oracle is then linearly unstable for PGD on the spheres."""
-    from .oracle_stability import alpha_stable
+    from .oracle_stability import alpha_stable, unstable_at
+    from .theorem5 import alpha_5_at
 
     ends = sorted({x["lam"][0] for x in pieces} | {pieces[-1]["lam"][1]})
     if not quiet:
         print(f"  off M: 2/lambda_max at the {len(ends)} piece ends (about {0.4 * len(ends):.0f} s)", file=sys.stderr)
     out = []
     for lam in ends:
-        a5 = min(x["alpha_5"] for x in pieces if x["lam"][0] <= lam <= x["lam"][1])
-        st = alpha_stable(lam=lam, gamma=p["gamma"], d=p["d"], L=p["L"])
-        unstable = st["minimum"] is False or (st["minimum"] is True and a5 > st["alpha_stable"][1])
+        a5, st = alpha_5_at(pieces, lam), alpha_stable(lam=lam, gamma=p["gamma"], d=p["d"], L=p["L"])
         out.append({"lam": lam, "alpha_5": a5, "two_over_lambda_max": list(st["alpha_stable"]),
-                    "oracle_minimum_on_spheres": st["minimum"], "unstable_at_alpha_5": bool(unstable)})
+                    "oracle_minimum_on_spheres": st["minimum"], "unstable_at_alpha_5": unstable_at(st, a5)})
     return out
 
 

@@ -155,3 +155,11 @@ def alpha_stable(*, lam, gamma, d, L, prec=128):
     del out["rel_width"]
     out.update(dynamics=dict(DYNAMICS), prec=bits, seconds=time.perf_counter() - t0)
     return out
+
+
+def unstable_at(stability, alpha) -> bool:
+    """Whether the oracle is a linearly unstable fixed point of PGD on the spheres at step ``alpha``, proved by the
+    enclosures of :func:`alpha_stable` (``stability``, its result): a proved saddle there (unstable at every step), or a
+    proved strict minimum with ``alpha`` above the upper end of 2/lambda_max. False when neither is proved."""
+    m = stability["minimum"]
+    return m is False or (m is True and alpha > stability["alpha_stable"][1])

@@ -202,6 +202,12 @@ def _close_piece(setting, prec, box, names, t, cap, budget):
     return None
 
 
+def alpha_5_at(pieces, lam) -> float:
+    """Theorem 5's certified step at ``lam`` from a certificate's pieces (dicts with "lam" and "alpha_5"): the smallest
+    alpha_5 of the pieces holding ``lam`` (two at a shared end), what the certificate proves there; 0.0 if none holds it."""
+    return min((p["alpha_5"] for p in pieces if p["lam"][0] <= lam <= p["lam"][1]), default=0.0)
+
+
 @accepts_gamma2
 def theorem5_step(lam=(0.01, 1.0), *, gamma, d, L, ratio=0.25, margin=0.05, prec=64, budget=20_000, progress=None,
                   proposition9=None, rate=True, rate_options=None, workers=1, scheduler=None):

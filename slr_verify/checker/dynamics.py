@@ -180,8 +180,8 @@ def check_transverse(doc, kind, S, domain, boxes):
         except ZeroDivisionError:
             raise Rejected(f"attracting leaf {leaf['box']}: S is not invertible") from None
         if not (below(q, 1) if test == "attracting" else negative(p)):
-            raise Rejected(f"{test} leaf {leaf['box']}: " + (f"q = {q} < 1" if q is not None else f"det(I - T) = {p} < 0")
-                           + " is not shown")
+            raise Rejected(f"{test} leaf {leaf['box']}: " + (f"q = {q} < 1" if q is not None else
+                           f"det(I - T) or det(I - T^2) = {p} < 0") + " is not shown")
         q_max = max(q_max, outward(q)[1]) if q is not None else q_max
     a, r, u = (round(v, 6) for v in vol.values())
     return ({"fractions": dict(zip(vol, (a, r, u))), "q_max": q_max},

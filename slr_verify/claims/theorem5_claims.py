@@ -384,24 +384,22 @@ def theorem5_step_off_m(ctx):
     corroborated by the float route: at alpha_5 the transverse block T at (0.99, 0.99) (central differences of one
     NumPy step) has an eigenvalue below -1, a flip (`docs/MATH.md` §13, "The transverse map")."""
     from ..certify import alpha_stable
+    from ..certify.oracle_stability import unstable_at
+    from ..certify.theorem5 import alpha_5_at
     from ..dynamics.fixed_points import overlap_jacobian_fd
 
     rep, _ = _theorem5_certificate(ctx)
     setting, rows = claim_setting(ctx.setting, eps=0.0), []
     for lam in ctx.size.lam:
-        # at a shared end of two pieces the smaller step: what the certificate proves at lam (binding checks it)
-        a5 = min((p["alpha_5"] for p in rep.values.get("pieces", []) if p["lam"][0] <= lam <= p["lam"][1]), default=0.0)
+        a5 = alpha_5_at(rep.values.get("pieces", []), lam)  # the smaller at a shared end of two pieces (binding checks it)
         st = alpha_stable(lam=lam, prec=128, **model_of(ctx))
         J = overlap_jacobian_fd([(0.99, 0.99, 0.0, 0.0, 0.0)], lam=lam, alpha=a5 or 1e-3, **model_of(ctx))
         flip = float(np.min(np.linalg.eigvals(J[0, 2:, 2:]).real))
         rows.append({"lam": lam, "alpha_5": a5, "2/lambda_max": st["alpha_stable"], "oracle_minimum": st["minimum"],
-                     "ratio": a5 / st["alpha_stable"][1], "T_min_eigenvalue_at_0.99": flip})
+                     "ratio": a5 / st["alpha_stable"][1], "T_min_eigenvalue_at_0.99": flip, "unstable": unstable_at(st, a5)})
     binding = [proves(rep, kind="theorem-5", setting=setting, lam=(r["lam"], r["lam"]), domain={"alpha": r["alpha_5"]})
                for r in rows]
-    # unstable at alpha_5: a strict minimum on the spheres with alpha_5 above 2/lambda_max, or (above the window) a
-    # saddle there, unstable at every step
-    above = all(r["oracle_minimum"] is False or (r["oracle_minimum"] is True and r["alpha_5"] > r["2/lambda_max"][1])
-                for r in rows)
+    above = all(r["unstable"] for r in rows)  # above 2/lambda_max at a strict minimum, or a saddle on the spheres
     return [
         Replayed("ball arithmetic: Theorem 5's certificate replayed by the independent checker, bound at each sampled lam "
                  "and its alpha_5", "alpha_5(lam), certified", [rep] * len(rows), binding=binding,
