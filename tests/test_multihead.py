@@ -2,7 +2,7 @@
 
 References, by test:
 * E[erf(A) E[erf(B) | A]] over A (no Owen's T): enclosed by arb's rigorous quadrature for the kernel, by
-  ``zeta2_mp`` (mpmath quadrature) and its numerical derivatives (mpmath.diff) for the derivative rules;
+  ``zeta2_mp`` (arb's rigorous quadrature over A) and its numerical derivatives (mpmath.diff) for the derivative rules;
 * zeta (`docs/MATH.md` §4) and products of erf means for zeta2's special cases;
 * a tensor Gauss-Hermite rule over (a, a') for the two-head cross term (no Stein, no zeta2);
 * Theorem 1 (SymPy, and ``slr_verify.risk``) for H = K = 1;
@@ -10,11 +10,12 @@ References, by test:
 """
 import math
 
+import flint
 import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import arb
 
 import slr_verify
 from slr_verify.kernels import multihead as KM
@@ -44,32 +45,35 @@ def _zeta2_cases():
     return cases
 
 
-def zeta2_arb(t1, t2, s11, s22, s12, prec=113):
-    """zeta2 = E[erf(t1 + g1 z) erf((t2 + s12 z/g1)/sqrt(1 + 2v))], z ~ N(0, 1), g1 = sqrt(s11), v = s22 - s12^2/s11
-    (`docs/MATH.md` §15; s11 > 0): an enclosure by arb's rigorous quadrature on [-40, 40], the tails (the integrand is
-    at most phi(z) in absolute value: below 1e-349) added to the radius."""
-    old, ctx.prec = ctx.prec, prec
-    try:
-        t1, t2, s11, s22, s12 = (arb(x) for x in (t1, t2, s11, s22, s12))
-        g1, v = s11.sqrt(), s22 - s12 * s12 / s11
-        c = 1 / (1 + 2 * (v if v > 0 else arb(0))).sqrt()  # v is 0 up to rounding when |s12| = sqrt(s11 s22)
-        k = 1 / (2 * arb.pi()).sqrt()
-        f = lambda z, _: (t1 + g1 * z).erf() * ((t2 + s12 / g1 * z) * c).erf() * (-(z * z) / 2).exp() * k
-        return acb.integral(f, -40, 40, abs_tol=arb(2) ** -130).real + arb(0, arb(2) ** -1000)
-    finally:
-        ctx.prec = old
-
-
 @pytest.mark.parametrize("args", _zeta2_cases())
 def test_zeta2_kernel_against_arb_quadrature(args):
     """The true zeta2 lies in the ball; the float64 kernel within 1e-15 of all of it (absolute: measured worst 2.3e-16)."""
-    assert float(abs(zeta2_arb(*args) - arb(float(zeta2_array(*args)))).upper()) <= 1e-15
+    assert float(abs(special.zeta2_ball(*args) - arb(float(zeta2_array(*args)))).upper()) <= 1e-15
 
 
 @pytest.mark.parametrize("t,g", [(0.0, 0.3), (0.7, 0.2), (-2.0, 1.5), (1e-3, 10.0)])
 def test_zeta2_on_the_diagonal_is_zeta(t, g):
     assert abs(zeta2_array(t, t, g * g, g * g, g * g) - float(special.zeta_mp(t, g, dps=30))) <= 1e-15
     assert szeta2(sp.Symbol("t"), sp.Symbol("t"), sp.Symbol("s"), sp.Symbol("s"), sp.Symbol("s")).func is szeta
+
+
+@pytest.mark.parametrize("t,g", [(0.7, 0.2), (-2.0, 1.5), (1e-3, 10.0)])
+def test_zeta2_ball_on_the_diagonal_holds_zeta(t, g):
+    """zeta2(t, t; s, s, s) = zeta_sqrt(s)(t): the quadrature's ball holds zeta's closed form (Owen's T and D by arb,
+    30 digits), and is narrower than 1e-30."""
+    s = g * g  # a float: zeta's g is its exact square root
+    ball = special.zeta2_ball(t, t, s, s, s)
+    assert ball.rad() < 1e-30
+    with mpmath.workdps(50), flint.ctx.workprec(200):
+        assert ball.contains(arb(mpmath.nstr(special.zeta_mp(t, mpmath.sqrt(s), dps=40), 40)) + arb(0, 1e-38))
+
+
+def test_zeta2_mp_refuses_a_non_covariance_and_keeps_signs():
+    with pytest.raises(ValueError, match="must be a covariance"):
+        special.zeta2_mp(0.1, 0.2, 1.0, 1.0, 1.0 + 1e-9)
+    # erf is odd: zeta2(-t1, t2; s12) = -zeta2(t1, t2; -s12), a sign lost on the way into arb would show
+    a, b = special.zeta2_mp(-0.4, 0.3, 0.5, 2.0, 0.6, dps=30), special.zeta2_mp(0.4, 0.3, 0.5, 2.0, -0.6, dps=30)
+    assert abs(a) > 0.1 and abs(a + b) < 1e-29
 
 
 def test_zeta2_independent_and_origin_cases():

@@ -4,7 +4,7 @@ References, by test:
 * for the compiled scalar zeta (``special.zeta_scalar`` compiled): the vectorised array form
   ``special.zeta`` (itself tested against 60-digit mpmath), at every regime switch; for the compiled
   zeta2 (``special.zeta2_one`` compiled, also the body of the vectorised ``numba_special.zeta2_array``): the
-  mpmath quadrature ``special.zeta2_mp`` at 30 digits (no Owen's T);
+  arb's quadrature ``special.zeta2_mp`` at 30 digits (no Owen's T);
 * the NumPy runner ``gram_step`` (itself tested against the full-dimensional projected step with a
   finite-difference gradient) for the compiled runner's trajectories: equal to 1e-12.
 """

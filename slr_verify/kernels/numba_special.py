@@ -66,7 +66,7 @@ def zeta2_array(t1, t2, s11, s22, s12):
     :math:`\beta = 1/2` when the signs of :math:`h_1, h_2` differ (a zero counts by the other's
     sign), :math:`T(0, \pm\infty) = \pm 1/4` on an axis, and Sheppard's
     :math:`\frac2\pi\arcsin r` at the origin. Absolute accuracy ~1e-16 (tested against the
-    mpmath quadrature :func:`zeta2_mp`, also across the axes and the origin).
+    arb's rigorous quadrature :func:`zeta2_mp`, also across the axes and the origin).
 
     One body, :func:`~.special.zeta2_one`, compiled by Numba as a ufunc: the vectorised form and the scalar form
     in compiled loops are the same code."""

@@ -250,9 +250,12 @@ def zetac(t, g):
 
 # --------------------------------------------------------------------------- mpmath
 def _arb_of(x):
-    """The mpf ``x`` as an exact arb ball (mantissa times a power of two)."""
+    """The finite mpf ``x`` as an exact arb ball (its signed mantissa times a power of two: mpmath's ``man_exp`` drops
+    the sign, and arb's power of two is rounded at the context's precision)."""
+    if not mpmath.isfinite(x):
+        raise ValueError(f"an arb ball of a finite number only, got {x}")
     man, exp = x.man_exp
-    return arb(fmpz(int(man))) * arb(2) ** int(exp)
+    return arb((fmpz(-int(man) if x < 0 else int(man)), fmpz(int(exp))))
 
 
 def _mp_D(t, g):
@@ -333,25 +336,50 @@ def zeta2_one(t1, t2, s11, s22, s12):
     return 1.0 - 4.0 * (T1 + T2 + beta)
 
 
+def zeta2_ball(t1, t2, s11, s22, s12, prec=113):
+    r"""An arb ball holding :math:`\zeta_2(t_1, t_2; s_{11}, s_{22}, s_{12})` (``s11 > 0``; floats, mpf or exact balls):
+    given :math:`A = t_1 + \sqrt{s_{11}}z`, B is Gaussian with mean :math:`t_2 + s_{12}z/\sqrt{s_{11}}` and variance
+    :math:`v = s_{22} - s_{12}^2/s_{11}`, and :math:`\mathbb E[\operatorname{erf}(B)\mid z] =
+    \operatorname{erf}(\mathbb E[B\mid z]/\sqrt{1+2v})` (`docs/MATH.md` §15), so
+
+    .. math:: \zeta_2 = \int \operatorname{erf}(t_1 + \sqrt{s_{11}}z)\,
+        \operatorname{erf}\big((t_2 + s_{12}z/\sqrt{s_{11}})/\sqrt{1+2v}\big)\,\varphi(z)\,dz .
+
+    The integrand is entire: arb's rigorous quadrature (``acb.integral``) at ``prec`` bits on [-Z, Z],
+    :math:`Z = \lfloor\sqrt{2 p \ln 2}\rfloor + 2`, and the rest, at most :math:`\operatorname{erfc}(Z/\sqrt2)` in absolute value
+    (|erf| <= 1 on the line), in the radius. Independent of the Owen-T kernel."""
+    old = arb_ctx.prec
+    arb_ctx.prec = int(prec)
+    try:
+        t1, t2, s11, s22, s12 = (x if isinstance(x, arb) else _arb_of(mpmath.mpf(x)) for x in (t1, t2, s11, s22, s12))
+        g1 = s11.sqrt()
+        v = ((s11 * s22 - s12**2) / s11).max(arb(0))  # >= 0 for a covariance; max drops the rounding below 0
+        c, b, k = 1 / (1 + 2 * v).sqrt(), s12 / g1, 1 / (2 * arb.pi()).sqrt()
+        f = lambda z, analytic: (t1 + g1 * z).erf() * ((t2 + b * z) * c).erf() * (-z * z / 2).exp() * k
+        Z = arb(int(math.sqrt(2 * prec * math.log(2))) + 2)
+        total = acb.integral(f, -Z, Z, abs_tol=arb(2) ** -(int(prec) - 10)).real
+        return total + arb(0, (Z / arb(2).sqrt()).erfc().upper())
+    finally:
+        arb_ctx.prec = old
+
+
 def zeta2_mp(t1, t2, s11, s22, s12, dps=50):
-    r""":math:`\zeta_2` at ``dps`` digits by quadrature over A (independent of the Owen-T kernel):
-    given :math:`A = t_1 + \sqrt{s_{11}}z`, B is Gaussian with mean :math:`t_2 + s_{12}z/\sqrt{s_{11}}`
-    and variance :math:`v = s_{22} - s_{12}^2/s_{11}`, and
-    :math:`\mathbb E[\operatorname{erf}(B)\mid z] = \operatorname{erf}(\mathbb E[B\mid z]/\sqrt{1+2v})`."""
+    r""":math:`\zeta_2` at ``dps`` digits: :func:`zeta2_ball` with 20 guard bits (s11 > 0), the product of erf means when
+    s11 = 0. The enclosure must be 10^-dps wide, else :class:`ArithmeticError` (never an unconverged number); a
+    non-covariance (s11, s22, s12) is a ``ValueError``."""
+    dps = int(dps)
     with mpmath.workdps(dps + 10):
         t1, t2, s11, s22, s12 = (mpmath.mpf(x) for x in (t1, t2, s11, s22, s12))
+        if s11 < 0 or s22 < 0 or s12**2 > s11 * s22:
+            raise ValueError(f"(s11, s22, s12) must be a covariance: s11, s22 >= 0 and s12^2 <= s11 s22, got "
+                             f"{mpmath.nstr(s11, 8)}, {mpmath.nstr(s22, 8)}, {mpmath.nstr(s12, 8)}")
         if s11 == 0:
             val = mpmath.erf(t1) * mpmath.erf(t2 / mpmath.sqrt(1 + 2 * s22))
         else:
-            g1 = mpmath.sqrt(s11)
-            v = max(s22 - s12**2 / s11, mpmath.mpf(0))
-            c = 1 / mpmath.sqrt(1 + 2 * v)
-            phi = lambda z: mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)
-            f = lambda z: mpmath.erf(t1 + g1 * z) * mpmath.erf((t2 + s12 / g1 * z) * c) * phi(z)
-            pts = {mpmath.mpf(0), -t1 / g1}
-            if s12 != 0:
-                pts.add(-t2 * g1 / s12)
-            pts = sorted(p for p in pts if abs(p) < 40)
-            val = mpmath.quad(f, [-mpmath.inf] + pts + [mpmath.inf])
+            ball = zeta2_ball(t1, t2, s11, s22, s12, prec=mpmath.mp.prec + 20)
+            if not (ball.is_finite() and ball.rad() <= arb(10) ** -dps):
+                raise ArithmeticError(f"zeta2's quadrature: the enclosure is {float(ball.rad()):.1e} wide, above 1e-{dps}")
+            man, exp = ball.mid().man_exp()
+            val = mpmath.mpf((int(man), int(exp)))
     with mpmath.workdps(dps):
         return +val
