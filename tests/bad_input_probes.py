@@ -491,8 +491,11 @@ def surface_probes():  # noqa: C901, PLR0915 - a table of probe cases (one appen
         out.append(_refused(f"landscape.orbit_dimension(d={val})", "d", lambda val=val: LS.orbit_dimension(ovp, val)))
     two, three = np.full(2, 0.1), np.full(3, 10)
     out.append(_refused("landscape.partials(lam (2,), L (3,))", "lam", lambda: LS.partials(ovp, **{**P, "lam": two, "L": three})))
-    out.append(_refused("landscape.profile(lam (2,), L (3,))", "lam",
+    # profile takes an array of lam (a batch), not of L
+    out.append(_refused("landscape.profile(lam (2,), L (3,))", "L",
                         lambda: LS.profile(0.5, 0.5, **{**P, "lam": two, "L": three})))
+    out.append(_refused("landscape.profile(lam (2,) against kappa (3,))", "shape",
+                        lambda: LS.profile(np.full(3, 0.5), 0.5, **{**P, "lam": two})))
     out.append(_refused("landscape.multihead_aligned(lam (2,), L (3,))", "lam",
                         lambda: LS.multihead_aligned(Ks, Vs, lam=two, gamma=g, L=three)))
     for val in (10**30, 2**63):
@@ -581,6 +584,8 @@ def _landscape_window_probes(two, three):
         for v in (0, (0, 0), (91,), 10**30):
             out.append(_refused(f"{f}(grid={v!r})", "grid", lambda f=f, v=v: getattr(LS, f)(lam=0.1, grid=v, **k)))
     out.append(_refused("minimiser_diagram([])", "lams", lambda: LS.minimiser_diagram([], **k)))
+    out += [_refused(f"minimise_profiles({v!r})", n, lambda v=v: LS.minimise_profiles(v, **k))
+            for v, n in (([], "lams"), ([0.1, -0.2], "lam"), ([0.1, float("nan")], "lams"))]
     out += [_refused(f"float_window({n}={v:g})", n, lambda kw={n: v}: LS.float_window(**{**k, **kw}, grid=11), cheap=False)
             for n, v in (("d", 2), ("d", 10**30), ("L", 10**30))]
     out += [_refused(f"certify.global_minimiser({n}=10**30)", n,

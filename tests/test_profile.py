@@ -261,3 +261,20 @@ def test_oracle_risk_form_catches_erf_for_erfc():
         u, r, b, du, dr, db = generate_mp(PARAMS, exprs)(mpmath.mpf("0.4"), mpmath.mpf("0.7"), mpmath.mpf("0.1"), 6, 3)
         assert abs(u - r) < 1e-25 and abs(du - dr) < 1e-25
         assert abs(b - r) > 1e-3 and abs(db - dr) > 1e-3
+
+
+def test_a_batch_of_lam_is_each_lam_alone():
+    """minimise_profiles, circle_minima and profile with an array of lam: the same numbers, bit for bit, as each lam
+    alone (each point's arithmetic does not depend on its batch), across the window's two ends at d = 80."""
+    lams = [0.03, 0.17, 0.18, 1.0, 1.02]
+    kw = dict(FIG4B, d=80)
+    batch = LF.minimise_profiles(lams, **kw)
+    circles = LF.circle_minima(lams, **kw)
+    for lam, g, c in zip(lams, batch, circles):
+        alone = LF.minimise_profiles([lam], **kw)[0]
+        assert (g.risk, g.overlaps, g.chart, g.is_oracle, g.candidates) == (
+            alone.risk, alone.overlaps, alone.chart, alone.is_oracle, alone.candidates)
+        assert c == LF.circle_minima([lam], **kw)[0]
+    k, e = np.array([0.2, 0.9]), np.array([0.5, 0.1])
+    both = LP.profile(k, e, lam=np.array([[0.1], [0.7]]), **FIG4B).risk
+    assert np.array_equal(both, [LP.profile(k, e, lam=x, **FIG4B).risk for x in (0.1, 0.7)])

@@ -9,7 +9,14 @@ from . import window
 from .basins import basin_rates, label_ends, sample_ends, stable_at
 from .cycle import cycle_residual
 from .ends_mp import ends_mp
-from .float_minimiser import GlobalMinimiser, float_global_minimum, minimise_profile, minimiser_diagram, oracle_is_global
+from .float_minimiser import (
+                              GlobalMinimiser,
+                              float_global_minimum,
+                              minimise_profile,
+                              minimise_profiles,
+                              minimiser_diagram,
+                              oracle_is_global,
+)
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum  # noqa: F401
 from .mechanisms import ends_change_sign, mechanism_values, phase_diagram, window_scaling
 from .multihead import AlignedPoint, multihead_aligned, multihead_global_minimum, multihead_minima, pgd_map_spectrum
@@ -21,7 +28,8 @@ from .window import Window, diagram_against_window, float_window, oracle_beaten_
 #: the mechanisms by which the oracle's window ends (:attr:`Window.lo_mechanism`, ``hi_mechanism``; `docs/MATH.md` §13)
 MECHANISMS = window.MECHANISMS
 
-__all__ = ["float_global_minimum", "GlobalMinimiser", "oracle_is_global", "minimise_profile", "minimiser_diagram",
+__all__ = ["float_global_minimum", "GlobalMinimiser", "oracle_is_global", "minimise_profile", "minimise_profiles",
+           "minimiser_diagram",
            "profile", "profile_mp", "Profile", "float_window", "Window", "MECHANISMS", "ends_mp",
            "oracle_beaten_inside", "diagram_against_window", "phase_diagram", "mechanism_values", "ends_change_sign",
            "window_scaling", "stationary_points", "StationaryPoint", "classify", "canonical", "riemannian_spectrum",

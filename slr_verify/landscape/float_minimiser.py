@@ -31,15 +31,18 @@ def angle_chart(a, b):
     return np.cos(b) * np.cos(a), np.cos(b) * np.sin(a)
 
 
-def _zoom(a, b, h, kw, h_min=1e-11, iters=400):
+def _zoom(a, b, h, kw, h_min=1e-11, iters=400, lam=None):
     """Local minima of m from the seeds (a, b) (arrays) by a pattern search on the angle chart, all
     seeds at once: a 5 x 5 stencil of spacing h around each seed (clipped to [0, pi/2]^2), the seed
-    moved to the stencil's best point, h divided by 3 when the best is the centre. Returns (m, a, b)."""
+    moved to the stencil's best point, h divided by 3 when the best is the centre. ``lam``: one per seed (an array;
+    then ``kw`` has no lam), or None (``kw``'s). Returns (m, a, b)."""
     a, b = np.atleast_1d(np.asarray(a, dtype=float)).copy(), np.atleast_1d(np.asarray(b, dtype=float)).copy()
+    lam = np.broadcast_to(kw["lam"] if lam is None else np.asarray(lam, dtype=float), a.shape)
+    kw = {k: v for k, v in kw.items() if k != "lam"}
     h = np.full(a.shape, float(h))
     off = np.arange(-2, 3, dtype=float)
     da, db = (x.ravel() for x in np.meshgrid(off, off, indexing="ij"))
-    m = profile(*angle_chart(a, b), **kw).risk
+    m = profile(*angle_chart(a, b), lam=lam, **kw).risk
     act = np.flatnonzero(h >= h_min)
     for _ in range(int(iters)):
         if act.size == 0:
@@ -47,7 +50,7 @@ def _zoom(a, b, h, kw, h_min=1e-11, iters=400):
         # only the seeds not yet converged (h >= h_min) are moved
         A = np.clip(a[act, None] + h[act, None] * da, 0.0, np.pi / 2)
         B = np.clip(b[act, None] + h[act, None] * db, 0.0, np.pi / 2)
-        M = profile(*angle_chart(A, B), **kw).risk
+        M = profile(*angle_chart(A, B), lam=lam[act, None], **kw).risk
         j = np.argmin(M, axis=1)
         rows = np.arange(len(act))
         better = M[rows, j] < m[act]
@@ -161,35 +164,53 @@ def minimise_profile(*, lam, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> Gl
     float64 cannot break (the flat valley nu = 1, where m - R(k*, v*) is 1e-15 to 1e-44): the oracle
     is reported, and only :func:`slr_verify.certify.global_minimiser` decides such a tie rigorously.
     `docs/MATH.md` §17."""
-    p = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam)
-    kw = p.kw()
+    return minimise_profiles([lam], gamma=gamma, eps=eps, d=d, L=L, grid=grid, seeds=seeds)[0]
+
+
+@accepts_gamma2
+def minimise_profiles(lams, *, gamma, eps=0.0, d, L, grid=(91, 46), seeds=8) -> list:
+    """:func:`minimise_profile` at each lam of ``lams`` (a sequence), in one batch: the grids of every lam in one
+    profile call and every seed in one pattern search (each point's arithmetic as alone: the same answers). A list of
+    :class:`GlobalMinimiser`, in the order of ``lams``."""
+    S = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
+    lam = np.array([S.at(float(x)).lam for x in np.atleast_1d(V.as_finite("lams", lams))])
+    if lam.ndim != 1 or lam.size == 0:
+        raise ValueError(f"lams must be a non-empty sequence of lam, got shape {lam.shape}")
+    kw = S.kw()
     na, nb = chart_grid(grid)
     seeds = V.integer("seeds", seeds, 1, 1000)
     A, B = _chart_grid(na, nb)
-    m = profile(*angle_chart(A, B), **kw).risk
-    orc = float(profile(1.0, 0.0, **kw).risk)
-    P = np.pad(m, 1, constant_values=np.inf)
+    m = profile(*angle_chart(A, B), lam=lam[:, None, None], **kw).risk  # (lam, na, nb)
+    orc = profile(1.0, 0.0, lam=lam, **kw).risk
+    tie = orc - TIE_RTOL * np.abs(orc)
+    P = np.pad(m, ((0, 0), (1, 1), (1, 1)), constant_values=np.inf)
     loc = np.ones_like(m, dtype=bool)
     for di in (-1, 0, 1):
         for dj in (-1, 0, 1):
             if di or dj:
-                loc &= m <= P[1 + di:1 + di + na, 1 + dj:1 + dj + nb]
-    loc &= m < orc - TIE_RTOL * abs(orc)  # grid points tied with the oracle: the valley's float noise
-    best_seeds = sorted(zip(*np.nonzero(loc)), key=lambda ij: m[ij])[:int(seeds)]
-    cands = []
-    if best_seeds:
-        i, j = (np.array(x) for x in zip(*best_seeds))
-        ms, As, Bs = _zoom(A[i, j], B[i, j], np.pi / 2 / (na - 1), kw)
-        cands = [(float(x), float(y), float(z)) for x, y, z in zip(ms, As, Bs) if x < orc - TIE_RTOL * abs(orc)]
-    cands.append((orc, 0.0, 0.0))  # the oracle, always a candidate, and the winner of ties
-    cands.sort()
-    _r, a, b = cands[0]
-    is_oracle = a < _ORACLE_TOL and b < _ORACLE_TOL
-    k, e = angle_chart(a, b)
-    pr = profile(k, e, **kw)
-    ov = (1.0, 1.0, 0.0, 0.0, 0.0) if is_oracle else tuple(float(x) for x in pr.overlaps[()])
-    out = [(c[0], *(float(x) for x in angle_chart(c[1], c[2]))) for c in cands]
-    return GlobalMinimiser(float(pr.risk), ov, (a, b), bool(is_oracle), out)
+                loc &= m <= P[:, 1 + di:1 + di + na, 1 + dj:1 + dj + nb]
+    loc &= m < tie[:, None, None]  # grid points tied with the oracle: the valley's float noise
+    picks = [(n, i, j) for n in range(lam.size)
+             for i, j in sorted(zip(*np.nonzero(loc[n])), key=lambda ij: m[(n, *ij)])[:int(seeds)]]
+    cands = [[] for _ in lam]
+    if picks:
+        n, i, j = (np.array(x) for x in zip(*picks))
+        ms, As, Bs = _zoom(A[i, j], B[i, j], np.pi / 2 / (na - 1), kw, lam=lam[n])
+        for q, x, y, z in zip(n, ms, As, Bs):
+            if x < tie[q]:
+                cands[q].append((float(x), float(y), float(z)))
+    for q, c in enumerate(cands):
+        c.append((float(orc[q]), 0.0, 0.0))  # the oracle, always a candidate, and the winner of ties
+        c.sort()
+    chart = np.array([c[0][1:] for c in cands])
+    is_oracle = (chart[:, 0] < _ORACLE_TOL) & (chart[:, 1] < _ORACLE_TOL)
+    pr = profile(*angle_chart(chart[:, 0], chart[:, 1]), lam=lam, **kw)
+    out = []
+    for q, c in enumerate(cands):
+        ov = (1.0, 1.0, 0.0, 0.0, 0.0) if is_oracle[q] else tuple(float(x) for x in pr.overlaps[q])
+        found = [(x[0], *(float(v) for v in angle_chart(x[1], x[2]))) for x in c]
+        out.append(GlobalMinimiser(float(pr.risk[q]), ov, tuple(float(v) for v in chart[q]), bool(is_oracle[q]), found))
+    return out
 
 
 @accepts_gamma2
@@ -197,21 +218,28 @@ def minimiser_diagram(lams, *, gamma, eps=0.0, d, L, progress=None) -> dict:
     """The global minimiser against lam (`docs/MATH.md` §17's diagram), numeric (float64 profile):
     arrays ``lam``, ``risk``, ``kappa``, ``eta``, ``r`` (= sin b: r = 0 iff k in span(k*, v*)),
     ``angle`` (atan2(eta, kappa), the angle a* of k on the circle when r = 0) and ``is_oracle``. A
-    sampled statement about r = 0 (every lam of ``lams``), not a proof."""
+    sampled statement about r = 0 (every lam of ``lams``), not a proof. The lams in batches of 16
+    (:func:`minimise_profiles`, :func:`circle_minima`); ``progress`` counts them."""
     lams = V.as_finite("lams", lams)
     if lams.ndim != 1 or lams.size == 0:
         raise ValueError(f"lams must be a non-empty one-dimensional sequence of lam, got shape {lams.shape}")
-    it = lams
+    bar = None
     if progress is not None:
         from tqdm.auto import tqdm
 
-        it = tqdm(lams, desc="minimiser diagram", file=progress, mininterval=0.5)
+        bar = tqdm(total=lams.size, desc="minimiser diagram", file=progress, mininterval=0.5)
     rows = []
-    for lam in it:
-        g = minimise_profile(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)
-        kappa, eta = angle_chart(*g.chart)
-        circle = circle_minimum(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)[0]
-        rows.append((g.risk, kappa, eta, np.sin(g.chart[1]), g.is_oracle, circle))
+    for lo in range(0, lams.size, 16):
+        part = lams[lo:lo + 16]
+        found = minimise_profiles(part, gamma=gamma, eps=eps, d=d, L=L)
+        circle = circle_minima(part, gamma=gamma, eps=eps, d=d, L=L)
+        for g, (c, _) in zip(found, circle):
+            kappa, eta = angle_chart(*g.chart)
+            rows.append((g.risk, kappa, eta, np.sin(g.chart[1]), g.is_oracle, c))
+        if bar is not None:
+            bar.update(part.size)
+    if bar is not None:
+        bar.close()
     risk, kappa, eta, r, orc, circle = (np.array(x) for x in zip(*rows))
     return {"lam": lams, "risk": risk, "kappa": kappa, "eta": eta, "r": r, "angle": np.arctan2(eta, kappa),
             "is_oracle": orc.astype(bool), "circle_risk": circle}
@@ -223,21 +251,34 @@ def circle_minimum(*, lam, gamma, eps=0.0, d, L, n=2001):
     [0, pi/2] (r = 0: k in span(k*, v*)), a one-dimensional problem: a grid of ``n`` angles, then the bracket
     around the best narrowed 16-fold at a time to 1e-12 (33 angles a step, one batched profile; `docs/MATH.md` §17).
     Equal to the global minimum exactly when a global minimiser has k in span(k*, v*)."""
+    return circle_minima([lam], gamma=gamma, eps=eps, d=d, L=L, n=n)[0]
+
+
+@keywords_checked
+def circle_minima(lams, *, gamma, eps=0.0, d, L, n=2001) -> list:
+    """:func:`circle_minimum` at each lam of ``lams``, in one batch (each lam's arithmetic as alone): [(risk, angle)]."""
     n = V.integer("n", n, 3, 10**6, why="profile evaluations")
-    kw = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam).kw()
+    S = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
+    lam = np.array([S.at(float(x)).lam for x in np.atleast_1d(V.as_finite("lams", lams))])
+    kw = S.kw()
     a = np.linspace(0.0, np.pi / 2, n)
-    m = profile(np.cos(a), np.sin(a), **kw).risk
-    i = int(np.argmin(m))
-    best, at = float(m[i]), float(a[i])
-    lo, hi = a[max(i - 1, 0)], a[min(i + 1, n - 1)]
-    while hi - lo > 1e-12:  # the bracket around the best angle, 33 angles at a time (one batched profile each), 16x narrower
-        t = np.linspace(lo, hi, 33)
-        r = profile(np.cos(t), np.sin(t), **kw).risk
-        j = int(np.argmin(r))
-        if r[j] < best:
-            best, at = float(r[j]), float(t[j])
-        lo, hi = t[max(j - 1, 0)], t[min(j + 1, 32)]
-    return best, at
+    m = profile(np.cos(a), np.sin(a), lam=lam[:, None], **kw).risk
+    i = np.argmin(m, axis=1)
+    rows = np.arange(lam.size)
+    best, at = m[rows, i], a[i]
+    lo, hi = a[np.maximum(i - 1, 0)], a[np.minimum(i + 1, n - 1)]
+    act = np.flatnonzero(hi - lo > 1e-12)
+    while act.size:  # each bracket around its best angle, 33 angles at a time (one batched profile), 16x narrower
+        t = np.linspace(lo[act], hi[act], 33, axis=1)
+        r = profile(np.cos(t), np.sin(t), lam=lam[act, None], **kw).risk
+        j = np.argmin(r, axis=1)
+        k = np.arange(act.size)
+        win = r[k, j] < best[act]
+        best[act] = np.where(win, r[k, j], best[act])
+        at[act] = np.where(win, t[k, j], at[act])
+        lo[act], hi[act] = t[k, np.maximum(j - 1, 0)], t[k, np.minimum(j + 1, 32)]
+        act = act[hi[act] - lo[act] > 1e-12]
+    return [(float(x), float(y)) for x, y in zip(best, at)]
 
 
 @accepts_gamma2

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..kernels.profile import trs_kernels
 from ..model import validation as V
-from ..model.params import Params, accepts_gamma2, keywords_checked
+from ..model.params import Params, accepts_gamma2, check_params, keywords_checked
 
 
 def _check_disk(kappa, eta, d):
@@ -149,10 +149,13 @@ def _scalars(lam, gamma, eps, d, L) -> tuple:
 @accepts_gamma2
 def profile(kappa, eta, *, lam, gamma, eps=0.0, d, L) -> Profile:
     r"""The profile :math:`m_\lambda(\kappa, \eta)` and its minimising v, for arrays of (kappa, eta)
-    (broadcast; :math:`\kappa^2 + \eta^2 \le 1`), by the TRS of the module's docstring (float64)."""
-    lam, gamma, eps, d, L = (float(x) for x in _scalars(lam, gamma, eps, d, L))
+    (broadcast; :math:`\kappa^2 + \eta^2 \le 1`), by the TRS of the module's docstring (float64). ``lam`` a number,
+    or an array broadcasting with them (several lam in one batch: each point's arithmetic is the same as alone)."""
+    _, gamma, eps, d, L = (float(x) for x in _scalars(1.0, gamma, eps, d, L))
+    lam = check_params(lam, gamma, eps, d, L)[0]
     d, L = V.count_value(d), V.count_value(L)
     kappa, eta, r = _check_disk(kappa, eta, d)
+    kappa, eta, r, lam = np.broadcast_arrays(kappa, eta, r, lam)
     c, H, g = trs_matrices(kappa, eta, r, lam, gamma, eps, d, L)
     n = min(d, 4)
     risk, mu, x, hard = solve_trs(c, H, g, n)
