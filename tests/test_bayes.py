@@ -298,3 +298,18 @@ def test_an_estimate_beyond_its_stated_accuracy_is_refused():
     with pytest.raises(ValueError, match=r"n = 65536 samples at d = 1e\+10: .*relative standard error"):
         bayes_excess(gamma=0.5**0.5, d=1e10, L=10, n=2**16, seed=0)
     assert bayes_excess(gamma=0.5**0.5, d=400, L=10, n=2**16, seed=0).relative_error < 0.05
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 30.0, 700.0])
+def test_the_routes_logsumexp_is_scipys(scale):
+    """The route's own log-sum-exp against scipy.special.logsumexp (the reference), to 4 ulps of the result's scale,
+    over magnitudes up to exp's range, with a row of -inf (its -inf, no warning) and a row with one -inf."""
+    rng = np.random.default_rng(11)
+    x = rng.normal(scale=scale, size=(64, 10))
+    x[0], x[1, 3] = -np.inf, -np.inf
+    with np.errstate(divide="raise", invalid="raise", over="raise"):  # underflow in exp is the point of the shift
+        got = B.logsumexp(x, axis=1)
+    ref = logsumexp(x[1:], axis=1)
+    assert got[0] == -np.inf
+    assert np.all(np.abs(got[1:] - ref) <= 4 * np.spacing(np.maximum(np.abs(ref), 1.0)))
+    assert B.logsumexp(x, axis=1, keepdims=True).shape == (64, 1)
