@@ -28,8 +28,8 @@ from .window import Window, diagram_against_window, float_window, oracle_beaten_
 #: the mechanisms by which the oracle's window ends (:attr:`Window.lo_mechanism`, ``hi_mechanism``; `docs/MATH.md` §13)
 MECHANISMS = window.MECHANISMS
 
-__all__ = ["float_global_minimum", "GlobalMinimiser", "oracle_is_global", "minimise_profile", "minimise_profiles",
-           "minimiser_diagram",
+__all__ = ["float_global_minimum", "GlobalMinimiser", "oracle_is_global", "oracles_are_global", "minimise_profile",
+           "minimise_profiles", "minimiser_diagram",
            "profile", "profile_mp", "Profile", "float_window", "Window", "MECHANISMS", "ends_mp",
            "oracle_beaten_inside", "diagram_against_window", "phase_diagram", "mechanism_values", "ends_change_sign",
            "window_scaling", "stationary_points", "StationaryPoint", "classify", "canonical", "riemannian_spectrum",

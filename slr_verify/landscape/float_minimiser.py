@@ -147,13 +147,22 @@ def oracle_is_global(*, lam, gamma, eps=0.0, d, L, grid=(91, 46)) -> bool:
     it zooms only from grid local minima below the oracle). A grid statement: a basin of m below the
     oracle that no grid point enters is not seen (`docs/MATH.md` §17; the ball-tier decision is
     :func:`slr_verify.certify.global_minimiser`)."""
-    kw = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile").at(lam).kw()
-    lam = kw.pop("lam")
-    grid = chart_grid(grid)
+    return bool(oracles_are_global([lam], gamma=gamma, eps=eps, d=d, L=L, grid=grid)[0])
+
+
+@accepts_gamma2
+def oracles_are_global(lams, *, gamma, eps=0.0, d, L, grid=(91, 46)) -> np.ndarray:
+    """:func:`oracle_is_global` at each lam of ``lams``, batched (one TRS per sub-grid for all of them; the full grid
+    only where the coarse one finds nothing below): a boolean array."""
+    S = ModelSetting(gamma=gamma, eps=eps, d=d, L=L).require_d("profile")
+    lam = np.array([S.at(float(x)).lam for x in np.atleast_1d(V.as_finite("lams", lams))])
+    kw, grid = S.kw(), chart_grid(grid)
+    out = np.ones(lam.size, dtype=bool)
     for g in dict.fromkeys((coarse_grid(grid), grid)):
-        if below_oracle([lam], kw, g)[0]:
-            return False
-    return True
+        todo = np.flatnonzero(out)
+        if todo.size:
+            out[todo] = ~below_oracle(lam[todo], kw, g)
+    return out
 
 
 @accepts_gamma2

@@ -37,12 +37,11 @@ from ..model import validation as V
 from ..model.params import ModelSetting, accepts_gamma2
 from .float_minimiser import (
     TIE_RTOL,
-    below_oracle,
-    coarse_grid,
     local_minimum,
     minimise_profile,
     minimiser_diagram,
     oracle_is_global,
+    oracles_are_global,
 )
 from .stationary import stationary_points
 
@@ -206,10 +205,7 @@ def _float_window(gamma, eps, d, L, lam_range, grid, verify, starts, rtol):
     starts = V.integer("starts", starts, 1, 100_000, why="memory of the multistart search")
     rtol = V.real("rtol", rtol, minimum=0, strict_min=True, maximum=0.5)
     lams = np.geomspace(lo_r, hi_r, grid)
-    # the sub-grid decides every lam where one of its points is below the oracle (all at once); the full
-    # grid decides the others
-    ok = ~below_oracle(lams, kw, coarse_grid((91, 46)))
-    ok[ok] = [oracle_is_global(lam=lam, **kw) for lam in lams[ok]]
+    ok = oracles_are_global(lams, **kw)  # the sub-grid first for every lam at once, the full grid for the others
     at = f"at d = {p.d:g}, L = {p.L:g}, gamma = {p.gamma:g}"
     if not ok.any():
         raise ValueError(f"lam_range {(lo_r, hi_r)}: the oracle is never the global minimum on the scanned range {at} "
@@ -256,7 +252,8 @@ def oracle_beaten_inside(window, n, *, gamma, eps=0.0, d, L):
     false; its ties within TIE_RTOL go to the oracle). Inside the true window the list is empty. Returns (lams, beaten)."""
     n = V.integer("n", n, 1, 100_000, why="one profile minimisation each")
     inside = np.geomspace(window.lo * (1 + 1e-4), window.hi * (1 - 1e-4), n)
-    return inside, [float(lam) for lam in inside if not oracle_is_global(lam=float(lam), gamma=gamma, eps=eps, d=d, L=L)]
+    won = oracles_are_global(inside, gamma=gamma, eps=eps, d=d, L=L)
+    return inside, [float(lam) for lam, ok in zip(inside, won) if not ok]
 
 
 @accepts_gamma2
