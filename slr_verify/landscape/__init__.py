@@ -10,12 +10,13 @@ from .basins import basin_rates, label_ends, sample_ends, stable_at
 from .cycle import cycle_residual
 from .ends_mp import ends_mp
 from .float_minimiser import (
-                              GlobalMinimiser,
-                              float_global_minimum,
-                              minimise_profile,
-                              minimise_profiles,
-                              minimiser_diagram,
-                              oracle_is_global,
+    GlobalMinimiser,
+    float_global_minimum,
+    minimise_profile,
+    minimise_profiles,
+    minimiser_diagram,
+    oracle_is_global,
+    oracles_are_global,
 )
 from .hessian import orbit_dimension, partials, realise, riemannian_spectrum  # noqa: F401
 from .mechanisms import ends_change_sign, mechanism_values, phase_diagram, window_scaling
