@@ -378,7 +378,8 @@ def zeta2_mp(t1, t2, s11, s22, s12, dps=50):
         else:
             ball = zeta2_ball(t1, t2, s11, s22, s12, prec=mpmath.mp.prec + 20)
             if not (ball.is_finite() and ball.rad() <= arb(10) ** -dps):
-                raise ArithmeticError(f"zeta2's quadrature: the enclosure is {ball.rad().str(3, radius=False)} wide, above 1e-{dps}")
+                raise ArithmeticError(f"zeta2's quadrature: the enclosure is {ball.rad().str(3, radius=False)} wide, "
+                                      f"above 1e-{dps}")
             man, exp = ball.mid().man_exp()
             val = mpmath.mpf((int(man), int(exp)))
     with mpmath.workdps(dps):
