@@ -421,3 +421,41 @@ def test_bad_input_raises_value_error():
         args = {"pieces": [PIECE], "gamma": GAMMA, "d": D, "L": L, **kw}
         with pytest.raises(ValueError, match=word):
             lojasiewicz(args.pop("pieces"), **args)
+
+
+def test_the_certified_step_counts_are_the_least_integers_of_the_committed_rate():
+    """steps_to on the committed theorem-5 certificate's rate pieces: E holds R(0, 0) - R* - delta at 5 lam of the piece
+    (mpmath's R on M by quadrature of zeta's definition, :func:`_R_mp`); each T is the least integer with
+    (1 - alpha mu/2)^T E <= eps (mpmath, 40 digits: the T - 1 before it is above eps); a step above alpha_8 gets
+    None, and a target above E gets 0."""
+    from importlib import resources
+
+    from slr_verify.certify.rate import steps_to
+    from slr_verify.checker import load
+
+    doc = load(str(resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz"))
+    pieces = [p for p in doc["pieces"] if p.get("mu") is not None]
+    assert pieces
+    eps, out = 1e-6, []
+    for p in pieces:
+        alphas = [4e-3, p["alpha_5"], 2 * p["alpha_8"]]
+        (got,) = steps_to([p], eps, alphas, gamma=GAMMA, d=D, L=L)
+        out.append(got)
+        E = got["excess_bound"]
+        for lam in np.linspace(*p["lam"], 5):
+            with mpmath.workdps(30):
+                lam = mpmath.mpf(lam)
+                gap = _R_mp(mpmath.mpf(0), mpmath.mpf(0), lam)[0] - _R_mp(mpmath.mpf(1), mpmath.mpf(1), lam)[0]
+                assert gap - p["delta"] <= E
+        assert got["steps"][2] is None
+        with mpmath.workdps(40):
+            for a, T in zip(alphas[:2], got["steps"][:2]):
+                f = 1 - mpmath.mpf(a) * mpmath.mpf(p["mu"]) / 2
+                assert T > 0 and f**T * E <= eps < f ** (T - 1) * E, (p["lam"], a, T)
+        assert steps_to([p], 2 * E, [4e-3], gamma=GAMMA, d=D, L=L)[0]["steps"] == [0]
+    assert steps_to([{"lam": PIECE, "mu": None}], eps, [1e-3], gamma=GAMMA, d=D, L=L) == [None]
+    for bad in (0.0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="eps"):
+            steps_to(pieces, bad, [1e-3], gamma=GAMMA, d=D, L=L)
+    with pytest.raises(ValueError, match="alphas"):
+        steps_to(pieces, eps, [0.0], gamma=GAMMA, d=D, L=L)

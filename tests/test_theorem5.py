@@ -206,11 +206,16 @@ def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path, cap
     out = tmp_path / "t5.json.gz"
     args = ["certify", "theorem5", "--gamma2", "0.9", "--eps", "0.1", "--d", "300", "--L", "7", "--lam", "0.3:0.31",
             "--ratio", "1", "--out", str(out), "--json", "--quiet"]
-    assert main(args) == 0
+    assert main(args + ["--steps", "1e-4"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["proved"] and got["pieces"] and set(got["pieces"][0]) >= {"lam", "alpha_8", "alpha_12", "alpha_5", "mu",
                                                                           "delta"}
     assert replay(str(out)).accepted
+    # R1's step counts: one row per piece with a rate (tests/test_rate.py checks the counts themselves)
+    assert got["steps"]["alphas"] == ["0.004", "0.001", "alpha_5"] and len(got["steps"]["pieces"]) == len(got["pieces"])
+    for piece, row in zip(got["pieces"], got["steps"]["pieces"]):
+        assert (row is None) == (piece["mu"] is None)
+        assert row is None or all(isinstance(t, int) and t > 0 for t in row["steps"]), row
     # off M: at both ends of the one piece the oracle is unstable for PGD on the spheres at alpha_5, and so says the
     # Riemannian spectrum at 40+ digits (landscape.classify, mpmath: another route than the arb enclosure)
     from slr_verify import landscape as LS
@@ -221,6 +226,8 @@ def test_the_command_line_proves_an_interval_and_prints_the_pieces(tmp_path, cap
         assert x["unstable_at_alpha_5"] and not LS.stable_at(oracle, x["alpha_5"]), x
     assert main(args[:10] + ["--lam", "0:1", "--out", str(tmp_path / "x.json")]) == 2
     assert "lam" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="--steps must be a finite EPS > 0"):
+        main(args[:10] + ["--lam", "0.3:0.31", "--out", str(tmp_path / "y.json"), "--steps", "0"])
 
 
 @pytest.mark.slow

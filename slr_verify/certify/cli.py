@@ -195,6 +195,8 @@ def _theorem5(a) -> int:
     out = check_output_path(a.out, force=a.force)
     p = _setting(a)
     p.pop("eps")
+    if a.steps is not None and not (math.isfinite(a.steps) and a.steps > 0):
+        raise SystemExit(f"slr-verify certify theorem5: error: --steps must be a finite EPS > 0, got {a.steps!r}")
     show = None if a.quiet else (lambda i, n: print(f"  lam piece {i}/{n} closed", file=sys.stderr))
     rate = False if a.no_rate else True if a.rate_lam_max is None else a.rate_lam_max
     shown = {}
@@ -214,11 +216,13 @@ def _theorem5(a) -> int:
     pieces = [{k: (list(x[k]) if isinstance(x[k], tuple) else x[k]) for k in keys} for x in r["pieces"]]
     below = {str(s): [x["lam"] for x in pieces if x["alpha_5"] < s] for s in _PAPER_STEPS}
     off_m = _off_m(pieces, p, a.quiet) if r["proved"] else []
+    steps = _steps(pieces, a.steps, p) if r["proved"] and a.steps is not None else None
     if a.json:
         print(json.dumps({"proved": r["proved"], "failure": r["failure"], "rate_failure": r["rate_failure"],
                           "certificate": str(out) if r["proved"] else None,
                           "alpha_5_min": r["alpha_5_min"], "pieces": pieces, "pieces_below_paper_steps": below,
-                          "off_M": off_m, "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
+                          "off_M": off_m, **({"steps": steps} if steps is not None else {}),
+                          "boxes": r["boxes"], "seconds": round(r["seconds"], 2)}, indent=1))
         return 0 if r["proved"] else 1
     if not r["proved"]:
         print(f"NOT PROVED: {r['failure']}")
@@ -244,8 +248,32 @@ def _theorem5(a) -> int:
           "(`certify step-size`; docs/MATH.md section 13)")
     if r["rate_failure"]:
         print(f"the rate R1: {r['rate_failure']}")
+    if steps is not None:
+        _print_steps(steps, a.steps)
     print(f"certificate: {out} ({len(r['certificate']['leaves'])} leaves, {r['seconds']:.1f} s)")
     return 0
+
+
+def _steps(pieces, eps, p) -> dict:
+    """R1's certified step counts (:func:`slr_verify.certify.rate.steps_to`) at the paper's steps and at each piece's
+    alpha_5: {"eps", "alphas", "pieces"}."""
+    from .rate import steps_to
+
+    at = [steps_to([x], eps, [*_PAPER_STEPS, x["alpha_5"]], gamma=p["gamma"], d=p["d"], L=p["L"])[0] for x in pieces]
+    return {"eps": eps, "alphas": [*(str(s) for s in _PAPER_STEPS), "alpha_5"], "pieces": at}
+
+
+def _print_steps(steps, eps):
+    f = lambda t: "-" if t is None else f"{t:,}"
+    print(f"R1's certified steps to R - R* <= {eps:g} from every x_0 on M with R(x_0) <= R(0, 0) - delta (S_delta; E >= "
+          "R(x_0) - R* by ball arithmetic on the piece, T = ceil(log(E/eps) / -log(1 - alpha mu/2)); '-': no rate on the "
+          "piece, or alpha above alpha_8; runs from above the saddle's level (R2) are not certified)")
+    print(f"{'lam piece':>34}  {'E':>8}" + "".join(f"  {a:>12}" for a in steps["alphas"]))
+    for x in steps["pieces"]:
+        if x is None:
+            continue
+        print(f"  [{x['lam'][0]:.6g}, {x['lam'][1]:.6g}]".rjust(34) + f"  {x['excess_bound']:8.4g}"
+              + "".join(f"  {f(t):>12}" for t in x["steps"]))
 
 
 def _off_m(pieces, p, quiet) -> list:
@@ -401,6 +429,10 @@ def add_certify_parser(sub):
                    "this lam (default: the pieces where the curvature along kappa at (1, 1) is at least 1e-3 gamma^2; "
                    "its search grows fast with lam, as mu falls like erfc(lam sqrt(d/2)): up to ~2 min a piece, its "
                    "estimate printed before it starts)")
+    s.add_argument("--steps", type=float, default=None, metavar="EPS", help="also print, on each piece with a rate, the "
+                   "certified number of steps after which R - R* <= EPS for every run on M from S_delta (below the "
+                   "saddle's level), at the paper's steps and at alpha_5 (R1; runs from above the saddle's level: R2, "
+                   "not certified)")
     s.add_argument("--workers", type=int, default=cores(), help="processes sharing the lam pieces (default: one per "
                    f"core, {cores()} here)")
     _scheduler_arg(s)

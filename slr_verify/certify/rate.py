@@ -263,3 +263,48 @@ def lojasiewicz(pieces, *, gamma, d, L, prec=128, budget=200_000, delta_fraction
 def _out(proved, rate, mus, deltas, area, boxes, t0, failure, per_piece=()):
     return {"proved": proved, "rate": rate, "mu": mus, "delta": deltas, "area_fraction": area, "boxes": boxes,
             "seconds": time.perf_counter() - t0, "failure": failure, "pieces": list(per_piece)}
+
+
+@accepts_gamma2
+def steps_to(pieces, eps, alphas, *, gamma, d, L, prec=128, parts=16) -> list:
+    r"""The certified step counts of R1 (`docs/MATH.md`, "R1"): for each piece of ``pieces`` (dicts with ``lam``,
+    ``mu``, ``delta``, ``alpha_8``: a proved theorem-5 certificate's pieces; a piece without a rate gives None) and each
+    step of ``alphas``, the least integer T such that
+
+    .. math:: R(x_t) - R^* \le (1 - \alpha\mu/2)^t\, E \le \varepsilon \quad \text{for every } t \ge T,
+
+    for every PGD run on M from x_0 in S_delta and every lam of the piece, with E >= R(0, 0) - delta - R* over the piece
+    (the upper end of ball enclosures on ``parts`` sub-intervals of lam; R(x_0) <= R(0, 0) - delta on S_delta) and T =
+    ceil(log(E/eps) / -log(1 - alpha mu/2)) from upper and lower ends (0 when E <= eps). R1's inequality holds for alpha
+    in (0, alpha_8]: a larger step gets None. Returns [{"lam", "excess_bound", "steps": [T or None per alpha]} or None]."""
+    if not (isinstance(eps, (int, float)) and not isinstance(eps, bool) and math.isfinite(eps) and eps > 0):
+        raise ValueError(f"eps must be a finite number > 0 (the target of R - R*), got {eps!r}")
+    for a in alphas:
+        if not (isinstance(a, (int, float)) and not isinstance(a, bool) and math.isfinite(a) and a > 0):
+            raise ValueError(f"alphas must be finite steps > 0, got {a!r}")
+    K, old = kernels("lojasiewicz"), ctx.prec
+    ctx.prec = prec
+    try:
+        par = SettingBalls(gamma, 0.0, d, L).P.kw("gamma", "d")
+        out = []
+        for p in pieces:
+            if p.get("mu") is None:
+                out.append(None)
+                continue
+            lo, hi = p["lam"]
+            cuts = [lo + (hi - lo) * i / parts for i in range(parts)] + [hi]
+            gap = max(outward(-K.saddle(arb(1), arb(1), ball(a, b), **par)[0])[1] for a, b in zip(cuts, cuts[1:]))
+            E = outward(arb(gap) - arb(p["delta"]))[1]  # R(0, 0) - R* - delta, from above: an exact float
+            steps = []
+            for a in alphas:
+                if a > p["alpha_8"]:
+                    steps.append(None)
+                elif E <= eps:
+                    steps.append(0)
+                else:
+                    rate = -(1 - arb(a) * arb(p["mu"]) / 2).log()
+                    steps.append(int(math.ceil(outward((arb(E) / arb(eps)).log() / rate)[1])))
+            out.append({"lam": list(p["lam"]), "excess_bound": E, "steps": steps})
+        return out
+    finally:
+        ctx.prec = old
