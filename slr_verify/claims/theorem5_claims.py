@@ -349,12 +349,19 @@ def rate_r1(ctx, seed=5):
     ratio = np.where(ok, gap[1:] / np.where(ok, gap[:-1], 1.0), 0.0)
     excess = float(np.max(ratio - q - 4 * np.finfo(float).eps * (1 + np.abs(tr.risk[:-1])) / np.where(ok, gap[:-1], 1.0)))
     measured = float(np.exp(np.median(np.log(gap[-1][gap[-1] > 0] / gap[0][gap[-1] > 0]) / ctx.size.steps)))
+    from ..certify.rate import steps_to
+
+    # what a reader asks first: how many steps from S_delta to R - R* <= 1e-6 (certified from the replayed mu, delta)
+    steps = steps_to([piece], 1e-6, [alpha, piece["alpha_5"]], **model_of(ctx))[0]
     records.append(Measured(f"reduced PGD at alpha = {alpha:g}, lam = {FIG4B.lam0:g}, from {len(k0)} starts in S_delta, "
                             f"{ctx.size.steps} steps", f"the certified factor 1 - alpha mu/2 = {q:.10g} per step",
                             max(excess, 0.0), 0.0, "a sound bound is never beaten (float64 rounding allowed for)",
                             unit="largest excess of a step's ratio", corroborates=True,
                             details={"mu": mu, "delta": delta, "alpha": alpha, "certified_factor": q,
                                      "measured_median_factor": measured, "area_fraction": piece.get("area_fraction"),
+                                     "certified_steps_to_1e-6": {"lam": steps["lam"], "excess_bound": steps["excess_bound"],
+                                                                 f"alpha = {alpha:g}": steps["steps"][0],
+                                                                 "alpha_5": steps["steps"][1]},
                                      "seed": seed}))
     return records
 
