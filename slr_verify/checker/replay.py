@@ -179,6 +179,6 @@ def _accepted(doc, n, values) -> str:
     return (f"accepted: the fields and the domain of a {values['kind']} certificate read and in range; its statement the "
             f"one derived here; {n} leaves tile the domain exactly and pass their tests at {values['prec']} bits"
             + (f"; the embedded {', '.join(emb)} checked in full" if emb else "") + f"; premises {', '.join(p['named'])} "
-            f"named with the sha256 of the bytes this checker hashed and ran ({len(p['evaluated'])} of them evaluated)")
+            f"named with the sha256 of the bytes this checker hashed and ran ({len(p['evaluated'])} evaluated in this process)")
 
 
