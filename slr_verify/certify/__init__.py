@@ -13,6 +13,8 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`contraction_ball`, :func:`valley_tube`: the capture regions of sphere-initialised PGD (a contraction ball of
   sigma o Phi, the tube around the flat valley nu = 1); :func:`capture_certificate`, :func:`tube_certificate` write
   them as certificates; :func:`classify_runs`, :func:`sample_basins`: every run accounted for by them.
+* :func:`oracle_tube`, :func:`largest_oracle_tube`: Theorem 5 in a tube around M near the oracle (ball arithmetic, no
+  certificate): every start with (kappa, nu) in [c, 1]^2 and (theta, eta, rho) small converges to (k*, v*).
 * :func:`oracle_window`: enclosures of the end points of the oracle's window (the profile route,
   `docs/MATH.md` §17): certified witnesses outside each end.
 * :func:`window_grid`, :func:`open_window_grid`: W proved at every setting of a grid (gamma^2, d, L, eps) on Dask,
@@ -39,6 +41,7 @@ from .grid_run import window_grid
 from .grid_store import open_window_grid
 from .manifold import Certificate, stationary_points_on_M
 from .oracle_stability import alpha_stable
+from .oracle_tube import OracleTube, largest_oracle_tube, oracle_tube
 from .rate import lojasiewicz
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
 from .regions import capture_certificate, tube_certificate
@@ -52,4 +55,4 @@ __all__ = ["stationary_points_on_M", "Certificate", "hessian_signs", "alpha_attr
            "valley_tube", "ValleyTube", "capture_certificate", "tube_certificate", "classify_runs", "sample_basins",
            "Classification", "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate",
            "log_bayes_gap_enclosure", "lojasiewicz", "theorem5_step", "load_committed", "replay_committed",
-           "find_committed", "window_grid", "open_window_grid"]
+           "find_committed", "window_grid", "open_window_grid", "oracle_tube", "largest_oracle_tube", "OracleTube"]

@@ -18,13 +18,15 @@ from . import (  # noqa: F401  (they register)
     risk_claims,
     sphere_claims,
     theorem5_claims,
+    tube_claims,
     window_claims,
     window_phase_claims,
 )
 from .base import REGISTERED, Claim, ClaimSetting
 
 #: the report's order: the modules in this order, each in definition order
-_MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, theorem5_claims, lemma_claims, sphere_claims,
+_MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, theorem5_claims, tube_claims, lemma_claims,
+                                  sphere_claims,
                                   landscape_claims, window_claims, basin_claims, window_phase_claims, bayes_claims,
                                   experiment_claims)]
 CLAIMS: list[Claim] = sorted(REGISTERED, key=lambda c: (_MODULES.index(c.check.__module__), REGISTERED.index(c)))

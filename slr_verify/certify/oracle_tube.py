@@ -1,0 +1,198 @@
+r"""Theorem 5 in a tube around M near the oracle, by ball arithmetic (`docs/MATH.md` §13, "A tube around M"): beyond
+the paper, for initialisations off M.
+
+Write a state of PGD on the spheres as (x, y), x = (kappa, nu) on M and y = (theta, eta, rho) across it, and the
+five-overlap map G = (K, N, Y) (`docs/MATH.md` §12). Take D = [k0, 1] x [n0, 1], a margin m > 0 with k0 - m, n0 - m > 0,
+D_m = [k0 - m, 1] x [n0 - m, 1], an invertible 3 x 3 matrix T, ||y|| = |T^{-1} y|_2, and a radius r. Suppose that on
+every box b of a tiling of D_m, on arb balls over b x {||y|| <= r}:
+
+* (contraction) ||T^{-1} D_y Y T||_2 < q with q < 1, decided as q^2 I - M^T M positive definite (its leading minors,
+  M the interval matrix T^{-1} D_y Y T);
+* (drift) C >= the dual norms of the rows D_y K T and D_y N T (how far y moves kappa and nu);
+* (progress on M) g_kappa < 0 and g_nu < 0 on b x {0}, and alpha |g_kappa| (2 kappa^2 - 1) < 2 kappa and
+  alpha |g_nu| (2 nu^2 - 1) < 2 nu.
+
+**Theorem.** Every realisable start (x_0, y_0) with x_0 in D and ||y_0|| <= r_0 = min(r, m (1 - q) / C) converges
+under PGD (constant lam, step alpha) to the oracle (1, 1, 0, 0, 0), and ||y_t|| <= q^t ||y_0||.
+
+*Proof.* M is invariant (Y(x, 0) = 0, Lemma 4), so while the run is in D_m x {||y|| <= r} the mean-value inequality
+on the segment {(x, s y)} gives ||y_{t+1}|| <= q ||y_t||, and K(x, y) >= K(x, 0) - C ||y||, N(x, y) >= N(x, 0) - C ||y||.
+On M, K(x, 0) = (kappa + a) / sqrt(1 + a^2 / (1 - kappa^2)) with a = alpha (1 - kappa^2) |g_kappa| (the reduced map,
+`docs/MATH.md` §9; the valley tube's SymPy facts, :func:`slr_verify.kernels.landscape.valley_tube_proofs`), so the
+progress test gives h_k(x) = K(x, 0) - kappa >= 0, > 0 for kappa < 1 (square both sides); the same for nu. Hence
+kappa_t >= kappa_0 - C sum_s ||y_s|| >= k0 - C r_0 / (1 - q) >= k0 - m, and nu_t >= n0 - m: the run never leaves D_m x
+{||y|| <= r} (kappa, nu <= 1: it is realisable). Then u_t = kappa_t - C sum_{s < t} ||y_s|| is nondecreasing and at
+most 1, so kappa_t converges, and sum_t h_k(x_t) is finite: h_k(x_t) -> 0, so the limit has kappa = 1 (h_k > 0 below);
+likewise nu -> 1, and y_t -> 0.
+
+Tier: ball arithmetic with no certificate the independent checker replays (a new kind would not fit the checker's
+trusted base today): ``enclosed``. Not shown: the images of the tube under the symmetries (they hold by equivariance:
+:func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`), a D reaching the saddle's level, lam intervals.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from flint import arb, arb_mat, ctx
+
+from ..checker.balls import outward, param_balls
+from ..checker.contraction import pgd_jacobian, square, upper
+from ..checker.decide import below
+from ..checker.premises import kernels
+from ..kernels.balls import widened
+from ..kernels.landscape import valley_tube_proofs
+from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
+from ..model import tiers as T
+from ..model import validation as V
+from ..model.params import Params, accepts_gamma2
+from . import bisection as B
+from .certificate import SplitTree
+
+
+@dataclass(frozen=True)
+class OracleTube:
+    """A tube of the module's theorem: ``D`` ((k0, 1), (n0, 1)), ``margin`` m, ``T`` (the norm |T^{-1} y|_2 on y),
+    ``radius`` r (where the tests hold), ``entry`` r_0 (the theorem's radius), ``q``, ``C`` (floats rounded up),
+    ``boxes``, ``proved``, ``reason``, ``params``, ``seconds``."""
+
+    D: tuple
+    margin: float
+    T: np.ndarray
+    radius: float
+    entry: float
+    q: float
+    C: float
+    boxes: int
+    proved: bool
+    reason: str
+    params: dict
+    seconds: float
+    extra: dict = field(default_factory=dict)
+
+    #: what the conclusion rests on (`slr_verify.model.tiers`)
+    tier = T.ENCLOSED
+
+    def contains(self, ov) -> np.ndarray:
+        """Which of the realisable points ``ov`` ((5,) or (5, n)) satisfy the theorem's entry condition (decided on
+        arb balls; False everywhere for an unproved tube). ``ValueError`` naming ``ov`` for a point of no model."""
+        X = realisable_states(ov, self.params["d"])
+        out = np.zeros(X.shape[1], dtype=bool)
+        if not self.proved:
+            return out
+        (k0, _), (n0, _) = self.D
+        with ctx.workprec(128):
+            Tinv = arb_mat(self.T.tolist()).inv()
+            for i in np.flatnonzero((X[0] >= k0) & (X[1] >= n0)):
+                y = Tinv * arb_mat([[arb(float(X[k, i]))] for k in (2, 3, 4)])
+                out[i] = bool(_norm(y.transpose()) <= self.entry)
+        return out
+
+    def euclidean_entry(self) -> float:
+        """A radius in |y|_2 inside the entry condition: r_0 / ||T^{-1}||_2."""
+        return float(self.entry / np.linalg.norm(np.linalg.inv(self.T), 2) * (1 - 1e-12))
+
+
+def _norm(row) -> arb:
+    """An upper bound of the 2-norm of a 1 x 3 arb row."""
+    return upper(sum((square(row[0, j]) for j in range(3)), arb(0))).sqrt()
+
+
+def _norm_below(M, q) -> bool:
+    """||M||_2 < q for every matrix of the 3 x 3 interval matrix M: q^2 I - M^T M positive definite (leading minors)."""
+    S = arb_mat([[int(i == j) * q * q for j in range(3)] for i in range(3)]) - M.transpose() * M
+    m2 = S[0, 0] * S[1, 1] - S[0, 1] * S[1, 0]
+    return bool(S[0, 0] > 0) and bool(m2 > 0) and bool(S.det() > 0)
+
+
+def box_bounds(box, Tm, r, par, A, q):
+    """(contracts, C, progress) on the box (kappa, nu) x {|T^{-1} y|_2 <= r} (module docstring): whether
+    ||T^{-1} D_y Y T||_2 < q there, C a ball (not finite where an entry is not), ``progress`` whether the test on M holds."""
+    Y = Tm * arb_mat([[arb(0, r)] for _ in range(3)])  # holds every y with |T^{-1} y|_2 <= r
+    kap, nu = (arb(lo).union(arb(hi)) for lo, hi in box)
+    D = pgd_jacobian([kap, nu, Y[0, 0], Y[1, 0], Y[2, 0]], par, A)
+    M = Tm.inv() * arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)]) * Tm
+    R = [arb_mat([[D[i, j] for j in range(2, 5)]]) * Tm for i in (0, 1)]
+    entries = [*(M[i, j] for i in range(3) for j in range(3)), *(Ri[0, j] for Ri in R for j in range(3))]
+    if not all(x.is_finite() for x in entries):
+        return False, arb("inf"), False
+    C = max((_norm(Ri) for Ri in R), key=lambda b: b.upper())
+    g = kernels("pgd-map").grad_hess(kap, nu, arb(0), arb(0), arb(0), **par)
+    ok = True
+    for x, gx in ((kap, g[0]), (nu, g[1])):
+        s = 2 * x * x - 1
+        ok = ok and below(gx, 0) and below(A * abs(gx) * s, 2 * x)
+    return _norm_below(M, q), C, ok
+
+
+@accepts_gamma2
+def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0.01, radii=(1e-2, 3e-3, 1e-3, 3e-4, 1e-4),
+         min_width=2.0**-12, budget=20_000, prec=128) -> OracleTube:
+    """The module's theorem at one (lam, alpha): the largest radius of ``radii`` for which every box of a tiling of D_m
+    (split at the widest side until the tests hold, down to ``min_width``) passes, with T the real eigenbasis of the
+    transverse block at the oracle. A :class:`OracleTube` (``proved`` False with the reason when no radius works)."""
+    p = Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+    alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True)
+    (k0, k1), (n0, n1) = D = tuple(V.interval(f"D[{i}]", x, minimum=0.0, maximum=1.0) for i, x in enumerate(D))
+    if k1 != 1 or n1 != 1:
+        raise ValueError(f"D must be [k0, 1] x [n0, 1] (the oracle's corner of M), got {D!r}")
+    margin = V.real("margin", margin, minimum=0.0, strict_min=True)
+    if not (k0 - margin > 0 and n0 - margin > 0):
+        raise ValueError(f"margin must keep D_m inside kappa, nu > 0: k0 - margin, n0 - margin > 0, got {D!r}, {margin!r}")
+    budget = V.integer("budget", budget, 1, 10**6, why="boxes of D_m")
+    kw = {"lam": p.lam, "gamma": p.gamma, "d": p.d, "L": p.L}
+    prm = dict(kw, alpha=alpha, prec=int(prec))
+    t0 = time.perf_counter()
+    _, J = pgd_map(np.array([1.0, 1.0, 0.0, 0.0, 0.0]), (1,) * 5, alpha=alpha, **kw)
+    Tf, _, w = real_eigenbasis(J[2:, 2:])
+    rho = float(np.max(np.abs(w)))
+    proofs = valley_tube_proofs()  # Lemma 4 (M invariant) and the reduced map's formula, for all parameters
+    fail = lambda why, n=0: OracleTube(D, margin, Tf, 0.0, 0.0, math.inf, math.inf, n, False, why, prm,
+                                 time.perf_counter() - t0, {"spectral_radius_at_oracle": rho, "proofs": proofs})
+    if not all(proofs.values()):
+        return fail(f"a SymPy fact is not proved: {proofs}")
+    if rho >= 1:
+        return fail(f"the transverse block at the oracle has spectral radius {rho:.9f} >= 1: M repels there")
+    par = dict(lam=widened(p.lam), **param_balls(p.gamma, 0.0, p.d, p.L).kw())  # PGD does not depend on eps
+    q = 1 - 0.25 * (1 - rho)  # as the valley tube: a q only just below 1 makes r_0 = m (1 - q) / C useless
+    last, used = "no radius", 0
+    with ctx.workprec(int(prec)):
+        A, Tm, qb = arb(alpha), arb_mat([[arb(x) for x in row] for row in Tf]), arb(q)
+        for r in sorted((float(x) for x in radii), reverse=True):
+            worst = {"C": arb(0)}
+
+            def decide(i, box, r=r, worst=worst):
+                contracts, C, ok = box_bounds(box, Tm, r, par, A, qb)
+                if ok and contracts:
+                    worst["C"] = max(worst["C"], C, key=lambda b: b.upper())
+                    return B.Leaf({})
+                if B.too_small(box, min_width):
+                    return B.Fail(f"box {box} at {min_width:g} wide: contraction below q = {q:.9g} "
+                                  f"{'shown' if contracts else 'not shown'}, progress on M {'shown' if ok else 'not shown'}")
+                return B.Split(B.widest(box))
+
+            tree = SplitTree(((k0 - margin, 1.0), (n0 - margin, 1.0)), names=("kappa", "nu"))
+            run = B.run(tree, decide, budget=budget)
+            used += run.boxes
+            if not run.proved:
+                last = f"r = {r:g}: {run.failure if run.status != 'budget' else f'more than {budget} boxes'}"
+                continue
+            C = outward(worst["C"])[1]
+            entry = min(r, outward(arb(margin) * (1 - qb) / arb(C))[0]) if C > 0 else r  # r_0, rounded down
+            return OracleTube(D, margin, Tf, r, entry, q, C, used, True, "", prm, time.perf_counter() - t0,
+                        {"spectral_radius_at_oracle": rho, "leaves": run.boxes, "proofs": proofs})
+    return fail(f"no radius of {sorted(radii, reverse=True)} closes: last attempt {last}", used)
+
+
+@accepts_gamma2
+def largest_oracle_tube(*, lam, gamma, d, L, alpha, corners=(0.8, 0.9, 0.95, 0.99), margin=0.01, budget=20_000) -> OracleTube:
+    """:func:`oracle_tube` on D = [c, 1]^2 for the corners c of ``corners``, the largest D first: the first proved, else the
+    last attempt (its reason)."""
+    t = None
+    for c in sorted(float(x) for x in corners):
+        t = oracle_tube(lam=lam, gamma=gamma, d=d, L=L, alpha=alpha, D=((c, 1.0), (c, 1.0)), margin=margin, budget=budget)
+        if t.proved:
+            return t
+    return t
