@@ -85,3 +85,23 @@ def test_where_m_repels_no_tube_and_bad_input_is_named():
         oracle_tube(lam=0.01, alpha=ALPHA, D=((0.005, 1.0), (0.8, 1.0)), **MODEL)
     with pytest.raises(ValueError, match="alpha"):
         oracle_tube(lam=0.01, alpha=0.0, **MODEL)
+
+
+def test_the_command_line_proves_a_tube_over_a_lam_interval_at_another_setting(capsys):
+    """``certify oracle-tube`` at gamma^2 = 1.7, eps = 0.05, d = 150, L = 4 over lam in [0.02, 0.0202]: proved, with its
+    JSON; the transverse block at the oracle, float64 at both ends (NumPy), has spectral radius below the tube's q; at
+    lam = 0.3 nothing is proved (the exit code 1)."""
+    import json
+
+    from slr_verify.cli import main
+
+    args = ["certify", "oracle-tube", "--gamma2", "1.7", "--eps", "0.05", "--d", "150", "--L", "4", "--lam", "0.02:0.0202",
+            "--alpha", "4e-3", "--json"]
+    assert main(args) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["proved"] and got["lam"] == [0.02, 0.0202] and 0 < got["euclidean_entry"] <= got["entry"] <= got["radius"]
+    for lam in got["lam"]:
+        _, J = pgd_map(np.array([1.0, 1.0, 0, 0, 0]), (1,) * 5, alpha=4e-3, lam=lam, gamma=1.7**0.5, d=150, L=4)
+        assert np.max(np.abs(np.linalg.eigvals(J[2:, 2:]))) < got["q"] < 1
+    assert main(args[:-5] + ["--lam", "0.3", "--alpha", "4e-3"]) == 1  # g_kappa > 0 near the corner there: no progress
+    assert capsys.readouterr().out.startswith("NOT PROVED: ")

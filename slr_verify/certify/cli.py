@@ -30,6 +30,7 @@ import sys
 
 from ..model.cli_args import SETTING_KEYS, add_model_options, model_setting, refuse_gamma
 from ..model.processes import cores
+from .tube_command import add_parser as add_tube_parser
 
 
 def _lam(text):
@@ -414,6 +415,7 @@ def add_certify_parser(sub):
                    "eps (it adds eps^2 to the risk on M), so the certificate states eps = 0 whatever --eps says")
     s.set_defaults(func=_step_size)
     _add_transverse(cs)
+    add_tube_parser(cs)
     s = cs.add_parser("theorem5", help="Theorem 5 at an explicit step: alpha_5(lam) = min(alpha_8, alpha_12, 1/mu_+) "
                       "certified for every lam of LO:HI (Propositions 8, 12; Proposition 9 embedded; one certificate)",
                       allow_abbrev=False)

@@ -129,11 +129,18 @@ def box_bounds(box, Tm, r, par, A, q):
 
 @accepts_gamma2
 def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0.01, radii=(1e-2, 3e-3, 1e-3, 3e-4, 1e-4),
-         min_width=2.0**-12, budget=20_000, prec=128) -> OracleTube:
-    """The module's theorem at one (lam, alpha): the largest radius of ``radii`` for which every box of a tiling of D_m
-    (split at the widest side until the tests hold, down to ``min_width``) passes, with T the real eigenbasis of the
-    transverse block at the oracle. A :class:`OracleTube` (``proved`` False with the reason when no radius works)."""
-    p = Params(lam=lam, gamma=gamma, eps=0.0, d=d, L=L)
+                min_width=2.0**-12, budget=20_000, prec=128) -> OracleTube:
+    """The module's theorem at a step alpha and a lam, or every lam of an interval (lo, hi) (then the boxes are
+    (kappa, nu, lam) boxes and lam's ball enters every test): the largest radius of ``radii`` for which every box of a
+    tiling of D_m (split at the widest side, lam's width counted against its interval's, until the tests hold, down to
+    ``min_width`` of D's sides) passes, with T the real eigenbasis of the transverse block at the oracle at the middle
+    lam. An :class:`OracleTube` (``proved`` False with the reason when no radius works)."""
+    if np.ndim(lam) == 1:
+        lo_l, hi_l = V.interval("lam", lam, minimum=0.0, strict_min=True, degenerate=True)
+    else:
+        lo_l = hi_l = V.real("lam", lam, minimum=0.0, strict_min=True)
+    p = Params(lam=hi_l, gamma=gamma, eps=0.0, d=d, L=L)
+    Params(lam=lo_l, gamma=gamma, eps=0.0, d=d, L=L)
     alpha = V.real("alpha", alpha, minimum=0.0, strict_min=True)
     (k0, k1), (n0, n1) = D = tuple(V.interval(f"D[{i}]", x, minimum=0.0, maximum=1.0) for i, x in enumerate(D))
     if k1 != 1 or n1 != 1:
@@ -142,12 +149,14 @@ def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0
     if not (k0 - margin > 0 and n0 - margin > 0):
         raise ValueError(f"margin must keep D_m inside kappa, nu > 0: k0 - margin, n0 - margin > 0, got {D!r}, {margin!r}")
     budget = V.integer("budget", budget, 1, 10**6, why="boxes of D_m")
-    kw = {"lam": p.lam, "gamma": p.gamma, "d": p.d, "L": p.L}
-    prm = dict(kw, alpha=alpha, prec=int(prec))
+    kw = {"lam": 0.5 * (lo_l + hi_l), "gamma": p.gamma, "d": p.d, "L": p.L}
+    prm = dict(kw, lam=(lo_l, hi_l) if lo_l < hi_l else lo_l, alpha=alpha, prec=int(prec))
     t0 = time.perf_counter()
     _, J = pgd_map(np.array([1.0, 1.0, 0.0, 0.0, 0.0]), (1,) * 5, alpha=alpha, **kw)
     Tf, _, w = real_eigenbasis(J[2:, 2:])
-    rho = float(np.max(np.abs(w)))
+    rho = max(float(np.max(np.abs(np.linalg.eigvals(pgd_map(np.array([1.0, 1.0, 0, 0, 0]), (1,) * 5, alpha=alpha,
+                                                                   **dict(kw, lam=x))[1][2:, 2:]))))
+              for x in (lo_l, kw["lam"], hi_l))
     proofs = valley_tube_proofs()  # Lemma 4 (M invariant) and the reduced map's formula, for all parameters
     fail = lambda why, n=0: OracleTube(D, margin, Tf, 0.0, 0.0, math.inf, math.inf, n, False, why, prm,
                                  time.perf_counter() - t0, {"spectral_radius_at_oracle": rho, "proofs": proofs})
@@ -155,7 +164,9 @@ def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0
         return fail(f"a SymPy fact is not proved: {proofs}")
     if rho >= 1:
         return fail(f"the transverse block at the oracle has spectral radius {rho:.9f} >= 1: M repels there")
-    par = dict(lam=widened(p.lam), **param_balls(p.gamma, 0.0, p.d, p.L).kw())  # PGD does not depend on eps
+    model = param_balls(p.gamma, 0.0, p.d, p.L).kw()  # PGD does not depend on eps
+    lam_ball = (lambda box: arb(box[2][0]).union(arb(box[2][1]))) if lo_l < hi_l else (lambda box: widened(lo_l))
+    scale = (1.0, 1.0, (hi_l - lo_l) / (1.0 - D[0][0] + margin))  # lam's width against its interval's, as kappa's
     q = 1 - 0.25 * (1 - rho)  # as the valley tube: a q only just below 1 makes r_0 = m (1 - q) / C useless
     last, used = "no radius", 0
     with ctx.workprec(int(prec)):
@@ -164,16 +175,17 @@ def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0
             worst = {"C": arb(0)}
 
             def decide(i, box, r=r, worst=worst):
-                contracts, C, ok = box_bounds(box, Tm, r, par, A, qb)
+                contracts, C, ok = box_bounds(box[:2], Tm, r, dict(lam=lam_ball(box), **model), A, qb)
                 if ok and contracts:
                     worst["C"] = max(worst["C"], C, key=lambda b: b.upper())
                     return B.Leaf({})
-                if B.too_small(box, min_width):
+                if B.too_small(box[:2], min_width):
                     return B.Fail(f"box {box} at {min_width:g} wide: contraction below q = {q:.9g} "
                                   f"{'shown' if contracts else 'not shown'}, progress on M {'shown' if ok else 'not shown'}")
-                return B.Split(B.widest(box))
+                return B.Split(B.widest(box, scale=scale[:len(box)]))
 
-            tree = SplitTree(((k0 - margin, 1.0), (n0 - margin, 1.0)), names=("kappa", "nu"))
+            sides = ((k0 - margin, 1.0), (n0 - margin, 1.0)) + (((lo_l, hi_l),) if lo_l < hi_l else ())
+            tree = SplitTree(sides, names=("kappa", "nu", "lam")[:len(sides)])
             run = B.run(tree, decide, budget=budget)
             used += run.boxes
             if not run.proved:

@@ -12,6 +12,7 @@ from flint import arb
 from ..checker.binding import proves
 from ..dynamics import fixed_points as F
 from ..dynamics.runners import reduced_pgd
+from ..kernels.api import manifold_risk
 from ..kernels.balls import midpoint
 from .base import claim
 from .manifold_claims import (
@@ -330,8 +331,6 @@ def rate_r1(ctx, seed=5):
                                    holds=bool(mu))]
     if not (mu and alpha <= piece.get("alpha_8", 0.0)):
         return records
-    from ..kernels.api import manifold_risk
-
     R = lambda k, v: manifold_risk(k, v, eps=0.0, **p)
     r_star, r_saddle = float(R(1.0, 1.0)), float(R(0.0, 0.0))
     k0, v0 = _random_square(20 * ctx.size.runs, seed)
@@ -349,21 +348,24 @@ def rate_r1(ctx, seed=5):
     ratio = np.where(ok, gap[1:] / np.where(ok, gap[:-1], 1.0), 0.0)
     excess = float(np.max(ratio - q - 4 * np.finfo(float).eps * (1 + np.abs(tr.risk[:-1])) / np.where(ok, gap[:-1], 1.0)))
     measured = float(np.exp(np.median(np.log(gap[-1][gap[-1] > 0] / gap[0][gap[-1] > 0]) / ctx.size.steps)))
-    from ..certify.rate import steps_to
-
-    # what a reader asks first: how many steps from S_delta to R - R* <= 1e-6 (certified from the replayed mu, delta)
-    steps = steps_to([piece], 1e-6, [alpha, piece["alpha_5"]], **model_of(ctx))[0]
     records.append(Measured(f"reduced PGD at alpha = {alpha:g}, lam = {FIG4B.lam0:g}, from {len(k0)} starts in S_delta, "
                             f"{ctx.size.steps} steps", f"the certified factor 1 - alpha mu/2 = {q:.10g} per step",
                             max(excess, 0.0), 0.0, "a sound bound is never beaten (float64 rounding allowed for)",
                             unit="largest excess of a step's ratio", corroborates=True,
                             details={"mu": mu, "delta": delta, "alpha": alpha, "certified_factor": q,
                                      "measured_median_factor": measured, "area_fraction": piece.get("area_fraction"),
-                                     "certified_steps_to_1e-6": {"lam": steps["lam"], "excess_bound": steps["excess_bound"],
-                                                                 f"alpha = {alpha:g}": steps["steps"][0],
-                                                                 "alpha_5": steps["steps"][1]},
+                                     "certified_steps_to_1e-6": _steps_record(piece, alpha, ctx),
                                      "seed": seed}))
     return records
+
+
+def _steps_record(piece, alpha, ctx) -> dict:
+    """What a reader asks first: how many steps from S_delta to R - R* <= 1e-6, at ``alpha`` and at alpha_5 (certified
+    from the replayed piece's mu and delta: :func:`slr_verify.certify.rate.steps_to`)."""
+    from ..certify.rate import steps_to
+
+    s = steps_to([piece], 1e-6, [alpha, piece["alpha_5"]], **model_of(ctx))[0]
+    return {"lam": s["lam"], "excess_bound": s["excess_bound"], f"alpha = {alpha:g}": s["steps"][0], "alpha_5": s["steps"][1]}
 
 
 #: the lam at which the steps are compared (fast, default, thorough): log-spaced in [0.01, 1]

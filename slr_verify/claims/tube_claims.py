@@ -73,6 +73,13 @@ def theorem5_tube(ctx, seed=7):
                      "g_nu < 0 on M; the SymPy facts of the reduced map (certify.oracle_tube)",
                      "the tube of the statement at each lam (D at least [c, 1]^2, the Euclidean entry radius at least r)",
                      all(bound.values()), details={"tubes": rec})]
+    return out + [_runs_inside(tubes, ctx, seed)]
+
+
+def _runs_inside(tubes, ctx, seed):
+    """The five-overlap runner (float64, d-free) from starts inside each proved tube: at every recorded step
+    |T^{-1} y_t|_2 <= q^t |T^{-1} y_0|_2 (float rounding allowed for), (kappa, nu) never below D_m, and every run nearer
+    the oracle at the end than at the start."""
     rng = np.random.default_rng(seed)
     worst, stray, farther, n = -np.inf, 0, 0, 0
     for lam, t in tubes.items():
@@ -91,12 +98,11 @@ def theorem5_tube(ctx, seed=7):
         dist = np.hypot(1 - tr.kappa, 1 - tr.nu) + ny
         farther += int(np.sum(dist[-1] >= dist[0]))
         n += X.shape[1]
-    out.append(Measured("five-overlap PGD (float64, d-free), starts inside each proved tube",
-                        "the certified contraction |T^{-1} y_t| <= q^t |T^{-1} y_0|, (kappa, nu) inside D_m, runs approach "
-                        "the oracle", float(worst > 0) + stray + farther, 0.0,
-                        "a sound tube is never contradicted by its own map",
-                        unit="runs or records against the theorem", corroborates=True,
-                        size={"runs": n, "steps": ctx.size.steps, "seed": seed},
-                        details={"largest_relative_excess_over_q^t": worst if n else None, "left_D_m": stray,
-                                 "not_nearer": farther}))
-    return out
+    return Measured("five-overlap PGD (float64, d-free), starts inside each proved tube",
+                    "the certified contraction |T^{-1} y_t| <= q^t |T^{-1} y_0|, (kappa, nu) inside D_m, runs approach "
+                    "the oracle", float(worst > 0) + stray + farther, 0.0,
+                    "a sound tube is never contradicted by its own map",
+                    unit="runs or records against the theorem", corroborates=True,
+                    size={"runs": n, "steps": ctx.size.steps, "seed": seed},
+                    details={"largest_relative_excess_over_q^t": worst if n else None, "left_D_m": stray,
+                             "not_nearer": farther})
