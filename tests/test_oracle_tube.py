@@ -49,6 +49,8 @@ def test_the_tube_at_lam_0_01_holds_and_runs_from_it_converge_in_r400():
     t = oracle_tube(lam=0.01, alpha=ALPHA, D=((0.9, 1.0), (0.9, 1.0)), **MODEL)
     assert t.proved, t.reason
     assert 0 < t.q < 1 and t.C > 0 and 0 < t.entry <= t.radius
+    # the Euclidean radius is inside the entry set: |T^{-1} y| <= ||T^{-1}||_2 |y| (NumPy's norm, an independent route)
+    assert t.euclidean_entry() * np.linalg.norm(np.linalg.inv(t.T), 2) <= t.entry
     rng = np.random.default_rng(3)
     r = t.euclidean_entry()
     starts = []
@@ -105,3 +107,7 @@ def test_the_command_line_proves_a_tube_over_a_lam_interval_at_another_setting(c
         assert np.max(np.abs(np.linalg.eigvals(J[2:, 2:]))) < got["q"] < 1
     assert main(args[:-5] + ["--lam", "0.3", "--alpha", "4e-3"]) == 1  # g_kappa > 0 near the corner there: no progress
     assert capsys.readouterr().out.startswith("NOT PROVED: ")
+    for bad, name in ((["--lam", "x"], "--lam"), (["--lam", "0.1:0.2:0.3"], "--lam"), (["--lam", "0.02", "--corners", "a"],
+                                                                                           "--corners")):
+        assert main(args[:-5] + bad + ["--alpha", "4e-3"]) == 2
+        assert name in capsys.readouterr().err

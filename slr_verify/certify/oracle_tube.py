@@ -91,8 +91,15 @@ class OracleTube:
         return out
 
     def euclidean_entry(self) -> float:
-        """A radius in |y|_2 inside the entry condition: r_0 / ||T^{-1}||_2."""
-        return float(self.entry / np.linalg.norm(np.linalg.inv(self.T), 2) * (1 - 1e-12))
+        """A radius in |y|_2 inside the entry condition: r_0 / s, rounded down, with ||T^{-1}||_2 < s proved on arb balls
+        (s NumPy's norm raised by 1e-9 relative, decided by :func:`_norm_below`); 0 for an unproved tube."""
+        if not self.proved:
+            return 0.0
+        s = float(np.linalg.norm(np.linalg.inv(self.T), 2)) * (1 + 1e-9)
+        with ctx.workprec(128):
+            if not _norm_below(arb_mat(self.T.tolist()).inv(), arb(s)):
+                raise ArithmeticError(f"||T^-1||_2 < {s!r} is not proved: no Euclidean radius")
+            return outward(arb(self.entry) / arb(s))[0]
 
 
 def _norm(row) -> arb:

@@ -10,10 +10,18 @@ from ..model.cli_args import SETTING_KEYS, add_model_options, model_setting
 def _run(a) -> int:
     from .oracle_tube import largest_oracle_tube
 
-    lam = [float(x) for x in str(a.lam).split(":")] if ":" in str(a.lam) else float(a.lam)
+    try:
+        lam = [float(x) for x in str(a.lam).split(":")] if ":" in str(a.lam) else float(a.lam)
+    except ValueError:
+        raise ValueError(f"--lam must be a number or LO:HI, got {a.lam!r}") from None
+    try:
+        corners = [float(x) for x in a.corners.split(",")]
+    except ValueError:
+        raise ValueError(f"--corners must be numbers c in (0, 1) separated by commas, got {a.corners!r}") from None
+    if isinstance(lam, list) and len(lam) != 2:
+        raise ValueError(f"--lam must be a number or LO:HI, got {a.lam!r}")
     p = model_setting({k: getattr(a, k) for k in SETTING_KEYS}, options=True).kw()
     p.pop("eps")  # PGD does not depend on eps
-    corners = [float(x) for x in a.corners.split(",")]
     t = largest_oracle_tube(lam=lam, alpha=a.alpha, corners=corners, margin=a.margin, budget=a.budget, **p)
     out = {"proved": t.proved, "lam": t.params["lam"], "alpha": a.alpha, "D": [list(x) for x in t.D],
            "margin": t.margin, "q": t.q, "C": t.C, "radius": t.radius, "entry": t.entry,

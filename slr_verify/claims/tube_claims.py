@@ -28,8 +28,11 @@ def _starts(t, n, rng):
     entry condition (decided by :meth:`~slr_verify.certify.oracle_tube.Tube.contains`) dropped. (5, m), m <= n."""
     (c, _), _ = t.D
     r = t.euclidean_entry()
-    out = []
+    out, tries = [], 0
     while len(out) < n:
+        tries += 1
+        if tries > 100 * n:  # the draw keeps about half: this many misses means the entry set is not where it is drawn
+            raise RuntimeError(f"{tries} draws found {len(out)} of {n} starts inside the tube at lam = {t.params['lam']}")
         kap, nu = rng.uniform(c, 1, 2)
         k = np.array([kap, 0, np.sqrt(1 - kap**2), 0, 0, 0])
         v = np.array([0, nu, 0, np.sqrt(1 - nu**2), 0, 0])
