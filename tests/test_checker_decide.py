@@ -347,8 +347,16 @@ def test_coefficient_jets_hold_the_derivatives(d):
     from slr_verify.symbolic.risk import S
 
     gamma, L = 0.5 ** 0.5, 10
-    f_mp = generate_mp((S.kappa, S.lam), [e.subs({S.gamma: sp.sqrt(2) / 2, S.eps: 0, S.d: d, S.L: L})
-                                          for e in ptrs.reduced_coefficients()])
+    f_raw = generate_mp((S.kappa, S.lam), [e.subs({S.gamma: sp.sqrt(2) / 2, S.eps: 0, S.d: d, S.L: L})
+                                           for e in ptrs.reduced_coefficients()])
+    memo = {}
+
+    def f_mp(k, x):  # all eight coefficients at once: each is differentiated apart at the same points (memoised, exact)
+        key = (mpmath.mp.prec, k, x)
+        if key not in memo:
+            memo[key] = tuple(f_raw(k, x))
+        return memo[key]
+
     mod = kernels("quadratic-in-v")
     with ctx.workprec(64), mpmath.workdps(30):
         P = param_balls(gamma, 0.0, d, L).kw()

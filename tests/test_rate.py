@@ -4,7 +4,10 @@ certified rate."""
 from __future__ import annotations
 
 import copy
+import gzip
+import json
 import math
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -46,12 +49,20 @@ def _first(rate, test):
 
 
 def _changed_test(found, old, new):
-    """A leaf's test renamed (a ratio leaf inside S_delta, where an above test cannot pass)."""
+    """A leaf's test renamed (a ratio leaf inside S_delta, where an above test cannot pass: its mirror (-kappa, -nu), at
+    which the checker tests it, in [0.5, 1]^2; the first such leaf, so that the checker reaches it after few others)."""
     rate = copy.deepcopy(found["rate"])
     i = next(i for i, leaf in enumerate(rate["leaves"]) if leaf["test"] == old
-             and (old != "ratio" or leaf["box"]["kappa"][0] >= 0.5 and leaf["box"]["nu"][0] >= 0.5))
+             and (old != "ratio" or _inside_corner(leaf["box"])))
     rate["leaves"][i]["test"] = new
     return rate, _pieces(found)
+
+
+def _inside_corner(box):
+    """Whether the (kappa, nu) box lies in [0.5, 1]^2 or in its mirror [-1, -0.5]^2 (R is even under (kappa, nu) ->
+    (-kappa, -nu): the checker tests such a leaf at its mirror)."""
+    (k0, k1), (n0, n1) = box["kappa"], box["nu"]
+    return min(k0, n0) >= 0.5 or max(k1, n1) <= -0.5
 
 
 def _corner_without_the_corner(found):
@@ -173,17 +184,20 @@ def _zeta_mp(t, g, n=0):
     return mpmath.quad(f, [-mpmath.inf, -12, -6, -3, 0, 3, 6, 12, mpmath.inf]) / mpmath.sqrt(2 * mpmath.pi)
 
 
-def _R_mp(kappa, nu, lam):
+def _R_mp(kappa, nu, lam, count=5):
     """Lemma 6's R on M minus its constant (`docs/MATH.md` §9) and its partials (R, R_k, R_n, R_kk, R_kn), in mpmath; the
-    chain rule by hand (R_nn = 0)."""
+    chain rule by hand (R_nn = 0). The first ``count`` of them (the quadratures of only the zeta derivatives they need:
+    R needs zeta, R_k zeta', R_kk zeta'')."""
     g2 = mpmath.mpf(GAMMA) ** 2
     A = lam * mpmath.sqrt(mpmath.mpf(D) / 2)
     b = A / mpmath.sqrt(1 + 2 * lam**2 * g2)
     g = lam * mpmath.mpf(GAMMA)
     e1 = 2 * mpmath.exp(-(b * kappa) ** 2) / mpmath.sqrt(mpmath.pi)
-    z = [_zeta_mp(A * kappa, g, n) for n in range(3)]
-    return (g2 * (z[0] - 2 * nu * mpmath.erf(b * kappa)), g2 * (A * z[1] - 2 * nu * b * e1), -2 * g2 * mpmath.erf(b * kappa),
-            g2 * (A**2 * z[2] + 4 * nu * b**3 * kappa * e1), -2 * g2 * b * e1)
+    z = [_zeta_mp(A * kappa, g, n) for n in range((0, 1, 2, 2, 3, 3)[count])]
+    out = [lambda: g2 * (z[0] - 2 * nu * mpmath.erf(b * kappa)), lambda: g2 * (A * z[1] - 2 * nu * b * e1),
+           lambda: -2 * g2 * mpmath.erf(b * kappa), lambda: g2 * (A**2 * z[2] + 4 * nu * b**3 * kappa * e1),
+           lambda: -2 * g2 * b * e1]
+    return tuple(f() for f in out[:count])
 
 
 def _close(ball, ref):
@@ -198,10 +212,10 @@ def test_kernels_agree_with_mpmath(kappa, nu):
     K = kernels("lojasiewicz")
     with mpmath.workdps(30):
         lam = mpmath.mpf("0.1")
-        R, Rk, Rn = _R_mp(kappa, nu, lam)[:3]
-        G = R - _R_mp(0, 0, lam)[0]
+        R, Rk, Rn = _R_mp(kappa, nu, lam, 3)
+        G = R - _R_mp(0, 0, lam, 1)[0]
         pg2 = (1 - mpmath.mpf(kappa) ** 2) * Rk**2 + (1 - mpmath.mpf(nu) ** 2) * Rn**2
-        gap = R - _R_mp(1, 1, lam)[0]
+        gap = R - _R_mp(1, 1, lam, 1)[0]
     old = ctx.prec
     ctx.prec = 128
     try:
@@ -361,15 +375,24 @@ def _gap_float(kappa, nu, lam):
     return terms[0] - terms[1] + terms[2], sum(abs(t) for t in terms)
 
 
-def _committed_alpha_8(lam):
-    """Proposition 8's alpha_8 at ``lam`` as the committed theorem-5 certificate states it (read, not replayed here: the
-    claims' tests replay it, test_report's fast mode, and test_binding binds it)."""
+@lru_cache(maxsize=1)
+def _committed_pieces_json():
+    """The committed theorem-5 certificate's pieces (read, not replayed here: the claims' tests replay it, test_report's
+    fast mode, and test_binding binds it; read once, with the standard library), as JSON text."""
     from importlib import resources
 
-    from slr_verify.checker import load
+    raw = (resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz").read_bytes()
+    return json.dumps(json.loads(gzip.decompress(raw))["pieces"])
 
-    doc = load(str(resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz"))
-    return max(p["alpha_8"] for p in doc["pieces"] if p["lam"][0] <= lam <= p["lam"][1])
+
+def _committed_pieces():
+    """A fresh copy of :func:`_committed_pieces_json`'s pieces (a test may change its own)."""
+    return json.loads(_committed_pieces_json())
+
+
+def _committed_alpha_8(lam):
+    """Proposition 8's alpha_8 at ``lam`` as the committed theorem-5 certificate states it."""
+    return max(p["alpha_8"] for p in _committed_pieces() if p["lam"][0] <= lam <= p["lam"][1])
 
 
 def _never_beaten(found):
@@ -428,13 +451,9 @@ def test_the_certified_step_counts_are_the_least_integers_of_the_committed_rate(
     (mpmath's R on M by quadrature of zeta's definition, :func:`_R_mp`); each T is the least integer with
     (1 - alpha mu/2)^T E <= eps (mpmath, 40 digits: the T - 1 before it is above eps); a step above alpha_8 gets
     None, and a target above E gets 0."""
-    from importlib import resources
-
     from slr_verify.certify.rate import steps_to
-    from slr_verify.checker import load
 
-    doc = load(str(resources.files("slr_verify.certificates") / "theorem5_fig4b.json.gz"))
-    pieces = [p for p in doc["pieces"] if p.get("mu") is not None]
+    pieces = [p for p in _committed_pieces() if p.get("mu") is not None]
     assert pieces
     eps, out = 1e-6, []
     for p in pieces:
@@ -445,7 +464,7 @@ def test_the_certified_step_counts_are_the_least_integers_of_the_committed_rate(
         for lam in np.linspace(*p["lam"], 5):
             with mpmath.workdps(30):
                 lam = mpmath.mpf(lam)
-                gap = _R_mp(mpmath.mpf(0), mpmath.mpf(0), lam)[0] - _R_mp(mpmath.mpf(1), mpmath.mpf(1), lam)[0]
+                gap = _R_mp(mpmath.mpf(0), mpmath.mpf(0), lam, 1)[0] - _R_mp(mpmath.mpf(1), mpmath.mpf(1), lam, 1)[0]
                 assert gap - p["delta"] <= E
         assert got["steps"][2] is None
         with mpmath.workdps(40):
