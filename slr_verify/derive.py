@@ -29,6 +29,7 @@ from .symbolic import linear as slin
 from .symbolic import multihead as smh
 from .symbolic import profile_trs as ptrs
 from .symbolic import risk as srisk
+from .symbolic import setting_dependence as ssd
 from .symbolic.zeta import zeta, zetac
 from .symbolic.zeta2 import zeta2
 
@@ -114,6 +115,20 @@ def _profile():
     return out
 
 
+def _settings():
+    """`docs/MATH.md` §21: on M the noise and the null tokens add constants; raises when a step of the proof fails."""
+    proofs = {**ssd.dependence_proofs(), **ssd.off_manifold_proofs()}
+    failed = [k for k, ok in proofs.items() if not ok]
+    if failed:
+        raise RuntimeError(f"the setting-dependence proofs fail: {failed}")
+    return {
+        "reduced_risk_on_M": ("R on M - eps^2 - (L - 1) zeta_lam(0), in a = lam sqrt(d/2): free of eps and L",
+                              ssd.reduced_risk()),
+        "constants_on_M": ("what the noise and the null tokens add to R on M", ssd.constants_on_m()),
+        "off_M_dL_of_R_rho": ("d/dL of dR/drho at a general point (L matters off M)", ssd.off_manifold_l_dependence()),
+    }
+
+
 #: name -> (paper numbering, function returning {key: (label, expression)})
 DERIVATIONS = {
     "risk": ("Theorem 1 and its gradient", _risk),
@@ -123,6 +138,7 @@ DERIVATIONS = {
     "asymptotics": ("Corollary 2", _asymptotics),
     "multihead": ("Multiple-location regression, multi-head risk (`docs/MATH.md` §15)", lambda: _multihead()),
     "profile": ("The risk as a quadratic in v and the profile's TRS (`docs/MATH.md` §17)", _profile),
+    "settings": ("What the dynamics on M depend on: (lam, gamma, d), d through a (`docs/MATH.md` §21)", _settings),
 }
 
 

@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (they register)
     lemma_claims,
     manifold_claims,
     optimality_claims,
+    region_claims,
     risk_claims,
     sphere_claims,
     theorem5_claims,
@@ -25,7 +26,8 @@ from . import (  # noqa: F401  (they register)
 from .base import REGISTERED, Claim, ClaimSetting
 
 #: the report's order: the modules in this order, each in definition order
-_MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, theorem5_claims, tube_claims, lemma_claims,
+_MODULES = [m.__name__ for m in (risk_claims, optimality_claims, manifold_claims, theorem5_claims, tube_claims, region_claims,
+                                  lemma_claims,
                                   sphere_claims,
                                   landscape_claims, window_claims, basin_claims, window_phase_claims, bayes_claims,
                                   experiment_claims)]
