@@ -168,7 +168,8 @@ def test_certificate_secondary_parameters(name, value):
         stationary_points_on_M(lam=(0.05, 0.06), gamma=P["gamma"], d=400, L=10, **{name: value})
 
 
-@pytest.mark.parametrize("name,value", [("starts", 0), ("starts", True), ("rounds", 2.5), ("seed", 1.5), ("dps", 10**6)])
+@pytest.mark.parametrize("name,value", [("starts", 0), ("starts", True), ("rounds", 2.5), ("seed", 1.5), ("dps", 10**6),
+                                        ("descents", -1), ("descents", 2.5)])
 def test_stationary_points_secondary_parameters(name, value):
     from slr_verify.landscape import stationary_points
 
