@@ -15,10 +15,11 @@ are known, Newton is run on r(o) prod_i (1/|o - s_i|^2 + 1), which no longer con
 fresh starts, round after round until a round finds nothing new. Newton's method is drawn to saddles as
 much as to minima, and a minimum's basin can be small: at lam = 1.2 of Figure 4b's model 150 uniform
 starts in two rounds miss the global minimum (measured at seed 11, 400 starts: 14 of them reach it by
-Newton's method alone). The first round therefore also starts from ``descents`` uniform starts carried
+Newton's method alone). A last round therefore starts from ``descents`` uniform starts carried
 400 steps by PGD itself (:func:`descend`), which is drawn to minima only (a saddle attracts a null set of
 starts): from 400 such starts, 134 reach the global minimum at lam = 1.2, 54 at lam = 0.9, 59 at lam = 0.5
-(`docs/MATH.md` §13).
+(`docs/MATH.md` §13). It comes after the rounds, deflated by all they found, so that it only adds to them
+(started with the rounds, its roots deflate the later rounds, which then stop earlier and find fewer saddles).
 
 **Refinement.** Float64 cannot tell a root from a point where the gradient is merely below
 round-off (erf saturates: on the edge nu = 1 of M the gradient at kappa = 0.95, lam = 0.3 is 7.7e-13,
@@ -44,7 +45,9 @@ import mpmath
 import numpy as np
 
 from ..dynamics.trajectory import progress_bar, progress_stream
+from ..kernels.generated import risk_and_gradient_kernel
 from ..kernels.landscape import fixed_point_kernels
+from ..kernels.steps import overlap_map_kernel
 from ..model import sampling
 from ..model import validation as V
 from ..model.params import ModelSetting, Params, accepts_gamma2, keywords_checked, require_d
@@ -177,18 +180,18 @@ def descend(O, *, lam, gamma, d, L, iters=400):
     if O.ndim != 2 or O.shape[1] != 5 or not np.all(np.isfinite(O)):
         raise ValueError(f"O: finite overlaps of shape (n, 5) expected, got shape {O.shape}")
     iters = V.integer("iters", iters, 0, 100_000, why="PGD steps")
-    K = fixed_point_kernels()
+    rg, step = risk_and_gradient_kernel(), overlap_map_kernel()  # no second partials: they are not used here
     n = len(O)
 
     def risk_and_gradient(X):
-        arr = _as_batch(K.risk_f64(*X.T, lam, gamma, 0.0, d, L)[:6], n)
+        arr = _as_batch(rg(*X.T, lam, gamma, 0.0, d, L), n)
         return arr[0], arr[1:6]
 
     alpha = np.full(n, 1e-2)
     R, g = risk_and_gradient(O)
     for _ in range(iters):
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # a rejected trial may leave the domain
-            trial = _as_batch(K.map_f64(*O.T, *g, alpha)[:5], n).T
+            trial = _as_batch(step(*O.T, *g, alpha), n).T
             Rt, gt = risk_and_gradient(trial)
         ok = np.isfinite(Rt) & np.all(np.isfinite(gt), axis=0) & (Rt <= R)
         O[ok], R[ok], g[:, ok] = trial[ok], Rt[ok], gt[:, ok]
@@ -293,8 +296,8 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, descen
     """All stationary points of R_lam found by deflated multistart Newton and refined at ``dps``
     digits (see the module's docstring), classified, sorted by risk, one per symmetry orbit.
 
-    ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new); the first round
-    also from ``descents`` further starts carried 400 PGD steps towards a minimum first (:func:`descend`);
+    ``starts`` per round, at most ``rounds`` rounds (stops when a round finds nothing new), then one more
+    round from ``descents`` starts carried 400 PGD steps towards a minimum first (:func:`descend`);
     ``progress``: a stream for a bar over the refined candidates (``"auto"``: stderr if a terminal).
     ``extra`` of each point: ``found_in_round`` and ``rejected_candidates`` (the float64 roots the
     whole search rejected: not realisable, not refined, or not stationary at ``dps`` digits; the
@@ -313,15 +316,11 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, descen
     *seeds, descent_seed = np.random.SeedSequence(seed).spawn(rounds + 1)  # the rounds' seeds as spawn(rounds) gives
     special = np.array([[1, 1, 0, 0, 0], [1, -1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0.5, 1, 0]], dtype=float)
     progress = progress_stream(progress)
-    for rnd, ss in enumerate(seeds):
-        O = np.stack(list(sampling.initial_overlaps_exact(ss, starts, 4)), axis=1)
-        if rnd == 0:
-            O = np.vstack([special, O])
-            if descents:
-                D = np.stack(list(sampling.initial_overlaps_exact(descent_seed, descents, 4)), axis=1)
-                O = np.vstack([O, descend(D, lam=lam, gamma=gamma, d=d, L=L)[0]])
+
+    def search(O, rnd):  # Newton from the rows of O, deflated by what is known; the number of new points
         known = [q for s in found for q in s.images] + [q for c in seen for q in c[None, :] * SYMMETRIES]
         X, ok = newton(O, lam=lam, gamma=gamma, d=d, L=L, known=known)
+        nonlocal rejected
         new = 0
         bar = progress_bar(int(np.sum(ok)), progress, f"stationary points (round {rnd + 1})")
         for x in X[ok]:
@@ -335,8 +334,15 @@ def stationary_points(*, lam, gamma, eps=0.0, d, L, starts=300, rounds=4, descen
                 new += 1
         if bar is not None:
             bar.close()
-        if rnd > 0 and new == 0:
+        return new
+
+    for rnd, ss in enumerate(seeds):
+        O = np.stack(list(sampling.initial_overlaps_exact(ss, starts, 4)), axis=1)
+        if search(np.vstack([special, O]) if rnd == 0 else O, rnd) == 0 and rnd > 0:
             break
+    if descents:  # after the rounds, so that it only adds to what they find
+        D = np.stack(list(sampling.initial_overlaps_exact(descent_seed, descents, 4)), axis=1)
+        search(descend(D, lam=lam, gamma=gamma, d=d, L=L)[0], rnd + 1)
     found.sort(key=lambda s: s.risk)
     for s in found:
         s.extra["rejected_candidates"] = rejected
