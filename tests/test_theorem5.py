@@ -7,6 +7,7 @@ comes from the mathematics, not from the text."""
 
 import json
 import math
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -23,11 +24,16 @@ OWN = dict(gamma=math.sqrt(1.2), d=600, L=12)
 LAM = (0.2, 0.25)
 
 
-@pytest.fixture(scope="module")
-def proof():
+@lru_cache(maxsize=1)
+def _proof():
     r = theorem5_step(LAM, ratio=0.15, rate=False, **OWN)
     assert r["proved"], r["failure"]
     return r
+
+
+@pytest.fixture(scope="module")
+def proof():
+    return _proof()  # once per process: with --dist worksteal a worker may set a module's fixtures up more than once
 
 
 _restated, _rejected = restated, rejected
