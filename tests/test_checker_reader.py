@@ -227,3 +227,14 @@ def test_the_value_cap_is_inclusive(monkeypatch):
     monkeypatch.setattr(reader, "MAX_VALUES", 11)
     assert reader.load({"x": list(range(9))})  # 1 (the object) + 1 (the list) + 9 numbers = 11
     _unreadable({"x": list(range(10))}, "MAX_VALUES")
+
+
+def test_the_text_scans_value_cap_is_inclusive(monkeypatch):
+    """The byte scan before json.loads (reader._scan: commas + opening brackets + 1, outside strings) counts exactly the
+    values of a document without empty containers; at exactly MAX_VALUES it lets the text through, one more it refuses."""
+    monkeypatch.setattr(reader, "MAX_VALUES", 12)
+    text = json.dumps({"x": list(range(9)), "s": "a, [b] {c}"}).encode()  # 1 + 1 + 9 + 1 = 12; the string's brackets
+    reader._scan(text)                                                    # and comma are not counted
+    monkeypatch.setattr(reader, "MAX_VALUES", 11)
+    with pytest.raises(reader.Unreadable, match="MAX_VALUES"):
+        reader._scan(text)
