@@ -50,6 +50,19 @@ def test_committed_oracle_certificate_is_accepted(oracle_doc):
     assert "for every lam in [0.3, 0.3]" in r.conclusion and "d = 400, L = 10" in r.conclusion
 
 
+def test_a_rejection_counts_the_leaves_it_was_given(oracle_doc):
+    """A rejected replay reports the document's leaf count: the committed number when a field fails, 0 when the leaves
+    are not a list (then nothing was tiled)."""
+    doc = clone(oracle_doc)
+    doc["domain"]["lam"] = [0.31, 0.31]
+    r = replay(doc)
+    assert not r.accepted and r.leaves == len(oracle_doc["leaves"]), r
+    doc = clone(oracle_doc)
+    doc["leaves"] = {"0": doc["leaves"][0]}
+    r = replay(doc)
+    assert not r.accepted and r.leaves == 0, r
+
+
 def _value_leaf(doc):
     return next(i for i, leaf in enumerate(doc["leaves"]) if leaf["test"] == "value")
 
