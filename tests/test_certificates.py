@@ -440,3 +440,19 @@ def test_replay_takes_a_precision_within_its_range(oracle_doc):
     for bad in (63, 257, 128.0, True):
         with pytest.raises(ValueError, match="prec"):
             replay(oracle_doc, prec=bad)
+
+
+def test_a_circle_enclosure_states_t_1_r_0_and_eta_from_kappa():
+    """An enclosure with the circle test (every global minimiser has k in span(k*, v*)) states t = 1 and r = 0 exactly,
+    and |eta| = sqrt(1 - kappa^2) over its kappa range: the stated range holds both ends' values (mpmath, 30 digits)
+    to 1e-8 (arb keeps a union's radius to 30 bits)."""
+    import mpmath
+
+    r = replay(committed("minimum_d400_lam0.01.json.gz"))
+    assert r.accepted, r.reason
+    v = r.values
+    assert v["t"] == (1.0, 1.0) and v["r"] == (0.0, 0.0), (v["t"], v["r"])
+    with mpmath.workdps(30):
+        ends = sorted(mpmath.sqrt(1 - mpmath.mpf(k) ** 2) for k in v["kappa"])
+    lo, hi = v["eta"]
+    assert lo <= ends[0] < lo + 1e-8 and hi - 1e-8 < ends[1] <= hi, (v["eta"], ends)

@@ -571,6 +571,10 @@ FORGERIES = [
     Forgery("valley-tube kappa from 0", TUBE, domain("kappa", [0.0, 1.0]), ("0 < kappa_a < 1",)),
     # --- invented: the kinds' own fields
     Forgery("upper_at one ulp outside the square", P10, field_("upper_at", [0.0, up(1.0)]), ("upper_at", "square")),
+    # each of the four bounds of the square apart (a mutant reading kappa <= 2 survived the nu case above)
+    Forgery("upper_at's kappa one ulp above 1", P10, field_("upper_at", [up(1.0), 0.0]), ("upper_at", "square")),
+    Forgery("upper_at's kappa one ulp below -1", P10, field_("upper_at", [-up(1.0), 0.0]), ("upper_at", "square")),
+    Forgery("upper_at's nu one ulp below -1", P10, field_("upper_at", [0.0, -up(1.0)]), ("upper_at", "square")),
     Forgery("upper_at of three numbers", P10, field_("upper_at", [0.0, 0.0, 0.0]), ("upper_at",),
             vague="a ValueError (too many values to unpack) in the statement's derivation, caught as 'malformed'"),
     Forgery("upper_at NaN", P10, field_("upper_at", [NAN, 0.0]), ("upper_at", "finite")),
