@@ -448,11 +448,12 @@ def test_integer_powers_on_balls_and_series():
 
 @pytest.mark.parametrize("kept", [[((0.2, 0.5), (0.1, 0.4))], [((0.0, 0.3), (0.6, 0.9)), ((0.25, 0.95), (0.05, 0.2))],
                                   [((0.7, 1.0), (0.0, 1.0))]])
-def test_an_enclosures_eta_and_r_hold_every_point_of_the_bound_leaves(kept):
+def test_an_enclosures_eta_and_r_hold_every_point_of_the_bound_leaves_hull(kept):
     """The global-minimum enclosure's conclusion (checker.profile.enclosure_values): eta = sqrt(t (1 - kappa^2)) and
     r = sqrt((1 - t)(1 - kappa^2)) at every (kappa, t) of the bound leaves' hull lie in the stated ranges, and the
-    ranges' ends are attained on it (mpmath at 30 digits on a 41 x 41 grid of the hull, corners included): no end is cut, and none is loose by more than 1e-8 (the union of two balls is a ball whose radius arb
-    stores to 30 bits: its ends move by up to 2^-30 of the width)."""
+    ranges' ends are attained on it (mpmath at 30 digits on a 41 x 41 grid of the hull, corners included): no end is
+    cut, and none is loose by more than 1e-8 (the union of two balls is a ball whose radius arb stores to 30 bits: its
+    ends move by up to 2^-30 of the width)."""
     from slr_verify.checker.profile import enclosure_values
 
     got = enclosure_values(arb(1), [0.5], kept)
