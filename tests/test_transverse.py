@@ -87,6 +87,15 @@ def test_a_forged_leaf_or_domain_is_rejected(maps, forge):
     assert not r.accepted, r.conclusion
 
 
+@pytest.mark.parametrize("c, box", [("kappa", [0.875, 1.125]), ("nu", [-1.25, -0.875]), ("kappa", [0.875, 1.0000000000000002])])
+def test_a_domain_beyond_the_square_is_refused_as_such(maps, c, box):
+    """A transverse map's (kappa, nu) domain must lie in [-1, 1]^2 (the realisable overlaps on M): refused for that
+    reason, before the leaves are read (the kernels are analytic beyond the square, so leaves tiling such a domain
+    could pass their tests; a mutant reading nu <= 2 survived a test that looked only at the verdict)."""
+    r = replay(_forged(maps["oracle"]["certificate"], lambda d: d["domain"].update({c: box})))
+    assert not r.accepted and "intervals of [-1, 1]" in r.reason, r.reason
+
+
 @pytest.mark.parametrize("bad, word", [(dict(alpha=-1e-3), "alpha"), (dict(kappa=(0.5, 2.0)), "kappa"),
                                        (dict(nu=(0.3, 0.1)), "nu"), (dict(pieces=0), "pieces")])
 def test_bad_input_names_the_parameter(bad, word):
