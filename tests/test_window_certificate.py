@@ -95,6 +95,14 @@ def test_wrong_direction_is_rejected(window_doc):
     rejected(doc, "end hi", "along e")
 
 
+def test_an_end_enclosure_reaching_lam_0_is_rejected_at_the_ends(window_doc):
+    """The ends are read before the leaves: an enclosure of lo starting at lam = 0 is refused there, for that reason
+    (a mutant allowing a = 0 survived)."""
+    doc = clone(window_doc)
+    doc["ends"]["lo"]["enclosure"][0] = 0.0
+    rejected(doc, "end lo", "lam > 0")
+
+
 @pytest.mark.slow  # two replays of the window certificate (the README run's budget)
 def test_detached_enclosure_and_bad_witness_are_rejected(window_doc):
     doc = clone(window_doc)
