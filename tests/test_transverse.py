@@ -87,6 +87,18 @@ def test_a_forged_leaf_or_domain_is_rejected(maps, forge):
     assert not r.accepted, r.conclusion
 
 
+def test_a_map_over_lam_pieces_replays_with_the_searchs_volume_fractions():
+    """A transverse map over a lam interval cut in two pieces is accepted, and the checker's volume fractions (each
+    leaf's kappa x nu x lam share) sum to 1 and equal the search's to 1e-12 (a mutant reading a lam box's third end
+    survived: no default test replayed a map over a lam interval)."""
+    r = transverse_map(lam=(LAM, LAM * 1.0001), pieces=2, kappa=(0.9375, 1.0), nu=(0.875, 1.0), min_width=2.0**-6,
+                       **SETTING)
+    got = replay(r["certificate"])
+    assert r["proved"] and got.accepted, got.reason
+    fr = got.values["fractions"]
+    assert abs(sum(fr.values()) - 1) < 1e-12 and all(abs(fr[t] - r["fractions"][t]) < 1e-12 for t in fr), (fr, r["fractions"])
+
+
 @pytest.mark.parametrize("c, box", [("kappa", [0.875, 1.125]), ("nu", [-1.25, -0.875]), ("kappa", [0.875, 1.0000000000000002])])
 def test_a_domain_beyond_the_square_is_refused_as_such(maps, c, box):
     """A transverse map's (kappa, nu) domain must lie in [-1, 1]^2 (the realisable overlaps on M): refused for that
