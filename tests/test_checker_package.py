@@ -99,13 +99,17 @@ def test_premise_hashes_are_the_files_bytes():
 
 
 def _checker_copy(tmp_path):
-    """A copy of the checker package (it imports the standard library, flint and itself only) under tmp_path, with an
-    empty package root: tampering with it leaves the checkout alone."""
+    """A copy of the imported checker package (it imports the standard library, flint and itself only) under tmp_path,
+    with an empty package root: tampering with it leaves the checkout alone."""
     import shutil
+
+    import slr_verify.checker
 
     (tmp_path / "slr_verify").mkdir()
     (tmp_path / "slr_verify" / "__init__.py").write_text("")
-    shutil.copytree(CHECKER, tmp_path / "slr_verify" / "checker", ignore=shutil.ignore_patterns("__pycache__"))
+    # the checker this process imports (the checkout's, an installed copy, or a mutant's), not a path beside the tests
+    shutil.copytree(Path(slr_verify.checker.__file__).parent, tmp_path / "slr_verify" / "checker",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path / "slr_verify" / "checker"
 
 
