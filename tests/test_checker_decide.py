@@ -20,6 +20,7 @@ from flint import arb, ctx
 from slr_verify.checker import contraction as C
 from slr_verify.checker import decide as D
 from slr_verify.checker.balls import ball, param_balls, widened
+from slr_verify.checker.special import erf_variance_arb as erf_variance
 
 #: a ball straddling 0 (arb rounds a radius up, so a ball's end is never exactly a chosen float: the boundary cases
 #: below are exact points, the ball cases straddle the boundary)
@@ -467,3 +468,37 @@ def test_an_enclosures_eta_and_r_hold_every_point_of_the_bound_leaves_hull(kept)
     lo, hi = got["eta"]
     assert lo <= min(etas) < lo + 1e-8 and hi - 1e-8 < max(etas) <= hi, (got["eta"], min(etas), max(etas))
     assert got["r"][0] == 0.0 and max(rs) <= got["r"][1] < max(rs) + 1e-8
+
+
+def _variance_mp(t, g2, dps=60):
+    """D = Var erf(t + gZ) = 4/pi int_a^1 e^(-c (1 + x^2)) / (1 + x^2) dx (c = t^2 / (1 + 2 g^2), a = 1/sqrt(1 + 4g^2))
+    by mpmath, written with u = c (x^2 - a^2) (smooth where the x-form's peak at x = a is too narrow for quadrature) and
+    integrated to its true end u = c (1 - a^2): no cut at u = 80, no tail bound."""
+    with mpmath.workdps(dps):
+        t, g = mpmath.mpf(t), mpmath.sqrt(mpmath.mpf(g2))  # g from its exact square (t = 60: c g-sensitivity 1e4)
+        c, a = t * t / (1 + 2 * g * g), 1 / mpmath.sqrt(1 + 4 * g * g)
+        J = mpmath.quad(lambda u: mpmath.exp(-u) / (2 * mpmath.sqrt(c * (a * a * c + u)) * (1 + a * a + u / c)),
+                        [0, 1, 3, 10, 30, 80, 200, c * (1 - a * a)])
+        x_form = mpmath.quad(lambda x: mpmath.exp(-c * (1 + x * x)) / (1 + x * x), [a, 1]) if c < 100 else None
+        return 4 / mpmath.pi * mpmath.exp(-c * (1 + a * a)) * J, x_form and 4 / mpmath.pi * x_form
+
+
+@pytest.mark.parametrize("t", [2.0, 10.0, 60.0])
+def test_the_erf_variance_beyond_the_cut_holds_the_uncut_integral(t):
+    """checker.special.erf_variance_arb at 256 bits, on the route that cuts its integral at u = 80 and bounds the rest by
+    e^-80 / (2 c a (1 + a^2)) (t = 60: c = 1800), and below it: the enclosure meets the integral to its true end (mpmath,
+    60 digits, taken as a ball of relative radius 1e-50; the substitution checked against the x-form where that
+    converges). At 256 bits the tail (e^-80 of the value) is resolved: a bound a third too small (a mutant) leaves the
+    true value outside."""
+    D_mp, x_form = _variance_mp(t, 0.5)
+    if x_form is not None:
+        assert abs(D_mp - x_form) < mpmath.mpf(10) ** -40 * D_mp
+    old = ctx.prec
+    ctx.prec = 256
+    try:
+        ref = arb(mpmath.nstr(D_mp, 55)) * (1 + arb(0, 1e-50))  # the quadrature's value, to 50 digits
+        D = erf_variance(arb(t), arb(0.5).sqrt())
+        ok = D.overlaps(ref) and D.rad() < 1e-30 * abs(D.mid())  # narrow enough to bite (at t = 60: the tail bound)
+    finally:
+        ctx.prec = old
+    assert ok, (D.str(60, radius=True), ref.str(60, radius=True))
