@@ -153,18 +153,24 @@ def test_a_planted_pyc_is_ignored(tmp_path):
     assert accepted, reason
 
 
-def test_a_kernel_edited_on_disk_is_rejected_by_its_hash(tmp_path):
-    """The same checker copy with ``valley.py``'s body changed: the committed certificate that names valley is
-    rejected, the reason naming the premise and the hash."""
-    gen = _checker_copy(tmp_path) / "generated"
-    p = gen / "valley.py"
-    p.write_text(p.read_text().replace("-x9,", "x9,"))
+def _replay_with_valley_edited(tmp_path, old, new):
+    """(accepted, reason) of the committed lam = 0.3 oracle certificate (it names valley) replayed in a fresh process on
+    a checker copy whose ``valley.py`` has ``old`` replaced by ``new``."""
+    p = _checker_copy(tmp_path) / "generated" / "valley.py"
+    assert old in p.read_text()
+    p.write_text(p.read_text().replace(old, new))
     code = ("import sys, json; import slr_verify.checker as c; r = c.replay(sys.argv[1]); "
             "print(json.dumps([r.accepted, r.reason]))")
     env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run([sys.executable, "-c", code, _committed("oracle_fig4b_lam0.3.json.gz")], capture_output=True,
                          text=True, cwd=tmp_path, env=env, check=True, timeout=600)
-    accepted, reason = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def test_a_kernel_edited_on_disk_is_rejected_by_its_hash(tmp_path):
+    """The same checker copy with ``valley.py``'s body changed: the committed certificate that names valley is
+    rejected, the reason naming the premise and the hash."""
+    accepted, reason = _replay_with_valley_edited(tmp_path, "-x9,", "x9,")
     assert not accepted and "premise 'valley'" in reason and "hash" in reason
 
 
@@ -172,16 +178,7 @@ def test_a_kernel_file_declaring_another_premise_is_rejected_as_such(tmp_path):
     """The same checker copy with ``valley.py`` declaring itself another premise (as a file copied over another's would):
     the replay that loads it is rejected, the reason naming the declaration, not only a hash (a mutant dropping this
     check survived: the hash then still rejected the file, for another reason)."""
-    gen = _checker_copy(tmp_path) / "generated"
-    p = gen / "valley.py"
-    assert "PREMISE = 'valley'" in p.read_text()
-    p.write_text(p.read_text().replace("PREMISE = 'valley'", "PREMISE = 'dual-bound'"))
-    code = ("import sys, json; import slr_verify.checker as c; r = c.replay(sys.argv[1]); "
-            "print(json.dumps([r.accepted, r.reason]))")
-    env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
-    out = subprocess.run([sys.executable, "-c", code, _committed("oracle_fig4b_lam0.3.json.gz")], capture_output=True,
-                         text=True, cwd=tmp_path, env=env, check=True, timeout=600)
-    accepted, reason = json.loads(out.stdout)
+    accepted, reason = _replay_with_valley_edited(tmp_path, "PREMISE = 'valley'", "PREMISE = 'dual-bound'")
     assert not accepted and "premise 'valley' declares PREMISE = 'dual-bound'" in reason, reason
 
 
