@@ -276,3 +276,20 @@ def test_hessian_signs_on_one_coarse_leaf_are_rejected():
     lam = doc["domain"]["lam"]
     doc["tree"], doc["leaves"] = [-1], [{"box": {"lam": lam}, "test": "signs"}]
     _rejected(doc, "signs leaf", "(0, 0)", "saddle")
+
+
+def test_the_tubes_stated_q_bounds_the_spectral_radius_of_the_float_jacobian(tube):
+    """The valley tube's stated q (the largest bound of ||T^-1 D_z Z T|| over its pieces, z = (nu - 1, theta, eta, rho))
+    is at least the spectral radius of D_z Z at points along the edge (any operator norm bounds it): D_z Z by central
+    differences of one float64 step of the NumPy runner (dynamics.fixed_points.overlap_jacobian_fd, h = 1e-6, at
+    nu = 1 - 1e-5 so that the differences stay inside the overlaps' range; the radius moves by about 1e-5 from nu = 1),
+    and q < 1 (a mutant stating the pieces' largest C as q survived)."""
+    from slr_verify.checker import replay
+
+    r = replay(tube)
+    assert r.accepted, r.reason
+    k0, k1 = tube["domain"]["kappa"]
+    pts = [(k, 1 - 1e-5, 0.0, 0.0, 0.0) for k in np.linspace(k0, min(k1, 1 - 1e-5), 9)]
+    J = F.overlap_jacobian_fd(pts, lam=0.15, alpha=FIG4B.alpha, **G4B)
+    rho = max(np.max(np.abs(np.linalg.eigvals(j[1:, 1:]))) for j in J)
+    assert rho - 1e-4 <= r.values["q"] < 1, (rho, r.values["q"])
