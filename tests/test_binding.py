@@ -208,9 +208,9 @@ def test_every_kind_of_the_checker_has_a_binding_rule():
         assert table["lam"] == ("ulp" if "lam" in k.widened else "domain"), name
         assert {c for c, how in table.items() if how == "ulp"} == set(k.widened), name
         assert all(c in k.coordinates for c, how in table.items() if how in ("domain", "ulp")), name
-        assert set(table.values()) <= {"domain", "ulp", "alpha_5", "ends"}, name
+        assert set(table.values()) <= {"domain", "ulp", "alpha_5", "ends", "tube"}, name
     assert {k for k, t in B.QUANTITIES.items() if "alpha" in t} == {"theorem-5", "reduced-map-diffeomorphism",
-                                                                     "contraction-ball", "valley-tube", "transverse-map"}
+                                                                     "contraction-ball", "oracle-tube", "transverse-map"}
     assert B.QUANTITIES["theorem-5"]["alpha"] == "alpha_5" and [k for k, t in B.QUANTITIES.items() if "ends" in t] == [
         "oracle-window"]
 
@@ -347,12 +347,12 @@ def test_diffeomorphism_alpha_is_its_domain_from_0():
         assert not ok and why.startswith("alpha: the claim's alpha = ") and f"alpha in [0.0, {A!r}]" in why, (alpha, why)
 
 
-@pytest.mark.parametrize("kind", ["contraction-ball", "valley-tube"])
+@pytest.mark.parametrize("kind", ["contraction-ball", "oracle-tube"])
 def test_a_point_alpha_binds_only_itself(kind):
-    """contraction-ball and valley-tube prove their statement at their point alpha, which the checker does not widen
+    """contraction-ball and oracle-tube prove their statement at their point alpha, which the checker does not widen
     (lam: the one-ulp ball): the claim's alpha must equal it exactly, as a float or a real."""
     a = 4e-3
-    dom = {"lam": (0.5, 0.5), "alpha": (a, a), **({"kappa": (0.5, 1.0)} if kind == "valley-tube" else {})}
+    dom = {"lam": (0.5, 0.5), "alpha": (a, a), **({"kappa": (0.5, 1.0), "nu": (0.5, 1.0)} if kind == "oracle-tube" else {})}
     values = fake(kind, eps=0.0, domain=dom).values
     claim = dict(kind=kind, setting=PAPER, lam=0.5)
     assert binds(values, **claim, domain={"alpha": a})[0] and binds(values, **claim, domain={"alpha": Fraction(a)})[0]
@@ -387,13 +387,14 @@ def test_the_window_ends_bind_up_to_the_claims_enclosures():
 
 @pytest.mark.parametrize("kind, domain", [
     ("theorem-5", {"kappa": (0.0, 1.0)}), ("theorem-5", {"nu": 0.5}), ("oracle-window", {"alpha": 1e-3}),
-    ("oracle-global-minimiser", {"t": (0.0, 1.0)}), ("off-M-minimum", {"alpha": 1e-3}), ("valley-tube", {"kappa": 0.9}),
+    ("oracle-global-minimiser", {"t": (0.0, 1.0)}), ("off-M-minimum", {"alpha": 1e-3}), ("oracle-tube", {"kappa": 0.9}),
     ("manifold-hessian-signs", {"radius": 0.1}), ("contraction-ball", {"region": (0.0, 1.0)}),
     ("global-minimum-enclosure", {"ends": {"lo": (0.0, 1.0)}}),
 ])
 def test_a_quantity_the_kind_does_not_bind_is_a_mismatch(kind, domain):
     """A quantity the claim names that its kind's table does not list is not silently ignored: the reason names it."""
-    doms = {"theorem-5": T5_DOC["domain"], "valley-tube": {"kappa": (0.5, 1.0), "lam": (0.5, 0.5), "alpha": (4e-3, 4e-3)}}
+    doms = {"theorem-5": T5_DOC["domain"], "oracle-tube": {"kappa": (0.5, 1.0), "nu": (0.5, 1.0), "lam": (0.5, 0.5),
+                                                        "alpha": (4e-3, 4e-3)}}
     values = T5_DOC if kind == "theorem-5" else fake(kind, domain=doms.get(kind, {"lam": (0.5, 0.5)})).values
     (name,) = domain
     claim = dict(kind=kind, setting=PAPER, lam=0.5)
@@ -682,3 +683,33 @@ def test_find_committed_binds_theorem5_by_its_step():
     for s in (PAPER, dict(PAPER, eps=0.3, L=2)):
         assert find_committed("theorem-5", setting=s, lam=(0.05, 0.1), domain={"alpha": 4e-3}) == ["theorem5_fig4b.json.gz"]
     assert find_committed("theorem-5", setting=PAPER, lam=(0.9, 1.0), domain={"alpha": 4e-3}) == []
+
+
+def _tube_values(**tube):
+    """An oracle-tube replay's values: D_m = [0.79, 1] x [0.785, 1], m = 0.01, so D's corner is 0.79 + 0.01 exactly."""
+    t = {"kappa": 0.79, "nu": 0.785, "margin": 0.01, "entry": 2e-3, "euclidean": 1e-3, "q": 0.9998, **tube}
+    return fake("oracle-tube", domain={"kappa": (0.79, 1.0), "nu": (0.785, 1.0), "lam": (0.01, 0.01), "alpha": (4e-3, 4e-3)},
+                tube=t).values
+
+
+def test_a_tube_binds_a_region_inside_d_and_a_radius_up_to_the_euclidean_one():
+    """The claim's D = [c, 1]^2 and |y|_2 <= r bind when c >= max(kappa_lo, nu_lo) + m (exact rationals: the largest
+    lower end counts) and 0 < r <= the certificate's Euclidean radius; a corner 2^-70 below, a radius one float above,
+    r = 0 and a certificate with no tube do not; a malformed claim is the claim's bug (ValueError)."""
+    claim = dict(kind="oracle-tube", setting=PAPER, lam=0.01)
+    corner = Fraction(0.79) + Fraction(0.01)
+    for t in ({"corner": corner, "radius": 1e-3}, {"corner": 0.9, "radius": 5e-4}, {"corner": 1.0, "radius": Fraction(1e-3)}):
+        ok, why = binds(_tube_values(), **claim, domain={"tube": t})
+        assert ok and "tube D = [" in why, (t, why)
+    for t in ({"corner": corner - Fraction(1, 2**70), "radius": 1e-3}, {"corner": 0.9, "radius": up(1e-3)},
+              {"corner": 0.9, "radius": 0.0}, {"corner": 0.9, "radius": -1e-4}):
+        ok, why = binds(_tube_values(), **claim, domain={"tube": t})
+        assert not ok and why.startswith("tube: the claim's D = ["), (t, why)
+    ok, why = binds(_tube_values(nu=0.795), **claim, domain={"tube": {"corner": corner, "radius": 1e-3}})
+    assert not ok, "nu's lower end 0.795 + m lies above the corner"
+    ok, why = binds(fake("oracle-tube", domain={"lam": (0.01, 0.01)}).values, **claim, domain={"tube": {"corner": 0.9,
+                                                                                                      "radius": 1e-4}})
+    assert not ok and "tube kappa" in why, why
+    for bad in ({"corner": 0.9}, {"corner": 0.9, "radius": 1e-4, "nu": 0.9}, {"corner": "0.9", "radius": 1e-4}, 0.9):
+        with pytest.raises(ValueError, match="tube must be"):
+            binds(_tube_values(), **claim, domain={"tube": bad})

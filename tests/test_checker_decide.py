@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from flint import arb, ctx
 
+from slr_verify.certify.valley import tube_piece_bounds  # the valley tube's search (no certificate kind)
 from slr_verify.checker import contraction as C
 from slr_verify.checker import decide as D
 from slr_verify.checker.balls import ball, param_balls, widened
@@ -133,7 +134,7 @@ def test_tube_piece_bounds_are_above_sampled_values():
     lam_saved, LAM = LAM, 0.15
     try:
         with ctx.workprec(128):
-            q, Cb, edge_ok, step = C.tube_piece_bounds(a, b, m, T.tolist(), groups, delta, par, ALPHA)
+            q, Cb, edge_ok, step = tube_piece_bounds(a, b, m, T.tolist(), groups, delta, par, ALPHA)
         assert q.is_finite() and Cb.is_finite() and step.is_finite()
         Tinv = np.linalg.inv(T)
         worst_q = worst_c = worst_step = 0.0

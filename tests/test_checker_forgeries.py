@@ -54,7 +54,7 @@ WINDOW = "window_fig5.json.gz"  # oracle-window, 7877 leaves, 10 s (the ends are
 # leaves; the window's last piece (1012 leaves, 1.3 s) is an oracle certificate holding a valley-edge leaf
 SUB_P9, SUB_WINDOW, EDGE = f"first-piece:{P9}", f"first-piece:{WINDOW}", f"last-piece:{WINDOW}"
 # no certificate of these kinds is committed: the searches write them (test_dynamics_certificates' settings), ~3 s
-CYCLE, TUBE, FAMILY = "search:contraction-ball", "search:valley-tube", "search:off-M-minimum"
+CYCLE, TUBE, FAMILY = "search:contraction-ball", "search:oracle-tube", "search:off-M-minimum"
 
 
 # ------------------------------------------------------------------------------------------------------ documents
@@ -70,10 +70,10 @@ def _genuine(name) -> dict:
     if name == TUBE:
         from paper import FIG4B, G4B
 
-        from slr_verify.certify import tube_certificate, valley_tube
-        t = valley_tube(lam=0.15, alpha=FIG4B.alpha, kappa_a=(0.9405,), **G4B)
+        from slr_verify.certify import oracle_tube
+        t = oracle_tube(lam=0.03, alpha=FIG4B.alpha, D=((0.9, 1.0), (0.9, 1.0)), **G4B)
         assert t.proved, t.reason
-        return tube_certificate(t)
+        return t.certificate
     if name == FAMILY:
         from slr_verify.certify import off_M_family_minimality
         r = off_M_family_minimality(lam=0.3, gamma=math.sqrt(0.8), d=200, L=6)
@@ -522,10 +522,12 @@ FORGERIES = [
     Forgery("contraction sigma with a float", CYCLE, leaf_update(0, sigma=[1, 1, -1, -1, -1.0]), ("sigma",)),
     Forgery("contraction sigma with a bool", CYCLE, leaf_update(0, sigma=[True, 1, -1, -1, -1]), ("sigma",)),
     Forgery("contraction sigma of four signs", CYCLE, leaf_update(0, sigma=[1, 1, -1, -1]), ("sigma",)),
-    Forgery("valley-tube margin 0", TUBE, field_("margin", 0.0), ("margin",)),
-    Forgery("valley-tube margin negative", TUBE, lambda d: d.__setitem__("margin", -d["margin"]), ("margin",)),
-    Forgery("valley-tube delta negative", TUBE, lambda d: d.__setitem__("delta", -d["delta"]), ("delta",)),
-    Forgery("valley-tube margin NaN", TUBE, field_("margin", NAN), ("margin",)),
+    Forgery("oracle-tube margin 0", TUBE, field_("margin", 0.0), ("margin",)),
+    Forgery("oracle-tube margin negative", TUBE, lambda d: d.__setitem__("margin", -d["margin"]), ("margin",)),
+    Forgery("oracle-tube radius negative", TUBE, lambda d: d.__setitem__("radius", -d["radius"]), ("radius",)),
+    Forgery("oracle-tube entry 0", TUBE, field_("entry", 0.0), ("entry",)),
+    Forgery("oracle-tube margin NaN", TUBE, field_("margin", NAN), ("margin",)),
+    Forgery("oracle-tube q a bool", TUBE, field_("q", True), ("q",)),
     # --- invented: numbers that are not what they seem
     Forgery("split point NaN", ORACLE, split_at(lambda box: NAN), ("split", "tree", "node", "finite")),
     Forgery("split point a string", ORACLE, split_at(lambda box: "0.5"), ("split", "tree", "node", "number")),
@@ -565,10 +567,12 @@ FORGERIES = [
     Forgery("alpha domain not starting at 0", P10, lambda d: d["domain"]["alpha"].__setitem__(0, 0.01), ("alpha",)),
     Forgery("contraction alpha = 0", CYCLE, lambda d: (domain("alpha", [0.0, 0.0])(d),
                                                        d["leaves"][0]["box"].update(alpha=[0.0, 0.0])), ("alpha",)),
-    Forgery("valley-tube kappa reaching past 1", TUBE, lambda d: d["domain"]["kappa"].__setitem__(1, 1.5), ("kappa",)),
-    Forgery("valley-tube kappa a point", TUBE, domain("kappa", [1.0, 1.0]), ("kappa",)),
-    # kappa_a = 0: the domain check itself must refuse it (a mutant allowing 0 survived: the coverage then rejects)
-    Forgery("valley-tube kappa from 0", TUBE, domain("kappa", [0.0, 1.0]), ("0 < kappa_a < 1",)),
+    Forgery("oracle-tube kappa reaching past 1", TUBE, lambda d: d["domain"]["kappa"].__setitem__(1, 1.5), ("kappa",)),
+    Forgery("oracle-tube nu a point", TUBE, domain("nu", [1.0, 1.0]), ("nu",)),
+    # D_m from kappa = 0: the domain check itself must refuse it (the coverage would reject it too)
+    Forgery("oracle-tube kappa from 0", TUBE, domain("kappa", [0.0, 1.0]), ("0 < c < 1",)),
+    Forgery("oracle-tube lam = 0", TUBE, lambda d: (domain("lam", [0.0, 0.0])(d), [x["box"].update(lam=[0.0, 0.0])
+                                                                                   for x in d["leaves"]]), ("lam",)),
     # --- invented: the kinds' own fields
     Forgery("upper_at one ulp outside the square", P10, field_("upper_at", [0.0, up(1.0)]), ("upper_at", "square")),
     # each of the four bounds of the square apart (a mutant reading kappa <= 2 survived the nu case above)
@@ -646,10 +650,11 @@ FORGERIES = [
     Forgery("contraction sigma not a symmetry of the map", CYCLE, leaf_update(0, sigma=[1, 1, -1, 1, 1]), ("sigma",)),
     Forgery("contraction centre moved by 1e-3", CYCLE,
             lambda d: d["leaves"][0]["centre"].__setitem__(0, d["leaves"][0]["centre"][0] + 1e-3), ("r0 + q", "contraction")),
-    Forgery("valley-tube margin wider than a piece", TUBE,
-            lambda d: d.__setitem__("margin", 2 * min(x["box"]["kappa"][1] - x["box"]["kappa"][0] for x in d["leaves"])),
-            ("margin", "narrower")),
-    Forgery("valley-tube delta times 1e4", TUBE, lambda d: d.__setitem__("delta", d["delta"] * 1e4), ("tube-piece",)),
+    Forgery("oracle-tube margin / 8 (the drift no longer fits)", TUBE, lambda d: d.__setitem__("margin", d["margin"] / 8),
+            ("entry * C",)),
+    Forgery("oracle-tube radius times 1e3", TUBE, lambda d: d.__setitem__("radius", d["radius"] * 1e3), ("tube-box",)),
+    Forgery("oracle-tube Euclidean radius doubled", TUBE, lambda d: d.__setitem__("euclidean", 2 * d["euclidean"]),
+            ("euclidean",)),
     Forgery("proposition 9: Y = 0 (the Krawczyk image is X)", SUB_P9, lambda d: d["pieces"][0].update(Y=[[0.0, 0.0], [0.0, 0.0]]),
             ("Krawczyk",)),
     Forgery("proposition 9: Y of 2 x 3", SUB_P9, lambda d: d["pieces"][0].update(Y=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
@@ -668,8 +673,8 @@ FORGERIES = [
             ("witness",)),
     Forgery("window lo end: pitchfork at lam = -0.001 (the closed form's gaps < 0)", SUB_WINDOW,
             both(window_lo_at(-0.001), window_end("lo", mechanism="pitchfork", direction="v*")), W_ENDS),
-    Forgery("valley-tube T of 3 x 3", TUBE, lambda d: d["leaves"][0].update(T=[row[:3] for row in d["leaves"][0]["T"][:3]]),
-            ("T must", "T is", "4 x 4", "T ")),
+    Forgery("oracle-tube T of 2 x 2", TUBE, lambda d: d.update(T=[row[:2] for row in d["T"][:2]]), ("T must", "3 x 3")),
+    Forgery("oracle-tube T with a NaN", TUBE, lambda d: d["T"][1].__setitem__(1, NAN), ("T",)),
 ]
 
 PROBES = [

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from flint import arb, arb_mat, ctx
 
-from slr_verify.certify.oracle_tube import box_bounds, largest_oracle_tube, oracle_tube
+from slr_verify.certify.oracle_tube import largest_oracle_tube, oracle_tube
 from slr_verify.checker.balls import param_balls
+from slr_verify.checker.contraction import oracle_box_bounds as box_bounds
 from slr_verify.kernels.balls import widened
 from slr_verify.landscape.overlap_map import pgd_map, real_eigenbasis
 

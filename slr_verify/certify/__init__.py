@@ -11,10 +11,11 @@ inequalities or hold 'for all' parameters in a box (`docs/MATH.md` §14).
 * :func:`off_M_family_point`, :func:`off_M_family_minimality`, :func:`off_M_certificate`: the stationary point
   off M and its local minimality.
 * :func:`contraction_ball`, :func:`valley_tube`: the capture regions of sphere-initialised PGD (a contraction ball of
-  sigma o Phi, the tube around the flat valley nu = 1); :func:`capture_certificate`, :func:`tube_certificate` write
-  them as certificates; :func:`classify_runs`, :func:`sample_basins`: every run accounted for by them.
-* :func:`oracle_tube`, :func:`largest_oracle_tube`: Theorem 5 in a tube around M near the oracle (ball arithmetic, no
-  certificate): every start with (kappa, nu) in [c, 1]^2 and (theta, eta, rho) small converges to (k*, v*).
+  sigma o Phi, the tube around the flat valley nu = 1, ball arithmetic with no certificate); :func:`capture_certificate`
+  writes the ball as a certificate; :func:`classify_runs`, :func:`sample_basins`: every run accounted for by them.
+* :func:`oracle_tube`, :func:`largest_oracle_tube`: Theorem 5 in a tube around M near the oracle (an ``oracle-tube``
+  certificate the checker replays): every start with (kappa, nu) in [c, 1]^2 and (theta, eta, rho) small converges to
+  (k*, v*).
 * :func:`oracle_window`: enclosures of the end points of the oracle's window (the profile route,
   `docs/MATH.md` §17): certified witnesses outside each end.
 * :func:`window_grid`, :func:`open_window_grid`: W proved at every setting of a grid (gamma^2, d, L, eps) on Dask,
@@ -44,7 +45,7 @@ from .oracle_stability import alpha_stable
 from .oracle_tube import OracleTube, largest_oracle_tube, oracle_tube
 from .rate import lojasiewicz
 from .reduced_map import alpha_attract, alpha_diffeo, hessian_signs
-from .regions import capture_certificate, tube_certificate
+from .regions import capture_certificate
 from .replay import Replay, replay  # noqa: F401  (the checker's, exported by slr_verify.checker; the searches' name)
 from .theorem5 import theorem5_step
 from .valley import ValleyTube, valley_tube
@@ -52,7 +53,7 @@ from .window import WindowEnclosure, oracle_window
 
 __all__ = ["stationary_points_on_M", "Certificate", "hessian_signs", "alpha_attract", "alpha_diffeo", "alpha_stable",
            "off_M_family_point", "off_M_family_minimality", "off_M_certificate", "contraction_ball", "CaptureBall",
-           "valley_tube", "ValleyTube", "capture_certificate", "tube_certificate", "classify_runs", "sample_basins",
+           "valley_tube", "ValleyTube", "capture_certificate", "classify_runs", "sample_basins",
            "Classification", "oracle_window", "WindowEnclosure", "global_minimiser", "GlobalCertificate",
            "log_bayes_gap_enclosure", "lojasiewicz", "theorem5_step", "load_committed", "replay_committed",
            "find_committed", "window_grid", "open_window_grid", "oracle_tube", "largest_oracle_tube", "OracleTube"]

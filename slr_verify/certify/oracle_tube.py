@@ -25,31 +25,33 @@ kappa_t >= kappa_0 - C sum_s ||y_s|| >= k0 - C r_0 / (1 - q) >= k0 - m, and nu_t
 most 1, so kappa_t converges, and sum_t h_k(x_t) is finite: h_k(x_t) -> 0, so the limit has kappa = 1 (h_k > 0 below);
 likewise nu -> 1, and y_t -> 0.
 
-Tier: ball arithmetic with no certificate the independent checker replays (a new kind would not fit the checker's
-trusted base today): ``enclosed``. Not shown: the images of the tube under the symmetries (they hold by equivariance:
-:func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`), a D reaching the saddle's level, lam intervals.
+Tier: ball arithmetic, with an ``oracle-tube`` certificate the independent checker replays (its leaves: the boxes of
+D_m, or of D_m x a lam interval; the checker derives the statement and evaluates every test again). Not shown: the
+images of the tube under the symmetries (they hold by equivariance:
+:func:`slr_verify.kernels.landscape.sigma_equivariance_proofs`), a D reaching the saddle's level.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from flint import arb, arb_mat, ctx
 
-from ..checker.balls import outward, param_balls
-from ..checker.contraction import pgd_jacobian, square, upper
-from ..checker.decide import below
-from ..checker.premises import kernels
-from ..kernels.balls import widened
+from ..checker import replay
+from ..checker.balls import outward, param_balls, widened
+from ..checker.contraction import norm_below, oracle_box_bounds, square, upper
 from ..kernels.landscape import valley_tube_proofs
 from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
 from ..model import tiers as T
 from ..model import validation as V
 from ..model.params import Params, accepts_gamma2
 from . import bisection as B
-from .certificate import SplitTree
+from .args import setting
+from .certificate import SplitTree, document
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,11 @@ class OracleTube:
     params: dict
     seconds: float
     extra: dict = field(default_factory=dict)
+    #: the ``oracle-tube`` certificate the independent checker accepted (None for a tube not proved)
+    certificate: dict | None = None
 
-    #: what the conclusion rests on (`slr_verify.model.tiers`)
-    tier = T.ENCLOSED
+    #: what the conclusion rests on (`slr_verify.model.tiers`): a certificate the independent checker replays
+    tier = T.BALL
 
     def contains(self, ov) -> np.ndarray:
         """Which of the realisable points ``ov`` ((5,) or (5, n)) satisfy the theorem's entry condition (decided on
@@ -92,46 +96,27 @@ class OracleTube:
 
     def euclidean_entry(self) -> float:
         """A radius in |y|_2 inside the entry condition: r_0 / s, rounded down, with ||T^{-1}||_2 < s proved on arb balls
-        (s NumPy's norm raised by 1e-9 relative, decided by :func:`_norm_below`); 0 for an unproved tube."""
+        (s NumPy's norm raised by 1e-9 relative, decided by the checker's ``norm_below``); 0 for an unproved tube."""
         if not self.proved:
             return 0.0
         s = float(np.linalg.norm(np.linalg.inv(self.T), 2)) * (1 + 1e-9)
         with ctx.workprec(128):
-            if not _norm_below(arb_mat(self.T.tolist()).inv(), arb(s)):
+            if not norm_below(arb_mat(self.T.tolist()).inv(), arb(s)):
                 raise ArithmeticError(f"||T^-1||_2 < {s!r} is not proved: no Euclidean radius")
             return outward(arb(self.entry) / arb(s))[0]
+
+
+def _below_by(c, m) -> float:
+    """The largest float x with x + m <= c exactly (D_m's lower end: the checker's statement reads D as x + m <= kappa)."""
+    x = c - m
+    while Fraction(x) + Fraction(m) > Fraction(c):
+        x = math.nextafter(x, -math.inf)
+    return x
 
 
 def _norm(row) -> arb:
     """An upper bound of the 2-norm of a 1 x 3 arb row."""
     return upper(sum((square(row[0, j]) for j in range(3)), arb(0))).sqrt()
-
-
-def _norm_below(M, q) -> bool:
-    """||M||_2 < q for every matrix of the 3 x 3 interval matrix M: q^2 I - M^T M positive definite (leading minors)."""
-    S = arb_mat([[int(i == j) * q * q for j in range(3)] for i in range(3)]) - M.transpose() * M
-    m2 = S[0, 0] * S[1, 1] - S[0, 1] * S[1, 0]
-    return bool(S[0, 0] > 0) and bool(m2 > 0) and bool(S.det() > 0)
-
-
-def box_bounds(box, Tm, r, par, A, q):
-    """(contracts, C, progress) on the box (kappa, nu) x {|T^{-1} y|_2 <= r} (module docstring): whether
-    ||T^{-1} D_y Y T||_2 < q there, C a ball (not finite where an entry is not), ``progress`` whether the test on M holds."""
-    Y = Tm * arb_mat([[arb(0, r)] for _ in range(3)])  # holds every y with |T^{-1} y|_2 <= r
-    kap, nu = (arb(lo).union(arb(hi)) for lo, hi in box)
-    D = pgd_jacobian([kap, nu, Y[0, 0], Y[1, 0], Y[2, 0]], par, A)
-    M = Tm.inv() * arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)]) * Tm
-    R = [arb_mat([[D[i, j] for j in range(2, 5)]]) * Tm for i in (0, 1)]
-    entries = [*(M[i, j] for i in range(3) for j in range(3)), *(Ri[0, j] for Ri in R for j in range(3))]
-    if not all(x.is_finite() for x in entries):
-        return False, arb("inf"), False
-    C = max((_norm(Ri) for Ri in R), key=lambda b: b.upper())
-    g = kernels("pgd-map").grad_hess(kap, nu, arb(0), arb(0), arb(0), **par)
-    ok = True
-    for x, gx in ((kap, g[0]), (nu, g[1])):
-        s = 2 * x * x - 1
-        ok = ok and below(gx, 0) and below(A * abs(gx) * s, 2 * x)
-    return _norm_below(M, q), C, ok
 
 
 @accepts_gamma2
@@ -172,8 +157,8 @@ def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0
     if rho >= 1:
         return fail(f"the transverse block at the oracle has spectral radius {rho:.9f} >= 1: M repels there")
     model = param_balls(p.gamma, 0.0, p.d, p.L).kw()  # PGD does not depend on eps
-    lam_ball = (lambda box: arb(box[2][0]).union(arb(box[2][1]))) if lo_l < hi_l else (lambda box: widened(lo_l))
-    scale = (1.0, 1.0, (hi_l - lo_l) / (1.0 - D[0][0] + margin))  # lam's width against its interval's, as kappa's
+    scale = (1.0, 1.0, (hi_l - lo_l) / (1.0 - D[0][0] + margin), 1.0)  # lam's width against its interval's, as kappa's
+    axes = (0, 1, 2) if lo_l < hi_l else (0, 1)
     q = 1 - 0.25 * (1 - rho)  # as the valley tube: a q only just below 1 makes r_0 = m (1 - q) / C useless
     last, used = "no radius", 0
     with ctx.workprec(int(prec)):
@@ -182,27 +167,43 @@ def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0
             worst = {"C": arb(0)}
 
             def decide(i, box, r=r, worst=worst):
-                contracts, C, ok = box_bounds(box[:2], Tm, r, dict(lam=lam_ball(box), **model), A, qb)
+                la = box[2]
+                lam_b = arb(la[0]).union(arb(la[1])) if la[0] < la[1] else widened(la[0])  # the checker's balls
+                contracts, C, ok = oracle_box_bounds(box[:2], Tm, r, dict(lam=lam_b, **model), A, qb)
                 if ok and contracts:
                     worst["C"] = max(worst["C"], C, key=lambda b: b.upper())
-                    return B.Leaf({})
+                    return B.Leaf({"test": "tube-box"})
                 if B.too_small(box[:2], min_width):
                     return B.Fail(f"box {box} at {min_width:g} wide: contraction below q = {q:.9g} "
                                   f"{'shown' if contracts else 'not shown'}, progress on M {'shown' if ok else 'not shown'}")
-                return B.Split(B.widest(box, scale=scale[:len(box)]))
+                return B.Split(B.widest(box, scale=scale, axes=axes))
 
-            sides = ((k0 - margin, 1.0), (n0 - margin, 1.0)) + (((lo_l, hi_l),) if lo_l < hi_l else ())
-            tree = SplitTree(sides, names=("kappa", "nu", "lam")[:len(sides)])
+            sides = (_below_by(k0, margin), 1.0), (_below_by(n0, margin), 1.0), (lo_l, hi_l), (alpha, alpha)
+            tree = SplitTree(sides, names=("kappa", "nu", "lam", "alpha"))
             run = B.run(tree, decide, budget=budget)
             used += run.boxes
             if not run.proved:
                 last = f"r = {r:g}: {run.failure if run.status != 'budget' else f'more than {budget} boxes'}"
                 continue
             C = outward(worst["C"])[1]
-            entry = min(r, outward(arb(margin) * (1 - qb) / arb(C))[0]) if C > 0 else r  # r_0, rounded down
-            return OracleTube(D, margin, Tf, r, entry, q, C, used, True, "", prm, time.perf_counter() - t0,
-                        {"spectral_radius_at_oracle": rho, "leaves": run.boxes, "proofs": proofs})
+            # r_0, rounded down by a relative 2^-30 more: the checker decides r_0 C <= m (1 - q) on balls
+            entry = min(r, outward(arb(margin) * (1 - qb) / arb(C) * (1 - arb(2) ** -30))[0]) if C > 0 else r
+            t = OracleTube(D, margin, Tf, r, entry, q, C, used, True, "", prm, time.perf_counter() - t0,
+                           {"spectral_radius_at_oracle": rho, "leaves": run.boxes, "proofs": proofs})
+            return _certified(t, tree, p, t0)
     return fail(f"no radius of {sorted(radii, reverse=True)} closes: last attempt {last}", used)
+
+
+def _certified(t, tree, p, t0) -> OracleTube:
+    """The proved tube ``t`` with its ``oracle-tube`` certificate (the closed ``tree``), if the checker accepts it; else
+    the tube not proved, the checker's reason said."""
+    fields = {"T": t.T.tolist(), "radius": t.radius, "margin": t.margin, "q": t.q, "entry": t.entry,
+              "euclidean": t.euclidean_entry()}
+    doc = document("oracle-tube", setting(gamma=p.gamma, d=p.d, L=p.L), tree, prec=t.params["prec"], extra=fields)
+    rep = replay(doc)  # what is proved is what the checker accepts
+    if not rep.accepted:
+        return dataclasses.replace(t, proved=False, reason=f"the checker rejects the certificate: {rep.reason}")
+    return dataclasses.replace(t, certificate=doc, seconds=time.perf_counter() - t0)
 
 
 @accepts_gamma2

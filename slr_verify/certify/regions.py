@@ -1,7 +1,7 @@
 """Certificates of the capture regions of constant-lam PGD (`docs/MATH.md` §13; `docs/certificates.md`): a
-contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` certificate, a valley tube
-(:func:`.valley.valley_tube`) as a ``valley-tube`` certificate. The searches choose the centre, the bases,
-the radius and the pieces; the checker (:mod:`slr_verify.checker.dynamics`) evaluates every bound again."""
+contraction ball (:func:`.capture.contraction_ball`) as a ``contraction-ball`` certificate (the oracle tube writes its
+own, :func:`.oracle_tube.oracle_tube`). The search chooses the centre, the basis and the radius; the checker
+(:mod:`slr_verify.checker.dynamics`) evaluates every bound again."""
 from __future__ import annotations
 
 from ..model.params import ModelSetting, keywords_checked
@@ -25,20 +25,3 @@ def capture_certificate(ball) -> dict:
                           "T": [[float(x) for x in row] for row in ball.T], "groups": [list(g) for g in ball.groups],
                           "radius": float(ball.radius), "sigma": [int(s) for s in ball.sigma]})
     return document("contraction-ball", _setting(p), tree, prec=p.get("prec", 128))
-
-
-@keywords_checked
-def tube_certificate(tube) -> dict:
-    """The ``valley-tube`` certificate of a proved :class:`~.valley.ValleyTube`: the pieces of
-    [kappa_a, 1] as leaves (each with its basis), delta and the margin; ``ValueError`` for a tube not proved."""
-    if not tube.proved:
-        raise ValueError(f"tube must be a proved valley tube, got one not proved ({tube.reason})")
-    p = tube.params
-    tree = SplitTree(((tube.kappa_a, 1.0), (p["lam"], p["lam"]), (p["alpha"], p["alpha"])),
-                     names=("kappa", "lam", "alpha"))
-    cuts = [a for a, _ in tube.edges[1:]]
-    ids = tree.grid(tree.root, 0, cuts) if cuts else [tree.root]
-    for i, (T, groups) in zip(ids, tube.bases):
-        tree.leaf(i, {"test": "tube-piece", "T": [[float(x) for x in row] for row in T], "groups": [list(g) for g in groups]})
-    return document("valley-tube", _setting(p), tree, prec=p.get("prec", 128),
-                    extra={"delta": float(tube.delta), "margin": float(tube.margin)})

@@ -53,7 +53,9 @@ import numpy as np
 from flint import arb, arb_mat, ctx
 
 from ..checker.balls import outward, param_balls
-from ..checker.contraction import group_norm, transition_bound, tube_piece_bounds
+from ..checker.contraction import finite, group_norm, max_bound, operator_bound, pgd_jacobian, upper
+from ..checker.decide import at_most, below
+from ..checker.premises import kernels
 from ..kernels.balls import widened
 from ..kernels.landscape import fixed_point_kernels, valley_tube_proofs
 from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
@@ -110,9 +112,38 @@ class ValleyTube:
 
     def as_dict(self) -> dict:
         return {"kind": "valley tube of the edge nu = 1 of M (Theorem 5 made quantitative)",
-                "tier": T.BALL if self.proved else T.NOT_PROVED, "kappa_a": self.kappa_a, "delta": self.delta,
+                "tier": T.ENCLOSED if self.proved else T.NOT_PROVED, "kappa_a": self.kappa_a, "delta": self.delta,
                 "margin": self.margin, "q": self.q, "C": self.C, "Gamma": self.Gamma, "pieces": len(self.edges),
                 "symbolic_facts": all(self.proofs.values()), "seconds": self.seconds, "reason": self.reason}
+
+
+def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
+    """(q, C, edge_ok, step) on [a - m, min(b + m, 1)] x {||T^{-1} z|| <= delta}, z = (nu - 1, theta, eta, rho)
+    (`docs/MATH.md` §13): q >= ||T^{-1} D_z Z T||, C >= the dual norm of D_z K T, ``edge_ok``: h > 0 on the edge
+    (alpha |g_kappa| (2 kappa^2 - 1) < 2 kappa; g_kappa < 0 by the premise ``edge-invariance``), ``step`` >= the
+    largest kappa step alpha |g_kappa| + C delta; balls (q, C, step not finite where an entry is not)."""
+    A, Tm = arb(alpha), arb_mat([[arb(x) for x in row] for row in T])
+    Zb = Tm * arb_mat([[arb(0, delta)] for _ in range(4)])
+    lo, top = arb(a) - arb(m), arb(b) + arb(m)
+    kap = lo.union(top if below(top, 1) else arb(1))  # kappa <= 1 on the sphere: the box ends at min(b + m, 1)
+    D = pgd_jacobian([kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]], par, A)
+    M = Tm.inv() * arb_mat([[D[i, j] for j in range(1, 5)] for i in range(1, 5)]) * Tm
+    R = arb_mat([[D[0, j] for j in range(1, 5)]]) * Tm
+    if not (finite(M, 4, 4) and finite(R, 1, 4)):
+        inf = arb("inf")
+        return inf, inf, False, inf
+    q, C = operator_bound(M, groups, groups), operator_bound(R, ((0,),), groups)
+    gk = kernels("pgd-map").grad_hess(kap, arb(1), arb(0), arb(0), arb(0), **par)[0]
+    sgn = 2 * kap * kap - 1
+    edge_ok = at_most(sgn, 0) or below(A * abs(gk) * sgn, 2 * lo)
+    return q, C, edge_ok, upper(upper(A * abs(gk)) + C * arb(delta))
+
+
+def transition_bound(T0, groups0, T1, groups1) -> arb:
+    """A ball >= max(1, the operator norm of T1^{-1} T0 from the groups0 norm to the groups1 norm): how much a
+    vector's norm can grow when the norm changes from one piece's basis to the next."""
+    Mt = arb_mat([[arb(x) for x in row] for row in T1]).solve(arb_mat([[arb(x) for x in row] for row in T0]))
+    return max_bound([arb(1), operator_bound(Mt, groups1, groups0)])
 
 
 def _basis(k, kw, alpha):

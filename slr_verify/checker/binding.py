@@ -14,7 +14,8 @@ from .registry import KINDS as _REGISTRY
 #: kind -> {quantity a claim may bind: how}, from the registry (lam, and ``Kind.binds``). "domain": inside the
 #: certificate's domain interval; "ulp": inside the one-ulp ball of its point (``Kind.widened``); "alpha_5": Theorem 5's
 #: step, in (0, alpha_5] of every lam piece meeting the claim's lam (the tiling's [0, A] is not bindable); "ends": an
-#: oracle-window's ends inside the claim's enclosures. A new kind's quantity is its entry's, with its rule in _bind.
+#: oracle-window's ends inside the claim's enclosures; "tube": an oracle tube's D and Euclidean radius hold the claim's.
+#: A new kind's quantity is its entry's, with its rule in _bind.
 QUANTITIES = {n: {"lam": "ulp" if "lam" in k.widened else "domain", **k.binds} for n, k in _REGISTRY.items()}
 
 
@@ -100,6 +101,8 @@ def _bind(values, kinds, want, claim) -> str:
     for c, how in ((c, how) for c, how in table.items() if c in claim):  # the table's order: lam first
         if how == "ends":
             said.append(_ends(values, _pair(dom.get("lam"), "domain lam"), claim[c]))
+        elif how == "tube":
+            said.append(_tube(values.get("tube"), claim[c]))
         elif how == "alpha_5":
             said.append(_alpha_5(values.get("pieces"), claim[c], claim.get("lam")))
         else:
@@ -158,6 +161,19 @@ def _alpha_5(pieces, x, lam) -> str:
         raise Rejected(f"alpha: the claim's alpha = {text} is not inside (0, {min(a5)!r}], (0, alpha_5] on the "
                        f"{len(a5)} lam pieces meeting lam = {where}, what the certificate proves")
     return f"alpha = {text} inside (0, alpha_5 = {min(a5)!r}] on the {len(a5)} lam pieces meeting lam = {where}"
+
+
+def _tube(t, x) -> str:
+    """The claim's tube {"corner": c, "radius": r} (D = [c, 1]^2, |y|_2 <= r) inside the oracle tube's, exactly."""
+    if not (isinstance(x, dict) and set(x) == {"corner", "radius"} and all(_is_real(v) for v in x.values())):
+        raise ValueError(f"tube must be {{'corner': c, 'radius': r}}, got {x!r}")
+    t = t if isinstance(t, dict) else {}
+    k, n, m, r = (Fraction(number(t.get(f), f"the certificate's tube {f}")) for f in ("kappa", "nu", "margin", "euclidean"))
+    if not (max(k, n) + m <= Fraction(x["corner"]) and 0 < Fraction(x["radius"]) <= r):
+        raise Rejected(f"tube: the claim's D = [{_show(x['corner'])}, 1]^2, |y|_2 <= {_show(x['radius'])} is not inside "
+                       f"the certificate's (kappa_0 >= {float(k)!r} + m, nu_0 >= {float(n)!r} + m, m = {float(m)!r}, "
+                       f"|y_0|_2 <= {float(r)!r})")
+    return f"tube D = [{_show(x['corner'])}, 1]^2, |y|_2 <= {_show(x['radius'])} inside the certificate's"
 
 
 def _ends(values, lam, ends) -> str:

@@ -1,4 +1,4 @@
-r"""Ball bounds of the five-overlap PGD map's tests (contraction balls, valley tube pieces, the transverse block),
+r"""Ball bounds of the five-overlap PGD map's tests (contraction balls, the transverse block, the oracle tube),
 shared by the searches and the checker (`docs/MATH.md` §13; `docs/certificates.md`, "The checker, module by module").
 """
 from __future__ import annotations
@@ -7,7 +7,7 @@ from functools import reduce
 
 from flint import arb, arb_mat
 
-from .decide import at_most, below
+from .decide import below, positive
 from .premises import kernels
 
 
@@ -16,7 +16,7 @@ def upper(x: arb) -> arb:
     return x.upper()
 
 
-def _max(balls) -> arb:
+def max_bound(balls) -> arb:
     """A ball whose points include max of the upper ends (the union: its upper end is the largest)."""
     return reduce(lambda a, b: a.union(b), balls)
 
@@ -46,15 +46,15 @@ def block_norm(M, I, J) -> arb:
 
 def group_norm(y, groups) -> arb:
     """An upper bound of max over groups I of |y_I|_2 for an arb column ``y``."""
-    return _max([upper(sum((square(y[i, 0]) for i in g), arb(0))).sqrt() for g in groups])
+    return max_bound([upper(sum((square(y[i, 0]) for i in g), arb(0))).sqrt() for g in groups])
 
 
-def _operator(M, groups_out, groups_in) -> arb:
+def operator_bound(M, groups_out, groups_in) -> arb:
     """An upper bound of the operator norm of M from the group norm of ``groups_in`` to that of ``groups_out``."""
-    return _max([upper(sum((block_norm(M, I, J) for J in groups_in), arb(0))) for I in groups_out])
+    return max_bound([upper(sum((block_norm(M, I, J) for J in groups_in), arb(0))) for I in groups_out])
 
 
-def _finite(M, rows, cols) -> bool:
+def finite(M, rows, cols) -> bool:
     return all(M[i, j].is_finite() for i in range(rows) for j in range(cols))
 
 
@@ -84,7 +84,7 @@ def transverse_tests(T, S=None, groups=None):
     if S is not None:
         Sm = arb_mat([[arb(x) for x in row] for row in S])
         M = Sm.solve(T * Sm)
-        q = _operator(M, groups, groups) if _finite(M, 3, 3) else arb("inf")
+        q = operator_bound(M, groups, groups) if finite(M, 3, 3) else arb("inf")
     I = arb_mat([[int(i == j) for j in range(3)] for i in range(3)])
     return q, min((I - T).det(), (I - T * T).det(), key=arb.upper)
 
@@ -102,33 +102,27 @@ def ball_bounds(c, sigma, T, groups, s, par, alpha):
     X = Tm * arb_mat([[arb(0, s)] for _ in range(5)])
     D = pgd_jacobian([cb[i] + X[i, 0] for i in range(5)], par, A)
     M = Tinv * arb_mat([[sigma[i] * D[i, j] for j in range(5)] for i in range(5)]) * Tm
-    return (_operator(M, groups, groups) if _finite(M, 5, 5) else arb("inf")), upper(r0)
+    return (operator_bound(M, groups, groups) if finite(M, 5, 5) else arb("inf")), upper(r0)
 
 
-def tube_piece_bounds(a, b, m, T, groups, delta, par, alpha):
-    """(q, C, edge_ok, step) on [a - m, min(b + m, 1)] x {||T^{-1} z|| <= delta}, z = (nu - 1, theta, eta, rho)
-    (`docs/MATH.md` §13): q >= ||T^{-1} D_z Z T||, C >= the dual norm of D_z K T, ``edge_ok``: h > 0 on the edge
-    (alpha |g_kappa| (2 kappa^2 - 1) < 2 kappa; g_kappa < 0 by the premise ``edge-invariance``), ``step`` >= the
-    largest kappa step alpha |g_kappa| + C delta; balls (q, C, step not finite where an entry is not)."""
-    A, Tm = arb(alpha), arb_mat([[arb(x) for x in row] for row in T])
-    Zb = Tm * arb_mat([[arb(0, delta)] for _ in range(4)])
-    lo, top = arb(a) - arb(m), arb(b) + arb(m)
-    kap = lo.union(top if below(top, 1) else arb(1))  # kappa <= 1 on the sphere: the box ends at min(b + m, 1)
-    D = pgd_jacobian([kap, 1 + Zb[0, 0], Zb[1, 0], Zb[2, 0], Zb[3, 0]], par, A)
-    M = Tm.inv() * arb_mat([[D[i, j] for j in range(1, 5)] for i in range(1, 5)]) * Tm
-    R = arb_mat([[D[0, j] for j in range(1, 5)]]) * Tm
-    if not (_finite(M, 4, 4) and _finite(R, 1, 4)):
-        inf = arb("inf")
-        return inf, inf, False, inf
-    q, C = _operator(M, groups, groups), _operator(R, ((0,),), groups)
-    gk = kernels("pgd-map").grad_hess(kap, arb(1), arb(0), arb(0), arb(0), **par)[0]
-    sgn = 2 * kap * kap - 1
-    edge_ok = at_most(sgn, 0) or below(A * abs(gk) * sgn, 2 * lo)
-    return q, C, edge_ok, upper(upper(A * abs(gk)) + C * arb(delta))
+def norm_below(M, q) -> bool:
+    """||M||_2 < q for every matrix of the 3 x 3 interval matrix M: q^2 I - M^T M positive definite (leading minors)."""
+    S = arb_mat([[int(i == j) * q * q for j in range(3)] for i in range(3)]) - M.transpose() * M
+    return positive(S[0, 0]) and positive(S[0, 0] * S[1, 1] - S[0, 1] * S[1, 0]) and positive(S.det())
 
 
-def transition_bound(T0, groups0, T1, groups1) -> arb:
-    """A ball >= max(1, the operator norm of T1^{-1} T0 from the groups0 norm to the groups1 norm): how much a
-    vector's norm can grow when the norm changes from one piece's basis to the next."""
-    Mt = arb_mat([[arb(x) for x in row] for row in T1]).solve(arb_mat([[arb(x) for x in row] for row in T0]))
-    return _max([arb(1), _operator(Mt, groups1, groups0)])
+def oracle_box_bounds(box, Tm, r, par, A, q):
+    """(contracts, C, progress) on the box (kappa, nu) x {|T^{-1} y|_2 <= r}, y = (theta, eta, rho) (`docs/MATH.md` §13,
+    "A tube around M"): ||T^{-1} D_y Y T||_2 < q, C >= the 2-norms of the rows D_y K T and D_y N T (not finite where an
+    entry is not), and on M g_kappa, g_nu < 0 with alpha |g_x| (2 x^2 - 1) < 2 x for x = kappa, nu (progress)."""
+    Y = Tm * arb_mat([[arb(0, r)] for _ in range(3)])  # holds every y with |T^{-1} y|_2 <= r
+    kap, nu = (arb(lo).union(arb(hi)) for lo, hi in box)
+    D = pgd_jacobian([kap, nu, Y[0, 0], Y[1, 0], Y[2, 0]], par, A)
+    M = Tm.inv() * arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)]) * Tm
+    R = arb_mat([[D[i, j] for j in range(2, 5)] for i in (0, 1)]) * Tm
+    if not (finite(M, 3, 3) and finite(R, 2, 3)):
+        return False, arb("inf"), False
+    g = kernels("pgd-map").grad_hess(kap, nu, arb(0), arb(0), arb(0), **par)
+    ok = all(below(gx, 0) and below(A * abs(gx) * (2 * x * x - 1), 2 * x) for x, gx in ((kap, g[0]), (nu, g[1])))
+    C = max_bound([upper(sum((square(R[i, j]) for j in range(3)), arb(0))).sqrt() for i in (0, 1)])
+    return norm_below(M, q), upper(C), ok

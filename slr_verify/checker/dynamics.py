@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from flint import arb, arb_mat
 
+from . import contraction
 from .balls import ball, outward, widened
-from .contraction import ball_bounds, transition_bound, transverse_block, transverse_tests, tube_piece_bounds
-from .decide import at_most, below, negative, positive
+from .contraction import ball_bounds, transverse_block, transverse_tests
+from .decide import at_most, below, negative, nonzero, positive
 from .fields import Rejected, keys, matrix, number
 from .premises import kernels
 
@@ -139,30 +140,6 @@ def check_contraction(doc, kind, S, domain, boxes):
             f" (q <= {outward(q)[1]:.6g}, r0 <= {outward(r0)[1]:.3g})")
 
 
-def check_tube(doc, kind, S, domain, boxes):
-    par, alpha = _pgd_par(S, domain)
-    delta, m = number(doc["delta"], "delta"), number(doc["margin"], "margin")
-    if not (0 < delta and 0 < m):
-        raise Rejected(f"valley-tube: delta and margin must be > 0, got {delta!r}, {m!r}")
-    pieces = []  # (T, groups, q, C)
-    for leaf, box in sorted(zip(doc["leaves"], boxes), key=lambda lb: lb[1][0]):
-        keys(leaf, "tube-piece leaf", ("box", "test", "T", "groups"))
-        a, b = box[0]
-        T, groups = matrix(leaf["T"], 4, "T"), _groups(leaf["groups"], 4, "groups")
-        if not at_most(arb(m), arb(b) - arb(a)):
-            raise Rejected(f"tube-piece [{a!r}, {b!r}] is narrower than the margin m = {m!r}")
-        q, C, edge_ok, step = tube_piece_bounds(a, b, m, T, groups, delta, par, alpha)
-        if not (below(q, 1) and edge_ok and at_most(step, arb(m) / 2)):
-            raise Rejected(f"tube-piece [{a!r}, {b!r}]: q = {q} < 1, h > 0 ({edge_ok}), step {step} <= m/2 not all shown")
-        pieces.append((T, groups, q, C))
-    Gamma = arb(1)
-    for (T0, g0, *_), (T1, g1, *_) in zip(pieces[:-1], pieces[1:]):
-        Gamma *= transition_bound(T0, g0, T1, g1)
-    up = lambda i: max(outward(p[i])[1] for p in pieces)
-    values = {"q": up(2), "C": up(3), "Gamma": outward(Gamma)[1], "delta": delta, "margin": m, "pieces": len(pieces)}
-    return values, f" (q <= {values['q']:.6g}, C <= {values['C']:.3g}, Gamma <= {values['Gamma']:.6g}, {len(pieces)} pieces)"
-
-
 def check_transverse(doc, kind, S, domain, boxes):
     (K0, K1), (N0, N1), lam = domain[:3]
     alpha, P, area = arb(domain[3][0]), S.P.kw(), (K1 - K0) * (N1 - N0)
@@ -186,3 +163,35 @@ def check_transverse(doc, kind, S, domain, boxes):
     a, r, u = (round(v, 6) for v in vol.values())
     return ({"fractions": dict(zip(vol, (a, r, u))), "q_max": q_max},
             f" (of the domain: attracting {a:.4f} with q <= {q_max!r}, repelling {r:.4f}, undecided {u:.4f})")
+
+
+def tube_fields(doc) -> dict:
+    """An oracle tube's T (invertible), radius r, margin m, q in (0, 1), entry r_0 <= r and Euclidean radius r_e, read."""
+    f = {k: number(doc[k], k, positive=True) for k in ("radius", "margin", "q", "entry", "euclidean")}
+    if not (f["q"] < 1 and f["entry"] <= f["radius"]):
+        raise Rejected(f"oracle-tube: q < 1 and entry <= radius must hold (q = {f['q']!r}, entry = {f['entry']!r})")
+    return dict(f, T=matrix(doc["T"], 3, "T"))
+
+
+def check_oracle_tube(doc, kind, S, domain, boxes):
+    (k_lo, _), (n_lo, _), _, (alpha, _) = domain
+    f, A, C = tube_fields(doc), arb(alpha), arb(0)
+    m, q = arb(f["margin"]), arb(f["q"])
+    if not (below(k_lo + m, 1) and below(n_lo + m, 1)):
+        raise Rejected(f"oracle-tube: D = [kappa_lo + m, 1] x [nu_lo + m, 1] is empty (m = {f['margin']!r})")
+    Tm = arb_mat([[arb(x) for x in row] for row in f["T"]])
+    if not nonzero(Tm.det()):
+        raise Rejected("oracle-tube: T is not invertible")
+    for leaf, (k, n, la, _) in zip(doc["leaves"], boxes):
+        keys(leaf, "tube-box leaf", ("box", "test"))
+        lam = ball(*la) if la[0] < la[1] else widened(la[0])
+        contracts, Cb, ok = contraction.oracle_box_bounds((k, n), Tm, f["radius"], dict(lam=lam, **S.P.kw()), A, q)
+        if not (contracts and ok):
+            raise Rejected(f"tube-box leaf {leaf['box']}: contraction below q ({contracts}), progress on M ({ok}) not both shown")
+        C = Cb.upper() if Cb.upper() > C else C  # exact ends (a union's radius would round to 30 bits)
+    if not at_most(arb(f["entry"]) * C, m * (1 - q)):
+        raise Rejected(f"oracle-tube: entry * C <= margin * (1 - q) is not shown (C <= {C.upper()})")
+    if not contraction.norm_below(Tm.inv(), arb(f["entry"]) / arb(f["euclidean"])):
+        raise Rejected("oracle-tube: ||T^-1||_2 < entry / euclidean is not shown")
+    values = {"tube": {"kappa": k_lo, "nu": n_lo, **{k: f[k] for k in ("margin", "entry", "euclidean", "q")}}, "C": outward(C)[1]}
+    return values, f" (C <= {values['C']:.4g}, {len(boxes)} boxes)"

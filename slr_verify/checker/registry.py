@@ -122,13 +122,6 @@ def _contraction(s, dom, doc):
             "orbit {p, sigma p}")
 
 
-def _tube(s, dom, doc):
-    return (f"at {_at_point(s, dom)}, alpha = {dom['alpha'][0]!r}: every PGD run whose state meets the valley tube's "
-            f"entry condition (kappa_0 in the piece j of [{dom['kappa'][0]!r}, 1], Gamma ||z_0||_j <= delta, B = C Gamma "
-            "||z_0||_j / (1 - q) <= m, kappa_0 - B >= kappa_a; pieces, bases, delta, m: the certificate's; q, C, Gamma: "
-            "derived by the checker) converges to the oracle (1, 1, 0, 0, 0)")
-
-
 def _transverse(s, dom, doc):
     k, n = dom["kappa"], dom["nu"]
     return (f"at {_at(s)}, alpha = {dom['alpha'][0]!r}: for every lam in {_lam(dom)} and (kappa, nu) in a leaf of "
@@ -138,6 +131,20 @@ def _transverse(s, dom, doc):
             "max over the groups I of |(S^-1 y)_I|_2 (S, groups the leaf's), so T contracts it and M attracts PGD "
             "transversally to first order; on a repelling leaf det(I - T) < 0 or det(I - T^2) < 0, so T has a real eigenvalue "
             "of modulus > 1 (above 1, or below -1: a flip) and M repels to first order; an undecided leaf proves nothing")
+
+
+def _oracle_tube(s, dom, doc):
+    f, (k, _), (n, _), (a, b) = dyn.tube_fields(doc), dom["kappa"], dom["nu"], dom["lam"]
+    lam = f"every lam in [{a!r}, {b!r}]" if a < b else f"lam = {a!r} (within one ulp)"
+    return (f"at {_at(s)}, {lam} and alpha = {dom['alpha'][0]!r}: every PGD run on the spheres from a realisable start "
+            f"with kappa_0 - m >= {k!r}, nu_0 - m >= {n!r} (m = {f['margin']!r}) and |T^-1 y_0|_2 <= {f['entry']!r}, "
+            f"y = (theta, eta, rho) and T the certificate's, in particular every |y_0|_2 <= {f['euclidean']!r}, converges "
+            f"to the oracle (kappa, nu, y) = (1, 1, 0), with |T^-1 y_t|_2 <= {f['q']!r}^t |T^-1 y_0|_2")
+
+
+def _corner(dom):
+    if not all(0 < dom[c][0] < dom[c][1] == 1 for c in ("kappa", "nu")):
+        raise Rejected(f"domain kappa and nu must be [c, 1] with 0 < c < 1, got {dom['kappa']}, {dom['nu']}")
 
 
 def _theorem5(s, dom, doc):
@@ -168,11 +175,6 @@ def _alpha_from_zero(dom):
 def _in_square(dom):
     if not all(-1 <= dom[c][0] < dom[c][1] <= 1 for c in ("kappa", "nu")):
         raise Rejected(f"domain kappa and nu must be intervals of [-1, 1], got {dom['kappa']}, {dom['nu']}")
-
-
-def _tube_kappa(dom):
-    if not 0 < dom["kappa"][0] < dom["kappa"][1] == 1:
-        raise Rejected(f"domain kappa must be [kappa_a, 1] with 0 < kappa_a < 1, got {dom['kappa']}")
 
 
 _QUARTER = {"kappa": (0.0, 1.0), "t": (0.0, 1.0)}
@@ -207,9 +209,9 @@ KINDS = {k.name: k for k in (
     Kind("transverse-map", ("kappa", "nu", "lam", "alpha"), ("attracting", "repelling", "undecided"), ("pgd-map",),
          _transverse, dyn.check_transverse, points=("alpha",), positive=("lam", "alpha"), rule=_in_square,
          binds={"alpha": "domain"}),
-    Kind("valley-tube", ("kappa", "lam", "alpha"), ("tube-piece",), ("pgd-map", "edge-invariance"), _tube, dyn.check_tube,
-         points=("lam", "alpha"), positive=("lam", "alpha"), rule=_tube_kappa, fields=("delta", "margin"),
-         widened=("lam",), binds={"alpha": "domain"}),
+    Kind("oracle-tube", ("kappa", "nu", "lam", "alpha"), ("tube-box",), ("pgd-map", "edge-invariance"), _oracle_tube,
+         dyn.check_oracle_tube, points=("alpha",), positive=("lam", "alpha"), rule=_corner,
+         fields=("T", "radius", "margin", "q", "entry", "euclidean"), binds={"alpha": "domain", "tube": "tube"}),
 )}
 
 

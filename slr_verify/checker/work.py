@@ -7,7 +7,7 @@ from functools import partial
 
 CAP, SECONDS, PAIR = 6_000_000, 360.0, 1e-3  # PAIR: a (leaf, piece) pair of a theorem-5 scan, a (cell, end) of a rate's area
 WEIGHT = {"valley": 10, "valley-edge": 11, "value": 12, "bound": 7, "exclude": 3, "signs": 5, "det-positive": 1, "bounds": 5,
-          "above": 8, "ratio": 12, "corner": 9, "family-minimum": 3, "contraction": 4, "tube-piece": 3}  # a leaf's calls; else 12
+          "above": 8, "ratio": 12, "corner": 9, "family-minimum": 3, "contraction": 4, "tube-box": 3}  # a leaf's calls; else 12
 ITEM = {"circle": 11, "pieces": 3, "1": 3, "-1": 3}  # the calls of a circle piece, a lam piece, an edge's breakpoint
 _M = {"calls": CAP, "t0": 0.0, "predicted": 0.0, "at": 0.0}  # t0: the CPU time at the start (a worker's: less the fork's)
 os.register_at_fork(before=lambda: _M.update(at=time.process_time()), after_in_child=lambda: _M.update(t0=_M["t0"] - _M["at"]))
