@@ -43,7 +43,7 @@ from flint import arb, arb_mat, ctx
 
 from ..checker import replay
 from ..checker.balls import outward, param_balls, widened
-from ..checker.contraction import norm_below, oracle_box_bounds, square, upper
+from ..checker.contraction import norm_below, oracle_box_bounds, pgd_jacobian, square, upper
 from ..kernels.landscape import valley_tube_proofs
 from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
 from ..model import tiers as T
@@ -106,6 +106,19 @@ class OracleTube:
             return outward(arb(self.entry) / arb(s))[0]
 
 
+def _best_axis(box, spread, scale, axes) -> int:
+    """The axis whose halving most narrows the transverse block's balls (the largest ``spread``, the summed radii of
+    T^-1 D_y Y T, over the two halves), the widest (``scale``) on a tie: the leaves are the certificate's replay cost,
+    and the side that widens the balls (near the oracle, lam) is often not the widest."""
+    def after(axis):
+        lo, hi = box[axis]
+        mid = 0.5 * (lo + hi)
+        return max(spread(tuple((a, b) if k == axis else iv for k, iv in enumerate(box))) for a, b in ((lo, mid), (mid, hi)))
+    got = {a: after(a) for a in axes}
+    best = [a for a in axes if got[a] == min(got.values())]
+    return B.widest(box, scale=scale, axes=best)
+
+
 def _below_by(c, m) -> float:
     """The largest float x with x + m <= c exactly (D_m's lower end: the checker's statement reads D as x + m <= kappa)."""
     x = c - m
@@ -164,34 +177,49 @@ def oracle_tube(*, lam, gamma, d, L, alpha, D=((0.8, 1.0), (0.8, 1.0)), margin=0
     with ctx.workprec(int(prec)):
         A, Tm, qb = arb(alpha), arb_mat([[arb(x) for x in row] for row in Tf]), arb(q)
         for r in sorted((float(x) for x in radii), reverse=True):
-            worst = {"C": arb(0)}
-
-            def decide(i, box, r=r, worst=worst):
-                la = box[2]
-                lam_b = arb(la[0]).union(arb(la[1])) if la[0] < la[1] else widened(la[0])  # the checker's balls
-                contracts, C, ok = oracle_box_bounds(box[:2], Tm, r, dict(lam=lam_b, **model), A, qb)
-                if ok and contracts:
-                    worst["C"] = max(worst["C"], C, key=lambda b: b.upper())
-                    return B.Leaf({"test": "tube-box"})
-                if B.too_small(box[:2], min_width):
-                    return B.Fail(f"box {box} at {min_width:g} wide: contraction below q = {q:.9g} "
-                                  f"{'shown' if contracts else 'not shown'}, progress on M {'shown' if ok else 'not shown'}")
-                return B.Split(B.widest(box, scale=scale, axes=axes))
-
             sides = (_below_by(k0, margin), 1.0), (_below_by(n0, margin), 1.0), (lo_l, hi_l), (alpha, alpha)
-            tree = SplitTree(sides, names=("kappa", "nu", "lam", "alpha"))
-            run = B.run(tree, decide, budget=budget)
+            run, tree, worst = _tiling(sides, Tm, r, model, A, q, scale, axes, min_width, budget)
             used += run.boxes
             if not run.proved:
                 last = f"r = {r:g}: {run.failure if run.status != 'budget' else f'more than {budget} boxes'}"
                 continue
-            C = outward(worst["C"])[1]
+            C = outward(worst)[1]
             # r_0, rounded down by a relative 2^-30 more: the checker decides r_0 C <= m (1 - q) on balls
             entry = min(r, outward(arb(margin) * (1 - qb) / arb(C) * (1 - arb(2) ** -30))[0]) if C > 0 else r
             t = OracleTube(D, margin, Tf, r, entry, q, C, used, True, "", prm, time.perf_counter() - t0,
                            {"spectral_radius_at_oracle": rho, "leaves": run.boxes, "proofs": proofs})
             return _certified(t, tree, p, t0)
     return fail(f"no radius of {sorted(radii, reverse=True)} closes: last attempt {last}", used)
+
+
+def _tiling(sides, Tm, r, model, A, q, scale, axes, min_width, budget) -> tuple:
+    """(run, tree, the largest drift bound C) of the tiling of ``sides`` (kappa, nu, lam, alpha) at radius r: a box is a
+    ``tube-box`` leaf when both tests of :func:`~slr_verify.checker.contraction.oracle_box_bounds` hold, else split
+    along :func:`_best_axis`'s axis, down to ``min_width`` of kappa and nu."""
+    qb, Tinv, worst = arb(q), Tm.inv(), [arb(0)]
+
+    def par(box):  # the checker's balls: lam's interval, or its one-ulp ball at a point
+        la = box[2]
+        return dict(lam=arb(la[0]).union(arb(la[1])) if la[0] < la[1] else widened(la[0]), **model)
+
+    def spread(box):
+        Y = Tm * arb_mat([[arb(0, r)] for _ in range(3)])
+        D = pgd_jacobian([*(arb(lo).union(arb(hi)) for lo, hi in box[:2]), Y[0, 0], Y[1, 0], Y[2, 0]], par(box), A)
+        M = Tinv * arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)]) * Tm
+        return sum(float(M[i, j].rad()) for i in range(3) for j in range(3))
+
+    def decide(i, box):
+        contracts, C, ok = oracle_box_bounds(box[:2], Tm, r, par(box), A, qb)
+        if ok and contracts:
+            worst[0] = max(worst[0], C, key=lambda b: b.upper())
+            return B.Leaf({"test": "tube-box"})
+        if B.too_small(box[:2], min_width):
+            return B.Fail(f"box {box} at {min_width:g} wide: contraction below q = {q:.9g} "
+                          f"{'shown' if contracts else 'not shown'}, progress on M {'shown' if ok else 'not shown'}")
+        return B.Split(_best_axis(box, spread, scale, axes))
+
+    tree = SplitTree(sides, names=("kappa", "nu", "lam", "alpha"))
+    return B.run(tree, decide, budget=budget), tree, worst[0]
 
 
 def _certified(t, tree, p, t0) -> OracleTube:
