@@ -28,7 +28,7 @@ from slr_verify.checker import binding as B
 from slr_verify.checker.binding import binds, proves
 from slr_verify.checker.registry import KINDS as CHECKER_KINDS
 from slr_verify.checker.replay import _mint
-from slr_verify.claims import basin_claims, get, manifold_claims, sphere_claims, window_claims
+from slr_verify.claims import basin_claims, get, manifold_claims, sphere_claims, tube_claims, window_claims
 from slr_verify.claims import vocabulary as V
 from slr_verify.model import tiers as T
 
@@ -443,6 +443,9 @@ def test_the_committed_certificates_bind_their_claims():
         assert f"_d{d}_lam{lam:.6g}.json.gz" in name
         found.append(name)
     assert len(window_claims._diagram_points(ctx)) == 48
+    for a, b, *_ in tube_claims.STATED:  # the oracle tubes: one certificate a lam piece
+        (name,) = C.find_committed("oracle-tube", setting=PAPER, lam=(a, b), domain={"alpha": tube_claims.ALPHA})
+        found.append(name)
     assert sorted(found) == C.names(), "each committed certificate is reported by exactly one claim's statement"
 
 

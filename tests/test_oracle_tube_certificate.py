@@ -178,3 +178,25 @@ def test_a_lam_interval_tube_states_every_lam_of_it():
     assert r.accepted and "every lam in [0.05, 0.051]" in r.conclusion
     assert proves(r, kind="oracle-tube", setting=dict(OWN, eps=0.0), lam=(0.05, 0.051))[0]
     assert not proves(r, kind="oracle-tube", setting=dict(OWN, eps=0.0), lam=0.052)[0]
+
+
+def test_the_committed_tubes_prove_the_claims_pieces():
+    """The committed Figure 4b tubes (benchmarks/oracle_tubes.py): each accepted and binding its stated piece (lam, the
+    paper's step, D = [c, 1]^2, the Euclidean radius), twice the radius not; each one's q above the transverse block's
+    spectral radius at the oracle at both ends of its lam piece (central differences of one float64 step, Figure 4b)."""
+    from slr_verify.certify.committed import load_committed, names, replay_committed
+    from slr_verify.claims import tube_claims as TC
+
+    files = names(TC.PREFIX)
+    assert len(files) == len(TC.STATED)
+    paper = dict(gamma2=0.5, eps=0.0, d=400, L=10)
+    for f, (a, b, c, rad) in zip(files, TC.STATED):
+        r, doc = replay_committed(f), load_committed(f)
+        assert r.accepted, (f, r.reason)
+        claim = dict(kind="oracle-tube", setting=paper, lam=(a, b))
+        assert proves(r, **claim, domain={"alpha": TC.ALPHA, "tube": {"corner": c, "radius": rad}})[0], f
+        assert not proves(r, **claim, domain={"tube": {"corner": c, "radius": 2 * r.values["tube"]["euclidean"]}})[0]
+        for lam in (a, b):
+            J = F.overlap_jacobian_fd([(1 - 1e-6, 1 - 1e-6, 0.0, 0.0, 0.0)], lam=lam, alpha=TC.ALPHA, gamma=0.5**0.5, d=400,
+                                      L=10)[0]
+            assert np.max(np.abs(np.linalg.eigvals(J[2:, 2:]))) < doc["q"] < 1, (f, lam)

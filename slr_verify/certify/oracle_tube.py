@@ -44,6 +44,7 @@ from flint import arb, arb_mat, ctx
 from ..checker import replay
 from ..checker.balls import outward, param_balls, widened
 from ..checker.contraction import norm_below, oracle_box_bounds, pgd_jacobian, square, upper
+from ..kernels.balls import midpoint
 from ..kernels.landscape import valley_tube_proofs
 from ..landscape.overlap_map import pgd_map, real_eigenbasis, realisable_states
 from ..model import tiers as T
@@ -79,6 +80,19 @@ class OracleTube:
     #: what the conclusion rests on (`slr_verify.model.tiers`): a certificate the independent checker replays
     tier = T.BALL
 
+    @classmethod
+    def from_replay(cls, rep, doc) -> "OracleTube":
+        """The tube an accepted ``oracle-tube`` replay ``rep`` of the document ``doc`` proves (D's corner c + m rounded
+        up to a float, so that D lies inside the certificate's); ``ValueError`` for a replay not accepted."""
+        if not (getattr(rep, "accepted", False) and rep.values.get("kind") == "oracle-tube"):
+            raise ValueError(f"rep must be an accepted oracle-tube replay, got {getattr(rep, 'reason', rep)!r}")
+        t, dom = rep.values["tube"], rep.values["domain"]
+        D = tuple((math.nextafter(t[c] + t["margin"], math.inf), 1.0) for c in ("kappa", "nu"))
+        lam = dom["lam"] if dom["lam"][0] < dom["lam"][1] else dom["lam"][0]
+        prm = {"lam": lam, "alpha": dom["alpha"][0], "prec": doc["prec"], **{k: doc["setting"][k] for k in ("gamma", "d", "L")}}
+        return cls(D, t["margin"], np.array(doc["T"]), doc["radius"], t["entry"], t["q"], rep.values["C"],
+                   len(doc["leaves"]), True, "", prm, rep.seconds, {"euclidean": t["euclidean"]}, doc)
+
     def contains(self, ov) -> np.ndarray:
         """Which of the realisable points ``ov`` ((5,) or (5, n)) satisfy the theorem's entry condition (decided on
         arb balls; False everywhere for an unproved tube). ``ValueError`` naming ``ov`` for a point of no model."""
@@ -99,6 +113,8 @@ class OracleTube:
         (s NumPy's norm raised by 1e-9 relative, decided by the checker's ``norm_below``); 0 for an unproved tube."""
         if not self.proved:
             return 0.0
+        if "euclidean" in self.extra:  # a replayed certificate's, which the checker proved
+            return self.extra["euclidean"]
         s = float(np.linalg.norm(np.linalg.inv(self.T), 2)) * (1 + 1e-9)
         with ctx.workprec(128):
             if not norm_below(arb_mat(self.T.tolist()).inv(), arb(s)):
@@ -206,7 +222,7 @@ def _tiling(sides, Tm, r, model, A, q, scale, axes, min_width, budget) -> tuple:
         Y = Tm * arb_mat([[arb(0, r)] for _ in range(3)])
         D = pgd_jacobian([*(arb(lo).union(arb(hi)) for lo, hi in box[:2]), Y[0, 0], Y[1, 0], Y[2, 0]], par(box), A)
         M = Tinv * arb_mat([[D[i, j] for j in range(2, 5)] for i in range(2, 5)]) * Tm
-        return sum(float(M[i, j].rad()) for i in range(3) for j in range(3))
+        return sum(midpoint(M[i, j].rad()) for i in range(3) for j in range(3))  # an estimate: it ranks the axes
 
     def decide(i, box):
         contracts, C, ok = oracle_box_bounds(box[:2], Tm, r, par(box), A, qb)
@@ -244,3 +260,41 @@ def largest_oracle_tube(*, lam, gamma, d, L, alpha, corners=(0.8, 0.9, 0.95, 0.9
         if t.proved:
             return t
     return t
+
+
+#: the corners tried by :func:`oracle_tube_cover`, the largest D first
+COVER_CORNERS = (0.8, 0.9, 0.95, 0.99, 0.999, 0.9999)
+
+
+@accepts_gamma2
+def oracle_tube_cover(*, lam, gamma, d, L, alpha, ratio=1.05, corners=COVER_CORNERS, margin=0.01,
+                      radii=(1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5), budget=800, narrowest=2e-3, progress=None) -> tuple:
+    """Tubes over lam pieces covering ``lam`` = (lo, hi): geometric pieces of ``ratio``, each with the largest D = [c, 1]^2
+    of ``corners`` (margin min(``margin``, (1 - c)/2), kappa and nu boxes down to 1/512 of D_m's side) whose tiling
+    closes within ``budget`` boxes (the leaves are the replay's cost); a piece no corner closes is halved, down to a
+    relative width ``narrowest``. (tubes in lam order, each proved with its certificate; the pieces left uncovered).
+    ``progress(tube or None, piece)`` after each piece."""
+    lo, hi = V.interval("lam", lam, minimum=0.0, strict_min=True)
+    ratio = V.real("ratio", ratio, minimum=1.0, strict_min=True, maximum=2.0)
+    edges = [lo]
+    while edges[-1] < hi:
+        edges.append(min(hi, edges[-1] * ratio))
+    todo, tubes, missed = list(zip(edges[:-1], edges[1:]))[::-1], [], []
+    while todo:
+        a, b = todo.pop()
+        t = None
+        for c in sorted(float(x) for x in corners):
+            m = min(margin, (1 - c) / 2)
+            t = oracle_tube(lam=(a, b), gamma=gamma, d=d, L=L, alpha=alpha, D=((c, 1.0), (c, 1.0)), margin=m,
+                            min_width=(1 - c + m) / 512, radii=radii, budget=budget)
+            if t.proved:
+                break
+        if t.proved:
+            tubes.append(t)
+        elif (b - a) / a >= 2 * narrowest:
+            todo += [(0.5 * (a + b), b), (a, 0.5 * (a + b))]
+        else:
+            missed.append((a, b))
+        if progress is not None:
+            progress(t if t.proved else None, (a, b))
+    return tubes, missed
