@@ -48,7 +48,7 @@ def _run(a) -> int:
 
 
 def add_parser(cs):
-    s = cs.add_parser("oracle-tube", help="Theorem 5 in a tube around M near the oracle (an oracle-tube certificate the "
+    s = cs.add_parser("oracle-tube", aliases=["tube"], help="Theorem 5 in a tube around M near the oracle (an oracle-tube certificate the "
                       "checker replays): "
                       "a corner [c, 1]^2 of M and a radius across it from which PGD converges to (k*, v*)",
                       allow_abbrev=False)
