@@ -200,3 +200,28 @@ def test_the_committed_tubes_prove_the_claims_pieces():
             J = F.overlap_jacobian_fd([(1 - 1e-6, 1 - 1e-6, 0.0, 0.0, 0.0)], lam=lam, alpha=TC.ALPHA, gamma=0.5**0.5, d=400,
                                       L=10)[0]
             assert np.max(np.abs(np.linalg.eigvals(J[2:, 2:]))) < doc["q"] < 1, (f, lam)
+
+
+def test_a_point_tube_stretched_over_a_lam_interval_is_rejected(doc):
+    """The point-lam certificate with its domain and every leaf's lam stretched to [0.05, 0.3] (the tree unchanged, so the
+    leaves still tile it): every leaf must then hold over lam's whole ball, and at lam = 0.3 g_kappa > 0 near the corner
+    (no progress on M). A checker that evaluated a lam interval at its lower end only accepted it (the seed-71 mutant)."""
+    d = clone(doc)
+    d["domain"]["lam"] = [LAM, 0.3]
+    for leaf in d["leaves"]:
+        leaf["box"]["lam"] = [LAM, 0.3]
+    rejected(restated(d), "tube-box")
+    assert _at(doc).accepted  # the control: the point certificate restated unchanged
+
+
+def test_the_progress_test_reads_the_gradient_on_m():
+    """The progress test's g_kappa, g_nu are read at y = 0 (on M). At theta = rho = 0 they do not depend on eta (SymPy:
+    d/d eta of Theorem 1's R_kappa and R_nu vanishes identically there), so reading them at eta = 1 (the seed-71
+    mutant) changes nothing: the identity checked here is why that mutant is equivalent."""
+    import sympy as sp
+
+    from slr_verify.symbolic import risk as srisk
+    from slr_verify.symbolic.risk import theorem1_gradient
+
+    g, S = theorem1_gradient(), srisk.S
+    assert all(sp.diff(g[i].subs({S.theta: 0, S.rho: 0}), S.eta) == 0 for i in (0, 1))
