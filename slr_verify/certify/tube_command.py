@@ -48,8 +48,8 @@ def _run(a) -> int:
 
 
 def add_parser(cs):
-    s = cs.add_parser("oracle-tube", aliases=["tube"], help="Theorem 5 in a tube around M near the oracle (an oracle-tube certificate the "
-                      "checker replays): "
+    s = cs.add_parser("oracle-tube", aliases=["tube"], help="Theorem 5 in a tube around M near the oracle (an oracle-tube "
+                      "certificate the checker replays): "
                       "a corner [c, 1]^2 of M and a radius across it from which PGD converges to (k*, v*)",
                       allow_abbrev=False)
     add_model_options(s, extra={"d": "at least 4"})
